@@ -1,0 +1,40 @@
+#include "app/cli/commands.h"
+
+#include <cstdio>
+
+namespace pyrometer::cli {
+
+const std::vector<CommandSpec> &commandSpecs()
+{
+    static const std::vector<CommandSpec> specs{
+        {"info", "TRACE", "counts, tracks, span, load speed"},
+        {"ops", "TRACE [--by name|shape|module|stack] [--sort self|total|calls] [--top N]",
+         "per-operator table, as torch's key_averages()"},
+        {"kernels", "TRACE", "GPU kernels, memcpy, memset"},
+        {"steps", "TRACE", "per-step time breakdown"},
+        {"memory", "TRACE", "peak and curve of allocated memory"},
+        {"flame", "TRACE --format collapsed", "folded stacks (flamegraph.pl / speedscope input)"},
+        {"advise", "TRACE", "findings with evidence"},
+        {"diff", "BASE OTHER [--fail-if-slower PCT]", "per-op and per-kernel deltas of two traces"},
+        {"profile", "MODEL --input 1x3x224x224 [--warmup N --iters N --threads N --trace OUT]",
+         "warm and cold latency and per-layer profile of a TorchScript model"},
+        {"flops", "MODEL --input ...", "parameters and FLOPs per layer"},
+        {"sweep", "MODEL --input Bx3x224x224 --batches 1,2,4,8 [--variants ...]", "batch-size sweep"},
+        {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8", "optimized variants side by side"},
+    };
+    return specs;
+}
+
+void addCommands(CLI::App &app, int *exitCode)
+{
+    for (const auto &spec : commandSpecs()) {
+        auto *command = app.add_subcommand(spec.name, spec.summary + "\n  usage: pyrometer-cli " + spec.name + " " + spec.usage);
+        command->allow_extras();
+        command->callback([name = spec.name, exitCode] {
+            std::fprintf(stderr, "pyrometer-cli %s: not implemented yet in this version\n", name.c_str());
+            *exitCode = kBadInput;
+        });
+    }
+}
+
+} // namespace pyrometer::cli

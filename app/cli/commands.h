@@ -1,0 +1,31 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pyrometer::cli {
+
+// Exit statuses shared by every subcommand.
+enum ExitCode : int {
+    kSuccess = 0,
+    kFinding = 1,  // a finding the user asked to fail on (a regression gate)
+    kBadInput = 2, // bad input: a one-line message on stderr names the file and the problem
+};
+
+// A subcommand of pyrometer-cli, as listed by --help.
+struct CommandSpec {
+    std::string name;
+    std::string usage;   // its arguments, for --help
+    std::string summary; // what it prints
+};
+
+// Every subcommand the CLI offers, in --help order.
+const std::vector<CommandSpec> &commandSpecs();
+
+// Adds every subcommand to app. A subcommand whose implementation does not exist yet
+// accepts any arguments and, when called, says so on stderr and sets *exitCode to kBadInput.
+void addCommands(CLI::App &app, int *exitCode);
+
+} // namespace pyrometer::cli

@@ -1,0 +1,25 @@
+# Every dependency is a Debian bookworm package; nothing is vendored or downloaded.
+# A missing one stops configure with the name of the package that provides it,
+# and scripts/setup installs all of them.
+
+macro(pyrometer_require package debian_package)
+    find_package(${package} ${ARGN} QUIET)
+    if(NOT ${package}_FOUND)
+        message(FATAL_ERROR
+            "Pyrometer needs ${package}, which was not found.\n"
+            "Install it with:  sudo apt-get install ${debian_package}\n"
+            "(or run scripts/setup, which installs every dependency).")
+    endif()
+endmacro()
+
+pyrometer_require(Qt6 qt6-base-dev COMPONENTS Core Gui Widgets Concurrent Test PrintSupport)
+pyrometer_require(QCustomPlotQt6 libqcustomplot-dev)
+pyrometer_require(nlohmann_json nlohmann-json3-dev)
+pyrometer_require(simdjson libsimdjson-dev)
+pyrometer_require(CLI11 libcli11-dev)
+pyrometer_require(ZLIB zlib1g-dev)
+# TorchConfig prints its own warnings about optional CUDA/Kineto pieces; they are expected
+# with Debian's CPU-only build.
+pyrometer_require(Torch libtorch-dev)
+
+qt_standard_project_setup()

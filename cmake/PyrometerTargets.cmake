@@ -1,0 +1,24 @@
+# Compiler settings for Pyrometer's own targets only: dependencies' headers are
+# system includes, so their warnings never fail our build.
+
+add_library(pyrometer_options INTERFACE)
+target_compile_options(pyrometer_options INTERFACE
+    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
+    -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+if(PYROMETER_WERROR)
+    target_compile_options(pyrometer_options INTERFACE -Werror)
+endif()
+if(PYROMETER_SANITIZE)
+    target_compile_options(pyrometer_options INTERFACE
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    target_link_options(pyrometer_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# pyrometer_library(NAME SOURCES... [LIBS ...]): a static library of our own code.
+function(pyrometer_library name)
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;PRIVATE_LIBS" ${ARGN})
+    add_library(${name} STATIC ${ARG_SOURCES})
+    target_include_directories(${name} PUBLIC "${PROJECT_SOURCE_DIR}")
+    target_link_libraries(${name} PUBLIC ${ARG_LIBS} PRIVATE pyrometer_options ${ARG_PRIVATE_LIBS})
+    set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

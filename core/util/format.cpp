@@ -1,0 +1,67 @@
+#include "core/util/format.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace pyrometer {
+namespace {
+
+// Three significant digits: 1.23, 12.3, 123.
+std::string threeDigits(double value, const char *unit)
+{
+    std::array<char, 48> buffer{};
+    const double magnitude = std::fabs(value);
+    const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
+    std::snprintf(buffer.data(), buffer.size(), "%.*f %s", decimals, value, unit);
+    return buffer.data();
+}
+
+} // namespace
+
+std::string formatDuration(std::int64_t nanoseconds)
+{
+    const double ns = static_cast<double>(nanoseconds);
+    const double magnitude = std::fabs(ns);
+    if (magnitude < 1e3)
+        return std::to_string(nanoseconds) + " ns";
+    // Round first so that 999.96 µs prints as "1.00 ms", not "1000 µs".
+    if (magnitude < 999.5e3)
+        return threeDigits(ns / 1e3, "\xC2\xB5s");
+    if (magnitude < 999.5e6)
+        return threeDigits(ns / 1e6, "ms");
+    return threeDigits(ns / 1e9, "s");
+}
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    if (bytes < 1024)
+        return std::to_string(bytes) + " B";
+    static constexpr std::array<const char *, 5> units{"KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes) / 1024.0;
+    std::size_t unit = 0;
+    while (value >= 999.5 && unit + 1 < units.size()) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return threeDigits(value, units[unit]);
+}
+
+std::string formatCount(std::uint64_t count)
+{
+    if (count < 1000)
+        return std::to_string(count);
+    static constexpr std::array<const char *, 4> suffixes{"k", "M", "G", "T"};
+    double value = static_cast<double>(count) / 1000.0;
+    std::size_t suffix = 0;
+    while (value >= 999.5 && suffix + 1 < suffixes.size()) {
+        value /= 1000.0;
+        ++suffix;
+    }
+    std::string text = threeDigits(value, suffixes[suffix]);
+    text.erase(text.find(' '), 1);
+    return text;
+}
+
+} // namespace pyrometer
