@@ -21,5 +21,3 @@ pyrometer_require(ZLIB zlib1g-dev)
 # TorchConfig prints its own warnings about optional CUDA/Kineto pieces; they are expected
 # with Debian's CPU-only build.
 pyrometer_require(Torch libtorch-dev)
-
-qt_standard_project_setup()

@@ -5,6 +5,11 @@ add_library(pyrometer_options INTERFACE)
 target_compile_options(pyrometer_options INTERFACE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
     -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+# Debian's libtorch_cpu links OpenCV's highgui, which loads Qt 5 into the same process as our
+# Qt 6. Qt 5 libraries then resolve their Qt 5 symbols through the global scope, and an
+# inline Qt 6 function that our executable exported under the same name (QByteArray::append)
+# would win and crash at start-up. Hidden visibility keeps our executables from exporting any.
+target_compile_options(pyrometer_options INTERFACE -fvisibility=hidden -fvisibility-inlines-hidden)
 if(PYROMETER_WERROR)
     target_compile_options(pyrometer_options INTERFACE -Werror)
 endif()

@@ -1,0 +1,76 @@
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString err;
+};
+
+Run runGui(const QStringList &arguments, const QString &home)
+{
+    QProcess process;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    // Keep the user's settings and cache out of it.
+    env.insert("HOME", home);
+    env.insert("XDG_CONFIG_HOME", home + "/config");
+    env.insert("XDG_CACHE_HOME", home + "/cache");
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(PYROMETER_GUI), arguments);
+    process.waitForFinished(120'000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+} // namespace
+
+class TestGuiApp : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void screenshotOfEachPage_data()
+    {
+        QTest::addColumn<QString>("view");
+        for (const auto *view : {"overview", "model"})
+            QTest::addRow("%s", view) << QString::fromLatin1(view);
+    }
+    void screenshotOfEachPage()
+    {
+        QFETCH(QString, view);
+        QTemporaryDir home;
+        const QString png = home.filePath(view + ".png");
+        const auto run = runGui({"--screenshot", png, "--view", view}, home.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        // Not a blank grab: a page with content has many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void unknownViewIsRefused()
+    {
+        QTemporaryDir home;
+        const auto run = runGui({"--screenshot", home.filePath("x.png"), "--view", "flames"}, home.path());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("unknown view 'flames'"), qPrintable(run.err));
+    }
+
+    void screenshotFailsWhenAnInputFails()
+    {
+        QTemporaryDir home;
+        const QString missing = home.filePath("missing.json");
+        const auto run = runGui({"--screenshot", home.filePath("x.png"), missing}, home.path());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(missing), qPrintable(run.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGuiApp)
+#include "tst_gui_app.moc"

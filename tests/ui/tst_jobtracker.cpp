@@ -1,0 +1,146 @@
+#include "ui/jobs/jobstatuswidget.h"
+#include "ui/jobs/jobtracker.h"
+
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolButton>
+
+#include <atomic>
+#include <thread>
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+Q_DECLARE_METATYPE(pyrometer::ui::JobOutcome)
+
+namespace {
+
+// Work that runs until stopped (or 10 s), reporting progress, and says how it ended.
+Result<int> spinUntilStopped(ProgressReporter &progress, const StopToken &stop)
+{
+    for (int i = 0; i < 10'000; ++i) {
+        if (stop.stopRequested())
+            return Error{"spin: cancelled"};
+        progress.report(std::uint64_t(i), 20'000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return 1;
+}
+
+} // namespace
+
+class TestJobTracker : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { qRegisterMetaType<JobOutcome>(); }
+
+    void deliversResultOnTheGuiThread()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        QSignalSpy idle(&tracker, &JobTracker::becameIdle);
+        int received = 0;
+        QThread *receivedOn = nullptr;
+        tracker.run<int>(
+            "add", {}, [](ProgressReporter &, const StopToken &) { return Result<int>(40 + 2); }, this,
+            [&](int value) {
+                received = value;
+                receivedOn = QThread::currentThread();
+            });
+        QVERIFY(!tracker.isIdle());
+        QTRY_COMPARE_WITH_TIMEOUT(idle.size(), 1, 5000);
+        QCOMPARE(received, 42);
+        QCOMPARE(receivedOn, QThread::currentThread());
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(2).value<JobOutcome>(), JobOutcome::Succeeded);
+        QVERIFY(finished.at(0).at(3).toString().isEmpty());
+    }
+
+    void reportsFailuresWithTheirMessage()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        bool delivered = false;
+        tracker.run<int>(
+            "Loading bad.json", {},
+            [](ProgressReporter &, const StopToken &) { return Result<int>(Error{"bad.json: not JSON at byte 0"}); },
+            this, [&](int) { delivered = true; });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QCOMPARE(finished.at(0).at(1).toString(), QString("Loading bad.json"));
+        QCOMPARE(finished.at(0).at(2).value<JobOutcome>(), JobOutcome::Failed);
+        QCOMPARE(finished.at(0).at(3).toString(), QString("bad.json: not JSON at byte 0"));
+        QVERIFY(!delivered);
+    }
+
+    void cancelStopsTheWorkQuickly()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        QSignalSpy progress(&tracker, &JobTracker::progressChanged);
+        bool delivered = false;
+        const auto id = tracker.run<int>("spin", {}, spinUntilStopped, this, [&](int) { delivered = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(progress.size() > 0, 5000);
+        QElapsedTimer timer;
+        timer.start();
+        tracker.cancel(id);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(finished.at(0).at(2).value<JobOutcome>(), JobOutcome::Cancelled);
+        QVERIFY(finished.at(0).at(3).toString().isEmpty()); // a cancel is not an error to show
+        QVERIFY(!delivered);
+    }
+
+    void newerJobWithSameKeySupersedesOlder()
+    {
+        JobTracker tracker;
+        QSignalSpy idle(&tracker, &JobTracker::becameIdle);
+        QList<int> delivered;
+        tracker.run<int>("old", "table", spinUntilStopped, this, [&](int v) { delivered.append(v); });
+        tracker.run<int>(
+            "new", "table", [](ProgressReporter &, const StopToken &) { return Result<int>(2); }, this,
+            [&](int v) { delivered.append(v); });
+        QTRY_COMPARE_WITH_TIMEOUT(idle.size(), 1, 5000);
+        QCOMPARE(delivered, QList<int>{2});
+    }
+
+    void dropsResultWhenContextIsGone()
+    {
+        JobTracker tracker;
+        QSignalSpy idle(&tracker, &JobTracker::becameIdle);
+        bool delivered = false;
+        auto *context = new QObject;
+        std::atomic<bool> release{false};
+        tracker.run<int>(
+            "slow", {},
+            [&release](ProgressReporter &, const StopToken &) {
+                while (!release)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                return Result<int>(1);
+            },
+            context, [&](int) { delivered = true; });
+        delete context;
+        release = true;
+        QTRY_COMPARE_WITH_TIMEOUT(idle.size(), 1, 5000);
+        QVERIFY(!delivered);
+    }
+
+    void statusWidgetShowsRunningJobsAndCancels()
+    {
+        JobTracker tracker;
+        JobStatusWidget status(&tracker);
+        QVERIFY(status.isHidden());
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        tracker.run<int>("Loading big.json", {}, spinUntilStopped, this, [](int) {});
+        tracker.run<int>("Loading model.pt", {}, spinUntilStopped, this, [](int) {});
+        QVERIFY(!status.isHidden());
+        QCOMPARE(status.text(), QString("Loading big.json (+1 more)"));
+        QTRY_VERIFY_WITH_TIMEOUT(status.progressBar()->maximum() == 1000 && status.progressBar()->value() > 0, 5000);
+        status.cancelButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 5000);
+        QVERIFY(status.isHidden());
+    }
+};
+
+QTEST_MAIN(TestJobTracker)
+#include "tst_jobtracker.moc"

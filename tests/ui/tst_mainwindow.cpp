@@ -1,0 +1,308 @@
+#include "ui/jobs/jobtracker.h"
+#include "ui/model/modelpage.h"
+#include "ui/overview/overviewpage.h"
+#include "ui/shell/emptystate.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/messagebanner.h"
+#include "ui/shell/recentfiles.h"
+#include "ui/shell/screenshot.h"
+#include "ui/workspace/workspace.h"
+
+#include <QAction>
+#include <QDropEvent>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace pyrometer::ui;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(PYROMETER_FIXTURES_DIR);
+const QString kSharedTraces = QStringLiteral(PYROMETER_SHARED_FIXTURES_DIR "/traces");
+
+bool waitIdle(MainWindow &window)
+{
+    return QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000);
+}
+
+int countItems(const QTreeWidget *tree)
+{
+    int count = 0;
+    std::function<void(const QTreeWidgetItem *)> visit = [&](const QTreeWidgetItem *item) {
+        ++count;
+        for (int i = 0; i < item->childCount(); ++i)
+            visit(item->child(i));
+    };
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        visit(tree->topLevelItem(i));
+    return count;
+}
+
+QJsonObject demoFacts()
+{
+    QFile file(QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_facts.json"));
+    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    }
+
+    void init() { QSettings().clear(); }
+
+    void pagesSayWhatWillAppearUntilTheyHaveContent_data()
+    {
+        QTest::addColumn<int>("page");
+        QTest::addColumn<QString>("hint");
+        QTest::addRow("timeline") << int(Page::Timeline) << "Open a trace: Ctrl+O";
+        QTest::addRow("flamegraph") << int(Page::FlameGraph) << "Open a trace: Ctrl+O";
+        QTest::addRow("operators") << int(Page::Operators) << "Open a trace: Ctrl+O";
+        QTest::addRow("compare") << int(Page::Compare) << "Ctrl+O";
+    }
+    void pagesSayWhatWillAppearUntilTheyHaveContent()
+    {
+        QFETCH(int, page);
+        QFETCH(QString, hint);
+        MainWindow window;
+        auto *empty = qobject_cast<EmptyState *>(window.pageWidget(Page(page)));
+        QVERIFY(empty);
+        QCOMPARE(empty->title(), pageTitle(Page(page)));
+        QVERIFY(empty->description().size() > 40);
+        QVERIFY2(empty->hint().contains(hint), qPrintable(empty->hint()));
+    }
+
+    void overviewAndModelStartEmpty()
+    {
+        MainWindow window;
+        auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
+        auto *model = qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
+        QVERIFY(overview && model);
+        QVERIFY(!overview->hasContent());
+        QVERIFY(overview->emptyState()->hint().contains("Ctrl+O"));
+        QVERIFY(!model->hasContent());
+        QVERIFY(model->emptyState()->hint().contains("Ctrl+M"));
+    }
+
+    void pageNamesRoundTrip()
+    {
+        for (const auto page : kAllPages)
+            QCOMPARE(pageFromName(pageName(page)), std::optional<Page>(page));
+        QCOMPARE(pageFromName("FlameGraph"), std::optional<Page>(Page::FlameGraph));
+        QVERIFY(!pageFromName("flames"));
+        MainWindow window;
+        window.showPage(Page::Compare);
+        QCOMPARE(window.currentPage(), Page::Compare);
+    }
+
+    void demoOpensTraceAndModel()
+    {
+        MainWindow window;
+        window.openDemo();
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+
+        auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
+        QVERIFY(overview->hasContent());
+        const QString html = overview->summaryHtml();
+        QVERIFY(html.contains("demo.pt.trace.json"));
+        QVERIFY(html.contains("demo_model.pt"));
+        QVERIFY2(html.contains(">285<"), "the demo trace has 285 events"); // counted by Python's json
+
+        auto *model = qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
+        QVERIFY(model->hasContent());
+        QCOMPARE(countItems(model->moduleTree()), int(demoFacts().value("modules").toInteger()));
+        QCOMPARE(model->moduleTree()->topLevelItem(0)->text(2),
+                 QLocale().toString(demoFacts().value("parameters").toInteger()));
+
+        auto *timeline = qobject_cast<EmptyState *>(window.pageWidget(Page::Timeline));
+        QVERIFY(timeline->hint().contains("demo.pt.trace.json is open"));
+    }
+
+    void badTraceShowsErrorAndKeepsWhatWasOpen()
+    {
+        MainWindow window;
+        window.openDemo();
+        QVERIFY(waitIdle(window));
+        QTemporaryDir dir;
+        const QString broken = dir.filePath("broken.json");
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"traceEvents\": [{\"name\": \"x\", \"ph\": \"X\", ");
+        file.close();
+
+        window.openPaths({broken});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 1);
+        QVERIFY(window.banner()->isVisibleTo(&window));
+        QVERIFY2(window.banner()->messages().value(0).contains(broken), qPrintable(window.banner()->messages().join('|')));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QVERIFY(qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview))->hasContent());
+        window.banner()->dismiss();
+        QVERIFY(!window.banner()->isVisibleTo(&window));
+    }
+
+    void refusedInputsNameTheFile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("says");
+        QTest::addRow("state_dict") << kFixtures + "/models/state_dict.pt" << "torch.save checkpoint";
+        QTest::addRow("missing") << kFixtures + "/no/such/trace.json" << "no such file";
+        QTest::addRow("empty log dir") << kFixtures + "/models" << "no traces here";
+    }
+    void refusedInputsNameTheFile()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, says);
+        MainWindow window;
+        window.setInteractive(false);
+        window.openPaths({path});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 1);
+        const QString message = window.banner()->messages().value(0);
+        QVERIFY2(message.startsWith(path) && message.contains(says), qPrintable(message));
+        QVERIFY(window.workspace()->traces().empty() && window.workspace()->models().empty());
+    }
+
+    void logDirectoryOpensItsFirstTraceWhenNotInteractive()
+    {
+        if (!QFile::exists(kSharedTraces))
+            QSKIP("../shared/fixtures is not beside this checkout");
+        MainWindow window;
+        window.setInteractive(false);
+        window.openPaths({kSharedTraces + "/tb_logdir"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QVERIFY(window.workspace()->traces().front().path.endsWith("worker0.1623143089861.pt.trace.json.gz"));
+    }
+
+    void dropOpensFilesAndFolders()
+    {
+        MainWindow window;
+        auto *mime = new QMimeData;
+        mime->setUrls({QUrl::fromLocalFile(kFixtures + "/models/tiny_scripted.pt")});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+        delete mime;
+
+        auto *text = new QMimeData;
+        text->setText("not a file");
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, text, Qt::LeftButton, Qt::NoModifier);
+        refused.setAccepted(false);
+        QApplication::sendEvent(&window, &refused);
+        QVERIFY(!refused.isAccepted());
+        delete text;
+    }
+
+    void openedFilesGoToRecentMenu()
+    {
+        const QString model = QFileInfo(kFixtures + "/models/tiny_scripted.pt").absoluteFilePath();
+        MainWindow window;
+        window.openPaths({model});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(RecentFiles::load(QSettings()), QStringList{model});
+        QCOMPARE(window.recentMenu()->actions().value(0)->text(), model);
+
+        // Reopening moves it to the front without duplicating it; the list is bounded.
+        QSettings settings;
+        for (int i = 0; i < RecentFiles::kMaximum + 3; ++i)
+            RecentFiles::add(settings, QStringLiteral("/tmp/t%1.json").arg(i));
+        RecentFiles::add(settings, model);
+        const QStringList files = RecentFiles::load(settings);
+        QCOMPARE(files.size(), RecentFiles::kMaximum);
+        QCOMPARE(files.front(), model);
+        QCOMPARE(files.count(model), 1);
+    }
+
+    void windowGeometryAndPageAreRemembered()
+    {
+        {
+            MainWindow window;
+            window.show();
+            window.resize(900, 640);
+            window.showPage(Page::Model);
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.close();
+        }
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(900, 640));
+        QCOMPARE(again.currentPage(), Page::Model);
+    }
+
+    void aboutNamesTheVersions()
+    {
+        const QString text = MainWindow::aboutText();
+        QVERIFY(text.contains(QLatin1String(qVersion())));
+        QVERIFY(text.contains("libtorch 1.13"));
+    }
+
+    void screenshotWaitsForLoadsAndWritesPng()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("model.png");
+        MainWindow window;
+        window.resize(1000, 700);
+        window.show();
+        window.openDemo();
+        int code = -1;
+        QString message;
+        screenshotWhenIdle(&window, Page::Model, png, [&](int c, const QString &m) {
+            code = c;
+            message = m;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(code != -1, 60'000);
+        QCOMPARE(code, 0);
+        QVERIFY(message.isEmpty());
+        QCOMPARE(window.currentPage(), Page::Model);
+        QVERIFY(qobject_cast<ModelPage *>(window.pageWidget(Page::Model))->hasContent());
+        const QImage image(png);
+        QCOMPARE(image.size(), window.size() * window.devicePixelRatio());
+    }
+
+    void screenshotExitsNonZeroWhenAnInputFailed()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.openPaths({kFixtures + "/models/text.pt"});
+        int code = -1;
+        QString message;
+        screenshotWhenIdle(&window, Page::Overview, dir.filePath("x.png"), [&](int c, const QString &m) {
+            code = c;
+            message = m;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(code != -1, 60'000);
+        QCOMPARE(code, 1);
+        QVERIFY2(message.contains("text.pt"), qPrintable(message));
+        QVERIFY(QFile::exists(dir.filePath("x.png")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,77 @@
+#include "ui/jobs/jobtracker.h"
+
+#include <algorithm>
+
+namespace pyrometer::ui {
+
+JobTracker::JobTracker(QObject *parent) : QObject(parent)
+{
+    // Parsing and model runs are memory-heavy; two at a time is plenty on a desktop.
+    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount() / 2));
+}
+
+JobTracker::~JobTracker()
+{
+    for (auto &job : m_jobs)
+        job.stop.requestStop();
+    m_pool.waitForDone();
+}
+
+QList<JobTracker::JobId> JobTracker::activeJobs() const
+{
+    auto ids = m_jobs.keys();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+JobTracker::JobId JobTracker::beginJob(const QString &title, const QString &key)
+{
+    if (!key.isEmpty()) {
+        for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it) {
+            if (it->key == key && !it->cancelled) {
+                it->cancelled = true;
+                it->stop.requestStop();
+            }
+        }
+    }
+    const JobId id = m_nextId++;
+    m_jobs.insert(id, Job{title, key, StopToken(), -1, false});
+    Q_EMIT started(id, title);
+    return id;
+}
+
+void JobTracker::setProgress(JobId id, int permille)
+{
+    auto it = m_jobs.find(id);
+    if (it == m_jobs.end() || it->permille == permille)
+        return;
+    it->permille = permille;
+    Q_EMIT progressChanged(id, permille);
+}
+
+bool JobTracker::finishJob(JobId id, bool ok, const QString &message)
+{
+    const Job job = m_jobs.take(id);
+    const JobOutcome outcome = job.cancelled ? JobOutcome::Cancelled : ok ? JobOutcome::Succeeded : JobOutcome::Failed;
+    Q_EMIT finished(id, job.title, outcome, outcome == JobOutcome::Failed ? message : QString());
+    if (m_jobs.isEmpty())
+        Q_EMIT becameIdle();
+    return outcome == JobOutcome::Succeeded;
+}
+
+void JobTracker::cancel(JobId id)
+{
+    auto it = m_jobs.find(id);
+    if (it == m_jobs.end())
+        return;
+    it->cancelled = true;
+    it->stop.requestStop();
+}
+
+void JobTracker::cancelAll()
+{
+    for (auto id : m_jobs.keys())
+        cancel(id);
+}
+
+} // namespace pyrometer::ui

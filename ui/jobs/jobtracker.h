@@ -1,0 +1,97 @@
+#pragma once
+
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <QFuture>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
+
+namespace pyrometer::ui {
+
+enum class JobOutcome { Succeeded, Failed, Cancelled };
+
+// Runs long work (parsing, analysis, model runs) off the GUI thread and tracks it for the
+// status bar. Work receives a ProgressReporter (0..1000, throttled) and a StopToken it must
+// check in its loops; it returns Result<T>. On success, onSuccess(value) runs on the GUI
+// thread, unless its context object is gone, the job was cancelled, or a newer job with the
+// same key replaced it. Every failure is announced once, through finished(), so the window
+// can show it; the work never sees `this`.
+class JobTracker final : public QObject {
+    Q_OBJECT
+public:
+    using JobId = quint64;
+
+    explicit JobTracker(QObject *parent = nullptr);
+    ~JobTracker() override; // cancels every job and waits for the workers
+
+    // key: a job started with the same non-empty key cancels and supersedes this one.
+    template <typename T, typename Work, typename OnSuccess>
+    JobId run(const QString &title, const QString &key, Work work, QObject *context, OnSuccess onSuccess)
+    {
+        const JobId id = beginJob(title, key);
+        const StopToken stop = m_jobs.value(id).stop;
+        QPointer<JobTracker> self(this);
+        auto sink = [self, id](int permille) {
+            // The tracker outlives its workers (its destructor waits for them).
+            QMetaObject::invokeMethod(self.data(), [self, id, permille] { self->setProgress(id, permille); },
+                                      Qt::QueuedConnection);
+        };
+        auto future = QtConcurrent::run(&m_pool, [work = std::move(work), stop, sink]() mutable {
+            ProgressReporter progress(sink);
+            Result<T> result = work(progress, stop);
+            if (result.ok())
+                progress.finish();
+            return result;
+        });
+        QPointer<QObject> guard(context);
+        future.then(this, [this, id, guard, onSuccess = std::move(onSuccess)](Result<T> result) mutable {
+            const bool deliver = finishJob(id, result.ok(), result.ok() ? QString() : QString::fromStdString(result.error().message));
+            if (deliver && guard)
+                onSuccess(std::move(result).value());
+        });
+        return id;
+    }
+
+    bool isIdle() const { return m_jobs.isEmpty(); }
+    int activeCount() const { return int(m_jobs.size()); }
+    QList<JobId> activeJobs() const;
+    QString title(JobId id) const { return m_jobs.value(id).title; }
+    int progress(JobId id) const { return m_jobs.value(id).permille; }
+
+public Q_SLOTS:
+    void cancel(JobId id);
+    void cancelAll();
+
+Q_SIGNALS:
+    void started(JobId id, const QString &title);
+    void progressChanged(JobId id, int permille);
+    // message is empty on success; for a failure it names the file and the problem.
+    void finished(JobId id, const QString &title, pyrometer::ui::JobOutcome outcome, const QString &message);
+    void becameIdle();
+
+private:
+    struct Job {
+        QString title;
+        QString key;
+        StopToken stop;
+        int permille = -1; // -1 until the work reports progress
+        bool cancelled = false;
+    };
+
+    JobId beginJob(const QString &title, const QString &key);
+    void setProgress(JobId id, int permille);
+    // Returns whether the result should be delivered.
+    bool finishJob(JobId id, bool ok, const QString &message);
+
+    QThreadPool m_pool;
+    QHash<JobId, Job> m_jobs;
+    JobId m_nextId = 1;
+};
+
+} // namespace pyrometer::ui

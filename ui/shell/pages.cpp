@@ -1,0 +1,42 @@
+#include "ui/shell/pages.h"
+
+#include <QCoreApplication>
+
+namespace pyrometer::ui {
+
+QString pageName(Page page)
+{
+    switch (page) {
+    case Page::Overview: return QStringLiteral("overview");
+    case Page::Timeline: return QStringLiteral("timeline");
+    case Page::FlameGraph: return QStringLiteral("flamegraph");
+    case Page::Operators: return QStringLiteral("operators");
+    case Page::Model: return QStringLiteral("model");
+    case Page::Compare: return QStringLiteral("compare");
+    }
+    return {};
+}
+
+std::optional<Page> pageFromName(const QString &name)
+{
+    for (const auto page : kAllPages) {
+        if (pageName(page) == name.trimmed().toLower())
+            return page;
+    }
+    return std::nullopt;
+}
+
+QString pageTitle(Page page)
+{
+    switch (page) {
+    case Page::Overview: return QCoreApplication::translate("Pages", "Overview");
+    case Page::Timeline: return QCoreApplication::translate("Pages", "Timeline");
+    case Page::FlameGraph: return QCoreApplication::translate("Pages", "Flame graph");
+    case Page::Operators: return QCoreApplication::translate("Pages", "Operators");
+    case Page::Model: return QCoreApplication::translate("Pages", "Model");
+    case Page::Compare: return QCoreApplication::translate("Pages", "Compare");
+    }
+    return {};
+}
+
+} // namespace pyrometer::ui

@@ -1,0 +1,70 @@
+#include "ui/workspace/workspace.h"
+
+#include "core/trace/loader.h"
+#include "ui/jobs/jobtracker.h"
+
+#include <QFileInfo>
+
+namespace pyrometer::ui {
+
+Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_jobs(jobs)
+{
+}
+
+void Workspace::open(const QString &path)
+{
+    const std::filesystem::path fsPath = path.toStdString();
+    switch (trace::classifyInput(fsPath)) {
+    case trace::InputKind::Missing:
+        Q_EMIT openFailed(tr("%1: no such file or directory").arg(path));
+        return;
+    case trace::InputKind::TraceFile:
+        openTrace(path);
+        return;
+    case trace::InputKind::Model:
+        openModel(path);
+        return;
+    case trace::InputKind::LogDirectory: {
+        auto runs = trace::discoverRuns(fsPath);
+        if (runs.empty()) {
+            Q_EMIT openFailed(tr("%1: no traces here (expected files named "
+                                 "<worker>[.<span>].pt.trace.json[.gz])").arg(path));
+            return;
+        }
+        Q_EMIT logDirectoryFound(path, runs);
+        return;
+    }
+    }
+}
+
+void Workspace::openTrace(const QString &path)
+{
+    const std::filesystem::path file = path.toStdString();
+    m_jobs->run<std::shared_ptr<const trace::Trace>>(
+        tr("Loading %1").arg(QFileInfo(path).fileName()), QString(),
+        [file](ProgressReporter &progress, const StopToken &stop) {
+            return trace::loadTrace(file, trace::LoadOptions{}, progress, stop);
+        },
+        this,
+        [this, path](std::shared_ptr<const trace::Trace> loaded) {
+            m_traces.push_back({path, std::move(loaded)});
+            Q_EMIT fileOpened(path);
+            Q_EMIT traceOpened(int(m_traces.size()) - 1);
+        });
+}
+
+void Workspace::openModel(const QString &path)
+{
+    const std::filesystem::path file = path.toStdString();
+    m_jobs->run<torch::ModelInfo>(
+        tr("Loading model %1").arg(QFileInfo(path).fileName()), QString(),
+        [file](ProgressReporter &, const StopToken &) { return torch::inspectModel(file); },
+        this,
+        [this, path](torch::ModelInfo info) {
+            m_models.push_back({path, std::move(info)});
+            Q_EMIT fileOpened(path);
+            Q_EMIT modelOpened(int(m_models.size()) - 1);
+        });
+}
+
+} // namespace pyrometer::ui

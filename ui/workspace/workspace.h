@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/torch/modelfile.h"
+#include "core/trace/tracesource.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace pyrometer::trace {
+class Trace;
+}
+
+namespace pyrometer::ui {
+
+class JobTracker;
+
+struct TraceDocument {
+    QString path;
+    std::shared_ptr<const trace::Trace> trace;
+};
+
+struct ModelDocument {
+    QString path;
+    torch::ModelInfo info;
+};
+
+// What the user has open: traces and models. Opening runs a background job; the documents
+// it yields are immutable and shared with the views. A failed open changes nothing that was
+// already open.
+class Workspace final : public QObject {
+    Q_OBJECT
+public:
+    explicit Workspace(JobTracker *jobs, QObject *parent = nullptr);
+
+    // Decides from the path what it is: a trace file, a TensorBoard log directory (whose runs
+    // are offered through logDirectoryFound), or a model.
+    void open(const QString &path);
+    void openTrace(const QString &path);
+    void openModel(const QString &path);
+
+    const std::vector<TraceDocument> &traces() const { return m_traces; }
+    const std::vector<ModelDocument> &models() const { return m_models; }
+
+Q_SIGNALS:
+    void traceOpened(int index);
+    void modelOpened(int index);
+    // A log directory was opened: the user picks which of its files to open.
+    void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
+    // Problems found before any job starts (a missing path, a directory with no traces).
+    // Failures of the load jobs themselves come through JobTracker::finished.
+    void openFailed(const QString &message);
+    // A file was opened successfully: for the recent-files list.
+    void fileOpened(const QString &path);
+
+private:
+    JobTracker *m_jobs;
+    std::vector<TraceDocument> m_traces;
+    std::vector<ModelDocument> m_models;
+};
+
+} // namespace pyrometer::ui
