@@ -7,7 +7,7 @@ namespace pyrometer::cli {
 const std::vector<CommandSpec> &commandSpecs()
 {
     static const std::vector<CommandSpec> specs{
-        {"info", "TRACE", "counts, tracks, span, load speed"},
+        {"info", "TRACE", "counts, tracks, span, load speed", setupInfo},
         {"ops", "TRACE [--by name|shape|module|stack] [--sort self|total|calls] [--top N]",
          "per-operator table, as torch's key_averages()"},
         {"kernels", "TRACE", "GPU kernels, memcpy, memset"},
@@ -29,6 +29,10 @@ void addCommands(CLI::App &app, int *exitCode)
 {
     for (const auto &spec : commandSpecs()) {
         auto *command = app.add_subcommand(spec.name, spec.summary + "\n  usage: pyrometer-cli " + spec.name + " " + spec.usage);
+        if (spec.setup) {
+            spec.setup(*command, exitCode);
+            continue;
+        }
         command->allow_extras();
         command->callback([name = spec.name, exitCode] {
             std::fprintf(stderr, "pyrometer-cli %s: not implemented yet in this version\n", name.c_str());

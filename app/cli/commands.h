@@ -14,12 +14,20 @@ enum ExitCode : int {
     kBadInput = 2, // bad input: a one-line message on stderr names the file and the problem
 };
 
+// Adds a subcommand's options and its callback to `command`; the callback stores its exit
+// status in *exitCode.
+using CommandSetup = void (*)(CLI::App &command, int *exitCode);
+
 // A subcommand of pyrometer-cli, as listed by --help.
 struct CommandSpec {
     std::string name;
     std::string usage;   // its arguments, for --help
     std::string summary; // what it prints
+    CommandSetup setup = nullptr; // null until the subcommand is implemented
 };
+
+// The implemented subcommands, one file each.
+void setupInfo(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace pyrometer::cli {
+
+enum class Format { Table, Csv, Markdown, Json };
+
+// Adds --format table|csv|md|json (table by default) to a subcommand.
+void addFormatOption(CLI::App &command, Format *format);
+
+// A table of text cells for the table, csv and md formats. Columns whose header is in
+// rightAligned are aligned right in table form (numbers).
+struct TextTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<bool> rightAligned; // per column; missing entries mean left
+};
+
+// Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says.
+void writeTable(std::ostream &out, const TextTable &table, Format format);
+
+// Writes json, pretty-printed with two spaces, and a newline.
+void writeJson(std::ostream &out, const nlohmann::json &json);
+
+// Prints "pyrometer-cli: MESSAGE" on stderr; returns kBadInput for `return badInput(...)`.
+int badInput(const std::string &message);
+
+} // namespace pyrometer::cli
