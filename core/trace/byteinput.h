@@ -1,0 +1,39 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace pyrometer::trace {
+
+// A trace file's JSON bytes as a stream: plain files are read as they are, gzip files
+// (recognised by their magic bytes, whatever the name) are inflated on the fly. Streaming keeps
+// memory bounded whatever the file size.
+class ByteInput {
+public:
+    virtual ~ByteInput() = default;
+
+    static Result<std::unique_ptr<ByteInput>> open(const std::filesystem::path &file);
+
+    // Reads up to size bytes into dst; 0 at the end of the data or on error (see error()).
+    virtual std::size_t read(char *dst, std::size_t size) = 0;
+
+    // Set when the data ended in an error (I/O, corrupt or truncated gzip); one line.
+    const std::string &error() const { return m_error; }
+    bool gzipped() const { return m_gzipped; }
+    std::uint64_t fileSize() const { return m_fileSize; }
+    // Bytes consumed from the file itself, for progress.
+    std::uint64_t fileBytesRead() const { return m_fileBytesRead; }
+
+protected:
+    std::string m_error;
+    bool m_gzipped = false;
+    std::uint64_t m_fileSize = 0;
+    std::uint64_t m_fileBytesRead = 0;
+};
+
+} // namespace pyrometer::trace

@@ -1,0 +1,3 @@
+// The event parser built for CPUs with AVX2 (see eventparser.inl).
+#define PYROMETER_PARSER_VARIANT haswell_variant
+#include "core/trace/eventparser.inl"

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "core/trace/trace.h"
+
+namespace pyrometer::trace {
+
+// Sorts a track's columns by start (longer first on ties, then file order) and fills lane,
+// depth and parent: an event nests under the innermost open event of the lowest lane that
+// contains it; an event that overlaps another without nesting goes to the next lane that can
+// take it, so nothing is dropped. laneCount is set as well.
+void sortAndNest(Track &track);
+
+} // namespace pyrometer::trace

@@ -1,0 +1,270 @@
+#include "core/trace/loader.h"
+
+#include "core/trace/byteinput.h"
+#include "core/trace/eventreader.h"
+#include "core/trace/jsonscan.h"
+#include "core/trace/tracebuilder.h"
+#include "core/trace/window.h"
+
+#include <chrono>
+#include <simdjson.h>
+
+namespace pyrometer::trace {
+namespace {
+
+constexpr std::size_t kChunk = 4u << 20; // bytes of events per simdjson pass: stays in cache
+constexpr std::size_t kMaxPrefix = 256u << 20;      // top-level keys before traceEvents
+constexpr std::size_t kMaxSuffix = 64u << 20;       // and after it, validated in memory
+constexpr std::size_t kMaxElement = std::size_t(1) << 31; // one event larger than this: give up
+
+std::string atByte(std::uint64_t offset)
+{
+    return offset == UINT64_MAX ? std::string() : " at byte " + std::to_string(offset);
+}
+
+class Loader {
+public:
+    Loader(const std::filesystem::path &file, ByteInput &input, const LoadOptions &options,
+           ProgressReporter &progress, const StopToken &stop)
+        : m_file(file), m_input(input), m_options(options), m_progress(progress), m_stop(stop),
+          m_window(input, EventReader::padding()), m_reader(m_builder)
+    {
+    }
+
+    Result<std::shared_ptr<const Trace>> run(std::chrono::steady_clock::time_point started);
+
+private:
+    Error error(const std::string &problem, std::uint64_t offset = UINT64_MAX) const
+    {
+        std::string message = m_file.string() + ": " + problem + atByte(offset);
+        if (!m_input.error().empty())
+            message += " (" + m_input.error() + ")";
+        return Error{message};
+    }
+    Error cancelled() const { return Error{m_file.string() + ": loading cancelled"}; }
+
+    Result<bool> findArray();
+    Result<bool> readEvents();
+    Result<bool> validateRest();
+    // Parses [sep, end] where data[end] is the ',' or ']' after the last event of the chunk.
+    ChunkResult parse(std::size_t end);
+
+    const std::filesystem::path &m_file;
+    ByteInput &m_input;
+    const LoadOptions &m_options;
+    ProgressReporter &m_progress;
+    const StopToken &m_stop;
+    Window m_window;
+    TraceBuilder m_builder;
+    EventReader m_reader;
+    std::string m_prefix;
+    std::size_t m_separator = 0; // window position of the '[' or ',' before the next event
+    bool m_truncated = false;
+};
+
+Result<bool> Loader::findArray()
+{
+    for (;;) {
+        const auto found = jsonscan::findEventsArray(m_window.view(0), m_window.eof());
+        if (found.status == jsonscan::EventsArray::Status::Invalid) {
+            return error(found.problem, found.problemOffset == jsonscan::npos ? UINT64_MAX : found.problemOffset);
+        }
+        if (found.status == jsonscan::EventsArray::Status::Found) {
+            if (!found.bare)
+                m_prefix.assign(m_window.data(), found.open);
+            m_separator = found.open;
+            return true;
+        }
+        if (m_window.size() >= kMaxPrefix)
+            return error("no \"traceEvents\" array in the first " + std::to_string(kMaxPrefix >> 20) + " MiB");
+        if (!m_window.fillMore())
+            return error("cannot read the file");
+    }
+}
+
+ChunkResult Loader::parse(std::size_t end)
+{
+    char *data = m_window.data();
+    const char open = data[m_separator];
+    const char close = data[end];
+    data[m_separator] = '[';
+    data[end] = ']';
+    auto result = m_reader.parseChunk(data + m_separator, end - m_separator + 1,
+                                      m_window.capacityFrom(m_separator), m_window.offsetOf(m_separator), m_stop);
+    data[m_separator] = open;
+    data[end] = close;
+    if (!result.ok && result.problemOffset == UINT64_MAX) {
+        // Stage-one errors (invalid UTF-8, unclosed string) come without a position.
+        const auto bad = jsonscan::invalidUtf8(std::string_view(data + m_separator, end - m_separator + 1));
+        if (bad != jsonscan::npos) {
+            result.problem = "invalid UTF-8";
+            result.problemOffset = m_window.offsetOf(m_separator + bad);
+        }
+    }
+    return result;
+}
+
+Result<bool> Loader::readEvents()
+{
+    bool exact = false;
+    for (;;) {
+        if (m_stop.stopRequested())
+            return cancelled();
+        m_progress.report(m_input.fileBytesRead(), m_input.fileSize());
+        // Refill only when less than a chunk is left, so few bytes are moved to the front.
+        if (!m_window.eof() && m_window.size() - m_separator < kChunk + (1u << 20)) {
+            m_window.discardBefore(m_separator);
+            m_separator = 0;
+            m_window.fillTo(m_window.capacity());
+        }
+        const auto text = m_window.view(m_separator + 1);
+        if (m_window.eof() && text.size() <= kChunk)
+            exact = true;
+        const auto target = std::min(kChunk, text.size());
+        std::size_t lastSeparator = jsonscan::npos;
+        std::size_t badClose = jsonscan::npos;
+        const auto boundary = exact ? jsonscan::exactBoundary(text, target, lastSeparator, badClose)
+                                    : jsonscan::guessBoundary(text, target);
+        if (boundary == jsonscan::npos) {
+            if (badClose != jsonscan::npos)
+                return error("'}' without a matching '{'", m_window.offsetOf(m_separator + 1 + badClose));
+            if (!m_window.eof()) {
+                if (text.size() >= kMaxElement)
+                    return error("an event larger than 2 GiB", m_window.offsetOf(m_separator + 1));
+                if (m_window.size() >= m_window.capacity())
+                    m_window.grow();
+                m_window.fillMore();
+                continue;
+            }
+            if (!exact) {
+                exact = true;
+                continue;
+            }
+            // The data ends inside the array: a truncated file.
+            const auto end = m_window.offsetOf(m_window.size());
+            if (!m_options.partial)
+                return error("unexpected end of data inside the traceEvents array (truncated file?)", end);
+            m_truncated = true;
+            m_builder.warn("the file is truncated at byte " + std::to_string(end)
+                           + "; loaded the events before it");
+            if (lastSeparator == jsonscan::npos)
+                return true;
+            const auto result = parse(m_separator + 1 + lastSeparator);
+            if (result.stopped)
+                return cancelled();
+            return true;
+        }
+        const auto end = m_separator + 1 + boundary;
+        const auto result = parse(end);
+        if (result.stopped)
+            return cancelled();
+        if (!result.ok) {
+            if (!exact) {
+                // Perhaps the guessed boundary was inside a string or a nested array: keep the
+                // events done and cut the rest exactly.
+                if (result.eventsDone > 0) {
+                    const auto done = jsonscan::nthSeparator(text, result.eventsDone);
+                    if (done == jsonscan::npos)
+                        return error("internal error: lost track of events", m_window.offsetOf(m_separator));
+                    m_separator += 1 + done;
+                }
+                exact = true;
+                continue;
+            }
+            if (!m_options.partial)
+                return error(result.problem, result.problemOffset);
+            m_truncated = true;
+            m_builder.warn("stopped at an error: " + result.problem + atByte(result.problemOffset)
+                           + "; loaded the events before it");
+            return true;
+        }
+        exact = false;
+        const bool last = m_window.data()[end] == ']';
+        m_separator = end;
+        if (last)
+            return true;
+    }
+}
+
+Result<bool> Loader::validateRest()
+{
+    // Everything outside the events array (other top-level keys) is validated as one small
+    // document: prefix + "[]" + suffix.
+    m_window.discardBefore(m_separator + 1);
+    std::string suffix(m_window.view(0));
+    const std::uint64_t suffixOffset = m_window.offsetOf(0);
+    while (!m_window.eof() && suffix.size() < kMaxSuffix) {
+        m_window.discardBefore(m_window.size());
+        m_window.fillMore();
+        suffix += m_window.view(0);
+    }
+    if (!m_window.eof())
+        return true; // huge trailing data: not kept in memory, not validated
+    if (!m_input.error().empty())
+        return error("the data after the traceEvents array is damaged");
+    const std::string document = m_prefix + "[]" + suffix;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    const auto failure = parser.parse(document).get(root);
+    if (!failure)
+        return true;
+    std::string problem = simdjson::error_message(failure);
+    if (failure == simdjson::TAPE_ERROR || failure == simdjson::INCOMPLETE_ARRAY_OR_OBJECT)
+        problem = "the JSON after the traceEvents array is incomplete (truncated file?)";
+    if (m_options.partial) {
+        m_builder.warn(problem);
+        m_truncated = true;
+        return true;
+    }
+    return error(problem, suffixOffset);
+}
+
+Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time_point started)
+{
+    m_progress.reportPermille(0);
+    m_window.fillTo(m_window.capacity());
+    if (auto found = findArray(); !found)
+        return found.error();
+    if (auto events = readEvents(); !events)
+        return events.error();
+    if (!m_truncated) {
+        if (auto rest = validateRest(); !rest)
+            return rest.error();
+    }
+    if (m_stop.stopRequested())
+        return cancelled();
+    const auto jsonBytes = m_window.offsetOf(m_window.size());
+    auto trace = m_builder.finish(m_stop);
+    if (!trace)
+        return cancelled();
+    trace->info.file = m_file;
+    trace->info.fileBytes = m_input.fileSize();
+    trace->info.jsonBytes = jsonBytes;
+    trace->info.partial = m_truncated;
+    trace->gzipped = m_input.gzipped();
+    trace->info.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    m_progress.finish();
+    return std::shared_ptr<const Trace>(std::move(trace));
+}
+
+} // namespace
+
+Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file, const LoadOptions &options,
+                                               ProgressReporter &progress, const StopToken &stop)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto input = ByteInput::open(file);
+    if (!input)
+        return input.error();
+    Loader loader(file, *input.value(), options, progress, stop);
+    return loader.run(started);
+}
+
+Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file, const LoadOptions &options)
+{
+    ProgressReporter progress;
+    const StopToken stop;
+    return loadTrace(file, options, progress, stop);
+}
+
+} // namespace pyrometer::trace

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/trace/trace.h"
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pyrometer::trace {
+
+// One traceEvents entry as the JSON reader hands it to the TraceBuilder: only the fields the
+// model keeps, already typed. Reused from event to event, so it owns no text (strings are
+// interned or point into the reader's buffer for the duration of one add()).
+struct RawEvent {
+    std::string_view ph;
+    bool hasPh = false;
+    StringId name;
+    StringId category;
+    EntityId pid;
+    EntityId tid;
+    std::int64_t ts = 0;
+    bool hasTs = false;
+    std::int64_t dur = 0;
+    bool hasDur = false;
+    char scope = 't'; // "s": t (thread), p (process), g (global)
+    std::uint64_t flowId = 0;
+    bool hasFlowId = false;
+    bool bindEnclosing = false; // bp "e"
+    std::uint64_t sourceOffset = 0;
+
+    EventArgs args;
+    bool hasArgs = false;
+
+    // [memory] fields
+    std::int64_t bytes = 0;
+    std::int64_t totalAllocated = -1;
+    std::int64_t totalReserved = -1;
+    std::uint64_t address = 0;
+    std::int32_t deviceType = 0;
+    std::int32_t deviceId = 0;
+
+    // M fields
+    StringId metaName;
+    StringId metaLabels;
+    std::int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+
+    // C values (and every numeric arg while ph is not yet known)
+    std::vector<std::pair<StringId, double>> numbers;
+
+    void reset()
+    {
+        auto keep = std::move(numbers);
+        keep.clear();
+        *this = RawEvent();
+        numbers = std::move(keep);
+    }
+};
+
+} // namespace pyrometer::trace

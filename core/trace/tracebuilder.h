@@ -1,0 +1,128 @@
+#pragma once
+
+#include "core/trace/rawevent.h"
+#include "core/trace/trace.h"
+#include "core/util/progress.h"
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pyrometer::trace {
+
+// Collects events as the reader finds them (in file order) and turns them into an immutable
+// Trace: tracks sorted by start with lanes, depth and parents, named processes and tracks,
+// paired flows, counter series.
+class TraceBuilder {
+public:
+    TraceBuilder();
+    ~TraceBuilder();
+    TraceBuilder(const TraceBuilder &) = delete;
+    TraceBuilder &operator=(const TraceBuilder &) = delete;
+
+    StringPool &strings() { return m_trace->strings; }
+
+    // Counts one traceEvents entry and its ph, then models it.
+    void add(const RawEvent &event);
+    // Counts an entry that was skipped (wrong type, not an object), with a warning.
+    void addSkipped(std::string_view ph, bool hasPh, std::string message);
+    void warn(std::string message);
+
+    std::uint64_t eventCount() const { return m_trace->info.eventCount; }
+
+    // Builds the trace; nullptr when stopped.
+    std::unique_ptr<Trace> finish(const StopToken &stop);
+
+private:
+    struct ProcessBuild {
+        EntityId pid;
+        StringId name;
+        StringId labels;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+        std::uint32_t finalIndex = 0;
+    };
+
+    struct TrackBuild {
+        std::uint32_t process = 0;
+        EntityId tid;
+        StringId name;
+        std::int64_t sortIndex = 0;
+        bool hasSortIndex = false;
+        std::vector<std::int64_t> start;
+        std::vector<std::int64_t> duration;
+        std::vector<StringId> eventName;
+        std::vector<StringId> category;
+        std::vector<SliceKind> kind;
+        std::vector<std::uint32_t> args;
+        std::vector<std::uint64_t> sourceOffset;
+        std::vector<std::uint32_t> openBegins; // indices of B events waiting for their E
+        std::uint32_t finalId = 0;
+    };
+    struct EntityKey {
+        std::int64_t number;
+        std::uint32_t text;
+        bool operator==(const EntityKey &) const = default;
+    };
+    struct PairKey {
+        EntityKey pid;
+        EntityKey tid;
+        bool operator==(const PairKey &) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const EntityKey &key) const noexcept;
+        std::size_t operator()(const PairKey &key) const noexcept;
+    };
+    struct FlowPoint {
+        StringId category;
+        StringId name;
+        std::uint64_t id;
+        std::uint32_t track;
+        std::int64_t time;
+        std::uint32_t order; // file order, to keep ties stable
+        char phase;
+        bool bindEnclosing;
+    };
+    struct CounterKey {
+        std::uint32_t process;
+        std::uint32_t name;
+        std::uint32_t key;
+        bool operator==(const CounterKey &) const = default;
+    };
+    struct CounterHash {
+        std::size_t operator()(const CounterKey &key) const noexcept;
+    };
+
+    void countPhase(const RawEvent &event);
+    std::uint32_t processIndex(const EntityId &pid);
+    std::uint32_t trackIndex(const EntityId &pid, const EntityId &tid);
+    void extendSpan(std::int64_t from, std::int64_t to);
+    void addSlice(const RawEvent &event, SliceKind kind, std::int64_t duration);
+    void addMetadata(const RawEvent &event);
+    void addMemory(const RawEvent &event);
+    void addCounter(const RawEvent &event);
+    void markUsed();
+    void finishProcesses(Trace &trace);
+    bool finishTracks(Trace &trace, const StopToken &stop);
+    void finishFlows(Trace &trace);
+    void finishCounters(Trace &trace);
+
+    std::unique_ptr<Trace> m_trace;
+    std::uint64_t m_singleCharPhases[128] = {};
+    std::vector<std::unique_ptr<ProcessBuild>> m_processes;
+    std::unordered_map<EntityKey, std::uint32_t, KeyHash> m_processByPid;
+    std::vector<std::unique_ptr<TrackBuild>> m_tracks;
+    std::unordered_map<PairKey, std::uint32_t, KeyHash> m_trackByIds;
+    PairKey m_lastKey{};
+    std::uint32_t m_lastTrack = UINT32_MAX;
+    std::vector<FlowPoint> m_flowPoints;
+    std::unordered_map<CounterKey, std::uint32_t, CounterHash> m_counterByKey;
+    std::vector<std::pair<std::uint32_t, CounterSeries>> m_counters; // (process build index, series)
+    std::vector<bool> m_trackUsed;
+    std::vector<bool> m_processUsed;
+    bool m_hasSpan = false;
+    StringId m_memoryName;
+};
+
+} // namespace pyrometer::trace

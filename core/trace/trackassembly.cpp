@@ -1,0 +1,229 @@
+// The second half of TraceBuilder: turning what was collected into the final Trace.
+#include "core/trace/lanes.h"
+#include "core/trace/tracebuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace pyrometer::trace {
+namespace {
+
+std::string entityText(const StringPool &strings, const EntityId &id)
+{
+    return id.isText() ? std::string(strings.view(id.text)) : std::to_string(id.number);
+}
+
+} // namespace
+
+void TraceBuilder::markUsed()
+{
+    // Metadata names every GPU and thread of the machine; only those with data are shown.
+    m_trackUsed.assign(m_tracks.size(), false);
+    m_processUsed.assign(m_processes.size(), false);
+    for (std::size_t i = 0; i < m_tracks.size(); ++i)
+        m_trackUsed[i] = !m_tracks[i]->start.empty();
+    for (const auto &track : m_trace->memory.track)
+        m_trackUsed[track.value] = true;
+    for (const auto &point : m_flowPoints)
+        m_trackUsed[point.track] = true;
+    for (std::size_t i = 0; i < m_tracks.size(); ++i) {
+        if (m_trackUsed[i])
+            m_processUsed[m_tracks[i]->process] = true;
+    }
+    for (const auto &counter : m_counters)
+        m_processUsed[counter.first] = true;
+    for (const auto &marker : m_trace->markers) {
+        if (marker.process.isValid())
+            m_processUsed[marker.process.value] = true;
+    }
+}
+
+void TraceBuilder::finishProcesses(Trace &trace)
+{
+    markUsed();
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t i = 0; i < m_processes.size(); ++i) {
+        if (m_processUsed[i])
+            order.push_back(i);
+    }
+    auto sortKey = [&](std::uint32_t index) {
+        const auto &p = *m_processes[index];
+        // Without a sort index: numeric pids by value, then string pids ("Spans", "Traces").
+        const std::int64_t sortIndex = p.hasSortIndex ? p.sortIndex : p.pid.isText() ? INT64_MAX : p.pid.number;
+        return std::make_tuple(sortIndex, p.pid.isText(), p.pid.number, trace.strings.view(p.pid.text));
+    };
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sortKey(a) < sortKey(b); });
+    trace.processes.reserve(order.size());
+    for (const auto index : order) {
+        auto &build = *m_processes[index];
+        build.finalIndex = static_cast<std::uint32_t>(trace.processes.size());
+        Process process;
+        process.id = ProcessId(build.finalIndex);
+        process.pid = build.pid;
+        process.sortIndex = build.sortIndex;
+        process.label = std::string(trace.strings.view(build.labels));
+        if (build.name.isValid() && !trace.strings.view(build.name).empty())
+            process.name = std::string(trace.strings.view(build.name));
+        else if (build.pid.isText())
+            process.name = entityText(trace.strings, build.pid);
+        else
+            process.name = "Process " + std::to_string(build.pid.number);
+        if (!process.label.empty())
+            process.name += " (" + process.label + ")";
+        trace.processes.push_back(std::move(process));
+    }
+    for (auto &marker : trace.markers) {
+        if (marker.process.isValid())
+            marker.process = ProcessId(m_processes[marker.process.value]->finalIndex);
+    }
+}
+
+bool TraceBuilder::finishTracks(Trace &trace, const StopToken &stop)
+{
+    // Tracks in display order: by process, then thread sort index, then tid.
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t i = 0; i < m_tracks.size(); ++i) {
+        if (m_trackUsed[i])
+            order.push_back(i);
+    }
+    auto sortKey = [&](std::uint32_t index) {
+        const auto &t = *m_tracks[index];
+        const std::int64_t sortIndex = t.hasSortIndex ? t.sortIndex : t.tid.isText() ? INT64_MAX : t.tid.number;
+        return std::make_tuple(m_processes[t.process]->finalIndex, sortIndex, t.tid.isText(), t.tid.number,
+                               trace.strings.view(t.tid.text));
+    };
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sortKey(a) < sortKey(b); });
+
+    trace.tracks.resize(order.size());
+    for (std::uint32_t position = 0; position < order.size(); ++position) {
+        if (stop.stopRequested())
+            return false;
+        auto &build = *m_tracks[order[position]];
+        build.finalId = position;
+        auto &track = trace.tracks[position];
+        track.id = TrackId(position);
+        track.process = ProcessId(m_processes[build.process]->finalIndex);
+        track.tid = build.tid;
+        track.sortIndex = build.sortIndex;
+        if (build.name.isValid() && !trace.strings.view(build.name).empty())
+            track.name = std::string(trace.strings.view(build.name));
+        else if (build.tid.isText())
+            track.name = entityText(trace.strings, build.tid);
+        else
+            track.name = "Thread " + std::to_string(build.tid.number);
+        track.start = std::move(build.start);
+        track.duration = std::move(build.duration);
+        track.eventName = std::move(build.eventName);
+        track.category = std::move(build.category);
+        track.kind = std::move(build.kind);
+        track.args = std::move(build.args);
+        track.sourceOffset = std::move(build.sourceOffset);
+        sortAndNest(track);
+        trace.processes[track.process.value].tracks.push_back(track.id);
+    }
+    for (auto &track : trace.memory.track)
+        track = TrackId(m_tracks[track.value]->finalId);
+    return true;
+}
+
+void TraceBuilder::finishFlows(Trace &trace)
+{
+    auto &points = m_flowPoints;
+    // Files do not keep flow points in time order (Kineto writes an 'f' before its 's'): chain
+    // them by time, a start before a step before an end at equal times.
+    auto rank = [](char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; };
+    std::sort(points.begin(), points.end(), [&](const FlowPoint &a, const FlowPoint &b) {
+        return std::make_tuple(a.category, a.id, a.time, rank(a.phase), a.order)
+            < std::make_tuple(b.category, b.id, b.time, rank(b.phase), b.order);
+    });
+    auto endOf = [&](const FlowPoint &point) {
+        FlowEnd end;
+        end.track = TrackId(m_tracks[point.track]->finalId);
+        end.time = point.time;
+        // Flow starts and steps bind to the enclosing slice; an 'f' to the next slice unless
+        // bp is "e" (enclosing), as Chrome's trace viewer does.
+        end.event = point.phase == 'f' && !point.bindEnclosing ? trace.sliceStartingAt(end.track, point.time)
+                                                               : trace.sliceAt(end.track, point.time);
+        return end;
+    };
+    for (std::size_t i = 0; i < points.size();) {
+        std::size_t j = i;
+        while (j < points.size() && points[j].category == points[i].category && points[j].id == points[i].id)
+            ++j;
+        // Within one (cat, id): a start begins a chain, steps continue it, an end closes it.
+        // Unmatched ends (their start fell outside the profiling window) are kept alone.
+        const FlowPoint *previous = nullptr;
+        for (std::size_t k = i; k < j; ++k) {
+            const auto &point = points[k];
+            Flow flow;
+            flow.category = point.category;
+            flow.name = point.name;
+            flow.id = point.id;
+            if (point.phase == 's') {
+                if (previous) // a start that nothing followed
+                    trace.flows.push_back({previous->category, previous->name, previous->id, endOf(*previous), {}});
+                previous = &point;
+                continue;
+            }
+            if (previous)
+                flow.from = endOf(*previous);
+            flow.to = endOf(point);
+            trace.flows.push_back(flow);
+            previous = point.phase == 't' ? &point : nullptr;
+        }
+        if (previous)
+            trace.flows.push_back({previous->category, previous->name, previous->id, endOf(*previous), {}});
+        i = j;
+    }
+    m_flowPoints = {};
+}
+
+void TraceBuilder::finishCounters(Trace &trace)
+{
+    // Memory curves from [memory] instants: one per device, Total Allocated where the trace
+    // has it, else the running sum of Bytes.
+    struct Device {
+        std::int32_t type;
+        std::int32_t id;
+        std::uint32_t process;
+        bool operator<(const Device &o) const { return std::tie(type, id, process) < std::tie(o.type, o.id, o.process); }
+    };
+    std::map<Device, std::pair<CounterSeries, std::int64_t>> curves;
+    const auto &memory = trace.memory;
+    std::vector<std::uint32_t> order(memory.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return memory.time[a] < memory.time[b]; });
+    for (const auto i : order) {
+        const auto process = trace.tracks[memory.track[i].value].process.value;
+        auto &[series, running] = curves[{memory.deviceType[i], memory.deviceId[i], process}];
+        if (series.name.empty()) {
+            series.process = ProcessId(process);
+            series.name = memory.deviceType[i] == 0 ? std::string("Memory allocated (CPU)")
+                                                   : "Memory allocated (device " + std::to_string(memory.deviceId[i]) + ")";
+        }
+        running += memory.bytes[i];
+        series.time.push_back(memory.time[i]);
+        series.value.push_back(static_cast<double>(memory.totalAllocated[i] >= 0 ? memory.totalAllocated[i] : running));
+    }
+    for (auto &entry : m_counters) {
+        auto &series = entry.second; // not a structured binding: clang 14 cannot capture those
+        series.process = ProcessId(m_processes[entry.first]->finalIndex);
+        std::vector<std::uint32_t> byTime(series.time.size());
+        std::iota(byTime.begin(), byTime.end(), 0u);
+        std::stable_sort(byTime.begin(), byTime.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });
+        CounterSeries sorted;
+        sorted.process = series.process;
+        sorted.name = std::move(series.name);
+        for (const auto k : byTime) {
+            sorted.time.push_back(series.time[k]);
+            sorted.value.push_back(series.value[k]);
+        }
+        trace.counters.push_back(std::move(sorted));
+    }
+    for (auto &[device, curve] : curves)
+        trace.counters.push_back(std::move(curve.first));
+}
+
+} // namespace pyrometer::trace

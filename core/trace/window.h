@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/trace/byteinput.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace pyrometer::trace {
+
+// A sliding window over a ByteInput: the bytes [offsetOf(0), offsetOf(size())) of the JSON
+// text, followed by `padding` readable bytes (simdjson reads past the end of its input).
+// Bytes already used are discarded from the front, so memory stays bounded.
+class Window {
+public:
+    Window(ByteInput &input, std::size_t padding);
+
+    char *data() { return m_data.get(); }
+    const char *data() const { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    std::size_t capacity() const { return m_capacity; }
+    bool eof() const { return m_eof; }
+    std::string_view view(std::size_t from) const { return {m_data.get() + from, m_size - from}; }
+    std::uint64_t offsetOf(std::size_t position) const { return m_base + position; }
+    // Bytes from position to the end of the allocation, padding included.
+    std::size_t capacityFrom(std::size_t position) const { return m_capacity + m_padding - position; }
+
+    // Drops [0, position), moving the rest to the front.
+    void discardBefore(std::size_t position);
+    // Reads until size() >= wanted (growing the buffer if needed) or the input ends.
+    void fillTo(std::size_t wanted);
+    // Reads at least one more byte unless the input ended; grows when full. False at the end.
+    bool fillMore();
+    void grow();
+
+private:
+    void reallocate(std::size_t capacity);
+    void readSome(std::size_t upTo);
+
+    ByteInput &m_input;
+    std::size_t m_padding;
+    std::unique_ptr<char[]> m_data;
+    std::size_t m_capacity = 0;
+    std::size_t m_size = 0;
+    std::uint64_t m_base = 0;
+    bool m_eof = false;
+};
+
+} // namespace pyrometer::trace
