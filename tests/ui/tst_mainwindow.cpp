@@ -6,6 +6,7 @@
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/screenshot.h"
+#include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
@@ -71,7 +72,6 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("page");
         QTest::addColumn<QString>("hint");
-        QTest::addRow("timeline") << int(Page::Timeline) << "Open a trace: Ctrl+O";
         QTest::addRow("flamegraph") << int(Page::FlameGraph) << "Open a trace: Ctrl+O";
         QTest::addRow("operators") << int(Page::Operators) << "Open a trace: Ctrl+O";
         QTest::addRow("compare") << int(Page::Compare) << "Ctrl+O";
@@ -93,7 +93,10 @@ private Q_SLOTS:
         MainWindow window;
         auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
         auto *model = qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
-        QVERIFY(overview && model);
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QVERIFY(overview && model && timeline);
+        QVERIFY(!timeline->hasContent());
+        QVERIFY(timeline->emptyState()->hint().contains("Ctrl+O"));
         QVERIFY(!overview->hasContent());
         QVERIFY(overview->emptyState()->hint().contains("Ctrl+O"));
         QVERIFY(!model->hasContent());
@@ -133,8 +136,11 @@ private Q_SLOTS:
         QCOMPARE(model->moduleTree()->topLevelItem(0)->text(2),
                  QLocale().toString(demoFacts().value("parameters").toInteger()));
 
-        auto *timeline = qobject_cast<EmptyState *>(window.pageWidget(Page::Timeline));
-        QVERIFY(timeline->hint().contains("demo.pt.trace.json is open"));
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QVERIFY(timeline->hasContent());
+        QCOMPARE(timeline->view()->index()->trace.get(), window.workspace()->traces().front().trace.get());
+        auto *operators = qobject_cast<EmptyState *>(window.pageWidget(Page::Operators));
+        QVERIFY(operators->hint().contains("demo.pt.trace.json is open"));
     }
 
     void badTraceShowsErrorAndKeepsWhatWasOpen()
@@ -244,13 +250,13 @@ private Q_SLOTS:
         {
             MainWindow window;
             window.show();
-            window.resize(900, 640);
+            window.resize(1000, 700);
             window.showPage(Page::Model);
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.close();
         }
         MainWindow again;
-        QCOMPARE(again.size(), QSize(900, 640));
+        QCOMPARE(again.size(), QSize(1000, 700));
         QCOMPARE(again.currentPage(), Page::Model);
     }
 

@@ -49,14 +49,18 @@ void JobTracker::setProgress(JobId id, int permille)
     Q_EMIT progressChanged(id, permille);
 }
 
-bool JobTracker::finishJob(JobId id, bool ok, const QString &message)
+std::pair<JobTracker::Job, JobOutcome> JobTracker::takeJob(JobId id, bool ok)
 {
-    const Job job = m_jobs.take(id);
+    Job job = m_jobs.take(id);
     const JobOutcome outcome = job.cancelled ? JobOutcome::Cancelled : ok ? JobOutcome::Succeeded : JobOutcome::Failed;
-    Q_EMIT finished(id, job.title, outcome, outcome == JobOutcome::Failed ? message : QString());
+    return {std::move(job), outcome};
+}
+
+void JobTracker::announce(JobId id, const QString &title, JobOutcome outcome, const QString &message)
+{
+    Q_EMIT finished(id, title, outcome, outcome == JobOutcome::Failed ? message : QString());
     if (m_jobs.isEmpty())
         Q_EMIT becameIdle();
-    return outcome == JobOutcome::Succeeded;
 }
 
 void JobTracker::cancel(JobId id)

@@ -51,9 +51,11 @@ public:
         });
         QPointer<QObject> guard(context);
         future.then(this, [this, id, guard, onSuccess = std::move(onSuccess)](Result<T> result) mutable {
-            const bool deliver = finishJob(id, result.ok(), result.ok() ? QString() : QString::fromStdString(result.error().message));
-            if (deliver && guard)
+            const auto [job, outcome] = takeJob(id, result.ok());
+            // Deliver before announcing, so that jobs started by onSuccess keep the tracker busy.
+            if (outcome == JobOutcome::Succeeded && guard)
                 onSuccess(std::move(result).value());
+            announce(id, job.title, outcome, result.ok() ? QString() : QString::fromStdString(result.error().message));
         });
         return id;
     }
@@ -86,8 +88,8 @@ private:
 
     JobId beginJob(const QString &title, const QString &key);
     void setProgress(JobId id, int permille);
-    // Returns whether the result should be delivered.
-    bool finishJob(JobId id, bool ok, const QString &message);
+    std::pair<Job, JobOutcome> takeJob(JobId id, bool ok);
+    void announce(JobId id, const QString &title, JobOutcome outcome, const QString &message);
 
     QThreadPool m_pool;
     QHash<JobId, Job> m_jobs;

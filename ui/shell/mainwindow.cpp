@@ -11,6 +11,7 @@
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/runchooserdialog.h"
+#include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
@@ -98,10 +99,7 @@ void MainWindow::createPages()
         return new EmptyState(title, description, tr("Open a trace: Ctrl+O"), this);
     };
     m_pages[Page::Overview] = new OverviewPage(m_workspace, this);
-    m_pages[Page::Timeline] = placeholder(
-        tr("Timeline"),
-        tr("Every event of the trace on its process, thread and GPU-stream track: zoom and pan with W A S D, "
-           "search by name, follow launches to their kernels, and select a range to aggregate it."));
+    m_pages[Page::Timeline] = new timeline::TimelinePage(m_workspace, m_jobs, this);
     m_pages[Page::FlameGraph] = placeholder(
         tr("Flame graph"),
         tr("The operators' aggregated call tree, where width is time: with Python frames, a sandwich view "
@@ -126,7 +124,7 @@ void MainWindow::createPages()
     // Pages that are still placeholders point at the Overview once something is open.
     connect(m_workspace, &Workspace::traceOpened, this, [this](int index) {
         const QString name = QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName();
-        for (const auto page : {Page::Timeline, Page::FlameGraph, Page::Operators}) {
+        for (const auto page : {Page::FlameGraph, Page::Operators}) {
             if (auto *empty = qobject_cast<EmptyState *>(m_pages.at(page)))
                 empty->setHint(tr("%1 is open: its summary is on the Overview page.").arg(name));
         }

@@ -6,7 +6,6 @@
 
 #include <QApplication>
 #include <QPixmap>
-#include <QPointer>
 #include <QTimer>
 
 namespace pyrometer::ui {
@@ -39,20 +38,18 @@ void grabNow(MainWindow *window, Page page, const QString &path,
 void screenshotWhenIdle(MainWindow *window, Page page, const QString &path,
                         std::function<void(int exitCode, const QString &message)> done)
 {
-    QPointer<MainWindow> guard(window);
-    auto grab = [guard, page, path, done] {
-        if (guard)
-            grabNow(guard, page, path, done);
-    };
-    if (window->jobs()->isIdle()) {
-        QTimer::singleShot(0, window, grab);
-        return;
-    }
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = QObject::connect(window->jobs(), &JobTracker::becameIdle, window, [connection, grab] {
-        QObject::disconnect(*connection);
-        // Queued, so that the finished job's results reach the pages first.
-        QTimer::singleShot(0, grab);
+    // Queued, so that a finished job's results reach the pages first; a job that started
+    // from another's results (a trace, then its timeline index) is waited for too.
+    QTimer::singleShot(0, window, [window, page, path, done] {
+        if (window->jobs()->isIdle()) {
+            grabNow(window, page, path, done);
+            return;
+        }
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(window->jobs(), &JobTracker::becameIdle, window, [connection, window, page, path, done] {
+            QObject::disconnect(*connection);
+            screenshotWhenIdle(window, page, path, done);
+        });
     });
 }
 

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "ui/timeline/colors.h"
+#include "ui/timeline/timelineindex.h"
+#include "ui/timeline/timelinelayout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pyrometer::ui::timeline {
+
+// The visible window: time on x, scrolled content on y. x and y in the draw list are relative
+// to the rows area (x = 0 at startNs, y = 0 at scrollY).
+struct Viewport {
+    double startNs = 0;
+    double nsPerPixel = 1;
+    int width = 0;
+    int scrollY = 0;
+    int height = 0;
+
+    double endNs() const { return startNs + nsPerPixel * width; }
+    double toX(double ns) const { return (ns - startNs) / nsPerPixel; }
+    double toNs(double x) const { return startNs + x * nsPerPixel; }
+    bool operator==(const Viewport &) const = default;
+};
+
+// One rectangle: a single event, or a run of `count` events narrower than a pixel each,
+// merged and coloured like the longest of them (`event`).
+struct DrawBox {
+    float x0 = 0;
+    float x1 = 0;
+    int y = 0;
+    int height = 0;
+    std::uint32_t color = 0;
+    std::uint32_t row = 0;      // TimelineIndex::rows
+    std::uint32_t position = 0; // first event's position in the row
+    std::uint32_t count = 1;
+    std::uint32_t event = 0; // the represented event, an index into the track's columns
+    bool operator==(const DrawBox &) const = default;
+};
+
+// A counter row as a polyline: per pixel column, the largest value in it, scaled 0..1.
+struct CounterPlot {
+    int y = 0;
+    int height = 0;
+    std::uint32_t counter = 0;
+    double maxValue = 0;
+    std::vector<std::pair<float, float>> points; // (x, value / maxValue)
+};
+
+struct StepBand {
+    float x0 = 0;
+    float x1 = 0;
+    std::string name;
+};
+
+struct DrawList {
+    Viewport viewport;
+    std::vector<DrawBox> boxes;
+    std::vector<CounterPlot> counters;
+    std::vector<StepBand> steps;
+    std::size_t eventsDrawn = 0; // events covered by the boxes, merged ones included
+};
+
+// Builds what one frame shows. Touches only the visible rows and, in each, the visible
+// index range; sub-pixel events are merged. Costs O(rows · (pixels + wide events) · log n),
+// whatever the number of events.
+DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
+                       ColorMode colorMode);
+
+} // namespace pyrometer::ui::timeline
+
+namespace pyrometer::ui::timeline {
+
+// The event under a point of the rows area (viewport coordinates), with a tolerance of a few
+// pixels so that events narrower than a pixel can still be picked.
+struct Hit {
+    std::uint32_t row = 0; // TimelineIndex::rows
+    std::uint32_t event = 0;
+    bool operator==(const Hit &) const = default;
+};
+std::optional<Hit> hitTest(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
+                           double x, int y, double tolerancePixels = 3);
+
+// Ruler ticks: a 1-2-5 step at least minSpacing pixels apart, labelled relative to origin
+// in the largest unit that keeps the numbers readable (ns, µs, ms, s).
+struct Tick {
+    float x = 0;
+    std::string label;
+    bool operator==(const Tick &) const = default;
+};
+std::vector<Tick> rulerTicks(const Viewport &viewport, double originNs, double minSpacing = 90);
+
+} // namespace pyrometer::ui::timeline

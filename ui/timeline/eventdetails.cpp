@@ -1,0 +1,95 @@
+#include "ui/timeline/eventdetails.h"
+
+#include "core/util/format.h"
+
+namespace pyrometer::ui::timeline {
+
+namespace {
+
+QString text(std::string_view view)
+{
+    return QString::fromUtf8(view.data(), qsizetype(view.size())).toHtmlEscaped();
+}
+
+QString duration(std::int64_t ns)
+{
+    return QString::fromStdString(formatDuration(ns));
+}
+
+QString row(const QString &key, const QString &value)
+{
+    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key, value);
+}
+
+QString describe(const trace::Trace &trace, const trace::FlowEnd &end)
+{
+    if (!end.track.isValid())
+        return QObject::tr("(not in this trace)");
+    const auto &track = trace.track(end.track);
+    const QString where = QString::fromStdString(trace.process(track.process).name + " / " + track.name).toHtmlEscaped();
+    if (!end.event.isValid())
+        return where;
+    return QStringLiteral("%1 (%2) on %3")
+        .arg(text(trace.string(track.eventName[end.event.value])), duration(track.duration[end.event.value]), where);
+}
+
+} // namespace
+
+std::int64_t selfTime(const trace::Track &track, std::uint32_t event)
+{
+    const auto end = track.start[event] + track.duration[event];
+    std::int64_t children = 0;
+    for (std::size_t i = event + 1; i < track.size() && track.start[i] <= end; ++i) {
+        if (track.parent[i].isValid() && track.parent[i].value == event)
+            children += track.duration[i];
+    }
+    return std::max<std::int64_t>(0, track.duration[event] - children);
+}
+
+QString eventDetailsHtml(const TimelineIndex &index, const EventRef &ref)
+{
+    const auto &trace = *index.trace;
+    const auto &track = trace.track(ref.track);
+    const auto e = ref.event;
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(text(trace.string(track.eventName[e])));
+    html += row(QObject::tr("Category"), text(trace.string(track.category[e])));
+    html += row(QObject::tr("Track"), QString::fromStdString(trace.process(track.process).name + " / " + track.name).toHtmlEscaped());
+    html += row(QObject::tr("Start"), QObject::tr("%1 after the trace start (ts %2 \u00b5s)")
+                                          .arg(duration(track.start[e] - index.spanStart))
+                                          .arg(double(track.start[e]) / 1000.0, 0, 'f', 3));
+    html += row(QObject::tr("Duration"), duration(track.duration[e]));
+    html += row(QObject::tr("Self time"), duration(selfTime(track, e)));
+    if (const auto *args = trace.eventArgs(ref.track, trace::EventIndex(e))) {
+        if (args->inputDims.isValid())
+            html += row(QObject::tr("Input dims"), text(trace.string(args->inputDims)));
+        if (args->inputTypes.isValid())
+            html += row(QObject::tr("Input types"), text(trace.string(args->inputTypes)));
+        if (args->correlation >= 0)
+            html += row(QObject::tr("Correlation"), QString::number(args->correlation));
+        if (args->externalId >= 0)
+            html += row(QObject::tr("External id"), QString::number(args->externalId));
+        if (args->device >= 0)
+            html += row(QObject::tr("Device / stream"), QStringLiteral("%1 / %2").arg(args->device).arg(args->stream));
+    }
+    QStringList stack;
+    for (auto parent = track.parent[e]; parent.isValid(); parent = track.parent[parent.value])
+        stack.append(text(trace.string(track.eventName[parent.value])));
+    if (!stack.isEmpty())
+        html += row(QObject::tr("Stack"), stack.join(QStringLiteral("<br>")));
+    QStringList links;
+    for (const auto &flow : trace.flows) {
+        const bool isFrom = flow.from.track == ref.track && flow.from.event.isValid() && flow.from.event.value == e;
+        const bool isTo = flow.to.track == ref.track && flow.to.event.isValid() && flow.to.event.value == e;
+        if (isFrom)
+            links.append(QObject::tr("\u2192 %1").arg(describe(trace, flow.to)));
+        else if (isTo)
+            links.append(QObject::tr("\u2190 %1").arg(describe(trace, flow.from)));
+        if (links.size() >= 20)
+            break;
+    }
+    if (!links.isEmpty())
+        html += row(QObject::tr("Linked"), links.join(QStringLiteral("<br>")));
+    return html + QStringLiteral("</table>");
+}
+
+} // namespace pyrometer::ui::timeline

@@ -1,0 +1,114 @@
+#include "ui/timeline/timelineindex.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+
+namespace pyrometer::ui::timeline {
+
+namespace {
+
+void buildLongestTree(SliceRow &row, const trace::Track &track)
+{
+    const auto n = row.events.size();
+    row.longest.assign(2 * n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        row.longest[n + i] = std::uint32_t(i);
+    const auto longer = [&](std::uint32_t a, std::uint32_t b) {
+        return track.duration[row.events[b]] > track.duration[row.events[a]] ? b : a;
+    };
+    for (std::size_t i = n; i-- > 1;)
+        row.longest[i] = longer(row.longest[2 * i], row.longest[2 * i + 1]);
+}
+
+} // namespace
+
+std::uint32_t SliceRow::longestIn(const trace::Track &track, std::uint32_t from, std::uint32_t to) const
+{
+    const auto n = std::uint32_t(events.size());
+    std::uint32_t best = from;
+    const auto consider = [&](std::uint32_t candidate) {
+        if (track.duration[events[candidate]] > track.duration[events[best]])
+            best = candidate;
+    };
+    for (std::uint32_t l = from + n, r = to + n; l < r; l >>= 1, r >>= 1) {
+        if (l & 1)
+            consider(longest[l++]);
+        if (r & 1)
+            consider(longest[--r]);
+    }
+    return best;
+}
+
+std::uint32_t SliceRow::firstEndingAfter(const trace::Track &track, std::int64_t time) const
+{
+    const auto it = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) {
+        return track.start[e] + track.duration[e] <= time && track.start[e] < time;
+    });
+    return std::uint32_t(it - events.begin());
+}
+
+std::uint32_t SliceRow::firstStartingAt(const trace::Track &track, std::int64_t time) const
+{
+    const auto it = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) { return track.start[e] < time; });
+    return std::uint32_t(it - events.begin());
+}
+
+std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop)
+{
+    auto index = std::make_shared<TimelineIndex>();
+    index->trace = trace;
+    index->trackFirstRow.resize(trace->tracks.size());
+    index->trackRowCount.resize(trace->tracks.size());
+    index->eventRow.resize(trace->tracks.size());
+
+    for (std::size_t t = 0; t < trace->tracks.size(); ++t) {
+        if (stop.stopRequested())
+            return nullptr;
+        const auto &track = trace->tracks[t];
+        // Rows of this track: (lane, depth) -> row, ordered by lane then depth.
+        std::map<std::pair<std::uint16_t, std::uint16_t>, std::uint32_t> rowOf;
+        for (std::size_t e = 0; e < track.size(); ++e)
+            rowOf.try_emplace({track.lane[e], track.depth[e]}, 0);
+        const auto first = std::uint32_t(index->rows.size());
+        for (auto &[key, row] : rowOf) {
+            row = std::uint32_t(index->rows.size());
+            index->rows.push_back(SliceRow{trace::TrackId(std::uint32_t(t)), key.first, key.second, {}, {}});
+        }
+        index->trackFirstRow[t] = first;
+        index->trackRowCount[t] = std::uint32_t(rowOf.size());
+        auto &eventRow = index->eventRow[t];
+        eventRow.resize(track.size());
+        for (std::size_t e = 0; e < track.size(); ++e) {
+            const auto row = rowOf.at({track.lane[e], track.depth[e]});
+            eventRow[e] = row;
+            index->rows[row].events.push_back(std::uint32_t(e)); // track order is start order
+        }
+        for (std::uint32_t r = first; r < index->rows.size(); ++r)
+            buildLongestTree(index->rows[r], track);
+
+        for (std::size_t e = 0; e < track.size(); ++e) {
+            const auto name = trace->string(track.eventName[e]);
+            if (name.starts_with("ProfilerStep#") && track.depth[e] <= 1)
+                index->steps.push_back({track.start[e], track.start[e] + track.duration[e], std::string(name)});
+        }
+    }
+    std::sort(index->steps.begin(), index->steps.end(), [](const auto &a, const auto &b) { return a.start < b.start; });
+    // GPU annotations repeat the CPU's steps: keep one per name.
+    std::vector<TimelineIndex::Step> unique;
+    std::set<std::string> seen;
+    for (auto &step : index->steps) {
+        if (seen.insert(step.name).second)
+            unique.push_back(std::move(step));
+    }
+    index->steps = std::move(unique);
+
+    for (const auto &counter : trace->counters)
+        index->counterMax.push_back(counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
+    index->spanStart = trace->info.spanStart;
+    index->spanEnd = std::max(trace->info.spanEnd, trace->info.spanStart + 1);
+    return index;
+}
+
+} // namespace pyrometer::ui::timeline

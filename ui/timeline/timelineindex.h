@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/trace/trace.h"
+#include "core/util/progress.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace pyrometer::ui::timeline {
+
+// The events of one drawn row: one (track, lane, depth). Within a row events never overlap
+// (the loader puts overlapping events on other lanes or depths), so both their starts and
+// their ends are sorted, and the visible ones are found by binary search.
+struct SliceRow {
+    trace::TrackId trackId;
+    std::uint16_t lane = 0;
+    std::uint16_t depth = 0;
+    std::vector<std::uint32_t> events; // indices into the track's columns, by start
+
+    // The summary structure for zoomed-out frames: a segment tree over `events` holding, for
+    // each node, the position (in `events`) of its longest event. It answers "which event
+    // best represents these N sub-pixel events" in O(log n).
+    std::vector<std::uint32_t> longest; // 2 * size, leaves at [size, 2 * size)
+
+    std::size_t size() const { return events.size(); }
+    // Position in `events` of the longest event among positions [from, to).
+    std::uint32_t longestIn(const trace::Track &track, std::uint32_t from, std::uint32_t to) const;
+    // First position whose event ends after time (or starts at it, for zero-length events).
+    std::uint32_t firstEndingAfter(const trace::Track &track, std::int64_t time) const;
+    // First position whose event starts at or after time.
+    std::uint32_t firstStartingAt(const trace::Track &track, std::int64_t time) const;
+};
+
+// Everything the timeline precomputes once per trace: the rows of every track, in display
+// order within the track (lane by lane, depth by depth), and where ProfilerStep#N spans are.
+struct TimelineIndex {
+    std::shared_ptr<const trace::Trace> trace;
+    std::vector<SliceRow> rows;
+    // For each track, the first row of it in `rows` and the row count; rows of a track are
+    // ordered by lane, then depth.
+    std::vector<std::uint32_t> trackFirstRow;
+    std::vector<std::uint32_t> trackRowCount;
+    // For each track, for each event: its row (to find where a selected or searched event is).
+    std::vector<std::vector<std::uint32_t>> eventRow;
+
+    struct Step {
+        std::int64_t start = 0;
+        std::int64_t end = 0;
+        std::string name;
+    };
+    std::vector<Step> steps; // ProfilerStep#N on CPU tracks, by start
+    std::vector<double> counterMax; // per Trace::counters entry, its largest value (0 if none)
+    std::int64_t spanStart = 0;
+    std::int64_t spanEnd = 0;
+
+    std::uint32_t rowOf(trace::TrackId track, trace::EventIndex event) const
+    {
+        return eventRow[track.value][event.value];
+    }
+};
+
+// Builds the index; O(n log n) in events. Returns nullptr if stopped.
+std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace,
+                                                        const StopToken &stop = {});
+
+} // namespace pyrometer::ui::timeline

@@ -1,0 +1,230 @@
+#include "ui/timeline/timelinepage.h"
+
+#include "core/util/format.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/emptystate.h"
+#include "ui/timeline/eventdetails.h"
+#include "ui/timeline/overviewstrip.h"
+#include "ui/timeline/search.h"
+#include "ui/workspace/workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedLayout>
+#include <QTextBrowser>
+#include <QToolButton>
+
+namespace pyrometer::ui::timeline {
+
+namespace {
+
+QString legendHtml()
+{
+    QString html;
+    for (const auto &entry : categoryLegend()) {
+        html += QStringLiteral("<span style='color:%1'>\u25a0</span>&nbsp;%2&nbsp;&nbsp;")
+                    .arg(QColor::fromRgba(entry.color).name(), QString::fromUtf8(entry.label.data(), qsizetype(entry.label.size())));
+    }
+    return html;
+}
+
+} // namespace
+
+TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
+      m_empty(new EmptyState(tr("Timeline"),
+                             tr("Every event of the trace on its process, thread and GPU-stream track: zoom and pan "
+                                "with W A S D or the mouse wheel, search by name, follow launches to their kernels, "
+                                "and Shift+drag to measure a range."),
+                             tr("Open a trace: Ctrl+O"), this)),
+      m_traceChooser(new QComboBox(this)), m_search(new QLineEdit(this)), m_regex(new QCheckBox(tr("Regex"), this)),
+      m_matchLabel(new QLabel(this)), m_colorMode(new QComboBox(this)), m_allFlows(new QCheckBox(tr("All flows"), this)),
+      m_legend(new QLabel(this)), m_view(new TimelineView(this)), m_details(new QTextBrowser(this))
+{
+    m_overview = new OverviewStrip(m_view, this);
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Trace:"), this));
+    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_traceChooser->setMinimumContentsLength(18);
+    bar->addWidget(m_traceChooser);
+    bar->addSpacing(12);
+    m_search->setPlaceholderText(tr("Search names (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(160);
+    bar->addWidget(m_search);
+    bar->addWidget(m_regex);
+    auto *previous = new QToolButton(this);
+    previous->setText(QStringLiteral("\u25c0"));
+    previous->setToolTip(tr("Previous match (Shift+Enter)"));
+    auto *next = new QToolButton(this);
+    next->setText(QStringLiteral("\u25b6"));
+    next->setToolTip(tr("Next match (Enter)"));
+    bar->addWidget(previous);
+    bar->addWidget(next);
+    bar->addWidget(m_matchLabel);
+    bar->addStretch(1);
+    m_colorMode->addItems({tr("Colour by category"), tr("Colour by name")});
+    bar->addWidget(m_colorMode);
+    m_allFlows->setToolTip(tr("Draw every flow arrow in view, not only the selected event's"));
+    bar->addWidget(m_allFlows);
+    layout->addLayout(bar);
+
+    m_legend->setText(legendHtml());
+    m_legend->setWordWrap(true);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_overview);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    m_details->setPlaceholderText(tr("Click an event to see its details; Shift+drag to measure a range."));
+    layout->addWidget(splitter, 1);
+
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+
+    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
+        m_traceChooser->addItem(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName(), index);
+        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
+    });
+    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
+        if (item >= 0)
+            showTrace(m_traceChooser->itemData(item).toInt());
+    });
+    connect(m_search, &QLineEdit::textChanged, this, &TimelinePage::runSearch);
+    connect(m_regex, &QCheckBox::toggled, this, &TimelinePage::runSearch);
+    connect(m_search, &QLineEdit::returnPressed, this, &TimelinePage::nextMatch);
+    connect(next, &QToolButton::clicked, this, &TimelinePage::nextMatch);
+    connect(previous, &QToolButton::clicked, this, &TimelinePage::previousMatch);
+    auto *back = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Return), m_search);
+    back->setContext(Qt::WidgetShortcut);
+    connect(back, &QShortcut::activated, this, &TimelinePage::previousMatch);
+    auto *find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, m_search, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    connect(m_colorMode, &QComboBox::currentIndexChanged, this,
+            [this](int mode) { m_view->setColorMode(mode == 0 ? ColorMode::ByCategory : ColorMode::ByName); });
+    connect(m_allFlows, &QCheckBox::toggled, m_view, &TimelineView::setShowAllFlows);
+    connect(m_view, &TimelineView::eventSelected, this, &TimelinePage::showSelection);
+    connect(m_view, &TimelineView::rangeSelected, this, &TimelinePage::showRange);
+}
+
+bool TimelinePage::hasContent() const
+{
+    return m_stack->currentIndex() == 1 && m_view->index();
+}
+
+void TimelinePage::showTrace(int workspaceIndex)
+{
+    auto trace = m_workspace->traces().at(std::size_t(workspaceIndex)).trace;
+    // Indexing a large trace takes a moment: a job, superseded if another trace is chosen.
+    m_jobs->run<std::shared_ptr<const TimelineIndex>>(
+        tr("Indexing the timeline"), QStringLiteral("timeline-index"),
+        [trace](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
+            auto index = buildTimelineIndex(trace, stop);
+            if (!index)
+                return Error{"timeline indexing cancelled"};
+            return index;
+        },
+        this,
+        [this](std::shared_ptr<const TimelineIndex> index) {
+            m_stack->setCurrentIndex(1);
+            m_view->setIndex(index);
+            m_overview->setIndex(index);
+            m_details->clear();
+            runSearch();
+            Q_EMIT traceShown();
+        });
+}
+
+void TimelinePage::runSearch()
+{
+    m_matches.clear();
+    m_currentMatch = -1;
+    const auto *index = m_view->index();
+    if (!index || m_search->text().isEmpty()) {
+        m_matchLabel->clear();
+        m_view->setHighlights({}, std::nullopt);
+        return;
+    }
+    bool valid = true;
+    m_matches = findEvents(*index->trace, m_search->text(), m_regex->isChecked(), &valid);
+    if (!valid) {
+        m_matchLabel->setText(tr("invalid pattern"));
+        m_view->setHighlights({}, std::nullopt);
+        return;
+    }
+    m_matchLabel->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, int(m_matches.size())));
+    m_view->setHighlights(m_matches, std::nullopt);
+}
+
+void TimelinePage::nextMatch()
+{
+    if (m_matches.empty())
+        return;
+    m_currentMatch = (m_currentMatch + 1) % int(m_matches.size());
+    showMatch();
+}
+
+void TimelinePage::previousMatch()
+{
+    if (m_matches.empty())
+        return;
+    m_currentMatch = m_currentMatch <= 0 ? int(m_matches.size()) - 1 : m_currentMatch - 1;
+    showMatch();
+}
+
+void TimelinePage::showMatch()
+{
+    const auto &match = m_matches[std::size_t(m_currentMatch)];
+    m_matchLabel->setText(tr("%1 of %2").arg(m_currentMatch + 1).arg(m_matches.size()));
+    m_view->setHighlights(m_matches, match);
+    m_view->selectEvent(match, /*reveal=*/true);
+}
+
+void TimelinePage::showSelection(std::optional<EventRef> event)
+{
+    if (!event || !m_view->index()) {
+        m_details->clear();
+        return;
+    }
+    m_details->setHtml(eventDetailsHtml(*m_view->index(), *event));
+}
+
+void TimelinePage::showRange(double startNs, double endNs)
+{
+    const auto *index = m_view->index();
+    if (!index)
+        return;
+    // Events that start inside the range, per track: a binary search each.
+    std::uint64_t events = 0;
+    for (std::size_t t = 0; t < index->trace->tracks.size(); ++t) {
+        const auto [first, last] = index->trace->startRange(trace::TrackId(std::uint32_t(t)), std::int64_t(startNs),
+                                                            std::int64_t(endNs));
+        events += last.value - first.value;
+    }
+    m_details->setHtml(tr("<h3>Range</h3><table><tr><td><b>Duration</b></td><td>%1</td></tr>"
+                          "<tr><td><b>From</b></td><td>%2 after the trace start</td></tr>"
+                          "<tr><td><b>Events starting in it</b></td><td>%3</td></tr></table>"
+                          "<p>F zooms to the range; Esc clears it.</p>")
+                           .arg(QString::fromStdString(formatDuration(std::int64_t(endNs - startNs))),
+                                QString::fromStdString(formatDuration(std::int64_t(startNs) - index->spanStart)))
+                           .arg(events));
+}
+
+} // namespace pyrometer::ui::timeline

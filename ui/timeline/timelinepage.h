@@ -1,0 +1,75 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QWidget>
+
+#include "ui/timeline/timelineview.h"
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QStackedLayout;
+class QTextBrowser;
+
+namespace pyrometer::ui {
+
+class EmptyState;
+class JobTracker;
+class Workspace;
+
+namespace timeline {
+
+class OverviewStrip;
+
+// The Timeline page: a trace chooser, search with next/previous, colour mode and legend, the
+// flows toggle, the overview strip, the timeline, and a details pane for the selected event or
+// range.
+class TimelinePage final : public QWidget {
+    Q_OBJECT
+public:
+    TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
+
+    TimelineView *view() const { return m_view; }
+    QLineEdit *searchBox() const { return m_search; }
+    QLabel *matchLabel() const { return m_matchLabel; }
+    QTextBrowser *details() const { return m_details; }
+    EmptyState *emptyState() const { return m_empty; }
+    bool hasContent() const;
+
+    void showTrace(int workspaceIndex);
+    void nextMatch();
+    void previousMatch();
+
+Q_SIGNALS:
+    // The timeline finished indexing a trace and shows it.
+    void traceShown();
+
+private:
+    void runSearch();
+    void showMatch();
+    void showSelection(std::optional<EventRef> event);
+    void showRange(double startNs, double endNs);
+
+    Workspace *m_workspace;
+    JobTracker *m_jobs;
+    QStackedLayout *m_stack;
+    EmptyState *m_empty;
+    QComboBox *m_traceChooser;
+    QLineEdit *m_search;
+    QCheckBox *m_regex;
+    QLabel *m_matchLabel;
+    QComboBox *m_colorMode;
+    QCheckBox *m_allFlows;
+    QLabel *m_legend;
+    OverviewStrip *m_overview;
+    TimelineView *m_view;
+    QTextBrowser *m_details;
+    std::vector<EventRef> m_matches;
+    int m_currentMatch = -1;
+};
+
+} // namespace timeline
+} // namespace pyrometer::ui

@@ -1,0 +1,624 @@
+#include "ui/timeline/timelineview.h"
+
+#include "core/util/format.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+
+#include <cmath>
+#include <unordered_map>
+
+namespace pyrometer::ui::timeline {
+
+namespace {
+
+constexpr double kMinNsPerPixel = 0.01; // 1 ns spans 100 pixels at the deepest zoom
+constexpr int kMaxFlowsDrawn = 2000;
+
+QColor argb(std::uint32_t color)
+{
+    return QColor::fromRgba(color);
+}
+
+QColor textColorOn(std::uint32_t color)
+{
+    const QColor c = argb(color);
+    return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue() > 150 ? Qt::black : Qt::white;
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget *parent) : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(400, 200);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    connect(m_scroll, &QScrollBar::valueChanged, this, [this] { rebuild(); });
+}
+
+QRect TimelineView::rowsRect() const
+{
+    const int top = kRulerHeight + kStepBandHeight;
+    return QRect(kGutterWidth, top, std::max(0, width() - kGutterWidth - m_scroll->sizeHint().width()),
+                 std::max(0, height() - top));
+}
+
+void TimelineView::setIndex(std::shared_ptr<const TimelineIndex> index)
+{
+    m_index = std::move(index);
+    m_collapsed.clear();
+    m_selected.reset();
+    m_range.reset();
+    m_highlights.clear();
+    m_currentHighlight.reset();
+    m_scroll->setValue(0);
+    relayout();
+    fitAll();
+}
+
+void TimelineView::relayout()
+{
+    if (!m_index)
+        return;
+    m_layout = buildLayout(*m_index, m_collapsed);
+    m_scroll->setRange(0, std::max(0, m_layout.height - rowsRect().height()));
+    m_scroll->setPageStep(std::max(1, rowsRect().height()));
+    m_scroll->setSingleStep(18);
+    rebuild();
+}
+
+void TimelineView::rebuild()
+{
+    m_viewport.width = rowsRect().width();
+    m_viewport.height = rowsRect().height();
+    m_viewport.scrollY = m_scroll->value();
+    if (m_index)
+        m_drawList = buildDrawList(*m_index, m_layout, m_viewport, m_colorMode);
+    update();
+}
+
+void TimelineView::clampViewport()
+{
+    if (!m_index || m_viewport.width <= 0)
+        return;
+    const double span = double(m_index->spanEnd - m_index->spanStart);
+    const double maxNsPerPixel = std::max(span * 4 / m_viewport.width, kMinNsPerPixel);
+    m_viewport.nsPerPixel = std::clamp(m_viewport.nsPerPixel, kMinNsPerPixel, maxNsPerPixel);
+    const double visible = m_viewport.nsPerPixel * m_viewport.width;
+    const double minStart = double(m_index->spanStart) - visible * 0.9;
+    const double maxStart = double(m_index->spanEnd) - visible * 0.1;
+    m_viewport.startNs = std::clamp(m_viewport.startNs, std::min(minStart, maxStart), std::max(minStart, maxStart));
+}
+
+void TimelineView::setVisibleRange(double startNs, double endNs)
+{
+    m_viewport.width = rowsRect().width();
+    if (m_viewport.width <= 0 || endNs <= startNs)
+        return;
+    m_viewport.startNs = startNs;
+    m_viewport.nsPerPixel = (endNs - startNs) / m_viewport.width;
+    clampViewport();
+    rebuild();
+    Q_EMIT viewportChanged();
+}
+
+void TimelineView::fitAll()
+{
+    if (!m_index)
+        return;
+    const double span = double(m_index->spanEnd - m_index->spanStart);
+    setVisibleRange(double(m_index->spanStart) - span * 0.01, double(m_index->spanEnd) + span * 0.01);
+}
+
+void TimelineView::fitSelection()
+{
+    if (m_range) {
+        setVisibleRange(m_range->first, m_range->second);
+        return;
+    }
+    if (m_selected && m_index) {
+        const auto &track = m_index->trace->track(m_selected->track);
+        const double start = double(track.start[m_selected->event]);
+        const double duration = std::max(double(track.duration[m_selected->event]), 100.0);
+        setVisibleRange(start - duration * 0.1, start + duration * 1.1);
+    }
+}
+
+void TimelineView::zoomBy(double factor, double anchorX)
+{
+    const double anchorNs = m_viewport.toNs(anchorX);
+    m_viewport.nsPerPixel *= factor;
+    clampViewport();
+    m_viewport.startNs = anchorNs - anchorX * m_viewport.nsPerPixel;
+    clampViewport();
+    rebuild();
+    Q_EMIT viewportChanged();
+}
+
+void TimelineView::panByPixels(double dx)
+{
+    m_viewport.startNs += dx * m_viewport.nsPerPixel;
+    clampViewport();
+    rebuild();
+    Q_EMIT viewportChanged();
+}
+
+void TimelineView::setColorMode(ColorMode mode)
+{
+    m_colorMode = mode;
+    rebuild();
+}
+
+void TimelineView::setShowAllFlows(bool show)
+{
+    m_showAllFlows = show;
+    update();
+}
+
+void TimelineView::setProcessCollapsed(std::uint32_t process, bool collapsed)
+{
+    if (collapsed)
+        m_collapsed.insert(process);
+    else
+        m_collapsed.erase(process);
+    relayout();
+}
+
+void TimelineView::selectEvent(std::optional<EventRef> event, bool reveal)
+{
+    m_selected = event;
+    if (event && reveal && m_index) {
+        const auto &track = m_index->trace->track(event->track);
+        const double start = double(track.start[event->event]);
+        const double end = start + double(track.duration[event->event]);
+        const double visible = m_viewport.nsPerPixel * m_viewport.width;
+        if (end - start > visible * 0.8)
+            setVisibleRange(start - (end - start) * 0.1, end + (end - start) * 0.1);
+        else if (start < m_viewport.startNs || end > m_viewport.endNs())
+            setVisibleRange((start + end) / 2 - visible / 2, (start + end) / 2 + visible / 2);
+        const auto processOf = track.process.value;
+        if (m_collapsed.count(processOf))
+            setProcessCollapsed(processOf, false);
+        const int layoutRow = m_layout.sliceRowToLayout[m_index->rowOf(event->track, trace::EventIndex(event->event))];
+        if (layoutRow >= 0) {
+            const auto &row = m_layout.rows[std::size_t(layoutRow)];
+            if (row.y < m_scroll->value() || row.y + row.height > m_scroll->value() + m_viewport.height)
+                m_scroll->setValue(row.y - m_viewport.height / 3);
+        }
+    }
+    update();
+    Q_EMIT eventSelected(m_selected);
+}
+
+void TimelineView::setHighlights(std::vector<EventRef> events, std::optional<EventRef> current)
+{
+    m_highlights = std::move(events);
+    m_currentHighlight = current;
+    update();
+}
+
+std::optional<Hit> TimelineView::hitAt(const QPoint &widgetPos) const
+{
+    if (!m_index || !rowsRect().contains(widgetPos))
+        return std::nullopt;
+    return hitTest(*m_index, m_layout, m_viewport, widgetPos.x() - rowsRect().left(), widgetPos.y() - rowsRect().top());
+}
+
+QRectF TimelineView::eventRect(const EventRef &ref) const
+{
+    const auto row = m_index->rowOf(ref.track, trace::EventIndex(ref.event));
+    const int layoutRow = m_layout.sliceRowToLayout[row];
+    if (layoutRow < 0)
+        return {};
+    const auto &lr = m_layout.rows[std::size_t(layoutRow)];
+    const auto &track = m_index->trace->track(ref.track);
+    const double x0 = m_viewport.toX(double(track.start[ref.event]));
+    const double x1 = m_viewport.toX(double(track.start[ref.event] + track.duration[ref.event]));
+    const QRect rows = rowsRect();
+    return QRectF(rows.left() + std::max(x0, -4.0), rows.top() + lr.y - m_viewport.scrollY,
+                  std::max(std::min(x1, double(rows.width()) + 4) - std::max(x0, -4.0), 2.0), lr.height - 1);
+}
+
+void TimelineView::resizeEvent(QResizeEvent *)
+{
+    const int scrollWidth = m_scroll->sizeHint().width();
+    m_scroll->setGeometry(width() - scrollWidth, kRulerHeight + kStepBandHeight, scrollWidth,
+                          height() - kRulerHeight - kStepBandHeight);
+    const double start = m_viewport.startNs;
+    const double end = m_viewport.endNs();
+    if (m_index) {
+        m_scroll->setRange(0, std::max(0, m_layout.height - rowsRect().height()));
+        m_scroll->setPageStep(std::max(1, rowsRect().height()));
+        if (m_viewport.width > 0)
+            setVisibleRange(start, end);
+        else
+            fitAll();
+    }
+}
+
+void TimelineView::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().base());
+    if (!m_index)
+        return;
+    paintRows(painter);
+    paintOverlays(painter);
+    paintFlows(painter);
+    paintRuler(painter);
+    paintGutter(painter);
+}
+
+void TimelineView::paintRows(QPainter &painter) const
+{
+    const QRect rows = rowsRect();
+    painter.save();
+    painter.setClipRect(rows);
+    painter.translate(rows.topLeft());
+
+    // Process bands behind the rows, then ruler grid lines.
+    const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
+    for (int r = first; r < last; ++r) {
+        const auto &row = m_layout.rows[std::size_t(r)];
+        if (row.kind == RowKind::Process)
+            painter.fillRect(QRect(0, row.y - m_viewport.scrollY, rows.width(), row.height), palette().alternateBase());
+    }
+    painter.setPen(QColor(0, 0, 0, 18));
+    for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart)))
+        painter.drawLine(QPointF(tick.x, 0), QPointF(tick.x, rows.height()));
+
+    // Boxes, batched by colour.
+    std::unordered_map<std::uint32_t, QVector<QRectF>> byColor;
+    for (const auto &box : m_drawList.boxes)
+        byColor[box.color].append(QRectF(box.x0, box.y, std::max(box.x1 - box.x0, 1.0f), box.height - 1));
+    painter.setPen(Qt::NoPen);
+    for (const auto &[color, rects] : byColor) {
+        painter.setBrush(argb(color));
+        painter.drawRects(rects);
+    }
+
+    // Labels where they fit.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    painter.setFont(small);
+    const QFontMetrics metrics(small);
+    const auto &trace = *m_index->trace;
+    for (const auto &box : m_drawList.boxes) {
+        const float width = box.x1 - box.x0;
+        if (box.count != 1 || width < 24)
+            continue;
+        const auto &track = trace.track(m_index->rows[box.row].trackId);
+        const QString name = QString::fromUtf8(trace.string(track.eventName[box.event]));
+        const float left = std::max(box.x0, 0.0f);
+        const float right = std::min(box.x1, float(rows.width()));
+        if (right - left < 24)
+            continue;
+        painter.setPen(textColorOn(box.color));
+        painter.drawText(QRectF(left + 3, box.y, right - left - 6, box.height - 1), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(name, Qt::ElideRight, int(right - left - 6)));
+    }
+
+    // Counters: filled step curves.
+    for (const auto &plot : m_drawList.counters) {
+        if (plot.points.empty())
+            continue;
+        const double base = plot.y + plot.height - 2;
+        const double scale = plot.height - 6;
+        QPainterPath path(QPointF(plot.points.front().first, base));
+        for (const auto &[x, v] : plot.points) {
+            path.lineTo(x, base - v * scale);
+            path.lineTo(x + 1, base - v * scale);
+        }
+        path.lineTo(plot.points.back().first + 1, base);
+        path.closeSubpath();
+        const QColor color = argb(nameColor(trace.counters[plot.counter].name));
+        QColor fill = color;
+        fill.setAlpha(90);
+        painter.setBrush(fill);
+        painter.setPen(QPen(color, 1));
+        painter.drawPath(path);
+    }
+    painter.restore();
+}
+
+void TimelineView::paintOverlays(QPainter &painter) const
+{
+    const QRect rows = rowsRect();
+    painter.save();
+    painter.setClipRect(rows);
+    painter.setBrush(Qt::NoBrush);
+    if (!m_highlights.empty()) {
+        // Only matches inside the visible time window are drawn.
+        painter.setPen(QPen(QColor(255, 170, 0), 2));
+        int drawn = 0;
+        for (const auto &ref : m_highlights) {
+            const QRectF r = eventRect(ref);
+            if (r.isEmpty() || r.right() < rows.left() || r.left() > rows.right() || r.bottom() < rows.top() ||
+                r.top() > rows.bottom())
+                continue;
+            painter.drawRect(r);
+            if (++drawn > 5000)
+                break;
+        }
+        if (m_currentHighlight) {
+            painter.setPen(QPen(QColor(255, 100, 0), 3));
+            painter.drawRect(eventRect(*m_currentHighlight));
+        }
+    }
+    if (m_selected) {
+        painter.setPen(QPen(palette().text().color(), 2));
+        painter.drawRect(eventRect(*m_selected));
+    }
+    if (m_range) {
+        const double x0 = rows.left() + m_viewport.toX(m_range->first);
+        const double x1 = rows.left() + m_viewport.toX(m_range->second);
+        painter.fillRect(QRectF(x0, rows.top(), x1 - x0, rows.height()), QColor(40, 110, 220, 45));
+        painter.setPen(QColor(40, 110, 220));
+        painter.drawLine(QPointF(x0, rows.top()), QPointF(x0, rows.bottom()));
+        painter.drawLine(QPointF(x1, rows.top()), QPointF(x1, rows.bottom()));
+        painter.drawText(QRectF(x0, rows.top() + 2, std::max(x1 - x0, 80.0), 16), Qt::AlignHCenter,
+                         QString::fromStdString(formatDuration(std::int64_t(m_range->second - m_range->first))));
+    }
+    painter.restore();
+}
+
+void TimelineView::paintFlows(QPainter &painter) const
+{
+    if (!m_selected && !m_showAllFlows)
+        return;
+    const auto &trace = *m_index->trace;
+    const QRect rows = rowsRect();
+    painter.save();
+    painter.setClipRect(rows);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const auto pointOf = [&](const trace::FlowEnd &end) -> std::optional<QPointF> {
+        if (!end.track.isValid())
+            return std::nullopt;
+        std::uint32_t row = m_index->trackFirstRow[end.track.value];
+        if (end.event.isValid())
+            row = m_index->rowOf(end.track, end.event);
+        if (m_index->trackRowCount[end.track.value] == 0)
+            return std::nullopt;
+        const int layoutRow = m_layout.sliceRowToLayout[row];
+        if (layoutRow < 0)
+            return std::nullopt;
+        const auto &lr = m_layout.rows[std::size_t(layoutRow)];
+        return QPointF(rows.left() + m_viewport.toX(double(end.time)),
+                       rows.top() + lr.y - m_viewport.scrollY + lr.height / 2.0);
+    };
+    const auto involves = [&](const trace::FlowEnd &end) {
+        return m_selected && end.track == m_selected->track && end.event.isValid() && end.event.value == m_selected->event;
+    };
+    int drawn = 0;
+    painter.setPen(QPen(QColor(220, 40, 60), 1.5));
+    for (const auto &flow : trace.flows) {
+        if (!(involves(flow.from) || involves(flow.to))) {
+            if (!m_showAllFlows)
+                continue;
+            const double a = double(flow.from.time), b = double(flow.to.time);
+            if (std::max(a, b) < m_viewport.startNs || std::min(a, b) > m_viewport.endNs())
+                continue;
+        }
+        const auto from = pointOf(flow.from);
+        const auto to = pointOf(flow.to);
+        if (!from || !to)
+            continue;
+        QPainterPath path(*from);
+        const double bend = std::max(20.0, std::abs(to->x() - from->x()) / 3);
+        path.cubicTo(from->x() + bend, from->y(), to->x() - bend, to->y(), to->x(), to->y());
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(path);
+        // The curve ends horizontally, so the head points right.
+        const QPointF tip = *to;
+        const QPolygonF head{tip, tip + QPointF(-7, -3.5), tip + QPointF(-7, 3.5)};
+        painter.setBrush(QColor(220, 40, 60));
+        painter.drawPolygon(head);
+        if (++drawn >= kMaxFlowsDrawn)
+            break;
+    }
+    painter.restore();
+}
+
+void TimelineView::paintRuler(QPainter &painter) const
+{
+    const QRect rows = rowsRect();
+    painter.fillRect(QRect(0, 0, width(), kRulerHeight + kStepBandHeight), palette().window());
+    painter.setPen(palette().text().color());
+    for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart))) {
+        const double x = rows.left() + tick.x;
+        if (x < rows.left() || x > rows.right())
+            continue;
+        painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
+        painter.drawText(QPointF(x + 3, kRulerHeight - 8), QString::fromStdString(tick.label));
+    }
+    painter.save();
+    painter.setClipRect(QRect(rows.left(), kRulerHeight, rows.width(), kStepBandHeight));
+    bool odd = false;
+    for (const auto &step : m_drawList.steps) {
+        const QRectF band(rows.left() + step.x0, kRulerHeight + 1, std::max(step.x1 - step.x0, 1.0f), kStepBandHeight - 2);
+        painter.fillRect(band, odd ? QColor(120, 144, 156) : QColor(84, 110, 122));
+        odd = !odd;
+        painter.setPen(Qt::white);
+        const QFontMetrics metrics(painter.font());
+        painter.drawText(band.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(QString::fromStdString(step.name), Qt::ElideRight, int(band.width()) - 6));
+    }
+    painter.restore();
+    painter.setPen(palette().mid().color());
+    painter.drawLine(0, kRulerHeight + kStepBandHeight - 1, width(), kRulerHeight + kStepBandHeight - 1);
+}
+
+void TimelineView::paintGutter(QPainter &painter) const
+{
+    const QRect rows = rowsRect();
+    painter.fillRect(QRect(0, rows.top(), kGutterWidth, rows.height()), palette().window());
+    painter.save();
+    painter.setClipRect(QRect(0, rows.top(), kGutterWidth, rows.height()));
+    const auto &trace = *m_index->trace;
+    const QFontMetrics metrics(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
+    for (int r = first; r < last; ++r) {
+        const auto &row = m_layout.rows[std::size_t(r)];
+        const QRect band(4, rows.top() + row.y - m_viewport.scrollY, kGutterWidth - 8, row.height);
+        QString text;
+        if (row.kind == RowKind::Process) {
+            painter.setFont(bold);
+            text = (m_collapsed.count(row.process) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) +
+                   QString::fromStdString(trace.processes[row.process].name);
+        } else if (row.kind == RowKind::Slices && row.firstOfTrack) {
+            painter.setFont(font());
+            text = QStringLiteral("   ") + QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
+        } else if (row.kind == RowKind::Counter) {
+            painter.setFont(font());
+            const auto &counter = trace.counters[row.ref];
+            const double maxValue = m_index->counterMax[row.ref];
+            const bool bytes = counter.name.find("emory") != std::string::npos;
+            text = QStringLiteral("   %1 (max %2)")
+                       .arg(QString::fromStdString(counter.name),
+                            bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
+                                  : QString::number(maxValue, 'g', 4));
+        }
+        if (!text.isEmpty()) {
+            painter.setPen(palette().text().color());
+            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, band.width()));
+        }
+    }
+    painter.restore();
+    painter.setPen(palette().mid().color());
+    painter.drawLine(kGutterWidth - 1, rows.top(), kGutterWidth - 1, rows.bottom());
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    const double anchor = m_cursorX >= 0 ? m_cursorX : m_viewport.width / 2.0;
+    switch (event->key()) {
+    case Qt::Key_W: zoomBy(0.8, anchor); break;
+    case Qt::Key_S: zoomBy(1.25, anchor); break;
+    case Qt::Key_A: panByPixels(-m_viewport.width * 0.1); break;
+    case Qt::Key_D: panByPixels(m_viewport.width * 0.1); break;
+    case Qt::Key_F: fitSelection(); break;
+    case Qt::Key_0: fitAll(); break;
+    case Qt::Key_Escape:
+        m_range.reset();
+        selectEvent(std::nullopt);
+        break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void TimelineView::wheelEvent(QWheelEvent *event)
+{
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    const bool shift = event->modifiers() & Qt::ShiftModifier;
+    const bool zoom = m_wheelZooms ? !shift : ctrl;
+    const double steps = event->angleDelta().y() / 120.0;
+    if (zoom) {
+        const double x = event->position().x() - rowsRect().left();
+        zoomBy(std::pow(0.85, steps), std::clamp(x, 0.0, double(m_viewport.width)));
+    } else {
+        m_scroll->setValue(m_scroll->value() - int(steps * 3 * m_scroll->singleStep()));
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    setFocus();
+    if (event->button() != Qt::LeftButton || !m_index)
+        return;
+    m_pressPos = m_lastPos = event->position().toPoint();
+    m_moved = false;
+    const QRect rows = rowsRect();
+    if (m_pressPos.x() < kGutterWidth && m_pressPos.y() >= rows.top()) {
+        const int r = m_layout.rowAt(m_pressPos.y() - rows.top() + m_viewport.scrollY);
+        if (r >= 0 && m_layout.rows[std::size_t(r)].kind == RowKind::Process) {
+            const auto process = m_layout.rows[std::size_t(r)].process;
+            setProcessCollapsed(process, !isProcessCollapsed(process));
+        }
+        return;
+    }
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_drag = Drag::Range;
+        m_rangeAnchorNs = m_viewport.toNs(m_pressPos.x() - rows.left());
+        m_range = std::make_pair(m_rangeAnchorNs, m_rangeAnchorNs);
+    } else {
+        m_drag = Drag::Pan;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    m_cursorX = rowsRect().contains(pos) ? pos.x() - rowsRect().left() : -1;
+    if (m_drag == Drag::None)
+        return;
+    if ((pos - m_pressPos).manhattanLength() > 3)
+        m_moved = true;
+    if (m_drag == Drag::Pan) {
+        const QPoint delta = pos - m_lastPos;
+        m_scroll->setValue(m_scroll->value() - delta.y());
+        panByPixels(-delta.x());
+    } else {
+        const double t = m_viewport.toNs(pos.x() - rowsRect().left());
+        m_range = std::make_pair(std::min(t, m_rangeAnchorNs), std::max(t, m_rangeAnchorNs));
+        update();
+    }
+    m_lastPos = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const Drag drag = std::exchange(m_drag, Drag::None);
+    if (drag == Drag::Range && m_range && m_moved) {
+        Q_EMIT rangeSelected(m_range->first, m_range->second);
+        return;
+    }
+    if (!m_moved) {
+        m_range.reset();
+        const auto hit = hitAt(event->position().toPoint());
+        selectEvent(hit ? std::optional<EventRef>(EventRef{m_index->rows[hit->row].trackId, hit->event}) : std::nullopt);
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const auto hit = hitAt(event->position().toPoint());
+    if (!hit)
+        return;
+    selectEvent(EventRef{m_index->rows[hit->row].trackId, hit->event});
+    fitSelection();
+}
+
+bool TimelineView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip && m_index) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const auto hit = hitAt(help->pos());
+        if (!hit) {
+            QToolTip::hideText();
+            event->ignore();
+            return true;
+        }
+        const auto &trace = *m_index->trace;
+        const auto &track = trace.track(m_index->rows[hit->row].trackId);
+        QToolTip::showText(help->globalPos(),
+                           QStringLiteral("<b>%1</b><br>%2")
+                               .arg(QString::fromUtf8(trace.string(track.eventName[hit->event])).toHtmlEscaped(),
+                                    QString::fromStdString(formatDuration(track.duration[hit->event]))),
+                           this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace pyrometer::ui::timeline

@@ -1,0 +1,121 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QWidget>
+
+#include "ui/timeline/drawlist.h"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+class QScrollBar;
+
+namespace pyrometer::ui::timeline {
+
+// A selected or searched event: its track and its index in the track's columns.
+struct EventRef {
+    trace::TrackId track;
+    std::uint32_t event = 0;
+    bool operator==(const EventRef &) const = default;
+    auto operator<=>(const EventRef &) const = default;
+};
+
+// The timeline itself: a gutter of track names, a time ruler with the step band, and the rows.
+// Navigation as in Perfetto: W/S zoom around the cursor, A/D pan, wheel zooms (or scrolls, with
+// Ctrl zooming, when wheelZooms is off), drag pans, Shift+drag selects a range, click selects,
+// double-click zooms to an event, F fits the selection, 0 shows everything.
+// Painting only draws a draw list built beforehand, when the view changed.
+class TimelineView final : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kGutterWidth = 200;
+    static constexpr int kRulerHeight = 22;
+    static constexpr int kStepBandHeight = 16;
+
+    explicit TimelineView(QWidget *parent = nullptr);
+
+    void setIndex(std::shared_ptr<const TimelineIndex> index);
+    const TimelineIndex *index() const { return m_index.get(); }
+
+    const Viewport &viewport() const { return m_viewport; }
+    const DrawList &drawList() const { return m_drawList; }
+    const TimelineLayout &layout() const { return m_layout; }
+
+    void setVisibleRange(double startNs, double endNs);
+    void fitAll();
+    void fitSelection();
+    void zoomBy(double factor, double anchorX);
+    void panByPixels(double dx);
+
+    void setColorMode(ColorMode mode);
+    ColorMode colorMode() const { return m_colorMode; }
+    void setWheelZooms(bool plainWheelZooms) { m_wheelZooms = plainWheelZooms; }
+    void setShowAllFlows(bool show);
+    void setProcessCollapsed(std::uint32_t process, bool collapsed);
+    bool isProcessCollapsed(std::uint32_t process) const { return m_collapsed.count(process) > 0; }
+
+    std::optional<EventRef> selectedEvent() const { return m_selected; }
+    void selectEvent(std::optional<EventRef> event, bool reveal = false);
+    std::optional<std::pair<double, double>> selectedRange() const { return m_range; }
+
+    // Events to outline (search matches); the current match is drawn stronger.
+    void setHighlights(std::vector<EventRef> events, std::optional<EventRef> current);
+
+    // The rows area in widget coordinates.
+    QRect rowsRect() const;
+
+Q_SIGNALS:
+    void viewportChanged();
+    void eventSelected(std::optional<pyrometer::ui::timeline::EventRef> event);
+    void rangeSelected(double startNs, double endNs);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    void relayout();
+    void rebuild();
+    void clampViewport();
+    std::optional<Hit> hitAt(const QPoint &widgetPos) const;
+    QRectF eventRect(const EventRef &ref) const;
+    void paintGutter(QPainter &painter) const;
+    void paintRuler(QPainter &painter) const;
+    void paintRows(QPainter &painter) const;
+    void paintOverlays(QPainter &painter) const;
+    void paintFlows(QPainter &painter) const;
+
+    std::shared_ptr<const TimelineIndex> m_index;
+    TimelineLayout m_layout;
+    Viewport m_viewport;
+    DrawList m_drawList;
+    ColorMode m_colorMode = ColorMode::ByCategory;
+    std::set<std::uint32_t> m_collapsed;
+    QScrollBar *m_scroll;
+
+    std::optional<EventRef> m_selected;
+    std::optional<std::pair<double, double>> m_range;
+    std::vector<EventRef> m_highlights;
+    std::optional<EventRef> m_currentHighlight;
+    bool m_showAllFlows = false;
+    bool m_wheelZooms = true;
+
+    enum class Drag { None, Pan, Range };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    QPoint m_lastPos;
+    double m_rangeAnchorNs = 0;
+    bool m_moved = false;
+    double m_cursorX = -1;
+};
+
+} // namespace pyrometer::ui::timeline
