@@ -28,6 +28,15 @@ struct CommandSpec {
 
 // The implemented subcommands, one file each.
 void setupInfo(CLI::App &command, int *exitCode);
+void setupOps(CLI::App &command, int *exitCode);
+void setupKernels(CLI::App &command, int *exitCode);
+void setupSteps(CLI::App &command, int *exitCode);
+void setupMemory(CLI::App &command, int *exitCode);
+void setupFlame(CLI::App &command, int *exitCode);
+void setupAdvise(CLI::App &command, int *exitCode);
+void setupDiff(CLI::App &command, int *exitCode);
+void setupProfile(CLI::App &command, int *exitCode);
+void setupFlops(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();

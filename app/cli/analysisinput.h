@@ -1,0 +1,94 @@
+#pragma once
+
+// What the analysis subcommands (ops, kernels, steps, memory, flame, advise, diff) share:
+// loading TRACE into a trace and its analysis index, --range, and number formatting.
+#include "app/cli/output.h"
+#include "core/analysis/timerange.h"
+#include "core/analysis/traceindex.h"
+#include "core/trace/loader.h"
+#include "core/trace/tracesource.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace pyrometer::cli {
+
+struct AnalysisInput {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+};
+
+// Loads a trace file, or the first trace of a TensorBoard log directory (saying so on stderr when
+// it holds several). On failure prints one line naming the file and returns nothing.
+inline std::optional<AnalysisInput> loadAnalysisInput(const std::string &path)
+{
+    std::filesystem::path file = path;
+    switch (trace::classifyInput(file)) {
+    case trace::InputKind::Missing: badInput(path + ": no such file or directory"); return std::nullopt;
+    case trace::InputKind::LogDirectory: {
+        std::vector<std::filesystem::path> files;
+        for (const auto &run : trace::discoverRuns(file))
+            for (const auto &f : run.files)
+                files.push_back(f.path);
+        if (files.empty()) {
+            badInput(path + ": no traces here (expected <worker>[.<span>].pt.trace.json[.gz])");
+            return std::nullopt;
+        }
+        if (files.size() > 1)
+            std::fprintf(stderr, "pyrometer-cli: %s holds %zu traces; analysing %s\n", path.c_str(), files.size(),
+                         files.front().string().c_str());
+        file = files.front();
+        break;
+    }
+    case trace::InputKind::TraceFile:
+    case trace::InputKind::Model: break;
+    }
+    auto loaded = trace::loadTrace(file);
+    if (!loaded.ok()) {
+        badInput(loaded.error().message);
+        return std::nullopt;
+    }
+    AnalysisInput input{loaded.value(), nullptr};
+    input.index = analysis::buildTraceIndex(*input.trace);
+    return input;
+}
+
+// Adds --range START_US:END_US (trace timestamps, µs, as `ts` in the file).
+inline void addRangeOption(CLI::App &command, std::string *range)
+{
+    command.add_option("--range", *range, "Only events that start in START_US:END_US (µs, as the trace's ts)");
+}
+
+// Parses --range; prints a one-line error naming the trace when it is malformed.
+inline std::optional<analysis::TimeRange> parseRangeOption(const std::string &text, const std::string &tracePath)
+{
+    if (text.empty())
+        return analysis::TimeRange::all();
+    const auto range = analysis::parseTimeRange(text);
+    if (!range)
+        badInput(tracePath + ": --range " + text + ": expected START_US:END_US with START <= END");
+    return range;
+}
+
+inline double micros(std::int64_t ns)
+{
+    return static_cast<double>(ns) / 1000.0;
+}
+
+inline std::string fixed(double value, int decimals = 3)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(decimals) << value;
+    return out.str();
+}
+
+inline std::string microsText(std::int64_t ns)
+{
+    return fixed(micros(ns));
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,88 @@
+// pyrometer-cli diff BASE OTHER: per-op and per-kernel deltas, and a regression gate.
+#include "core/analysis/diff.h"
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct DiffOptions {
+    std::string base;
+    std::string other;
+    Format format = Format::Table;
+    std::size_t top = 0;
+    std::optional<double> failIfSlower;
+};
+
+int runDiff(const DiffOptions &options)
+{
+    const auto base = loadAnalysisInput(options.base);
+    if (!base)
+        return kBadInput;
+    const auto other = loadAnalysisInput(options.other);
+    if (!other)
+        return kBadInput;
+    const auto diff = analysis::diffTraces(*base->index, *other->index);
+    const auto count = options.top > 0 ? std::min(options.top, diff.rows.size()) : diff.rows.size();
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto &row = diff.rows[i];
+            rows.push_back({{"kind", row.kind},
+                            {"name", row.name},
+                            {"base_us", micros(row.baseNs)},
+                            {"other_us", micros(row.otherNs)},
+                            {"delta_us", micros(row.deltaNs())},
+                            {"delta_pct", row.deltaPercent()},
+                            {"base_calls", row.baseCalls},
+                            {"other_calls", row.otherCalls},
+                            {"presence", analysis::presenceName(row.presence)}});
+        }
+        const auto total = [](const analysis::DiffTotal &t) {
+            return nlohmann::json{{"base_us", micros(t.baseNs)},
+                                  {"other_us", micros(t.otherNs)},
+                                  {"delta_us", micros(t.deltaNs())},
+                                  {"delta_pct", t.deltaPercent()}};
+        };
+        writeJson(
+            std::cout,
+            {{"rows", rows}, {"total", total(diff.total)}, {"ops", total(diff.ops)}, {"kernels", total(diff.kernels)}});
+    } else {
+        TextTable text{{"kind", "name", "base us", "other us", "delta us", "delta %", "presence"},
+                       {},
+                       {false, false, true, true, true, true, false}};
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto &row = diff.rows[i];
+            text.rows.push_back({row.kind, row.name, microsText(row.baseNs), microsText(row.otherNs),
+                                 microsText(row.deltaNs()), fixed(row.deltaPercent(), 2),
+                                 std::string(analysis::presenceName(row.presence))});
+        }
+        text.rows.push_back({"total", "ops self + kernels", microsText(diff.total.baseNs),
+                             microsText(diff.total.otherNs), microsText(diff.total.deltaNs()),
+                             fixed(diff.total.deltaPercent(), 2), ""});
+        writeTable(std::cout, text, options.format);
+    }
+    if (options.failIfSlower && diff.total.deltaPercent() > *options.failIfSlower) {
+        std::fprintf(stderr, "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%)\n", options.other.c_str(),
+                     diff.total.deltaPercent(), options.base.c_str(), *options.failIfSlower);
+        return kFinding;
+    }
+    return kSuccess;
+}
+
+} // namespace
+
+void setupDiff(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<DiffOptions>();
+    command.add_option("BASE", options->base, "The baseline trace")->required();
+    command.add_option("OTHER", options->other, "The trace compared with it")->required();
+    command.add_option("--fail-if-slower", options->failIfSlower, "Exit 1 when the total delta exceeds PCT percent");
+    command.add_option("--top", options->top, "Only the first N rows (largest deltas)");
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runDiff(*options); });
+}
+
+} // namespace pyrometer::cli

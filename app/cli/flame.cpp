@@ -1,0 +1,101 @@
+// pyrometer-cli flame TRACE: the aggregated call tree; --format collapsed gives folded stacks.
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+#include "core/analysis/flametree.h"
+
+#include <iostream>
+#include <map>
+
+namespace pyrometer::cli {
+namespace {
+
+struct FlameCliOptions {
+    std::string trace;
+    std::string format = "table";
+    analysis::FlameEvents events = analysis::FlameEvents::Ops;
+    bool noThreads = false;
+    std::string range;
+};
+
+nlohmann::json nodeJson(const analysis::FlameTree &tree, std::uint32_t n)
+{
+    const auto &node = tree.nodes[n];
+    nlohmann::json children = nlohmann::json::array();
+    for (const auto c : node.children)
+        children.push_back(nodeJson(tree, c));
+    return {{"name", node.name},
+            {"calls", node.calls},
+            {"self_us", micros(node.selfNs)},
+            {"total_us", micros(node.totalNs)},
+            {"children", children}};
+}
+
+void addRows(const analysis::FlameTree &tree, std::uint32_t n, const std::string &path, TextTable &text)
+{
+    for (const auto c : tree.nodes[n].children) {
+        const auto &node = tree.nodes[c];
+        const auto stack = path.empty() ? node.name : path + ";" + node.name;
+        text.rows.push_back({stack, std::to_string(node.calls), microsText(node.selfNs), microsText(node.totalNs)});
+        addRows(tree, c, stack, text);
+    }
+}
+
+int runFlame(const FlameCliOptions &options)
+{
+    const auto input = loadAnalysisInput(options.trace);
+    if (!input)
+        return kBadInput;
+    const auto range = parseRangeOption(options.range, options.trace);
+    if (!range)
+        return kBadInput;
+    analysis::FlameOptions flameOptions;
+    flameOptions.events = options.events;
+    flameOptions.threadRoots = !options.noThreads;
+    flameOptions.range = *range;
+    const auto tree = analysis::buildFlameTree(*input->index, flameOptions);
+    if (options.format == "collapsed") {
+        analysis::writeFolded(std::cout, tree);
+        return kSuccess;
+    }
+    if (options.format == "json") {
+        writeJson(std::cout, nodeJson(tree, 0));
+        return kSuccess;
+    }
+    TextTable text{{"stack", "calls", "self us", "total us"}, {}, {false, true, true, true}};
+    addRows(tree, 0, "", text);
+    writeTable(std::cout, text,
+               options.format == "csv"  ? Format::Csv
+               : options.format == "md" ? Format::Markdown
+                                        : Format::Table);
+    return kSuccess;
+}
+
+} // namespace
+
+void setupFlame(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<FlameCliOptions>();
+    command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
+        ->required();
+    command.add_option("--format", options->format, "Output format: collapsed (folded stacks), table, csv, md or json")
+        ->check(CLI::IsMember({"collapsed", "table", "csv", "md", "json"}, CLI::ignore_case))
+        ->transform([](std::string value) {
+            std::transform(value.begin(), value.end(), value.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            return value;
+        })
+        ->default_str("table");
+    static const std::map<std::string, analysis::FlameEvents> events{{"ops", analysis::FlameEvents::Ops},
+                                                                     {"python", analysis::FlameEvents::OpsPython},
+                                                                     {"all", analysis::FlameEvents::All}};
+    command
+        .add_option("--events", options->events,
+                    "ops (operators), python (operators and python frames) or all (every slice)")
+        ->transform(CLI::CheckedTransformer(events, CLI::ignore_case))
+        ->default_str("ops");
+    command.add_flag("--no-threads", options->noThreads, "Leave out the first frame naming the thread");
+    addRangeOption(command, &options->range);
+    command.callback([options, exitCode] { *exitCode = runFlame(*options); });
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,89 @@
+// pyrometer-cli flops MODEL --input SHAPE: parameters, MACs and FLOPs per module.
+#include "app/cli/commands.h"
+#include "app/cli/output.h"
+#include "core/torch/flops.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct FlopsOptions {
+    std::string model;
+    std::string input;
+    Format format = Format::Table;
+};
+
+std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
+{
+    std::string text;
+    for (const auto &shape : shapes) {
+        text += text.empty() ? "[" : ", [";
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            text += (i ? "x" : "") + std::to_string(shape[i]);
+        text += "]";
+    }
+    return text;
+}
+
+std::string giga(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4f", value / 1e9);
+    return buffer;
+}
+
+int runFlops(const FlopsOptions &options)
+{
+    std::vector<torch::InputSpec> inputs;
+    if (!options.input.empty()) {
+        auto parsed = torch::parseInputSpecs(options.input);
+        if (!parsed.ok())
+            return badInput(options.model + ": --input: " + parsed.error().message);
+        inputs = std::move(parsed).value();
+    }
+    auto report = torch::countFlops(options.model, inputs);
+    if (!report.ok())
+        return badInput(report.error().message);
+    const auto &r = report.value();
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &row : r.rows)
+            rows.push_back({{"module", row.module}, {"type", row.type}, {"depth", row.depth}, {"leaf", row.leaf},
+                            {"calls", row.calls}, {"params", row.params}, {"macs", row.macs}, {"flops", row.flops},
+                            {"self_macs", row.selfMacs}, {"self_flops", row.selfFlops}, {"output_shapes", row.outputShapes}});
+        writeJson(std::cout, {{"model", options.model},
+                              {"input", torch::formatInputSpecs(r.inputs)},
+                              {"params", r.params},
+                              {"total_macs", r.totalMacs},
+                              {"total_flops", r.totalFlops},
+                              {"convention", "flops = 2 x macs for multiply-accumulate ops, plus elementwise, normalization, pooling and softmax flops"},
+                              {"uncounted_ops", r.uncountedOps},
+                              {"rows", rows}});
+        return kSuccess;
+    }
+    TextTable table{{"module", "type", "calls", "params", "GMACs", "GFLOPs", "output"}, {}, {false, false, true, true, true, true, false}};
+    for (const auto &row : r.rows)
+        table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
+                              std::to_string(row.calls), std::to_string(row.params), giga(row.macs), giga(row.flops),
+                              shapesText(row.outputShapes)});
+    writeTable(std::cout, table, options.format);
+    if (options.format == Format::Table)
+        std::cout << "\n" << options.model << " (" << torch::formatInputSpecs(r.inputs) << "): " << r.params << " parameters, "
+                  << giga(r.totalMacs) << " GMACs, " << giga(r.totalFlops) << " GFLOPs (1 MAC = 2 FLOPs)\n";
+    return kSuccess;
+}
+
+} // namespace
+
+void setupFlops(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<FlopsOptions>();
+    command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runFlops(*options); });
+}
+
+} // namespace pyrometer::cli

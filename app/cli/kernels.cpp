@@ -1,0 +1,102 @@
+// pyrometer-cli kernels TRACE: GPU kernels, memcpy and memset, and time per stream.
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+#include "core/analysis/kerneltable.h"
+
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct KernelsOptions {
+    std::string trace;
+    Format format = Format::Table;
+    bool byStream = false;
+    bool streams = false;
+    std::size_t top = 0;
+    std::string range;
+};
+
+int runKernels(const KernelsOptions &options)
+{
+    const auto input = loadAnalysisInput(options.trace);
+    if (!input)
+        return kBadInput;
+    const auto range = parseRangeOption(options.range, options.trace);
+    if (!range)
+        return kBadInput;
+    analysis::KernelTableOptions tableOptions;
+    tableOptions.byStream = options.byStream;
+    tableOptions.top = options.top;
+    tableOptions.range = *range;
+    const auto table = analysis::buildKernelTable(*input->index, tableOptions);
+
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &row : table.rows) {
+            nlohmann::json r{{"kind", analysis::kindName(row.kind)}, {"name", row.name}};
+            if (options.byStream)
+                r.update({{"device", row.device}, {"stream", row.stream}});
+            r.update({{"count", row.count},
+                      {"total_us", micros(row.totalNs)},
+                      {"avg_us", micros(row.avgNs())},
+                      {"min_us", micros(row.minNs)},
+                      {"max_us", micros(row.maxNs)},
+                      {"pct", row.percent},
+                      {"op", row.launchOp}});
+            rows.push_back(std::move(r));
+        }
+        nlohmann::json streams = nlohmann::json::array();
+        for (const auto &s : table.streams)
+            streams.push_back({{"device", s.device},
+                               {"stream", s.stream},
+                               {"count", s.count},
+                               {"total_us", micros(s.totalNs)},
+                               {"pct", s.percent}});
+        writeJson(std::cout, {{"rows", rows}, {"streams", streams}, {"total_us", micros(table.totalNs)}});
+        return kSuccess;
+    }
+    TextTable text;
+    if (options.streams) {
+        text.header = {"device", "stream", "count", "total us", "%"};
+        text.rightAligned.assign(text.header.size(), true);
+        for (const auto &s : table.streams)
+            text.rows.push_back({std::to_string(s.device), std::to_string(s.stream), std::to_string(s.count),
+                                 microsText(s.totalNs), fixed(s.percent, 2)});
+        writeTable(std::cout, text, options.format);
+        return kSuccess;
+    }
+    text.header = {"kind", "name"};
+    if (options.byStream)
+        text.header.insert(text.header.end(), {"device", "stream"});
+    text.header.insert(text.header.end(), {"count", "total us", "avg us", "min us", "max us", "%", "op"});
+    text.rightAligned.assign(text.header.size(), true);
+    text.rightAligned[0] = text.rightAligned[1] = text.rightAligned.back() = false;
+    for (const auto &row : table.rows) {
+        std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), row.name};
+        if (options.byStream)
+            cells.insert(cells.end(), {std::to_string(row.device), std::to_string(row.stream)});
+        cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs), microsText(row.avgNs()),
+                                   microsText(row.minNs), microsText(row.maxNs), fixed(row.percent, 2), row.launchOp});
+        text.rows.push_back(std::move(cells));
+    }
+    writeTable(std::cout, text, options.format);
+    return kSuccess;
+}
+
+} // namespace
+
+void setupKernels(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<KernelsOptions>();
+    command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
+        ->required();
+    command.add_flag("--by-stream", options->byStream, "One row per kernel and stream");
+    command.add_flag("--streams", options->streams, "Only the time per stream (table, csv, md)");
+    command.add_option("--top", options->top, "Only the first N rows");
+    addRangeOption(command, &options->range);
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runKernels(*options); });
+}
+
+} // namespace pyrometer::cli

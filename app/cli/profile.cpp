@@ -1,0 +1,144 @@
+// pyrometer-cli profile MODEL --input SHAPE: cold and warm latency, then a per-layer profile.
+#include "app/cli/commands.h"
+#include "app/cli/output.h"
+#include "core/torch/layerprofile.h"
+#include "core/torch/runner.h"
+#include "core/torch/traceexport.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct ProfileOptions {
+    std::string model;
+    std::string input;
+    int warmup = 10;
+    int iterations = 50;
+    int profileIterations = 10;
+    int threads = 0;
+    std::string mode = "infer";
+    std::string trace;
+    Format format = Format::Table;
+};
+
+std::string fixed(double value, int decimals = 3)
+{
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
+{
+    std::string text;
+    for (const auto &shape : shapes) {
+        text += text.empty() ? "[" : ", [";
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            text += (i ? "x" : "") + std::to_string(shape[i]);
+        text += "]";
+    }
+    return text;
+}
+
+int runProfile(const ProfileOptions &options)
+{
+    torch::RunOptions run;
+    if (!options.input.empty()) {
+        auto parsed = torch::parseInputSpecs(options.input);
+        if (!parsed.ok())
+            return badInput(options.model + ": --input: " + parsed.error().message);
+        run.inputs = std::move(parsed).value();
+    }
+    run.warmup = options.warmup;
+    run.iterations = options.iterations;
+    run.threads = options.threads;
+    run.mode = options.mode == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
+    ProgressReporter progress;
+    const StopToken stop;
+    auto latency = torch::measureLatency(options.model, run, progress, stop);
+    if (!latency.ok())
+        return badInput(latency.error().message);
+    auto profileRun = run;
+    profileRun.warmup = 2;
+    profileRun.iterations = options.profileIterations;
+    auto profile = torch::profileLayers(options.model, profileRun, progress, stop);
+    if (!profile.ok())
+        return badInput(profile.error().message);
+    const auto &l = latency.value();
+    const auto &p = profile.value();
+    if (!options.trace.empty()) {
+        auto written = torch::writeChromeTrace(options.trace, p.events, std::filesystem::path(options.model).filename().string());
+        if (!written.ok())
+            return badInput(written.error().message);
+    }
+    if (options.format == Format::Json) {
+        nlohmann::json layers = nlohmann::json::array();
+        for (const auto &row : p.rows)
+            layers.push_back({{"module", row.module}, {"type", row.type}, {"depth", row.depth}, {"leaf", row.leaf},
+                              {"calls", row.calls}, {"self_ms", row.selfMs}, {"total_ms", row.totalMs}, {"percent", row.percent},
+                              {"params", row.params}, {"macs", row.macs}, {"flops", row.flops},
+                              {"gflops_per_s", row.gflopsPerSecond}, {"allocated_bytes", row.allocatedBytes},
+                              {"self_allocated_bytes", row.selfAllocatedBytes}, {"output_shapes", row.outputShapes}});
+        writeJson(std::cout, {{"model", options.model},
+                              {"input", torch::formatInputSpecs(l.inputs)},
+                              {"mode", options.mode == "train" ? "train" : "infer"},
+                              {"threads", l.threads},
+                              {"warmup", l.warmup},
+                              {"iterations", l.iterations},
+                              {"batch_size", l.batchSize},
+                              {"latency_ms", {{"cold", l.coldMs}, {"mean", l.warm.mean}, {"std", l.warm.std}, {"min", l.warm.min},
+                                              {"p50", l.warm.p50}, {"p90", l.warm.p90}, {"p99", l.warm.p99}, {"max", l.warm.max}}},
+                              {"throughput_per_s", l.throughputPerSecond},
+                              {"profiled_iterations", p.iterations},
+                              {"profiled_forward_ms", p.forwardMs},
+                              {"peak_memory_bytes", p.peakMemoryBytes},
+                              {"total_macs", p.totalMacs},
+                              {"total_flops", p.totalFlops},
+                              {"layers", layers}});
+        return kSuccess;
+    }
+    if (options.format == Format::Table) {
+        std::cout << options.model << " (" << torch::formatInputSpecs(l.inputs) << ", " << options.mode << ", " << l.threads
+                  << " threads)\n"
+                  << "cold " << fixed(l.coldMs) << " ms; warm over " << l.iterations << " runs: mean " << fixed(l.warm.mean) << " ms, std "
+                  << fixed(l.warm.std) << ", min " << fixed(l.warm.min) << ", p50 " << fixed(l.warm.p50) << ", p90 " << fixed(l.warm.p90)
+                  << ", p99 " << fixed(l.warm.p99) << "; " << fixed(l.throughputPerSecond, 1) << " items/s\n"
+                  << "profiled " << p.iterations << " runs: forward " << fixed(p.forwardMs) << " ms, peak memory "
+                  << p.peakMemoryBytes << " bytes\n\n";
+    }
+    TextTable table{{"module", "type", "calls", "self ms", "total ms", "%", "params", "MACs", "GFLOP/s", "alloc bytes", "output"},
+                    {},
+                    {false, false, true, true, true, true, true, true, true, true, false}};
+    for (const auto &row : p.rows)
+        table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
+                              std::to_string(row.calls), fixed(row.selfMs), fixed(row.totalMs), fixed(row.percent, 1),
+                              std::to_string(row.params), fixed(row.macs, 0), fixed(row.gflopsPerSecond, 2),
+                              std::to_string(row.allocatedBytes), shapesText(row.outputShapes)});
+    writeTable(std::cout, table, options.format);
+    return kSuccess;
+}
+
+} // namespace
+
+void setupProfile(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<ProfileOptions>();
+    command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
+    command.add_option("--warmup", options->warmup, "Untimed runs after the cold one")->check(CLI::NonNegativeNumber)->capture_default_str();
+    command.add_option("--iters", options->iterations, "Timed runs")->check(CLI::PositiveNumber)->capture_default_str();
+    command.add_option("--profile-iters", options->profileIterations, "Runs recorded by the per-layer profiler")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command.add_option("--threads", options->threads, "Intra-op threads (0: libtorch's default)")->check(CLI::NonNegativeNumber);
+    command.add_option("--mode", options->mode, "infer (InferenceMode) or train (forward, sum as loss, backward)")
+        ->check(CLI::IsMember({"infer", "train"}))
+        ->capture_default_str();
+    command.add_option("--trace", options->trace, "Write the profile as Chrome trace JSON (Perfetto, chrome://tracing)");
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runProfile(*options); });
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,81 @@
+// pyrometer-cli steps TRACE: time per ProfilerStep by category (the TensorBoard plugin's rule).
+#include "core/analysis/steps.h"
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct StepsOptions {
+    std::string trace;
+    Format format = Format::Table;
+    std::string range;
+};
+
+int runSteps(const StepsOptions &options)
+{
+    const auto input = loadAnalysisInput(options.trace);
+    if (!input)
+        return kBadInput;
+    const auto range = parseRangeOption(options.range, options.trace);
+    if (!range)
+        return kBadInput;
+    const auto breakdown = analysis::buildStepBreakdown(*input->index, *range);
+    using analysis::StepCategory;
+
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &step : breakdown.steps) {
+            nlohmann::json r{
+                {"step", step.name}, {"start_us", micros(step.startNs)}, {"duration_us", micros(step.durationNs)}};
+            for (std::size_t c = 0; c < analysis::kStepCategoryCount; ++c)
+                r[std::string(analysis::stepCategoryName(StepCategory(c))) + "_us"] = micros(step.categoryNs[c]);
+            r["gpu_busy_us"] = micros(step.gpuBusyNs);
+            r["gpu_utilization"] = step.gpuUtilization;
+            nlohmann::json gaps = nlohmann::json::array();
+            for (const auto &gap : step.largestIdleGaps)
+                gaps.push_back({{"start_us", micros(gap.startNs)}, {"duration_us", micros(gap.durationNs)}});
+            r["idle_gaps"] = gaps;
+            rows.push_back(std::move(r));
+        }
+        writeJson(std::cout, {{"rows", rows}});
+        return kSuccess;
+    }
+    TextTable text;
+    text.header = {"step", "duration us"};
+    for (std::size_t c = 0; c < analysis::kStepCategoryCount; ++c)
+        text.header.push_back(std::string(analysis::stepCategoryName(StepCategory(c))) + " us");
+    if (breakdown.hasDevice)
+        text.header.insert(text.header.end(), {"gpu util %", "largest idle gap us"});
+    text.rightAligned.assign(text.header.size(), true);
+    text.rightAligned[0] = false;
+    for (const auto &step : breakdown.steps) {
+        std::vector<std::string> cells{step.name, microsText(step.durationNs)};
+        for (const auto ns : step.categoryNs)
+            cells.push_back(microsText(ns));
+        if (breakdown.hasDevice)
+            cells.insert(cells.end(),
+                         {fixed(100.0 * step.gpuUtilization, 1),
+                          step.largestIdleGaps.empty() ? std::string("0.000")
+                                                       : microsText(step.largestIdleGaps.front().durationNs)});
+        text.rows.push_back(std::move(cells));
+    }
+    writeTable(std::cout, text, options.format);
+    return kSuccess;
+}
+
+} // namespace
+
+void setupSteps(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<StepsOptions>();
+    command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
+        ->required();
+    addRangeOption(command, &options->range);
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runSteps(*options); });
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/analysis/traceindex.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pyrometer::analysis {
+
+enum class Presence : std::uint8_t { Both, BaseOnly, OtherOnly };
+
+// One op (by name, self time) or kernel (by kind and name, total time) in two traces.
+struct DiffRow {
+    std::string kind; // "op", "kernel", "memcpy", "memset"
+    std::string name;
+    std::int64_t baseNs = 0;
+    std::int64_t otherNs = 0;
+    std::uint64_t baseCalls = 0;
+    std::uint64_t otherCalls = 0;
+    Presence presence = Presence::Both;
+    std::int64_t deltaNs() const { return otherNs - baseNs; }
+    double deltaPercent() const; // of base; 0 when base is 0
+    bool operator==(const DiffRow &) const = default;
+};
+
+struct DiffTotal {
+    std::int64_t baseNs = 0;
+    std::int64_t otherNs = 0;
+    std::int64_t deltaNs() const { return otherNs - baseNs; }
+    double deltaPercent() const;
+    bool operator==(const DiffTotal &) const = default;
+};
+
+struct TraceDiff {
+    std::vector<DiffRow> rows; // by |delta|, largest first
+    DiffTotal total;           // summed self time of operators plus device time of kernels
+    DiffTotal ops;
+    DiffTotal kernels;
+    bool operator==(const TraceDiff &) const = default;
+};
+
+TraceDiff diffTraces(const TraceIndex &base, const TraceIndex &other, const StopToken *stop = nullptr);
+
+std::string_view presenceName(Presence presence); // "both", "base_only", "other_only"
+
+} // namespace pyrometer::analysis

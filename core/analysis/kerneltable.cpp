@@ -1,0 +1,87 @@
+#include "core/analysis/kerneltable.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace pyrometer::analysis {
+
+KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options, const StopToken *stop)
+{
+    const auto &trace = *index.trace;
+    using Key = std::tuple<EventKind, std::uint32_t, std::int32_t, std::int32_t>;
+    std::map<Key, std::size_t> rowOf;
+    std::vector<KernelRow> rows;
+    std::vector<std::unordered_map<std::uint32_t, std::int64_t>> opTime; // per row: op name -> ns
+    std::map<std::pair<std::int32_t, std::int32_t>, StreamRow> streams;
+    KernelTable table;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasDevice)
+            continue;
+        if (stop && stop->stopRequested())
+            return {};
+        const auto &track = trace.tracks[t];
+        const auto [first, last] = eventsIn(trace, trace::TrackId(t), options.range);
+        for (auto i = first; i < last; ++i) {
+            const auto kind = ti.kind[i];
+            if (!isDeviceKind(kind))
+                continue;
+            const auto [device, stream] = deviceAndStream(trace, trace::TrackId(t), i);
+            const Key key{kind, track.eventName[i].value, options.byStream ? device : -1,
+                          options.byStream ? stream : -1};
+            auto [it, added] = rowOf.try_emplace(key, rows.size());
+            if (added) {
+                rows.emplace_back();
+                rows.back().kind = kind;
+                rows.back().name = std::string(trace.string(track.eventName[i]));
+                rows.back().device = std::get<2>(key);
+                rows.back().stream = std::get<3>(key);
+                opTime.emplace_back();
+            }
+            auto &row = rows[it->second];
+            const auto duration = track.duration[i];
+            row.minNs = row.count ? std::min(row.minNs, duration) : duration;
+            row.maxNs = row.count ? std::max(row.maxNs, duration) : duration;
+            ++row.count;
+            row.totalNs += duration;
+            table.totalNs += duration;
+            if (const auto op = ti.launchOp[i]; op.isValid())
+                opTime[it->second][trace.track(op.track).eventName[op.event.value].value] += duration;
+            auto &s = streams[{device, stream}];
+            s.device = device;
+            s.stream = stream;
+            ++s.count;
+            s.totalNs += duration;
+        }
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        auto &row = rows[r];
+        if (table.totalNs > 0)
+            row.percent = 100.0 * static_cast<double>(row.totalNs) / static_cast<double>(table.totalNs);
+        std::pair<std::int64_t, std::string_view> best{-1, {}};
+        for (const auto &[name, ns] : opTime[r]) {
+            const auto text = trace.string(trace::StringId(name));
+            if (ns > best.first || (ns == best.first && text < best.second))
+                best = {ns, text};
+        }
+        row.launchOp = std::string(best.second);
+    }
+    std::sort(rows.begin(), rows.end(), [](const KernelRow &a, const KernelRow &b) {
+        if (a.totalNs != b.totalNs)
+            return a.totalNs > b.totalNs;
+        return std::tie(a.kind, a.name, a.device, a.stream) < std::tie(b.kind, b.name, b.device, b.stream);
+    });
+    if (options.top > 0 && rows.size() > options.top)
+        rows.resize(options.top);
+    table.rows = std::move(rows);
+    for (auto &[key, s] : streams) {
+        if (table.totalNs > 0)
+            s.percent = 100.0 * static_cast<double>(s.totalNs) / static_cast<double>(table.totalNs);
+        table.streams.push_back(s);
+    }
+    return table;
+}
+
+} // namespace pyrometer::analysis

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/analysis/timerange.h"
+#include "core/analysis/traceindex.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pyrometer::analysis {
+
+struct KernelTableOptions {
+    bool byStream = false; // one row per (kernel, device, stream) instead of per kernel
+    std::size_t top = 0;
+    TimeRange range;
+    bool operator==(const KernelTableOptions &) const = default;
+};
+
+// GPU kernels, memcpy and memset grouped by kind and name. Times in ns.
+struct KernelRow {
+    EventKind kind = EventKind::Kernel;
+    std::string name;
+    std::int32_t device = -1; // byStream only
+    std::int32_t stream = -1; // byStream only
+    std::uint64_t count = 0;
+    std::int64_t totalNs = 0;
+    std::int64_t minNs = 0;
+    std::int64_t maxNs = 0;
+    double percent = 0;   // of all device time in the table
+    std::string launchOp; // the op that launched most of its time; empty when unknown
+    std::int64_t avgNs() const { return count ? totalNs / static_cast<std::int64_t>(count) : 0; }
+    bool operator==(const KernelRow &) const = default;
+};
+
+struct StreamRow {
+    std::int32_t device = -1;
+    std::int32_t stream = -1;
+    std::uint64_t count = 0;
+    std::int64_t totalNs = 0;
+    double percent = 0;
+    bool operator==(const StreamRow &) const = default;
+};
+
+struct KernelTable {
+    std::vector<KernelRow> rows;    // by total time, longest first
+    std::vector<StreamRow> streams; // by device, then stream
+    std::int64_t totalNs = 0;
+    bool operator==(const KernelTable &) const = default;
+};
+
+KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options = {},
+                             const StopToken *stop = nullptr);
+
+} // namespace pyrometer::analysis

@@ -1,0 +1,140 @@
+#include "core/torch/flops.h"
+
+#include "core/torch/session.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace pyrometer::torch {
+namespace {
+
+std::string instanceOf(const std::string &frame)
+{
+    return frame.substr(0, frame.find('('));
+}
+
+std::string parentOf(const std::string &name)
+{
+    const auto dot = name.rfind('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+}
+
+// Frames below TOP, without repeats of the same module calling its own methods.
+std::vector<std::string> moduleFrames(const std::vector<std::string> &frames)
+{
+    std::vector<std::string> result;
+    for (std::size_t i = 1; i < frames.size(); ++i) {
+        const auto instance = instanceOf(frames[i]);
+        if (instance.empty() || instance == "SELF" || instance == "TOP")
+            continue;
+        result.push_back(frames[i]);
+    }
+    return result;
+}
+
+} // namespace
+
+std::string moduleName(const std::vector<std::string> &frames, int levels)
+{
+    const auto below = moduleFrames(frames);
+    std::string name;
+    const auto count = levels < 0 ? below.size() : std::min(below.size(), std::size_t(levels));
+    for (std::size_t i = 0; i < count; ++i)
+        name += (i ? "." : "") + instanceOf(below[i]);
+    return name;
+}
+
+FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &ops)
+{
+    FlopsReport report;
+    report.path = model.path;
+    report.params = model.parameters;
+    std::unordered_map<std::string, std::size_t> index;
+    for (const auto &module : model.modules) {
+        FlopsRow row;
+        row.module = module.qualifiedName;
+        row.type = module.typeName;
+        row.depth = module.depth;
+        row.params = module.totalParameters;
+        index[row.module] = report.rows.size();
+        report.rows.push_back(std::move(row));
+    }
+    for (const auto &row : report.rows)
+        if (!row.module.empty())
+            if (const auto parent = index.find(parentOf(row.module)); parent != index.end())
+                report.rows[parent->second].leaf = false;
+    if (report.rows.empty()) {
+        report.rows.push_back(FlopsRow{});
+        index[""] = 0;
+    }
+    // The row of a module name, or of its nearest ancestor that is in the tree.
+    const auto rowOf = [&](std::string name) -> FlopsRow & {
+        while (true) {
+            if (const auto it = index.find(name); it != index.end())
+                return report.rows[it->second];
+            if (name.empty())
+                return report.rows.front();
+            name = parentOf(name);
+        }
+    };
+    std::map<std::string, std::set<std::string>> calls; // module -> distinct call paths
+    std::map<std::string, std::string> firstCall;
+    std::set<std::string> uncounted;
+    for (const auto &op : ops) {
+        const auto frames = moduleFrames(op.moduleFrames);
+        const auto cost = opCost(op);
+        if (!cost.counted)
+            uncounted.insert(op.name);
+        auto &row = rowOf(moduleName(op.moduleFrames));
+        row.selfMacs += cost.macs;
+        row.selfFlops += cost.flops;
+        report.totalMacs += cost.macs;
+        report.totalFlops += cost.flops;
+        // Each prefix of the frames is one call of that module; the call path tells calls apart.
+        std::string name;
+        std::string path = op.moduleFrames.empty() ? std::string() : op.moduleFrames.front();
+        for (std::size_t level = 0; level <= frames.size(); ++level) {
+            if (level > 0) {
+                name += (level > 1 ? "." : "") + instanceOf(frames[level - 1]);
+                path += "/" + frames[level - 1];
+            }
+            calls[name].insert(path);
+            const auto [first, inserted] = firstCall.emplace(name, path);
+            if ((inserted || first->second == path) && !op.outputShapes.empty())
+                rowOf(name).outputShapes = op.outputShapes;
+        }
+    }
+    for (auto &row : report.rows) {
+        row.calls = int(calls[row.module].size());
+        row.macs = row.selfMacs;
+        row.flops = row.selfFlops;
+    }
+    // Depth-first order: children follow their parent, so a reverse pass sums subtrees.
+    for (auto i = report.rows.size(); i-- > 1;) {
+        auto &parent = rowOf(parentOf(report.rows[i].module));
+        parent.macs += report.rows[i].macs;
+        parent.flops += report.rows[i].flops;
+    }
+    report.uncountedOps.assign(uncounted.begin(), uncounted.end());
+    return report;
+}
+
+Result<FlopsReport> countFlops(const std::filesystem::path &path, const std::vector<InputSpec> &inputs)
+{
+    auto session = ModelSession::open(path, inputs);
+    if (!session.ok())
+        return session.error();
+    auto ops = session.value()->recordOps();
+    if (!ops.ok())
+        return ops.error();
+    auto model = inspectModel(path);
+    if (!model.ok())
+        return model.error();
+    auto report = summarizeFlops(model.value(), ops.value());
+    report.inputs = session.value()->inputs();
+    return report;
+}
+
+} // namespace pyrometer::torch

@@ -1,0 +1,197 @@
+#include "core/torch/layerprofile.h"
+
+#include "core/torch/session.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace pyrometer::torch {
+namespace {
+
+constexpr int kAtenScope = 0;       // at::RecordScope::FUNCTION
+constexpr int kBackwardScope = 1;   // at::RecordScope::BACKWARD_FUNCTION
+constexpr int kUserScope = 7;       // at::RecordScope::USER_SCOPE ("ProfilerStep#N")
+
+std::string parentOf(const std::string &name)
+{
+    const auto dot = name.rfind('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+}
+
+bool isOp(const ProfiledOp &op)
+{
+    return op.scope == kAtenScope || op.scope == kBackwardScope;
+}
+
+} // namespace
+
+ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &events)
+{
+    ProfileReport report;
+    report.path = flops.path;
+    report.inputs = flops.inputs;
+    report.iterations = std::max(1, events.iterations);
+    report.totalMacs = flops.totalMacs;
+    report.totalFlops = flops.totalFlops;
+    std::unordered_map<std::string, std::size_t> index;
+    for (const auto &row : flops.rows) {
+        LayerRow layer;
+        layer.module = row.module;
+        layer.type = row.type;
+        layer.depth = row.depth;
+        layer.leaf = row.leaf;
+        layer.calls = row.calls;
+        layer.outputShapes = row.outputShapes;
+        layer.params = row.params;
+        layer.macs = row.macs;
+        layer.flops = row.flops;
+        index[layer.module] = report.rows.size();
+        report.rows.push_back(std::move(layer));
+    }
+    if (report.rows.empty()) {
+        report.rows.push_back(LayerRow{});
+        index[""] = 0;
+    }
+    const auto rowOf = [&](std::string name) -> LayerRow & {
+        while (true) {
+            if (const auto it = index.find(name); it != index.end())
+                return report.rows[it->second];
+            if (name.empty())
+                return report.rows.front();
+            name = parentOf(name);
+        }
+    };
+
+    // Forward time: the ProfilerStep ranges.
+    std::int64_t stepsNs = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> steps;
+    for (const auto &op : events.ops) {
+        if (op.scope == kUserScope && op.name.rfind("ProfilerStep#", 0) == 0) {
+            stepsNs += op.durationNs;
+            steps.emplace_back(op.startNs, op.startNs + op.durationNs);
+        }
+    }
+
+    // Outermost aten ops per thread (events are sorted by start): their time is the module's.
+    struct Open {
+        std::int64_t end;
+        std::string module;
+    };
+    std::unordered_map<std::uint64_t, Open> open; // per thread: the outermost op running
+    std::size_t memory = 0;
+    const auto chargeMemoryBefore = [&](std::int64_t time) {
+        for (; memory < events.memory.size() && events.memory[memory].timeNs < time; ++memory) {
+            const auto &event = events.memory[memory];
+            if (event.bytes <= 0)
+                continue;
+            const auto it = open.find(event.threadId);
+            const bool inside = it != open.end() && event.timeNs <= it->second.end;
+            rowOf(inside ? it->second.module : std::string()).selfAllocatedBytes += event.bytes;
+        }
+    };
+    for (const auto &op : events.ops) {
+        if (!isOp(op))
+            continue;
+        chargeMemoryBefore(op.startNs);
+        auto &current = open[op.threadId];
+        if (op.startNs < current.end)
+            continue; // nested in an outermost op
+        current.end = op.startNs + op.durationNs;
+        current.module = moduleName(op.moduleFrames);
+        rowOf(current.module).selfMs += double(op.durationNs) / 1e6;
+    }
+    chargeMemoryBefore(INT64_MAX);
+
+    // Peak: the highest running sum of allocations and frees within a step (the allocator's
+    // own total is not reported by every libtorch build).
+    for (const auto &[start, end] : steps) {
+        std::int64_t running = 0;
+        std::int64_t peak = 0;
+        for (const auto &event : events.memory) {
+            if (event.timeNs < start || event.timeNs > end)
+                continue;
+            running += event.bytes;
+            peak = std::max(peak, running);
+        }
+        report.peakMemoryBytes = std::max(report.peakMemoryBytes, peak);
+    }
+
+    const double perIteration = 1.0 / double(report.iterations);
+    for (auto &row : report.rows) {
+        row.selfMs *= perIteration;
+        row.selfAllocatedBytes = std::int64_t(double(row.selfAllocatedBytes) * perIteration);
+        row.totalMs = row.selfMs;
+        row.allocatedBytes = row.selfAllocatedBytes;
+    }
+    for (auto i = report.rows.size(); i-- > 1;) {
+        auto &parent = rowOf(parentOf(report.rows[i].module));
+        parent.totalMs += report.rows[i].totalMs;
+        parent.allocatedBytes += report.rows[i].allocatedBytes;
+    }
+    report.forwardMs = stepsNs > 0 ? double(stepsNs) / 1e6 * perIteration : report.rows.front().totalMs;
+    // The model's own row covers the whole step: interpreter overhead is its self time.
+    auto &root = report.rows.front();
+    if (report.forwardMs > root.totalMs) {
+        root.selfMs += report.forwardMs - root.totalMs;
+        root.totalMs = report.forwardMs;
+    }
+    for (auto &row : report.rows) {
+        row.percent = report.forwardMs > 0 ? 100.0 * row.totalMs / report.forwardMs : 0;
+        row.gflopsPerSecond = row.totalMs > 0 ? row.flops / (row.totalMs * 1e6) : 0;
+    }
+    report.events = events;
+    return report;
+}
+
+Result<ProfileReport> profileLayers(const std::filesystem::path &path, const RunOptions &options, ProgressReporter &progress,
+                                    const StopToken &stop)
+{
+    const auto cancelled = [&] { return Error{path.string() + ": cancelled"}; };
+    auto opened = ModelSession::open(path, options.inputs, options.mode, options.threads);
+    if (!opened.ok())
+        return opened.error();
+    auto &session = *opened.value();
+    const int warmup = std::max(1, options.warmup);
+    const int iterations = std::max(1, options.iterations);
+    const auto total = std::uint64_t(warmup + 2 + iterations);
+    for (int i = 0; i < warmup; ++i) {
+        if (stop.stopRequested())
+            return cancelled();
+        if (auto error = session.run())
+            return *error;
+        progress.report(std::uint64_t(i + 1), total);
+    }
+    if (stop.stopRequested())
+        return cancelled();
+    auto ops = session.recordOps();
+    if (!ops.ok())
+        return ops.error();
+    auto model = inspectModel(path);
+    if (!model.ok())
+        return model.error();
+    auto flops = summarizeFlops(model.value(), ops.value());
+    flops.inputs = session.inputs();
+    progress.report(std::uint64_t(warmup + 2), total);
+    // Profile in slices so that cancel stays quick; the slices' events are concatenated.
+    RecordedProfile events;
+    for (int done = 0; done < iterations;) {
+        if (stop.stopRequested())
+            return cancelled();
+        const int slice = std::min(iterations - done, 5);
+        auto recorded = session.recordProfile(slice);
+        if (!recorded.ok())
+            return recorded.error();
+        auto &part = recorded.value();
+        events.ops.insert(events.ops.end(), part.ops.begin(), part.ops.end());
+        events.memory.insert(events.memory.end(), part.memory.begin(), part.memory.end());
+        done += slice;
+        events.iterations = done;
+        progress.report(std::uint64_t(warmup + 2 + done), total);
+    }
+    auto report = summarizeProfile(flops, events);
+    report.mode = session.mode();
+    progress.finish();
+    return report;
+}
+
+} // namespace pyrometer::torch

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/torch/flops.h"
+#include "core/torch/profileevents.h"
+#include "core/torch/runner.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <filesystem>
+#include <vector>
+
+namespace pyrometer::torch {
+
+// One module of the per-layer profile, in depth-first order (a tree through depth).
+// Times are means per profiled iteration.
+struct LayerRow {
+    std::string module; // qualified name, "" for the model
+    std::string type;
+    int depth = 0;
+    bool leaf = true;
+    int calls = 0;         // forward calls per iteration
+    double selfMs = 0;     // in ops the module runs itself, not in its submodules
+    double totalMs = 0;    // including submodules
+    double percent = 0;    // totalMs as a share of the forward pass
+    std::vector<std::vector<std::int64_t>> outputShapes;
+    std::uint64_t params = 0;
+    double macs = 0;
+    double flops = 0;
+    double gflopsPerSecond = 0; // flops / totalMs
+    std::int64_t allocatedBytes = 0;     // allocated during its ops, including submodules
+    std::int64_t selfAllocatedBytes = 0; // allocated during its own ops
+    bool operator==(const LayerRow &) const = default;
+};
+
+struct ProfileReport {
+    std::filesystem::path path;
+    std::vector<InputSpec> inputs;
+    RunMode mode = RunMode::Inference;
+    int iterations = 0;
+    double forwardMs = 0; // mean wall time of one profiled iteration
+    // Highest CPU memory allocated during a profiled iteration above what was allocated
+    // before it (activations and workspaces; weights and inputs are excluded).
+    std::int64_t peakMemoryBytes = 0;
+    double totalMacs = 0;
+    double totalFlops = 0;
+    std::vector<LayerRow> rows;
+    RecordedProfile events; // for the trace export
+    bool operator==(const ProfileReport &) const = default;
+};
+
+// Loads path, warms up (options.warmup runs), counts FLOPs on one run, then profiles
+// options.iterations runs. Checks stop between runs.
+Result<ProfileReport> profileLayers(const std::filesystem::path &path, const RunOptions &options, ProgressReporter &progress,
+                                    const StopToken &stop);
+
+// The pure part: attributes each outermost op of events to its module.
+ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &events);
+
+} // namespace pyrometer::torch

@@ -1,0 +1,265 @@
+#include "core/torch/opcost.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+namespace pyrometer::torch {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+double product(const Shape &shape, std::size_t from = 0, std::size_t to = SIZE_MAX)
+{
+    double result = 1;
+    for (std::size_t i = from; i < std::min(to, shape.size()); ++i)
+        result *= double(shape[i]);
+    return result;
+}
+
+const Shape *tensorArg(const OpRecord &op, std::size_t index)
+{
+    if (index < op.args.size() && op.args[index].kind == OpArg::Kind::Tensor)
+        return &op.args[index].values;
+    return nullptr;
+}
+
+double elements(const OpRecord &op, std::size_t index)
+{
+    const auto *shape = tensorArg(op, index);
+    return shape ? product(*shape) : 0;
+}
+
+double outputElements(const OpRecord &op)
+{
+    return op.outputShapes.empty() ? 0 : product(op.outputShapes.front());
+}
+
+// Largest tensor among inputs and first output: the element count of a broadcast op.
+double broadcastElements(const OpRecord &op)
+{
+    double most = outputElements(op);
+    for (std::size_t i = 0; i < op.args.size(); ++i)
+        most = std::max(most, elements(op, i));
+    return most;
+}
+
+OpCost macs(double count, double extraFlops = 0)
+{
+    return {count, 2 * count + extraFlops, true};
+}
+
+OpCost flopsOnly(double count)
+{
+    return {0, count, true};
+}
+
+// conv: output elements x (input channels / groups) x kernel elements; the weight is
+// [Cout, Cin/groups, k...] for a convolution and [Cin, Cout/groups, k...] transposed.
+OpCost convolution(const OpRecord &op)
+{
+    const auto *input = tensorArg(op, 0);
+    const auto *weight = tensorArg(op, 1);
+    if (!input || !weight || weight->size() < 3 || op.outputShapes.empty())
+        return {};
+    const bool transposed = op.name == "aten::_convolution" || op.name == "aten::convolution"
+        ? (op.args.size() > 6 && op.args[6].kind == OpArg::Kind::Bool && !op.args[6].values.empty() && op.args[6].values[0] != 0)
+        : op.name.find("transpose") != std::string::npos;
+    const double kernel = product(*weight, 2);
+    double result = 0;
+    if (!transposed) {
+        result = outputElements(op) * double((*weight)[1]) * kernel;
+    } else {
+        // Each input element is scattered through the kernel into Cout/groups channels.
+        result = product(*input) * double((*weight)[1]) * kernel;
+    }
+    const bool bias = tensorArg(op, 2) != nullptr;
+    return macs(result, bias ? outputElements(op) : 0);
+}
+
+// [.., n, k] x [.., k, m] with broadcasting; 1-D operands are vectors.
+OpCost matmul(const Shape &a, const Shape &b)
+{
+    if (a.empty() || b.empty())
+        return {};
+    const double k = double(a.back());
+    const double n = a.size() >= 2 ? double(a[a.size() - 2]) : 1;
+    const double m = b.size() >= 2 ? double(b.back()) : 1;
+    const Shape batchA(a.begin(), a.end() - std::min<std::ptrdiff_t>(2, std::ptrdiff_t(a.size())));
+    const Shape batchB(b.begin(), b.end() - std::min<std::ptrdiff_t>(2, std::ptrdiff_t(b.size())));
+    // Broadcast batch: the larger of each aligned dimension.
+    double batch = 1;
+    const auto rank = std::max(batchA.size(), batchB.size());
+    for (std::size_t i = 0; i < rank; ++i) {
+        const auto da = i < batchA.size() ? batchA[batchA.size() - 1 - i] : 1;
+        const auto db = i < batchB.size() ? batchB[batchB.size() - 1 - i] : 1;
+        batch *= double(std::max(da, db));
+    }
+    return macs(batch * n * k * m);
+}
+
+OpCost linear(const OpRecord &op)
+{
+    const auto *input = tensorArg(op, 0);
+    const auto *weight = tensorArg(op, 1);
+    if (!input || !weight || weight->empty())
+        return {};
+    const double out = weight->size() == 2 ? double((*weight)[0]) : 1;
+    const double count = product(*input) * out; // input elements x out features
+    return macs(count, tensorArg(op, 2) ? outputElements(op) : 0);
+}
+
+// addmm(bias, a, b), baddbmm(bias, a, b): the product plus adding the bias.
+OpCost addProduct(const OpRecord &op)
+{
+    const auto *a = tensorArg(op, 1);
+    const auto *b = tensorArg(op, 2);
+    if (!a || !b)
+        return {};
+    auto cost = matmul(*a, *b);
+    cost.flops += outputElements(op);
+    return cost;
+}
+
+// LSTM/GRU: per step and direction, gates x hidden x (input + hidden) MACs.
+// aten::lstm(input, hx[], params[], has_biases, num_layers, dropout, train, bidirectional, batch_first)
+// aten::gru(input, hx, params[], has_biases, num_layers, dropout, train, bidirectional, batch_first)
+OpCost recurrent(const OpRecord &op, int gates)
+{
+    const auto *input = tensorArg(op, 0);
+    if (!input || input->size() != 3)
+        return {};
+    const OpArg *params = nullptr;
+    for (const auto &arg : op.args)
+        if (arg.kind == OpArg::Kind::TensorList && (!params || arg.tensors.size() > params->tensors.size()))
+            params = &arg; // the weight list is the longest tensor list
+    if (!params)
+        return {};
+    const auto flag = [&](std::size_t index) {
+        return index < op.args.size() && !op.args[index].values.empty() && op.args[index].values[0] != 0;
+    };
+    const bool batchFirst = flag(8);
+    const double steps = double(batchFirst ? (*input)[1] : (*input)[0]);
+    const double batch = double(batchFirst ? (*input)[0] : (*input)[1]);
+    // Each weight matrix w_ih [gates*H, I] and w_hh [gates*H, H] costs its elements per step.
+    double perStep = 0;
+    double hiddenElements = 0;
+    for (const auto &weight : params->tensors) {
+        if (weight.size() == 2) {
+            perStep += product(weight);
+            if (weight[0] == weight[1] * gates) // w_hh: [gates*H, H]
+                hiddenElements += double(weight[1]);
+        }
+    }
+    const double macsCount = steps * batch * perStep;
+    // Elementwise gate math: about 4 FLOPs per gate element plus the cell update.
+    const double elementwise = steps * batch * hiddenElements * (gates * 4.0 + 4.0);
+    return macs(macsCount, elementwise);
+}
+
+// scaled_dot_product_attention(q, k, v, ...): QK^T and AV, plus the softmax.
+OpCost attention(const OpRecord &op)
+{
+    const auto *q = tensorArg(op, 0);
+    const auto *k = tensorArg(op, 1);
+    if (!q || !k || q->size() < 2 || k->size() < 2)
+        return {};
+    const double batch = product(*q, 0, q->size() - 2);
+    const double l = double((*q)[q->size() - 2]);
+    const double e = double(q->back());
+    const double s = double((*k)[k->size() - 2]);
+    const double scores = batch * l * s;
+    return macs(2 * scores * e, 5 * scores);
+}
+
+OpCost pooling(const OpRecord &op)
+{
+    // Each output element reduces a window: kernel elements per output, or the input once.
+    if (op.args.size() > 1 && op.args[1].kind == OpArg::Kind::IntList && op.name.find("adaptive") == std::string::npos)
+        return flopsOnly(outputElements(op) * product(op.args[1].values));
+    return flopsOnly(elements(op, 0));
+}
+
+using Formula = std::function<OpCost(const OpRecord &)>;
+
+const std::unordered_map<std::string_view, Formula> &formulas()
+{
+    static const auto table = [] {
+        std::unordered_map<std::string_view, Formula> t;
+        for (const char *name : {"aten::_convolution", "aten::convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
+                                 "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d",
+                                 "aten::mkldnn_convolution", "aten::thnn_conv2d"})
+            t[name] = convolution;
+        t["aten::linear"] = linear;
+        for (const char *name : {"aten::matmul", "aten::mm", "aten::bmm"})
+            t[name] = [](const OpRecord &op) {
+                const auto *a = tensorArg(op, 0);
+                const auto *b = tensorArg(op, 1);
+                return a && b ? matmul(*a, *b) : OpCost{};
+            };
+        t["aten::addmm"] = addProduct;
+        t["aten::baddbmm"] = addProduct;
+        t["aten::addbmm"] = addProduct;
+        t["aten::einsum"] = [](const OpRecord &op) {
+            // Without the equation's semantics, count one MAC per output element x the largest
+            // contracted extent: exact for the common bmm-like equations.
+            if (op.args.size() < 2 || op.args[1].tensors.size() != 2)
+                return OpCost{};
+            const auto &a = op.args[1].tensors[0];
+            return macs(outputElements(op) * (a.empty() ? 1 : double(a.back())));
+        };
+        t["aten::scaled_dot_product_attention"] = attention;
+        t["aten::_scaled_dot_product_attention"] = attention;
+        t["aten::lstm"] = [](const OpRecord &op) { return recurrent(op, 4); };
+        t["aten::gru"] = [](const OpRecord &op) { return recurrent(op, 3); };
+        t["aten::rnn_tanh"] = [](const OpRecord &op) { return recurrent(op, 1); };
+        t["aten::rnn_relu"] = [](const OpRecord &op) { return recurrent(op, 1); };
+        // Normalization: mean, variance, normalize, scale and shift: about 5 FLOPs per element in
+        // training, 2 (scale and shift, folded statistics) in inference for batch norm.
+        t["aten::batch_norm"] = [](const OpRecord &op) {
+            const bool training = op.args.size() > 5 && !op.args[5].values.empty() && op.args[5].values[0] != 0;
+            return flopsOnly(elements(op, 0) * (training ? 5 : 2));
+        };
+        for (const char *name : {"aten::layer_norm", "aten::group_norm", "aten::instance_norm", "aten::native_layer_norm"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * 5); };
+        for (const char *name : {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * 5); }; // max, sub, exp, sum, div
+        for (const char *name : {"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::avg_pool1d",
+                                 "aten::avg_pool2d", "aten::avg_pool3d", "aten::adaptive_avg_pool1d",
+                                 "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d", "aten::adaptive_max_pool2d",
+                                 "aten::max_pool2d_with_indices"})
+            t[name] = pooling;
+        // Elementwise: one FLOP per element of the broadcast result.
+        for (const char *name : {"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul", "aten::mul_",
+                                 "aten::div", "aten::div_", "aten::relu", "aten::relu_", "aten::relu6",
+                                 "aten::hardtanh", "aten::hardtanh_", "aten::leaky_relu", "aten::leaky_relu_",
+                                 "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::neg", "aten::abs",
+                                 "aten::maximum", "aten::minimum", "aten::where", "aten::dropout", "aten::pow",
+                                 "aten::rsub", "aten::sqrt", "aten::rsqrt", "aten::exp", "aten::log", "aten::reciprocal"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(broadcastElements(op)); };
+        // Transcendental activations: a few FLOPs per element.
+        for (const char *name : {"aten::gelu", "aten::silu", "aten::silu_", "aten::sigmoid", "aten::sigmoid_",
+                                 "aten::tanh", "aten::tanh_", "aten::hardswish", "aten::hardswish_",
+                                 "aten::hardsigmoid", "aten::hardsigmoid_", "aten::mish", "aten::elu", "aten::softplus"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(4 * elements(op, 0)); };
+        for (const char *name : {"aten::sum", "aten::mean", "aten::addcmul", "aten::addcdiv", "aten::cumsum"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0)); };
+        return t;
+    }();
+    return table;
+}
+
+} // namespace
+
+OpCost opCost(const OpRecord &op)
+{
+    const auto &table = formulas();
+    const auto it = table.find(op.name);
+    if (it == table.end())
+        return {};
+    return it->second(op);
+}
+
+} // namespace pyrometer::torch

@@ -1,0 +1,216 @@
+// Loading a TorchScript model, making its inputs and running it: one of the few translation
+// units that include libtorch (with modelfile.cpp and oprecorder.cpp).
+#include "core/torch/session.h"
+
+#include "core/torch/modelfile.h"
+#include "core/torch/sessionimpl.h"
+#include "core/torch/torcherror.h"
+
+#include <ATen/Parallel.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/autograd/autograd.h>
+
+#include <sstream>
+
+namespace pyrometer::torch {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 20240611;
+
+c10::ScalarType scalarType(DType dtype)
+{
+    switch (dtype) {
+    case DType::Float32: return c10::kFloat;
+    case DType::Float64: return c10::kDouble;
+    case DType::Float16: return c10::kHalf;
+    case DType::BFloat16: return c10::kBFloat16;
+    case DType::Int64: return c10::kLong;
+    case DType::Int32: return c10::kInt;
+    case DType::Int16: return c10::kShort;
+    case DType::Int8: return c10::kChar;
+    case DType::UInt8: return c10::kByte;
+    case DType::Bool: return c10::kBool;
+    }
+    return c10::kFloat;
+}
+
+bool isFloating(DType dtype)
+{
+    return dtype == DType::Float32 || dtype == DType::Float64 || dtype == DType::Float16 || dtype == DType::BFloat16;
+}
+
+std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs)
+{
+    auto generator = at::detail::createCPUGenerator(kSeed);
+    std::vector<c10::IValue> inputs;
+    for (const auto &spec : specs) {
+        at::Tensor tensor;
+        if (isFloating(spec.dtype))
+            tensor = at::randn(spec.shape, generator, at::TensorOptions().dtype(c10::kFloat)).to(scalarType(spec.dtype));
+        else // 0 or 1: valid as indices into any embedding, as class ids, as masks
+            tensor = at::randint(0, 2, spec.shape, generator, at::TensorOptions().dtype(c10::kLong)).to(scalarType(spec.dtype));
+        inputs.emplace_back(std::move(tensor));
+    }
+    return inputs;
+}
+
+void addLoss(const c10::IValue &value, at::Tensor &loss)
+{
+    if (value.isTensor()) {
+        const auto &tensor = value.toTensor();
+        if (tensor.defined() && tensor.is_floating_point() && tensor.requires_grad())
+            loss = loss.defined() ? loss + tensor.sum() : tensor.sum();
+    } else if (value.isTuple()) {
+        for (const auto &element : value.toTupleRef().elements())
+            addLoss(element, loss);
+    } else if (value.isList()) {
+        for (const auto &element : value.toListRef())
+            addLoss(element, loss);
+    } else if (value.isGenericDict()) {
+        for (const auto &entry : value.toGenericDict())
+            addLoss(entry.value(), loss);
+    }
+}
+
+// The forward schema's parameters that the caller must give (no default), without self.
+std::vector<std::string> requiredInputs(const ::torch::jit::Module &module, std::string *schemaText)
+{
+    std::vector<std::string> names;
+    const auto method = module.find_method("forward");
+    if (!method)
+        return names;
+    const auto &schema = method->function().getSchema();
+    std::ostringstream text;
+    text << schema;
+    *schemaText = text.str();
+    for (std::size_t i = 1; i < schema.arguments().size(); ++i)
+        if (!schema.arguments()[i].default_value())
+            names.push_back(schema.arguments()[i].name());
+    return names;
+}
+
+} // namespace
+
+void ModelSession::Impl::forwardOnly()
+{
+    module.forward(inputs);
+}
+
+void ModelSession::Impl::runOnce()
+{
+    if (mode == RunMode::Inference) {
+        c10::InferenceMode guard;
+        module.forward(inputs);
+        return;
+    }
+    at::AutoGradMode grad(true);
+    for (auto parameter : module.parameters())
+        parameter.mutable_grad() = at::Tensor(); // as optimizer.zero_grad(set_to_none=True)
+    at::Tensor loss;
+    addLoss(module.forward(inputs), loss);
+    if (loss.defined())
+        loss.backward();
+}
+
+Error ModelSession::Impl::runError(const std::string &what) const
+{
+    return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(specs) + ": " + cleanTorchMessage(what)};
+}
+
+std::string recordedInputSpec(const fs::path &path)
+{
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path.string());
+        for (const char *name : {"extra/example_inputs.txt", "extra/example_inputs"}) {
+            if (!reader.hasRecord(name))
+                continue;
+            auto [data, size] = reader.getRecord(name);
+            std::string text(static_cast<const char *>(data.get()), size);
+            while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+                text.pop_back();
+            return text;
+        }
+    } catch (const std::exception &) {
+    }
+    return {};
+}
+
+ModelSession::ModelSession(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+ModelSession::~ModelSession() = default;
+
+Result<std::unique_ptr<ModelSession>> ModelSession::open(const fs::path &path, std::vector<InputSpec> inputs, RunMode mode, int threads)
+{
+    // inspectModel gives the refusals their wording (what the file is, how to export).
+    {
+        auto info = inspectModel(path);
+        if (!info.ok())
+            return info.error();
+    }
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    impl->mode = mode;
+    try {
+        impl->module = ::torch::jit::load(path.string(), ::torch::kCPU);
+    } catch (const std::exception &error) {
+        return Error{path.string() + ": libtorch cannot load it: " + cleanTorchMessage(error.what())};
+    }
+    std::string schema;
+    const auto required = requiredInputs(impl->module, &schema);
+    if (inputs.empty()) {
+        const auto recorded = recordedInputSpec(path);
+        if (recorded.empty())
+            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224 (one per input of " +
+                         schema + ")"};
+        auto parsed = parseInputSpecs(recorded);
+        if (!parsed.ok())
+            return Error{path.string() + ": its recorded example inputs are unreadable: " + parsed.error().message};
+        inputs = std::move(parsed).value();
+    }
+    if (inputs.size() < required.size() || (!schema.empty() && inputs.size() > required.size() && schema.find('=') == std::string::npos &&
+                                           schema.find("*") == std::string::npos)) {
+        return Error{path.string() + ": " + std::to_string(inputs.size()) + (inputs.size() == 1 ? " input" : " inputs") + " given, but " +
+                     schema + " takes " + std::to_string(required.size())};
+    }
+    impl->specs = inputs;
+    impl->inputs = makeInputs(inputs);
+    impl->module.train(mode == RunMode::Train);
+    if (threads > 0)
+        at::set_num_threads(threads);
+    return std::unique_ptr<ModelSession>(new ModelSession(std::move(impl)));
+}
+
+const fs::path &ModelSession::path() const
+{
+    return m_impl->path;
+}
+
+const std::vector<InputSpec> &ModelSession::inputs() const
+{
+    return m_impl->specs;
+}
+
+RunMode ModelSession::mode() const
+{
+    return m_impl->mode;
+}
+
+int ModelSession::threads() const
+{
+    return at::get_num_threads();
+}
+
+std::optional<Error> ModelSession::run()
+{
+    try {
+        m_impl->runOnce();
+    } catch (const c10::Error &error) {
+        return m_impl->runError(error.what_without_backtrace());
+    } catch (const std::exception &error) {
+        return m_impl->runError(error.what());
+    }
+    return std::nullopt;
+}
+
+} // namespace pyrometer::torch

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/torch/inputspec.h"
+#include "core/torch/opcost.h"
+#include "core/torch/profileevents.h"
+#include "core/util/result.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace pyrometer::torch {
+
+enum class RunMode {
+    Inference, // c10::InferenceMode: no autograd bookkeeping
+    Train,     // module.train(), forward, the sum of the outputs as the loss, backward
+};
+
+// A loaded TorchScript model with its inputs, ready to run: the one piece of core/torch that
+// holds libtorch objects, behind a pointer so that this header stays free of torch includes.
+// Not thread-safe: use one session from one thread at a time (any thread).
+class ModelSession {
+public:
+    // Loads path (refusing what is not TorchScript, as inspectModel does) and makes random
+    // inputs with a fixed seed. With no inputs, uses the ones the archive records (the extra
+    // file "example_inputs.txt", written by scripts/make-test-models.py and by
+    // `torch.jit.save(m, path, _extra_files={"example_inputs.txt": "1x3x224x224"})`).
+    // threads > 0 sets libtorch's intra-op thread count (at::set_num_threads, process-wide).
+    static Result<std::unique_ptr<ModelSession>> open(const std::filesystem::path &path, std::vector<InputSpec> inputs,
+                                                      RunMode mode = RunMode::Inference, int threads = 0);
+    ~ModelSession();
+    ModelSession(const ModelSession &) = delete;
+    ModelSession &operator=(const ModelSession &) = delete;
+
+    const std::filesystem::path &path() const;
+    const std::vector<InputSpec> &inputs() const;
+    RunMode mode() const;
+    // libtorch's intra-op thread count now (at::get_num_threads).
+    int threads() const;
+
+    // One forward pass (or train step). A failure (wrong shape, wrong dtype) is libtorch's
+    // message on one line, without the C++ backtrace or TorchScript traceback, naming the file.
+    std::optional<Error> run();
+
+    // One run that records every top-level operator call with its arguments, output shapes
+    // and module (RecordFunction callbacks; what FLOPs are counted from).
+    Result<std::vector<OpRecord>> recordOps();
+
+    // `iterations` runs under libtorch's profiler (KINETO state, CPU activity, shapes, memory,
+    // module hierarchy), each inside a "ProfilerStep#N" range.
+    Result<RecordedProfile> recordProfile(int iterations);
+
+    struct Impl;
+
+private:
+    explicit ModelSession(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Reads the input spec a TorchScript archive records ("example_inputs.txt"); empty if none.
+std::string recordedInputSpec(const std::filesystem::path &path);
+
+} // namespace pyrometer::torch

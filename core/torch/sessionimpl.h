@@ -1,0 +1,24 @@
+#pragma once
+// Internal to core/torch's .cpp files: includes libtorch. Never include from a public header.
+
+#include "core/torch/session.h"
+
+#include <torch/script.h>
+
+namespace pyrometer::torch {
+
+struct ModelSession::Impl {
+    std::filesystem::path path;
+    std::vector<InputSpec> specs;
+    RunMode mode = RunMode::Inference;
+    ::torch::jit::Module module;
+    std::vector<c10::IValue> inputs;
+
+    // One forward (or train step); throws what libtorch throws.
+    void runOnce();
+    void forwardOnly();
+    // "path: the model rejected its inputs 1x3x8x8: <libtorch's message>"
+    Error runError(const std::string &what) const;
+};
+
+} // namespace pyrometer::torch

@@ -1,0 +1,136 @@
+#pragma once
+
+// Helpers shared by the analysis tests: fixture traces by name, golden CSV reading.
+#ifndef Q_MOC_RUN // moc cannot parse C++20 library headers
+#include "core/analysis/traceindex.h"
+#include "core/trace/loader.h"
+#endif
+
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pyrometer::analysis::testing {
+
+// The real traces of ../shared/fixtures/traces by short name (the names the golden files use),
+// read from the copy in tests/fixtures/traces when there is one.
+inline std::filesystem::path fixturePath(const std::string &name)
+{
+    static const std::map<std::string, std::string> shared{
+        {"a100_alexnet", "hta/benchmark_result_2869224_1695835535_trace.json.gz"},
+        {"mi250_rocm", "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz"},
+        {"cpu_gloo", "hta/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"},
+        {"h100_bert", "tracelens/gaunernst_bert-small-uncased__1016001.json.gz"},
+        {"kineto_unordered", "kineto/before_fix_trace.json"},
+        {"v100_resnet50", "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"},
+    };
+    const std::filesystem::path fixtures = PYROMETER_FIXTURES_DIR;
+    const auto it = shared.find(name);
+    if (it == shared.end())
+        return fixtures / "analysis" / (name + ".json");
+    const auto copy = fixtures / "traces" / std::filesystem::path(it->second).filename();
+    if (std::filesystem::exists(copy))
+        return copy;
+    return std::filesystem::path(PYROMETER_SHARED_FIXTURES_DIR) / "traces" / it->second;
+}
+
+inline std::filesystem::path goldenPath(const std::string &name, const std::string &suffix)
+{
+    return std::filesystem::path(PYROMETER_FIXTURES_DIR) / "analysis" / (name + suffix);
+}
+
+inline const std::vector<std::string> &fixtureNames()
+{
+    static const std::vector<std::string> names{"torch_cpu_cnn", "a100_alexnet",     "mi250_rocm",   "cpu_gloo",
+                                                "h100_bert",     "kineto_unordered", "v100_resnet50"};
+    return names;
+}
+
+struct Loaded {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const TraceIndex> index;
+};
+
+// Loads (once per process) a fixture and its index.
+inline Loaded loadFixture(const std::string &name)
+{
+    static std::map<std::string, Loaded> cache;
+    if (const auto it = cache.find(name); it != cache.end())
+        return it->second;
+    auto loaded = trace::loadTrace(fixturePath(name));
+    if (!loaded.ok()) {
+        qWarning("%s", loaded.error().message.c_str());
+        return {};
+    }
+    Loaded result{loaded.value(), buildTraceIndex(*loaded.value())};
+    cache.emplace(name, result);
+    return result;
+}
+
+// RFC 4180 CSV: rows of cells, header included.
+inline std::vector<std::vector<std::string>> readCsv(const std::filesystem::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const auto text = buffer.str();
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string cell;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                cell += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cell += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(std::move(cell));
+            cell.clear();
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+                ++i;
+            row.push_back(std::move(cell));
+            cell.clear();
+            rows.push_back(std::move(row));
+            row.clear();
+        } else {
+            cell += c;
+        }
+    }
+    if (!cell.empty() || !row.empty()) {
+        row.push_back(std::move(cell));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// "123.456" (µs, at most three decimals, as the golden files write them) -> 123456 ns, exactly.
+inline std::int64_t microsToNs(const std::string &text)
+{
+    const bool negative = !text.empty() && text[0] == '-';
+    const auto body = negative ? text.substr(1) : text;
+    const auto dot = body.find('.');
+    std::int64_t ns = std::stoll(body.substr(0, dot)) * 1000;
+    if (dot != std::string::npos) {
+        auto fraction = body.substr(dot + 1);
+        fraction.resize(3, '0');
+        ns += std::stoll(fraction);
+    }
+    return negative ? -ns : ns;
+}
+
+} // namespace pyrometer::analysis::testing

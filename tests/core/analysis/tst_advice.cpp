@@ -1,0 +1,199 @@
+// Advice rules: each fires on a small trace that holds its evidence and stays silent on one
+// that does not; on the real fixtures, the rules their content calls for.
+#include "analysistestutil.h"
+
+#ifndef Q_MOC_RUN
+#include "core/analysis/advice.h"
+#endif
+
+#include <QObject>
+#include <QTemporaryDir>
+
+#include <set>
+
+using namespace pyrometer;
+using namespace pyrometer::analysis;
+using namespace pyrometer::analysis::testing;
+
+namespace {
+
+// Events for a synthetic Kineto trace: pid 1 tid 1 is the CPU thread, pid 0 tid 7 a stream.
+struct TraceText {
+    std::string events;
+    int correlation = 1;
+
+    void add(const std::string &json) { events += (events.empty() ? "" : ",\n") + json; }
+    void op(const std::string &name, double ts, double dur, const std::string &cat = "cpu_op")
+    {
+        add(R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+            R"(,"dur":)" + std::to_string(dur) + "}");
+    }
+    void runtime(const std::string &name, double ts, double dur)
+    {
+        add(R"({"ph":"X","cat":"cuda_runtime","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+            R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"correlation":)" + std::to_string(correlation) + "}}");
+    }
+    void kernel(const std::string &name, double ts, double dur)
+    {
+        add(R"({"ph":"X","cat":"kernel","name":")" + name + R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) +
+            R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"device":0,"stream":7,"correlation":)" +
+            std::to_string(correlation++) + "}}");
+    }
+    void memory(double ts, long bytes)
+    {
+        add(R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+            R"(,"args":{"Device Type":0,"Device Id":-1,"Bytes":)" + std::to_string(bytes) + "}}");
+    }
+    std::string text() const { return "{\"traceEvents\":[\n" + events + "\n]}"; }
+};
+
+std::set<std::string> rulesOf(const std::string &text)
+{
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+    std::ofstream(path) << text;
+    auto loaded = trace::loadTrace(path);
+    if (!loaded.ok()) {
+        qWarning("%s", loaded.error().message.c_str());
+        return {"(load failed)"};
+    }
+    const auto index = buildTraceIndex(*loaded.value());
+    std::set<std::string> rules;
+    for (const auto &finding : adviseTrace(*index)) {
+        rules.insert(finding.rule);
+        if (finding.fix.empty() || finding.evidence.empty() || finding.endNs < finding.startNs)
+            rules.insert("(incomplete " + finding.rule + ")");
+    }
+    return rules;
+}
+
+// A step of 1000 µs with a kernel covering `busy` µs of it and a few ops.
+TraceText stepTrace(double busy)
+{
+    TraceText t;
+    t.op("ProfilerStep#1", 0, 1000, "user_annotation");
+    t.op("aten::mul", 10, 100);
+    t.op("aten::add", 200, 100);
+    t.op("aten::relu", 400, 100);
+    t.op("aten::sum", 600, 100);
+    t.runtime("cudaLaunchKernel", 12, 5);
+    t.kernel("elementwise_kernel", 0, busy);
+    return t;
+}
+
+} // namespace
+
+class TestAdvice : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rules_data()
+    {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<bool>("fires");
+        QTest::addColumn<QString>("trace");
+
+        QTest::addRow("baseline: nothing") << "" << false << QString::fromStdString(stepTrace(960).text());
+        for (const auto &[dur, fires] : {std::pair{100.0, true}, std::pair{20.0, false}}) {
+            auto t = stepTrace(500); // the kernel leaves 900..1000 to the DataLoader
+            t.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 900, dur);
+            QTest::addRow("dataloader %g us", dur) << "dataloader" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[name, fires] :
+             {std::pair{"cudaDeviceSynchronize", true}, std::pair{"cudaGetDevice", false}}) {
+            auto t = stepTrace(960);
+            t.runtime(name, 800, 5);
+            QTest::addRow("sync %s", name) << "sync" << fires << QString::fromStdString(t.text());
+        }
+        QTest::addRow("gpu idle 50 pct") << "gpu_idle" << true << QString::fromStdString(stepTrace(500).text());
+        QTest::addRow("gpu idle 4 pct") << "gpu_idle" << false << QString::fromStdString(stepTrace(960).text());
+        for (const auto &[dur, fires] : {std::pair{5.0, true}, std::pair{20.0, false}}) {
+            TraceText t;
+            for (int i = 0; i < 60; ++i) {
+                t.runtime("cudaLaunchKernel", i * 30.0, 2);
+                t.kernel("vectorized_elementwise_kernel", i * 30.0 + 3, dur);
+            }
+            QTest::addRow("tiny kernels %g us", dur) << "tiny_kernels" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[name, fires] :
+             {std::pair{"sm80_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nchwkcrs_nchw", true},
+              std::pair{"sm80_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc", false}}) {
+            auto t = stepTrace(100);
+            t.kernel(name, 200, 700);
+            QTest::addRow("layout %s", name) << "channels_last" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[name, fires] :
+             {std::pair{"ampere_sgemm_128x64_nn", true}, std::pair{"ampere_fp16_s16816gemm_fp16_128x128_nn", false}}) {
+            auto t = stepTrace(100);
+            t.kernel(name, 200, 700);
+            QTest::addRow("precision %s", name) << "fp32_math" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[dur, fires] : {std::pair{500.0, true}, std::pair{50.0, false}}) {
+            TraceText t;
+            t.op("aten::conv2d", 0, dur);
+            t.op("aten::add", 1000, 100);
+            t.op("aten::mul", 2000, 100);
+            t.op("aten::relu", 3000, 100);
+            QTest::addRow("dominant op %g us", dur) << "dominant_op" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[count, fires] : {std::pair{1200, true}, std::pair{10, false}}) {
+            auto t = stepTrace(960);
+            for (int i = 0; i < count; ++i)
+                t.memory(1 + i * 0.5, i % 2 ? -512 : 512);
+            QTest::addRow("churn %d", count) << "memory_churn" << fires << QString::fromStdString(t.text());
+        }
+        for (const auto &[child, fires] : {std::pair{"aten::add_", true}, std::pair{"aten::_foreach_add_", false}}) {
+            auto t = stepTrace(960);
+            t.op("Optimizer.step#SGD.step", 800, 100, "user_annotation");
+            t.op(child, 810, 50);
+            QTest::addRow("optimizer %s", child) << "unfused_optimizer" << fires << QString::fromStdString(t.text());
+        }
+    }
+
+    void rules()
+    {
+        QFETCH(QString, rule);
+        QFETCH(bool, fires);
+        QFETCH(QString, trace);
+        const auto found = rulesOf(trace.toStdString());
+        for (const auto &r : found)
+            QVERIFY2(r.find("(") == std::string::npos, r.c_str());
+        if (rule.isEmpty()) {
+            QVERIFY2(found.empty(), found.empty() ? "" : found.begin()->c_str());
+            return;
+        }
+        QCOMPARE(found.count(rule.toStdString()) == 1, fires);
+    }
+
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("torch_cpu_cnn") << "torch_cpu_cnn" << QStringList{};
+        QTest::addRow("cpu_gloo") << "cpu_gloo" << QStringList{"dominant_op"};
+        QTest::addRow("v100_resnet50") << "v100_resnet50"
+                                       << QStringList{"dataloader", "fp32_math",    "gpu_idle",         "memory_churn",
+                                                      "sync",       "tiny_kernels", "unfused_optimizer"};
+        QTest::addRow("mi250_rocm") << "mi250_rocm" << QStringList{"gpu_idle"}; // its SGD runs _foreach_ ops
+        QTest::addRow("h100_bert") << "h100_bert" << QStringList{"gpu_idle", "sync", "tiny_kernels"};
+    }
+
+    void fixtures()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QStringList, expected);
+        const auto loaded = loadFixture(fixture.toStdString());
+        QVERIFY(loaded.index);
+        QStringList actual;
+        for (const auto &finding : adviseTrace(*loaded.index))
+            actual << QString::fromStdString(finding.rule);
+        actual.sort();
+        expected.sort();
+        if (actual != expected)
+            qWarning("%s", qPrintable(actual.join(' ')));
+        QCOMPARE(actual, expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdvice)
+#include "tst_advice.moc"

@@ -1,0 +1,287 @@
+// The parts of core/torch that need no model: input specs, FLOPs formulas checked against
+// hand-computed layers, libtorch message cleaning, latency statistics, the trace writer.
+#include "core/torch/inputspec.h"
+#include "core/torch/opcost.h"
+#include "core/torch/runner.h"
+#include "core/torch/torcherror.h"
+#include "core/torch/traceexport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <sstream>
+
+Q_DECLARE_METATYPE(pyrometer::torch::OpRecord)
+
+using namespace pyrometer;
+using namespace pyrometer::torch;
+
+namespace {
+
+OpArg tensor(std::vector<std::int64_t> shape)
+{
+    OpArg arg;
+    arg.kind = OpArg::Kind::Tensor;
+    arg.values = std::move(shape);
+    return arg;
+}
+
+OpArg ints(std::vector<std::int64_t> values)
+{
+    OpArg arg;
+    arg.kind = OpArg::Kind::IntList;
+    arg.values = std::move(values);
+    return arg;
+}
+
+OpArg flag(bool value)
+{
+    OpArg arg;
+    arg.kind = OpArg::Kind::Bool;
+    arg.values = {value ? 1 : 0};
+    return arg;
+}
+
+OpArg integer(std::int64_t value)
+{
+    OpArg arg;
+    arg.kind = OpArg::Kind::Int;
+    arg.values = {value};
+    return arg;
+}
+
+// aten::_convolution as a traced Conv2d records it.
+OpRecord conv(std::vector<std::int64_t> input, std::vector<std::int64_t> weight, bool bias, std::int64_t groups,
+              std::vector<std::int64_t> output)
+{
+    OpRecord op;
+    op.name = "aten::_convolution";
+    op.args = {tensor(input), tensor(weight), bias ? tensor({weight[0]}) : OpArg{}, ints({1, 1}), ints({1, 1}), ints({1, 1}),
+               flag(false), ints({0, 0}), integer(groups)};
+    op.outputShapes = {output};
+    return op;
+}
+
+} // namespace
+
+class TestTorchParts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesInputSpecs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("canonical");
+        QTest::addColumn<int>("inputs");
+        QTest::addRow("image") << "1x3x224x224" << "1x3x224x224" << 1;
+        QTest::addRow("two with dtype") << "1x3x224x224,1x10:int64" << "1x3x224x224,1x10:int64" << 2;
+        QTest::addRow("spaces and aliases") << " 2x8 : long , 4:half " << "2x8:int64,4:float16" << 2;
+        QTest::addRow("explicit float") << "5x5:float32" << "5x5" << 1;
+        QTest::addRow("scalar") << "scalar:int64" << "scalar:int64" << 1;
+    }
+    void parsesInputSpecs()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, canonical);
+        QFETCH(int, inputs);
+        const auto parsed = parseInputSpecs(text.toStdString());
+        QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+        QCOMPARE(int(parsed->size()), inputs);
+        QCOMPARE(QString::fromStdString(formatInputSpecs(parsed.value())), canonical);
+    }
+
+    void refusesMalformedSpecs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("says");
+        QTest::addRow("empty") << "" << "empty input spec";
+        QTest::addRow("letters") << "1xax3" << "\"a\" is not a dimension";
+        QTest::addRow("zero") << "1x0x3" << "must be positive";
+        QTest::addRow("negative") << "1x-3" << "must be positive";
+        QTest::addRow("dtype") << "1x3:complex" << "unknown dtype \"complex\"";
+        QTest::addRow("trailing x") << "1x3x" << "is not a dimension";
+        QTest::addRow("empty second") << "1x3," << "input 2";
+    }
+    void refusesMalformedSpecs()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, says);
+        const auto parsed = parseInputSpecs(text.toStdString());
+        QVERIFY(!parsed.ok());
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(says), parsed.error().message.c_str());
+    }
+
+    void batchSizeIsTheFirstDimension()
+    {
+        QCOMPARE(batchSizeOf(parseInputSpecs("8x3x32x32,8x4:int64").value()), std::int64_t(8));
+        QCOMPARE(batchSizeOf({}), std::int64_t(1));
+    }
+
+    // MACs by formula: output elements x (Cin / groups) x kernel elements.
+    void convolutionMacs_data()
+    {
+        QTest::addColumn<OpRecord>("op");
+        QTest::addColumn<double>("macs");
+        QTest::addColumn<double>("flops");
+        QTest::addRow("3x3 with bias") << conv({1, 3, 32, 32}, {16, 3, 3, 3}, true, 1, {1, 16, 32, 32}) << 16.0 * 32 * 32 * 3 * 9
+                                       << 2 * 16.0 * 32 * 32 * 3 * 9 + 16 * 32 * 32;
+        QTest::addRow("depthwise stride 2") << conv({1, 16, 32, 32}, {16, 1, 3, 3}, false, 16, {1, 16, 16, 16})
+                                            << 16.0 * 16 * 16 * 1 * 9 << 2 * 16.0 * 16 * 16 * 9;
+        QTest::addRow("grouped 1x1, batch 4") << conv({4, 64, 7, 7}, {128, 16, 1, 1}, false, 4, {4, 128, 7, 7})
+                                              << 4.0 * 128 * 49 * 16 << 2 * 4.0 * 128 * 49 * 16;
+    }
+    void convolutionMacs()
+    {
+        QFETCH(OpRecord, op);
+        QFETCH(double, macs);
+        QFETCH(double, flops);
+        const auto cost = opCost(op);
+        QVERIFY(cost.counted);
+        QCOMPARE(cost.macs, macs);
+        QCOMPARE(cost.flops, flops);
+    }
+
+    void matrixMacs_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QList<QList<qint64>>>("shapes");
+        QTest::addColumn<QList<qint64>>("output");
+        QTest::addColumn<double>("macs");
+        QTest::addRow("linear 3d") << "aten::linear" << QList<QList<qint64>>{{2, 16, 64}, {128, 64}, {128}} << QList<qint64>{2, 16, 128}
+                                   << 2.0 * 16 * 64 * 128;
+        QTest::addRow("matmul broadcast") << "aten::matmul" << QList<QList<qint64>>{{8, 4, 10, 32}, {32, 10}} << QList<qint64>{8, 4, 10, 10}
+                                          << 8.0 * 4 * 10 * 32 * 10;
+        QTest::addRow("bmm") << "aten::bmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 32}} << QList<qint64>{8, 16, 32} << 8.0 * 16 * 16 * 32;
+        QTest::addRow("addmm") << "aten::addmm" << QList<QList<qint64>>{{10}, {5, 32}, {32, 10}} << QList<qint64>{5, 10} << 5.0 * 32 * 10;
+        QTest::addRow("baddbmm") << "aten::baddbmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 4}, {8, 4, 16}} << QList<qint64>{8, 16, 16}
+                                 << 8.0 * 16 * 4 * 16;
+        QTest::addRow("sdpa") << "aten::scaled_dot_product_attention" << QList<QList<qint64>>{{2, 4, 16, 8}, {2, 4, 16, 8}, {2, 4, 16, 8}}
+                              << QList<qint64>{2, 4, 16, 8} << 2.0 * (2 * 4 * 16 * 16) * 8;
+    }
+    void matrixMacs()
+    {
+        QFETCH(QString, name);
+        QFETCH(QList<QList<qint64>>, shapes);
+        QFETCH(QList<qint64>, output);
+        QFETCH(double, macs);
+        OpRecord op;
+        op.name = name.toStdString();
+        for (const auto &shape : shapes)
+            op.args.push_back(tensor(std::vector<std::int64_t>(shape.begin(), shape.end())));
+        op.outputShapes = {std::vector<std::int64_t>(output.begin(), output.end())};
+        const auto cost = opCost(op);
+        QVERIFY(cost.counted);
+        QCOMPARE(cost.macs, macs);
+        QVERIFY(cost.flops >= 2 * macs);
+    }
+
+    void lstmMacs()
+    {
+        // One layer, batch_first, input 32, hidden 64, 7 steps, batch 2: per step
+        // 4*64*32 (w_ih) + 4*64*64 (w_hh) MACs.
+        OpRecord op;
+        op.name = "aten::lstm";
+        OpArg hx;
+        hx.kind = OpArg::Kind::TensorList;
+        hx.tensors = {{1, 2, 64}, {1, 2, 64}};
+        OpArg params;
+        params.kind = OpArg::Kind::TensorList;
+        params.tensors = {{256, 32}, {256, 64}, {256}, {256}};
+        op.args = {tensor({2, 7, 32}), hx, params, flag(true), integer(1), OpArg{}, flag(false), flag(false), flag(true)};
+        op.outputShapes = {{2, 7, 64}, {1, 2, 64}, {1, 2, 64}};
+        const auto cost = opCost(op);
+        QVERIFY(cost.counted);
+        QCOMPARE(cost.macs, 7.0 * 2 * (256 * 32 + 256 * 64));
+    }
+
+    void elementwiseHasFlopsButNoMacs()
+    {
+        OpRecord op;
+        op.name = "aten::add";
+        op.args = {tensor({1, 64, 8, 8}), tensor({1, 64, 8, 8}), integer(1)};
+        op.outputShapes = {{1, 64, 8, 8}};
+        const auto cost = opCost(op);
+        QCOMPARE(cost.macs, 0.0);
+        QCOMPARE(cost.flops, 64.0 * 64);
+        OpRecord view;
+        view.name = "aten::view";
+        QVERIFY(!opCost(view).counted);
+    }
+
+    void cleansLibtorchMessages_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("clean");
+        QTest::addRow("torchscript traceback")
+            << "The following operation failed in the TorchScript interpreter.\nTraceback of TorchScript, serialized code (most recent call last):\n"
+               "  File \"code/__torch__/torch/nn/modules/conv.py\", line 12, in forward\n    input = torch._convolution(x, weight)\n"
+               "            ~~~~~~~~~~~~~~~~~~ <--- HERE\nRuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[1, 1, 32, 32] to "
+               "have 3 channels, but got 1 channels instead\n"
+            << "Given groups=1, weight of size [16, 3, 3, 3], expected input[1, 1, 32, 32] to have 3 channels, but got 1 channels instead";
+        QTest::addRow("c++ backtrace") << "mat1 and mat2 shapes cannot be multiplied (1x5 and 8x4)\nException raised from meta at foo.cpp:1 (most recent call "
+                                          "first):\nframe #0: c10::Error::Error() + 0x9e"
+                                       << "mat1 and mat2 shapes cannot be multiplied (1x5 and 8x4)";
+    }
+    void cleansLibtorchMessages()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, clean);
+        QCOMPARE(QString::fromStdString(cleanTorchMessage(what.toStdString())), clean);
+    }
+
+    void latencyStatistics()
+    {
+        std::vector<double> samples;
+        for (int i = 1; i <= 100; ++i)
+            samples.push_back(double(101 - i)); // 100..1, unsorted on purpose
+        const auto stats = latencyStats(samples);
+        QCOMPARE(stats.mean, 50.5);
+        QCOMPARE(stats.min, 1.0);
+        QCOMPARE(stats.max, 100.0);
+        QCOMPARE(stats.p50, 50.5);
+        QCOMPARE(stats.p90, 90.1);
+        QCOMPARE(stats.p99, 99.01);
+        QVERIFY(qAbs(stats.std - 29.011491975882016) < 1e-9);
+    }
+
+    void writesKinetoLikeChromeTrace()
+    {
+        RecordedProfile profile;
+        ProfiledOp op;
+        op.name = "aten::conv2d";
+        op.startNs = 1712195495519689047;
+        op.durationNs = 1500;
+        op.threadId = 7;
+        op.inputShapes = {{1, 3, 8, 8}, {4, 3, 3, 3}, {}};
+        op.inputTypes = {"float", "float", ""};
+        op.moduleFrames = {"TOP(Net)::forward", "conv(Conv2d)::forward"};
+        profile.ops.push_back(op);
+        profile.memory.push_back(MemoryEvent{1712195495519689500, 7, 1024, 4096, 0xabc, 0, -1});
+        std::ostringstream out;
+        writeChromeTrace(out, profile, "net \"quoted\".pt");
+        QJsonParseError error;
+        const auto document = QJsonDocument::fromJson(QByteArray::fromStdString(out.str()), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const auto events = document.object().value("traceEvents").toArray();
+        const auto x = events.at(0).toObject();
+        QCOMPARE(x.value("ph").toString(), QString("X"));
+        QCOMPARE(x.value("cat").toString(), QString("cpu_op"));
+        QCOMPARE(x.value("args").toObject().value("Input Dims").toArray().at(1).toArray().at(0).toInt(), 4);
+        QCOMPARE(x.value("args").toObject().value("Module Hierarchy").toString(), QString("TOP(Net)::forward.conv(Conv2d)::forward"));
+        QVERIFY(out.str().find("\"ts\": 1712195495519689.047") != std::string::npos); // ns survive
+        QVERIFY(out.str().find("\"dur\": 1.500") != std::string::npos);
+        const auto memory = events.at(1).toObject();
+        QCOMPARE(memory.value("name").toString(), QString("[memory]"));
+        QCOMPARE(memory.value("ph").toString(), QString("i"));
+        QCOMPARE(memory.value("s").toString(), QString("t"));
+        const auto args = memory.value("args").toObject();
+        QCOMPARE(args.value("Bytes").toInt(), 1024);
+        QCOMPARE(args.value("Total Allocated").toInt(), 4096);
+        QCOMPARE(args.value("Addr").toInt(), 0xabc);
+        QVERIFY(args.contains("Device Type") && args.contains("Device Id"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorchParts)
+#include "tst_torchparts.moc"
