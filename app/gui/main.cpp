@@ -1,6 +1,7 @@
 #include "core/util/version.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/screenshot.h"
+#include "ui/timeline/renderbenchmark.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -48,8 +49,15 @@ int main(int argc, char *argv[])
                                   QStringLiteral("Page to show: overview, timeline, flamegraph, operators, model "
                                                  "or compare."),
                                   QStringLiteral("PAGE"));
-    parser.addOptions({demo, screenshot, view});
+    const QCommandLineOption renderBenchmark(
+        QStringLiteral("render-benchmark"),
+        QStringLiteral("Load TRACE, render the timeline offscreen at 1920x1080 through a fixed zoom and pan "
+                       "sequence, print per-frame figures as JSON and exit."),
+        QStringLiteral("TRACE"));
+    parser.addOptions({demo, screenshot, view, renderBenchmark});
     parser.process(app);
+    if (parser.isSet(renderBenchmark))
+        return ui::timeline::runRenderBenchmark(parser.value(renderBenchmark), stdout);
 
     std::optional<ui::Page> page;
     if (parser.isSet(view)) {

@@ -1,0 +1,330 @@
+// Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/trace/loader.h"
+#include "ui/timeline/drawlist.h"
+#include "ui/timeline/eventdetails.h"
+#include "ui/timeline/search.h"
+#include "ui/timeline/timelineview.h"
+
+#include <fstream>
+
+using namespace pyrometer;
+using namespace pyrometer::ui::timeline;
+
+namespace {
+
+// A trace with known geometry (times in µs):
+//  pid 1 tid 1: "outer" 0..1000 holding "inner" 100..300; then 1000 "tiny" events of 10 ns
+//               every 100 ns from 2000 µs on; ProfilerStep#0 at 0..1000 (depth 0 sibling? no:
+//               the step encloses outer).
+//  pid 2 tid 7: two kernels that overlap without nesting: 0..500 and 400..900 (two lanes).
+std::shared_ptr<const trace::Trace> makeTrace(const QString &dir)
+{
+    std::ofstream out((dir + "/t.json").toStdString());
+    out << R"({"traceEvents":[)";
+    out << R"({"ph":"X","name":"ProfilerStep#0","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":1000},)";
+    out << R"({"ph":"X","name":"outer","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":900},)";
+    out << R"({"ph":"X","name":"inner","cat":"cpu_op","pid":1,"tid":1,"ts":100,"dur":200},)";
+    for (int i = 0; i < 1000; ++i)
+        out << R"({"ph":"X","name":"tiny","cat":"cpu_op","pid":1,"tid":1,"ts":)" << 2000 + i * 0.1 << R"(,"dur":0.01},)";
+    out << R"({"ph":"X","name":"kernelA","cat":"kernel","pid":2,"tid":7,"ts":0,"dur":500},)";
+    out << R"({"ph":"X","name":"kernelB","cat":"kernel","pid":2,"tid":7,"ts":400,"dur":500})";
+    out << "]}";
+    out.close();
+    auto loaded = trace::loadTrace((dir + "/t.json").toStdString());
+    return loaded.ok() ? loaded.value() : nullptr;
+}
+
+trace::TrackId trackNamed(const trace::Trace &trace, std::int64_t pid)
+{
+    for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
+        if (trace.process(trace.tracks[t].process).pid.number == pid)
+            return trace::TrackId(std::uint32_t(t));
+    }
+    return {};
+}
+
+std::optional<std::uint32_t> eventNamed(const trace::Trace &trace, trace::TrackId track, std::string_view name)
+{
+    const auto &t = trace.track(track);
+    for (std::uint32_t e = 0; e < t.size(); ++e) {
+        if (trace.string(t.eventName[e]) == name)
+            return e;
+    }
+    return std::nullopt;
+}
+
+Viewport viewOf(double startUs, double endUs, int width = 1000, int height = 400)
+{
+    return Viewport{startUs * 1000, (endUs - startUs) * 1000 / width, width, 0, height};
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::shared_ptr<const trace::Trace> m_trace;
+    std::shared_ptr<const TimelineIndex> m_index;
+    TimelineLayout m_layout;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_trace = makeTrace(m_dir.path());
+        QVERIFY(m_trace);
+        m_index = buildTimelineIndex(m_trace);
+        QVERIFY(m_index);
+        m_layout = buildLayout(*m_index, {});
+    }
+
+    void indexHasRowsPerLaneAndDepth()
+    {
+        const auto gpu = trackNamed(*m_trace, 2);
+        QCOMPARE(m_index->trackRowCount[gpu.value], 2u); // overlapping kernels: two lanes
+        const auto cpu = trackNamed(*m_trace, 1);
+        QCOMPARE(m_index->trackRowCount[cpu.value], 3u); // step, outer, inner (tiny ones at depth 0)
+        QCOMPARE(m_index->steps.size(), std::size_t(1));
+        QCOMPARE(m_index->steps.front().name, std::string("ProfilerStep#0"));
+        QCOMPARE(m_index->steps.front().end - m_index->steps.front().start, std::int64_t(1'000'000));
+        // Every row's events are disjoint and sorted, as the binary searches assume.
+        for (const auto &row : m_index->rows) {
+            const auto &track = m_trace->track(row.trackId);
+            for (std::size_t i = 1; i < row.size(); ++i)
+                QVERIFY(track.start[row.events[i]] >= track.start[row.events[i - 1]] + track.duration[row.events[i - 1]]);
+        }
+    }
+
+    void onlyVisibleEventsAreDrawn()
+    {
+        // 90..310 µs shows outer, inner and the step, and no tiny event, no kernel past 900.
+        const auto list = buildDrawList(*m_index, m_layout, viewOf(90, 310), ColorMode::ByCategory);
+        QStringList names;
+        for (const auto &box : list.boxes)
+            names.append(QString::fromUtf8(m_trace->string(m_trace->track(m_index->rows[box.row].trackId).eventName[box.event])));
+        names.sort();
+        QCOMPARE(names, (QStringList{"ProfilerStep#0", "inner", "kernelA", "outer"}));
+        for (const auto &box : list.boxes) {
+            QVERIFY(box.x1 > box.x0);
+            QVERIFY(box.x0 >= -2 && box.x1 <= 1002);
+        }
+        QCOMPARE(list.steps.size(), std::size_t(1));
+    }
+
+    void subPixelEventsAreMerged()
+    {
+        // 1000 tiny events over 100 µs on a 1000 px view of 0..10000 µs: 10 px in all.
+        const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 10'000), ColorMode::ByCategory);
+        std::size_t tinyBoxes = 0, tinyEvents = 0;
+        for (const auto &box : list.boxes) {
+            const auto &track = m_trace->track(m_index->rows[box.row].trackId);
+            if (m_trace->string(track.eventName[box.event]) != "tiny")
+                continue;
+            ++tinyBoxes;
+            tinyEvents += box.count;
+            QVERIFY(box.x1 - box.x0 >= 1);
+        }
+        QCOMPARE(tinyEvents, std::size_t(1000)); // none lost
+        QVERIFY2(tinyBoxes <= 12, qPrintable(QString::number(tinyBoxes)));
+
+        // Zoomed in to 10 of them, each is its own box.
+        const auto close = buildDrawList(*m_index, m_layout, viewOf(2000, 2001), ColorMode::ByCategory);
+        std::size_t single = 0;
+        for (const auto &box : close.boxes)
+            single += box.count == 1 && m_trace->string(m_trace->track(m_index->rows[box.row].trackId).eventName[box.event]) == "tiny";
+        QCOMPARE(single, std::size_t(10));
+    }
+
+    void mergedCostDoesNotGrowWithEvents()
+    {
+        // Fit-all: the box count is bounded by rows x pixels, not by events.
+        const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 2200, 200), ColorMode::ByName);
+        QVERIFY(list.boxes.size() < 20);
+        QVERIFY(list.eventsDrawn >= 1000);
+    }
+
+    void overlappingKernelsGetTwoRows()
+    {
+        const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 1000), ColorMode::ByCategory);
+        std::set<int> kernelRows;
+        for (const auto &box : list.boxes) {
+            const auto name = m_trace->string(m_trace->track(m_index->rows[box.row].trackId).eventName[box.event]);
+            if (name.starts_with("kernel"))
+                kernelRows.insert(box.y);
+        }
+        QCOMPARE(kernelRows.size(), std::size_t(2));
+    }
+
+    void hitTestFindsTheEventUnderThePixel()
+    {
+        const auto view = viewOf(0, 1000);
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto inner = *eventNamed(*m_trace, cpu, "inner");
+        const auto innerRow = m_index->rowOf(cpu, trace::EventIndex(inner));
+        const auto &layoutRow = m_layout.rows[std::size_t(m_layout.sliceRowToLayout[innerRow])];
+        const auto hit = hitTest(*m_index, m_layout, view, 200, layoutRow.y + 5);
+        QVERIFY(hit);
+        QCOMPARE(hit->event, inner);
+        // Just past inner's end, within the tolerance, still inner; far right of it, nothing.
+        QCOMPARE(hitTest(*m_index, m_layout, view, 302, layoutRow.y + 5)->event, inner);
+        QVERIFY(!hitTest(*m_index, m_layout, view, 600, layoutRow.y + 5));
+        // A process header row holds no event.
+        QVERIFY(!hitTest(*m_index, m_layout, view, 200, 2));
+    }
+
+    void collapsingAProcessHidesItsRows()
+    {
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto process = m_trace->track(cpu).process.value;
+        const auto layout = buildLayout(*m_index, {process});
+        QCOMPARE(layout.sliceRowToLayout[m_index->trackFirstRow[cpu.value]], -1);
+        QVERIFY(layout.height < m_layout.height);
+    }
+
+    void rulerAdaptsItsUnit_data()
+    {
+        QTest::addColumn<double>("nsPerPixel");
+        QTest::addColumn<QString>("unit");
+        QTest::addRow("ns") << 0.5 << " ns";
+        QTest::addRow("us") << 50.0 << " \u00b5s";
+        QTest::addRow("ms") << 50'000.0 << " ms";
+        QTest::addRow("s") << 50'000'000.0 << " s";
+    }
+    void rulerAdaptsItsUnit()
+    {
+        QFETCH(double, nsPerPixel);
+        QFETCH(QString, unit);
+        const Viewport view{0, nsPerPixel, 1000, 0, 100};
+        const auto ticks = rulerTicks(view, 0);
+        QVERIFY(ticks.size() >= 5 && ticks.size() <= 12);
+        for (std::size_t i = 0; i < ticks.size(); ++i) {
+            QVERIFY2(QString::fromStdString(ticks[i].label).endsWith(unit), ticks[i].label.c_str());
+            if (i > 0)
+                QVERIFY(ticks[i].x - ticks[i - 1].x >= 90 - 0.01);
+        }
+        QCOMPARE(QString::fromStdString(ticks.front().label), QString("0") + unit);
+    }
+
+    void searchCountsMatches()
+    {
+        QCOMPARE(findEvents(*m_trace, "TINY", false).size(), std::size_t(1000)); // case-insensitive
+        QCOMPARE(findEvents(*m_trace, "kernel", false).size(), std::size_t(2));
+        QCOMPARE(findEvents(*m_trace, "^(inner|outer)$", true).size(), std::size_t(2));
+        QCOMPARE(findEvents(*m_trace, "(", false).size(), std::size_t(0)); // literal "(": no match
+        bool valid = true;
+        QVERIFY(findEvents(*m_trace, "(", true, &valid).empty());
+        QVERIFY(!valid);
+        const auto matches = findEvents(*m_trace, "er$", true);
+        QCOMPARE(matches.size(), std::size_t(2)); // inner, outer in time order
+        QVERIFY(m_trace->track(matches[0].track).start[matches[0].event] <= m_trace->track(matches[1].track).start[matches[1].event]);
+    }
+
+    void detailsShowSelfTimeAndStack()
+    {
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto outer = *eventNamed(*m_trace, cpu, "outer");
+        QCOMPARE(selfTime(m_trace->track(cpu), outer), std::int64_t(700'000)); // 900 - 200 µs
+        const auto inner = *eventNamed(*m_trace, cpu, "inner");
+        const QString html = eventDetailsHtml(*m_index, {cpu, inner});
+        QVERIFY(html.contains("inner"));
+        QVERIFY(html.contains("200 \u00b5s"));
+        QVERIFY(html.contains("outer<br>ProfilerStep#0")); // the stack, innermost first
+    }
+
+    void keyboardAndMouseNavigate()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        const Viewport fitted = view.viewport();
+        QVERIFY(fitted.nsPerPixel > 0);
+        QVERIFY(fitted.startNs <= double(m_index->spanStart));
+        QVERIFY(fitted.endNs() >= double(m_index->spanEnd));
+        QVERIFY(!view.drawList().boxes.empty());
+
+        QTest::keyClick(&view, Qt::Key_W);
+        QVERIFY(view.viewport().nsPerPixel < fitted.nsPerPixel);
+        QTest::keyClick(&view, Qt::Key_S);
+        QTest::keyClick(&view, Qt::Key_S);
+        QVERIFY(view.viewport().nsPerPixel > fitted.nsPerPixel * 0.99);
+        QTest::keyClick(&view, Qt::Key_0);
+        QCOMPARE(view.viewport(), fitted);
+
+        for (int i = 0; i < 5; ++i)
+            QTest::keyClick(&view, Qt::Key_W);
+        const double before = view.viewport().startNs;
+        QTest::keyClick(&view, Qt::Key_D);
+        QVERIFY(view.viewport().startNs > before);
+        QTest::keyClick(&view, Qt::Key_A);
+        QVERIFY(qAbs(view.viewport().startNs - before) < 1);
+
+        // Dragging pans: moving right shows earlier times.
+        const QPoint center = view.rowsRect().center();
+        const double startBeforeDrag = view.viewport().startNs;
+        QTest::mousePress(&view, Qt::LeftButton, {}, center);
+        QMouseEvent move(QEvent::MouseMove, QPointF(center + QPoint(100, 0)), view.mapToGlobal(QPointF(center + QPoint(100, 0))),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, center + QPoint(100, 0));
+        QVERIFY(view.viewport().startNs < startBeforeDrag);
+
+        // The wheel zooms around the cursor: the time under it stays put.
+        QTest::keyClick(&view, Qt::Key_0);
+        const double anchorX = 300;
+        const double timeUnder = view.viewport().toNs(anchorX);
+        QWheelEvent wheel(QPointF(view.rowsRect().left() + anchorX, center.y()), view.mapToGlobal(QPointF(center)), {},
+                          QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QVERIFY(view.viewport().nsPerPixel < fitted.nsPerPixel);
+        QVERIFY(qAbs(view.viewport().toNs(anchorX) - timeUnder) < view.viewport().nsPerPixel * 2);
+    }
+
+    void clickSelectsAndDoubleClickZooms()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        view.setVisibleRange(0, 1'000'000); // 0..1000 µs
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto inner = *eventNamed(*m_trace, cpu, "inner");
+        const auto &row = view.layout().rows[std::size_t(view.layout().sliceRowToLayout[m_index->rowOf(cpu, trace::EventIndex(inner))])];
+        const QPoint onInner(view.rowsRect().left() + int(view.viewport().toX(200'000)), view.rowsRect().top() + row.y + 5);
+
+        QSignalSpy selected(&view, &TimelineView::eventSelected);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, onInner);
+        QCOMPARE(selected.size(), 1);
+        QVERIFY(view.selectedEvent());
+        QCOMPARE(view.selectedEvent()->event, inner);
+
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, onInner);
+        // Zoomed to inner (100..300 µs) with a margin.
+        QVERIFY(view.viewport().startNs <= 100'000 && view.viewport().startNs > 50'000);
+        QVERIFY(view.viewport().endNs() >= 300'000 && view.viewport().endNs() < 350'000);
+
+        // Shift+drag selects a range.
+        view.setVisibleRange(0, 1'000'000);
+        QSignalSpy range(&view, &TimelineView::rangeSelected);
+        const int y = view.rowsRect().top() + 100;
+        QTest::mousePress(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(view.rowsRect().left() + 100, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(view.rowsRect().left() + 400, y), view.mapToGlobal(QPointF(view.rowsRect().left() + 400, y)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(&view, &move);
+        QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(view.rowsRect().left() + 400, y));
+        QCOMPARE(range.size(), 1);
+        const double from = range.at(0).at(0).toDouble(), to = range.at(0).at(1).toDouble();
+        QVERIFY(qAbs((to - from) - 300 * view.viewport().nsPerPixel) < 2 * view.viewport().nsPerPixel);
+        QTest::keyClick(&view, Qt::Key_F);
+        QVERIFY(qAbs(view.viewport().startNs - from) < 1);
+    }
+};
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"

@@ -1,0 +1,64 @@
+#include "ui/timeline/renderbenchmark.h"
+
+#include "core/trace/loader.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <vector>
+
+namespace pyrometer::ui::timeline {
+
+int runRenderBenchmark(const QString &tracePath, std::FILE *out)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto loaded = trace::loadTrace(tracePath.toStdString());
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "pyrometer: %s\n", loaded.error().message.c_str());
+        return 2;
+    }
+    const auto trace = loaded.value();
+    const double loadMs = double(clock.nsecsElapsed()) / 1e6;
+    clock.restart();
+    const auto index = buildTimelineIndex(trace);
+    const double indexMs = double(clock.nsecsElapsed()) / 1e6;
+
+    TimelineView view;
+    view.resize(1920, 1080);
+    view.setIndex(index);
+    QImage frame(view.size(), QImage::Format_ARGB32_Premultiplied);
+
+    std::vector<double> frameMs;
+    const auto render = [&](auto &&step) {
+        QElapsedTimer timer;
+        timer.start();
+        step(); // changes the viewport, which rebuilds the draw list
+        QPainter painter(&frame);
+        view.render(&painter);
+        painter.end();
+        frameMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+    };
+    const double middle = view.rowsRect().width() / 2.0;
+    render([&] { view.fitAll(); });
+    for (int i = 0; i < 10; ++i)
+        render([&] { view.zoomBy(0.5, middle); });
+    for (int i = 0; i < 10; ++i)
+        render([&] { view.panByPixels(view.viewport().width * 0.2); });
+    for (int i = 0; i < 10; ++i)
+        render([&] { view.zoomBy(2.0, middle); });
+
+    std::vector<double> sorted = frameMs;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    std::fprintf(out, "load %.1f ms, timeline index %.1f ms, %zu rows, first frame (fit all) %.2f ms\n", loadMs, indexMs,
+                 index->rows.size(), frameMs.front());
+    std::fprintf(out, "{\"events\": %llu, \"frames\": %zu, \"median_ms\": %.3f, \"max_ms\": %.3f}\n",
+                 static_cast<unsigned long long>(trace->info.eventCount), frameMs.size(), median, sorted.back());
+    return 0;
+}
+
+} // namespace pyrometer::ui::timeline
