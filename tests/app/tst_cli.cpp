@@ -1,4 +1,7 @@
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
@@ -19,6 +22,9 @@ Run runCli(const QStringList &arguments)
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
 }
+
+const QString kAnalysisTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.json");
+const QString kDemoModel = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_model.pt");
 
 const QStringList kSubcommands{"info", "ops",   "kernels", "steps", "memory", "flame",
                                "advise", "diff", "profile", "flops", "sweep", "compare"};
@@ -110,6 +116,146 @@ private Q_SLOTS:
     {
         const auto run = runCli({"info", QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json"), "--format", "xml"});
         QCOMPARE(run.exitCode, 2);
+    }
+
+    void opsRowsAreSortedBySelfTimeAndLimited()
+    {
+        const auto run = runCli({"ops", kAnalysisTrace, "--format", "json", "--top", "5"});
+        QCOMPARE(run.exitCode, 0);
+        const auto rows = QJsonDocument::fromJson(run.out.toUtf8()).object().value("rows").toArray();
+        QCOMPARE(rows.size(), 5);
+        double previous = std::numeric_limits<double>::infinity();
+        for (const auto &row : rows) {
+            const auto object = row.toObject();
+            for (const auto *key : {"name", "calls", "total_us", "self_us"})
+                QVERIFY2(object.contains(key), key);
+            QVERIFY(object.value("self_us").toDouble() <= previous);
+            QVERIFY(object.value("self_us").toDouble() <= object.value("total_us").toDouble());
+            previous = object.value("self_us").toDouble();
+        }
+    }
+
+    void opsAgreeWithKeyAverages()
+    {
+        // key_averages() as python3-torch printed it for the same recording (made by
+        // scripts/make-analysis-fixtures.py): calls and self time per op.
+        QFile csv(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.key_averages.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList header = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+        const int nameColumn = header.indexOf("name"), callsColumn = header.indexOf("calls");
+        QVERIFY(nameColumn >= 0 && callsColumn >= 0);
+        QHash<QString, int> expectedCalls;
+        while (!csv.atEnd()) {
+            const QStringList cells = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+            if (cells.size() > std::max(nameColumn, callsColumn))
+                expectedCalls.insert(cells[nameColumn], cells[callsColumn].toInt());
+        }
+        QVERIFY(expectedCalls.size() > 5);
+        const auto run = runCli({"ops", kAnalysisTrace, "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto rows = QJsonDocument::fromJson(run.out.toUtf8()).object().value("rows").toArray();
+        QCOMPARE(rows.size(), expectedCalls.size());
+        for (const auto &row : rows) {
+            const auto name = row.toObject().value("name").toString();
+            QVERIFY2(expectedCalls.contains(name), qPrintable(name));
+            QCOMPARE(row.toObject().value("calls").toInt(), expectedCalls.value(name));
+        }
+    }
+
+    void flameIsFoldedStacks()
+    {
+        const auto run = runCli({"flame", kAnalysisTrace, "--format", "collapsed"});
+        QCOMPARE(run.exitCode, 0);
+        const QStringList lines = run.out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 10);
+        const QRegularExpression line(R"(^[^;]+(;[^;]+)* \d+(\.\d+)?$)");
+        for (const auto &text : lines)
+            QVERIFY2(line.match(text).hasMatch(), qPrintable(text));
+    }
+
+    void diffGatesOnRegressions()
+    {
+        const QString base = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json");
+        // A trace against itself: no change, and the gate passes.
+        auto run = runCli({"diff", base, base, "--format", "json", "--fail-if-slower", "1"});
+        QCOMPARE(run.exitCode, 0);
+        const auto total = QJsonDocument::fromJson(run.out.toUtf8()).object().value("total").toObject();
+        QCOMPARE(total.value("delta_us").toDouble(), 0.0);
+        QCOMPARE(total.value("base_us").toDouble(), total.value("other_us").toDouble());
+        // The demo spends far more time than the small CNN recording: as "other" it is a
+        // regression, and the gate fails.
+        run = runCli({"diff", kAnalysisTrace, base, "--format", "json", "--fail-if-slower", "5"});
+        const auto slower = QJsonDocument::fromJson(run.out.toUtf8()).object().value("total").toObject();
+        QVERIFY(slower.value("delta_pct").toDouble() > 5);
+        QCOMPARE(run.exitCode, 1);
+        // The other way round it is faster, and passes.
+        QCOMPARE(runCli({"diff", base, kAnalysisTrace, "--fail-if-slower", "5"}).exitCode, 0);
+    }
+
+    void analysisCommandsRefuseBadInput_data()
+    {
+        QTest::addColumn<QString>("command");
+        for (const auto *command : {"ops", "kernels", "steps", "memory", "flame", "advise"})
+            QTest::addRow("%s", command) << QString::fromLatin1(command);
+    }
+    void analysisCommandsRefuseBadInput()
+    {
+        QFETCH(QString, command);
+        const QString missing = QStringLiteral("/no/such/trace.json");
+        const auto run = runCli({command, missing});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(missing) && run.err.count('\n') == 1, qPrintable(run.err));
+    }
+
+    void flopsCountsTheDemoModelByHand()
+    {
+        const auto run = runCli({"flops", kDemoModel, "--input", "8x3x64x64", "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        // Convolutions and the linear layer, N*Cout*Hout*Wout*Cin/groups*k*k and N*in*out:
+        const qint64 stem = 8LL * 16 * 64 * 64 * 3 * 3 * 3;
+        const qint64 block1 = 8LL * 32 * 32 * 32 * 16 * 9 + 8LL * 32 * 32 * 32 * 1 * 9; // dense, then depthwise
+        const qint64 block2 = 8LL * 64 * 16 * 16 * 32 * 9;
+        const qint64 head = 8LL * 64 * 10;
+        QCOMPARE(qint64(json.value("total_macs").toDouble()), stem + block1 + block2 + head);
+        QVERIFY(json.value("total_flops").toDouble() >= 2 * json.value("total_macs").toDouble());
+        QCOMPARE(json.value("params").toInteger(), 24698); // PyTorch's count (demo_facts.json)
+    }
+
+    void profileReportsLatencyAndLayers()
+    {
+        const auto run = runCli({"profile", kDemoModel, "--input", "2x3x64x64", "--warmup", "1", "--iters", "5", "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const auto latency = json.value("latency_ms").toObject();
+        for (const auto *key : {"cold", "mean", "std", "min", "p50", "p90", "p99"})
+            QVERIFY2(latency.contains(key), key);
+        QVERIFY(latency.value("min").toDouble() > 0);
+        QVERIFY(latency.value("min").toDouble() <= latency.value("p50").toDouble());
+        QVERIFY(latency.value("p50").toDouble() <= latency.value("p90").toDouble());
+        QVERIFY(latency.value("p90").toDouble() <= latency.value("p99").toDouble());
+        QVERIFY(json.value("throughput_per_s").toDouble() > 0);
+        bool sawConv = false;
+        for (const auto &layer : json.value("layers").toArray()) {
+            const auto object = layer.toObject();
+            if (object.value("module").toString() == "stem.0") {
+                sawConv = true;
+                QCOMPARE(object.value("type").toString(), QString("Conv2d"));
+                QCOMPARE(object.value("macs").toDouble(), 2.0 * 16 * 64 * 64 * 27);
+                QCOMPARE(object.value("params").toInteger(), 432);
+                QVERIFY(object.value("calls").toInt() >= 1);
+            }
+        }
+        QVERIFY(sawConv);
+    }
+
+    void profileRefusesAWrongShape()
+    {
+        const auto run = runCli({"profile", kDemoModel, "--input", "2x4x64x64"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith("pyrometer-cli: " + kDemoModel), qPrintable(run.err));
+        QVERIFY2(run.err.contains("channels"), qPrintable(run.err));
+        QCOMPARE(run.err.count('\n'), 1);
     }
 
     void subcommandHelpShowsUsage()
