@@ -20,7 +20,10 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <QLineEdit>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTreeWidget>
 
 using namespace pyrometer::ui;
@@ -141,6 +144,32 @@ private Q_SLOTS:
         QCOMPARE(timeline->view()->index()->trace.get(), window.workspace()->traces().front().trace.get());
         auto *operators = qobject_cast<EmptyState *>(window.pageWidget(Page::Operators));
         QVERIFY(operators->hint().contains("demo.pt.trace.json is open"));
+    }
+
+    void timelineRangeListsItsOperators()
+    {
+        MainWindow window;
+        window.openDemo();
+        QVERIFY(waitIdle(window));
+        auto *page = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QVERIFY(page->hasContent());
+        const auto *index = page->view()->index();
+        // The whole trace as a range: the same operators as the CLI's ops table.
+        Q_EMIT page->view()->rangeSelected(double(index->spanStart), double(index->spanEnd) + 1);
+        QVERIFY(waitIdle(window));
+        const QString html = page->details()->toHtml();
+        QVERIFY2(html.contains("Range") && html.contains("aten::mkldnn_convolution"), qPrintable(html.left(400)));
+        QVERIFY(html.contains("285 events"));
+
+        // Search: the demo's 12 mkldnn convolutions, with next/previous selecting them.
+        page->searchBox()->setText("mkldnn");
+        QCOMPARE(page->matchLabel()->text(), QString("12 matches"));
+        page->nextMatch();
+        QVERIFY(page->view()->selectedEvent());
+        QCOMPARE(page->matchLabel()->text(), QString("1 of 12"));
+        page->previousMatch();
+        QCOMPARE(page->matchLabel()->text(), QString("12 of 12"));
+        QVERIFY(page->details()->toHtml().contains("mkldnn_convolution"));
     }
 
     void badTraceShowsErrorAndKeepsWhatWasOpen()

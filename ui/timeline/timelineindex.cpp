@@ -106,6 +106,9 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
 
     for (const auto &counter : trace->counters)
         index->counterMax.push_back(counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
+    index->analysis = analysis::buildTraceIndex(*trace, &stop);
+    if (!index->analysis)
+        return nullptr;
     index->spanStart = trace->info.spanStart;
     index->spanEnd = std::max(trace->info.spanEnd, trace->info.spanStart + 1);
     return index;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/traceindex.h"
 #include "core/trace/trace.h"
 #include "core/util/progress.h"
 
@@ -36,6 +37,9 @@ struct SliceRow {
 // order within the track (lane by lane, depth by depth), and where ProfilerStep#N spans are.
 struct TimelineIndex {
     std::shared_ptr<const trace::Trace> trace;
+    // The analyses' index of the same trace, for the range selection's tables. It points into
+    // `trace`, which this struct keeps alive.
+    std::shared_ptr<const analysis::TraceIndex> analysis;
     std::vector<SliceRow> rows;
     // For each track, the first row of it in `rows` and the row count; rows of a track are
     // ordered by lane, then depth.

@@ -1,5 +1,7 @@
 #include "ui/timeline/timelinepage.h"
 
+#include "core/analysis/kerneltable.h"
+#include "core/analysis/optable.h"
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
@@ -78,6 +80,12 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     bar->addWidget(m_colorMode);
     m_allFlows->setToolTip(tr("Draw every flow arrow in view, not only the selected event's"));
     bar->addWidget(m_allFlows);
+    m_openRange = new QToolButton(this);
+    m_openRange->setText(tr("Range in Operators"));
+    m_openRange->setToolTip(tr("Open the selected range's operator and kernel tables in the Operators page"));
+    m_openRange->setEnabled(false);
+    bar->addWidget(m_openRange);
+    connect(m_openRange, &QToolButton::clicked, this, [this] { Q_EMIT openRangeInOperators(m_lastRange.first, m_lastRange.second); });
     layout->addLayout(bar);
 
     m_legend->setText(legendHtml());
@@ -169,7 +177,9 @@ void TimelinePage::runSearch()
         m_view->setHighlights({}, std::nullopt);
         return;
     }
-    m_matchLabel->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, int(m_matches.size())));
+    m_matchLabel->setText(m_matches.empty()       ? tr("no match")
+                          : m_matches.size() == 1 ? tr("1 match")
+                                                  : tr("%1 matches").arg(m_matches.size()));
     m_view->setHighlights(m_matches, std::nullopt);
 }
 
@@ -206,25 +216,86 @@ void TimelinePage::showSelection(std::optional<EventRef> event)
     m_details->setHtml(eventDetailsHtml(*m_view->index(), *event));
 }
 
+namespace {
+
+struct RangeTables {
+    analysis::OpTable ops;
+    analysis::KernelTable kernels;
+    std::uint64_t events = 0;
+};
+
+QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::int64_t spanStart)
+{
+    const auto d = [](std::int64_t ns) { return QString::fromStdString(formatDuration(ns)); };
+    QString html = QObject::tr("<h3>Range: %1</h3><p>From %2 after the trace start; %3 events start in it. "
+                               "F zooms to it, Esc clears it.</p>")
+                       .arg(d(std::int64_t(endNs - startNs)), d(std::int64_t(startNs) - spanStart))
+                       .arg(tables.events);
+    html += QObject::tr("<table cellspacing=0 cellpadding=2><tr><th align=left>Operator</th><th>Calls</th>"
+                        "<th>Self</th><th>Total</th><th>Self %</th></tr>");
+    for (const auto &row : tables.ops.rows) {
+        html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td>"
+                               "<td align=right>%5</td></tr>")
+                    .arg(QString::fromStdString(row.name).toHtmlEscaped())
+                    .arg(row.calls)
+                    .arg(d(row.selfNs), d(row.totalNs))
+                    .arg(row.selfPercent, 0, 'f', 1);
+    }
+    html += QStringLiteral("</table>");
+    if (!tables.kernels.rows.empty()) {
+        html += QObject::tr("<table cellspacing=0 cellpadding=2><tr><th align=left>Kernel</th><th>Count</th>"
+                            "<th>Total</th><th>%</th><th align=left>Launched by</th></tr>");
+        for (const auto &row : tables.kernels.rows) {
+            html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td>"
+                                   "<td>%5</td></tr>")
+                        .arg(QString::fromStdString(row.name).toHtmlEscaped())
+                        .arg(row.count)
+                        .arg(d(row.totalNs))
+                        .arg(row.percent, 0, 'f', 1)
+                        .arg(QString::fromStdString(row.launchOp).toHtmlEscaped());
+        }
+        html += QStringLiteral("</table>");
+    }
+    return html;
+}
+
+} // namespace
+
 void TimelinePage::showRange(double startNs, double endNs)
 {
-    const auto *index = m_view->index();
+    auto index = m_view->index() ? m_view->indexPointer() : nullptr;
     if (!index)
         return;
-    // Events that start inside the range, per track: a binary search each.
-    std::uint64_t events = 0;
-    for (std::size_t t = 0; t < index->trace->tracks.size(); ++t) {
-        const auto [first, last] = index->trace->startRange(trace::TrackId(std::uint32_t(t)), std::int64_t(startNs),
-                                                            std::int64_t(endNs));
-        events += last.value - first.value;
-    }
-    m_details->setHtml(tr("<h3>Range</h3><table><tr><td><b>Duration</b></td><td>%1</td></tr>"
-                          "<tr><td><b>From</b></td><td>%2 after the trace start</td></tr>"
-                          "<tr><td><b>Events starting in it</b></td><td>%3</td></tr></table>"
-                          "<p>F zooms to the range; Esc clears it.</p>")
-                           .arg(QString::fromStdString(formatDuration(std::int64_t(endNs - startNs))),
-                                QString::fromStdString(formatDuration(std::int64_t(startNs) - index->spanStart)))
-                           .arg(events));
+    m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>")
+                           .arg(QString::fromStdString(formatDuration(std::int64_t(endNs - startNs)))));
+    // The same range queries as the CLI's --range, off the GUI thread; a newer range replaces it.
+    const analysis::TimeRange range{std::int64_t(startNs), std::int64_t(endNs)};
+    m_jobs->run<RangeTables>(
+        tr("Aggregating the range"), QStringLiteral("timeline-range"),
+        [index, range](ProgressReporter &, const StopToken &stop) -> Result<RangeTables> {
+            RangeTables tables;
+            analysis::OpTableOptions ops;
+            ops.range = range;
+            ops.top = 15;
+            tables.ops = analysis::buildOpTable(*index->analysis, ops, &stop);
+            analysis::KernelTableOptions kernels;
+            kernels.range = range;
+            kernels.top = 10;
+            tables.kernels = analysis::buildKernelTable(*index->analysis, kernels, &stop);
+            for (std::size_t t = 0; t < index->trace->tracks.size(); ++t) {
+                const auto [first, last] = index->trace->startRange(trace::TrackId(std::uint32_t(t)), range.start, range.end);
+                tables.events += last.value - first.value;
+            }
+            if (stop.stopRequested())
+                return Error{"range aggregation cancelled"};
+            return tables;
+        },
+        this,
+        [this, startNs, endNs, spanStart = index->spanStart](RangeTables tables) {
+            m_details->setHtml(rangeHtml(tables, startNs, endNs, spanStart));
+            m_lastRange = {startNs, endNs};
+            m_openRange->setEnabled(true);
+        });
 }
 
 } // namespace pyrometer::ui::timeline

@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QStackedLayout;
 class QTextBrowser;
+class QToolButton;
 
 namespace pyrometer::ui {
 
@@ -46,6 +47,8 @@ public:
 Q_SIGNALS:
     // The timeline finished indexing a trace and shows it.
     void traceShown();
+    // The user asked for the selected range's tables in the Operators page.
+    void openRangeInOperators(double startNs, double endNs);
 
 private:
     void runSearch();
@@ -67,6 +70,8 @@ private:
     OverviewStrip *m_overview;
     TimelineView *m_view;
     QTextBrowser *m_details;
+    QToolButton *m_openRange;
+    std::pair<double, double> m_lastRange{0, 0};
     std::vector<EventRef> m_matches;
     int m_currentMatch = -1;
 };

@@ -38,6 +38,7 @@ public:
 
     void setIndex(std::shared_ptr<const TimelineIndex> index);
     const TimelineIndex *index() const { return m_index.get(); }
+    std::shared_ptr<const TimelineIndex> indexPointer() const { return m_index; }
 
     const Viewport &viewport() const { return m_viewport; }
     const DrawList &drawList() const { return m_drawList; }
