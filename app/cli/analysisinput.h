@@ -3,6 +3,7 @@
 // What the analysis subcommands (ops, kernels, steps, memory, flame, advise, diff) share:
 // loading TRACE into a trace and its analysis index, --range, and number formatting.
 #include "app/cli/output.h"
+#include "app/cli/traceinput.h"
 #include "core/analysis/timerange.h"
 #include "core/analysis/traceindex.h"
 #include "core/trace/loader.h"
@@ -26,27 +27,13 @@ struct AnalysisInput {
 // it holds several). On failure prints one line naming the file and returns nothing.
 inline std::optional<AnalysisInput> loadAnalysisInput(const std::string &path)
 {
-    std::filesystem::path file = path;
-    switch (trace::classifyInput(file)) {
-    case trace::InputKind::Missing: badInput(path + ": no such file or directory"); return std::nullopt;
-    case trace::InputKind::LogDirectory: {
-        std::vector<std::filesystem::path> files;
-        for (const auto &run : trace::discoverRuns(file))
-            for (const auto &f : run.files)
-                files.push_back(f.path);
-        if (files.empty()) {
-            badInput(path + ": no traces here (expected <worker>[.<span>].pt.trace.json[.gz])");
-            return std::nullopt;
-        }
-        if (files.size() > 1)
-            std::fprintf(stderr, "pyrometer-cli: %s holds %zu traces; analysing %s\n", path.c_str(), files.size(),
-                         files.front().string().c_str());
-        file = files.front();
-        break;
-    }
-    case trace::InputKind::TraceFile:
-    case trace::InputKind::Model: break;
-    }
+    const auto files = resolveTraceInput(path);
+    if (!files)
+        return std::nullopt;
+    if (files->size() > 1)
+        std::fprintf(stderr, "pyrometer-cli: %s holds %zu traces; analysing %s\n", path.c_str(), files->size(),
+                     files->front().string().c_str());
+    const auto &file = files->front();
     auto loaded = trace::loadTrace(file);
     if (!loaded.ok()) {
         badInput(loaded.error().message);

@@ -1,8 +1,8 @@
 // pyrometer-cli info TRACE: what a trace holds and how fast it loaded.
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "app/cli/traceinput.h"
 #include "core/trace/loader.h"
-#include "core/trace/tracesource.h"
 #include "core/util/format.h"
 
 #include <iomanip>
@@ -82,23 +82,10 @@ TextTable infoTable(const trace::Trace &trace)
 
 int runInfo(const InfoOptions &options)
 {
-    std::vector<std::filesystem::path> files;
-    const std::filesystem::path input = options.trace;
-    switch (trace::classifyInput(input)) {
-    case trace::InputKind::Missing:
-        return badInput(options.trace + ": no such file or directory");
-    case trace::InputKind::LogDirectory:
-        for (const auto &run : trace::discoverRuns(input))
-            for (const auto &file : run.files)
-                files.push_back(file.path);
-        if (files.empty())
-            return badInput(options.trace + ": no traces here (expected <worker>[.<span>].pt.trace.json[.gz])");
-        break;
-    case trace::InputKind::TraceFile:
-    case trace::InputKind::Model: // any other name: let the loader judge the content
-        files.push_back(input);
-        break;
-    }
+    const auto resolved = resolveTraceInput(options.trace);
+    if (!resolved)
+        return kBadInput;
+    const auto &files = *resolved;
 
     nlohmann::json all = nlohmann::json::array();
     for (std::size_t i = 0; i < files.size(); ++i) {

@@ -90,4 +90,18 @@ std::vector<LogRun> discoverRuns(const fs::path &logDir)
     return result;
 }
 
+std::vector<fs::path> listTraceFiles(const fs::path &logDir)
+{
+    std::vector<fs::path> files;
+    for (const auto &run : discoverRuns(logDir))
+        for (const auto &file : run.files)
+            files.push_back(file.path);
+    return files;
+}
+
+std::string noTracesMessage(const std::string &logDir)
+{
+    return logDir + ": no traces here (expected files named <worker>[.<span>].pt.trace.json[.gz])";
+}
+
 } // namespace pyrometer::trace

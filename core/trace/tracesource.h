@@ -52,4 +52,10 @@ struct LogRun {
 // name. Empty when logDir holds no trace files; unreadable subdirectories are skipped.
 std::vector<LogRun> discoverRuns(const std::filesystem::path &logDir);
 
+// Every trace file of those runs, in run order.
+std::vector<std::filesystem::path> listTraceFiles(const std::filesystem::path &logDir);
+
+// What to say about a directory that holds no traces.
+std::string noTracesMessage(const std::string &logDir);
+
 } // namespace pyrometer::trace

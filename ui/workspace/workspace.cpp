@@ -27,8 +27,7 @@ void Workspace::open(const QString &path)
     case trace::InputKind::LogDirectory: {
         auto runs = trace::discoverRuns(fsPath);
         if (runs.empty()) {
-            Q_EMIT openFailed(tr("%1: no traces here (expected files named "
-                                 "<worker>[.<span>].pt.trace.json[.gz])").arg(path));
+            Q_EMIT openFailed(QString::fromStdString(trace::noTracesMessage(path.toStdString())));
             return;
         }
         Q_EMIT logDirectoryFound(path, runs);
