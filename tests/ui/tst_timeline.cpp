@@ -285,6 +285,25 @@ private Q_SLOTS:
         QVERIFY(qAbs(view.viewport().toNs(anchorX) - timeUnder) < view.viewport().nsPerPixel * 2);
     }
 
+    void wheelBehaviourIsConfigurable()
+    {
+        TimelineView view;
+        view.resize(1200, 120); // shorter than the rows, so there is something to scroll
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        view.setWheelZooms(false);
+        const Viewport before = view.viewport();
+        const QPointF at(view.rowsRect().center());
+        QWheelEvent down(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &down);
+        QCOMPARE(view.viewport().nsPerPixel, before.nsPerPixel); // plain wheel scrolls
+        QVERIFY(view.viewport().scrollY > before.scrollY);
+        QWheelEvent zoom(at, view.mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &zoom);
+        QVERIFY(view.viewport().nsPerPixel < before.nsPerPixel); // Ctrl+wheel zooms
+    }
+
     void clickSelectsAndDoubleClickZooms()
     {
         TimelineView view;

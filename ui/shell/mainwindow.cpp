@@ -39,6 +39,7 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kPageKey = QStringLiteral("mainWindow/page");
+const QString kWheelZoomsKey = QStringLiteral("timeline/wheelZooms");
 
 const QString kTraceFilter = QObject::tr("Chrome traces (*.json *.json.gz);;All files (*)");
 const QString kModelFilter = QObject::tr("TorchScript models (*.pt *.pth *.ptl *.torchscript *.zip);;All files (*)");
@@ -156,6 +157,20 @@ void MainWindow::createMenus()
         auto *action = view->addAction(pageTitle(page), this, [this, page] { showPage(page); });
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + number++)));
     }
+    view->addSeparator();
+    // Perfetto zooms with the plain wheel, many editors with Ctrl+wheel: the user picks.
+    auto *wheelZooms = view->addAction(tr("Mouse wheel &zooms the timeline"));
+    wheelZooms->setCheckable(true);
+    wheelZooms->setToolTip(tr("When off, the wheel scrolls and Ctrl+wheel zooms"));
+    wheelZooms->setChecked(QSettings().value(kWheelZoomsKey, true).toBool());
+    const auto applyWheel = [this](bool zooms) {
+        qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->view()->setWheelZooms(zooms);
+    };
+    applyWheel(wheelZooms->isChecked());
+    connect(wheelZooms, &QAction::toggled, this, [applyWheel](bool zooms) {
+        QSettings().setValue(kWheelZoomsKey, zooms);
+        applyWheel(zooms);
+    });
 
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Pyrometer"), this,

@@ -36,7 +36,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), m_scroll(new QScr
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumSize(400, 200);
+    setMinimumSize(400, 120);
     setAttribute(Qt::WA_OpaquePaintEvent);
     connect(m_scroll, &QScrollBar::valueChanged, this, [this] { rebuild(); });
 }

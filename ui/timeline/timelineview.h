@@ -53,6 +53,7 @@ public:
     void setColorMode(ColorMode mode);
     ColorMode colorMode() const { return m_colorMode; }
     void setWheelZooms(bool plainWheelZooms) { m_wheelZooms = plainWheelZooms; }
+    bool wheelZooms() const { return m_wheelZooms; }
     void setShowAllFlows(bool show);
     void setProcessCollapsed(std::uint32_t process, bool collapsed);
     bool isProcessCollapsed(std::uint32_t process) const { return m_collapsed.count(process) > 0; }
