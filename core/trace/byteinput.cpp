@@ -2,10 +2,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <utility>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -32,10 +34,52 @@ private:
 
 class PlainInput final : public ByteInput {
 public:
-    PlainInput(int fd, std::uint64_t size, std::string prefix) : m_fd(fd), m_prefix(std::move(prefix))
+    PlainInput(int fd, std::uint64_t size, bool regular, std::string prefix)
+        : m_fd(fd), m_prefix(std::move(prefix)), m_regular(regular)
     {
         m_fileSize = size;
         m_fileBytesRead = m_prefix.size();
+    }
+    ~PlainInput() override
+    {
+        if (m_map)
+            ::munmap(m_map, m_mapSize);
+    }
+
+    char *map(std::size_t padding) override
+    {
+        if (m_map)
+            return static_cast<char *>(m_map);
+        if (!m_regular || m_fileSize == 0 || m_fileSize > std::numeric_limits<std::size_t>::max() / 2)
+            return nullptr;
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const auto size = static_cast<std::size_t>(m_fileSize);
+        const std::size_t total = (size + padding + page - 1) / page * page;
+        // Reserve the file plus padding as zero pages, then lay the file over the front: the
+        // padding stays readable even when the file ends at a page boundary.
+        void *area = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (area == MAP_FAILED)
+            return nullptr;
+        void *file = ::mmap(area, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, m_fd.get(), 0);
+        if (file == MAP_FAILED) {
+            ::munmap(area, total);
+            return nullptr;
+        }
+        ::madvise(area, size, MADV_SEQUENTIAL);
+        m_map = area;
+        m_mapSize = total;
+        m_page = page;
+        return static_cast<char *>(m_map);
+    }
+
+    void release(std::size_t upTo) override
+    {
+        upTo = upTo / m_page * m_page;
+        if (!m_map || upTo <= m_released)
+            return;
+        // The page cache keeps the data; only this process's mapping of it goes.
+        ::madvise(static_cast<char *>(m_map) + m_released, upTo - m_released, MADV_DONTNEED);
+        m_released = upTo;
     }
 
     std::size_t read(char *dst, std::size_t size) override
@@ -66,6 +110,11 @@ private:
     FileDescriptor m_fd;
     std::string m_prefix; // bytes read to sniff the format
     std::size_t m_prefixPos = 0;
+    bool m_regular = false;
+    void *m_map = nullptr;
+    std::size_t m_mapSize = 0;
+    std::size_t m_page = 4096;
+    std::size_t m_released = 0;
 };
 
 class GzipInput final : public ByteInput {
@@ -201,7 +250,7 @@ Result<std::unique_ptr<ByteInput>> ByteInput::open(const std::filesystem::path &
     if (gzip)
         input = std::make_unique<GzipInput>(owned, size, std::move(prefix));
     else
-        input = std::make_unique<PlainInput>(owned, size, std::move(prefix));
+        input = std::make_unique<PlainInput>(owned, size, S_ISREG(info.st_mode), std::move(prefix));
     if (!input->error().empty())
         return Error{file.string() + ": " + input->error()};
     return input;

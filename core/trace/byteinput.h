@@ -29,6 +29,19 @@ public:
     // Bytes consumed from the file itself, for progress.
     std::uint64_t fileBytesRead() const { return m_fileBytesRead; }
 
+    // A plain regular file can instead be mapped whole: a private, writable copy-on-write view
+    // of all fileSize() bytes followed by `padding` readable zero bytes, valid for the input's
+    // lifetime. nullptr where the input cannot be mapped (gzip, pipes, empty files, failure);
+    // then read() is the way. Mapping avoids the copy of read() and lets chunks of the file be
+    // parsed in place by several threads.
+    virtual char *map(std::size_t padding)
+    {
+        (void)padding;
+        return nullptr;
+    }
+    // Gives back the memory of mapped bytes [0, upTo) that will not be read again (RSS).
+    virtual void release(std::size_t upTo) { (void)upTo; }
+
 protected:
     std::string m_error;
     bool m_gzipped = false;

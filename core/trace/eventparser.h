@@ -19,20 +19,21 @@ struct ChunkResult {
     std::size_t eventsDone = 0;
 };
 
-// Parses chunks of the traceEvents array for one TraceBuilder (see EventReader).
+// Parses chunks of the traceEvents array with simdjson On-Demand (see EventReader). Holds
+// simdjson's parser and its buffers: one per thread, reused from chunk to chunk.
 class ChunkParser {
 public:
-    virtual ~ChunkParser() = default;
-    virtual ChunkResult parse(const char *chunk, std::size_t size, std::size_t capacity, std::uint64_t baseOffset,
-                              const StopToken &stop) = 0;
-};
+    ChunkParser();
+    ~ChunkParser();
+    ChunkParser(const ChunkParser &) = delete;
+    ChunkParser &operator=(const ChunkParser &) = delete;
 
-// One copy per instruction set; EventReader chooses.
-namespace haswell_variant {
-std::unique_ptr<ChunkParser> makeChunkParser(TraceBuilder &builder);
-}
-namespace baseline_variant {
-std::unique_ptr<ChunkParser> makeChunkParser(TraceBuilder &builder);
-}
+    ChunkResult parse(TraceBuilder &builder, const char *chunk, std::size_t size, std::size_t capacity,
+                      std::uint64_t baseOffset, const StopToken &stop);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d_ptr;
+};
 
 } // namespace pyrometer::trace

@@ -6,26 +6,24 @@ namespace pyrometer::trace {
 
 // Parses one chunk of the traceEvents array with simdjson On-Demand and feeds each event to a
 // TraceBuilder. A chunk is "[" event, event, ... "]" in a buffer that has simdjson's padding
-// after it. Uses the AVX2 build of the parser where the CPU has it.
+// after it. One reader per thread; the builder may change from chunk to chunk.
 class EventReader {
 public:
-    explicit EventReader(TraceBuilder &builder);
-
-    // chunk points to the '[' (or the ',' that stands in for it); size includes the closing
+    // chunk points to the '[' (or the byte that stands in for it); size includes the closing
     // ']'; capacity >= size + padding(). baseOffset is chunk[0]'s offset in the JSON text.
-    ChunkResult parseChunk(const char *chunk, std::size_t size, std::size_t capacity, std::uint64_t baseOffset,
-                           const StopToken &stop)
+    ChunkResult parseChunk(TraceBuilder &builder, const char *chunk, std::size_t size, std::size_t capacity,
+                           std::uint64_t baseOffset, const StopToken &stop)
     {
-        return m_parser->parse(chunk, size, capacity, baseOffset, stop);
+        return m_parser.parse(builder, chunk, size, capacity, baseOffset, stop);
     }
 
     // simdjson's padding requirement, so the loader need not include simdjson.
     static std::size_t padding();
-    // "haswell" or "baseline": which parser build runs on this CPU.
+    // The simdjson kernel chosen at run time for this CPU ("icelake", "haswell", "fallback"...).
     static const char *variant();
 
 private:
-    std::unique_ptr<ChunkParser> m_parser;
+    ChunkParser m_parser;
 };
 
 } // namespace pyrometer::trace

@@ -16,9 +16,45 @@ void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
     column = std::move(sorted);
 }
 
+// A stable sort of order by less in blocks, with stop checked between blocks and between
+// merge passes, so that stopping never waits for the sort of millions of events.
+template <typename Less>
+bool stoppableStableSort(std::vector<std::uint32_t> &order, Less less, const StopToken &stop)
+{
+    constexpr std::size_t kBlock = 1u << 18;
+    const auto n = order.size();
+    for (std::size_t from = 0; from < n; from += kBlock) {
+        if (stop.stopRequested())
+            return false;
+        const auto to = std::min(n, from + kBlock);
+        std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(from), order.begin() + static_cast<std::ptrdiff_t>(to),
+                         less);
+    }
+    std::vector<std::uint32_t> buffer(n > kBlock ? n : 0);
+    for (std::size_t width = kBlock; width < n; width *= 2) {
+        for (std::size_t from = 0; from < n; from += 2 * width) {
+            if (stop.stopRequested())
+                return false;
+            const auto middle = std::min(n, from + width);
+            const auto to = std::min(n, from + 2 * width);
+            std::merge(order.begin() + static_cast<std::ptrdiff_t>(from), order.begin() + static_cast<std::ptrdiff_t>(middle),
+                       order.begin() + static_cast<std::ptrdiff_t>(middle), order.begin() + static_cast<std::ptrdiff_t>(to),
+                       buffer.begin() + static_cast<std::ptrdiff_t>(from), less);
+        }
+        order.swap(buffer); // every position was written by one merge
+    }
+    return true;
+}
+
 } // namespace
 
 void sortAndNest(Track &track)
+{
+    const StopToken never;
+    sortAndNest(track, never);
+}
+
+bool sortAndNest(Track &track, const StopToken &stop)
 {
     const auto n = track.start.size();
     bool sorted = true;
@@ -29,11 +65,13 @@ void sortAndNest(Track &track)
     if (!sorted) {
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto less = [&](std::uint32_t a, std::uint32_t b) {
             if (track.start[a] != track.start[b])
                 return track.start[a] < track.start[b];
             return track.duration[a] > track.duration[b];
-        });
+        };
+        if (!stoppableStableSort(order, less, stop))
+            return false;
         permute(track.start, order);
         permute(track.duration, order);
         permute(track.eventName, order);
@@ -41,6 +79,8 @@ void sortAndNest(Track &track)
         permute(track.kind, order);
         permute(track.args, order);
         permute(track.sourceOffset, order);
+        if (stop.stopRequested())
+            return false;
     }
 
     track.lane.assign(n, 0);
@@ -49,6 +89,8 @@ void sortAndNest(Track &track)
     // One stack of open events per lane; a stack holds indices with nested intervals.
     std::vector<std::vector<std::uint32_t>> stacks(1);
     for (std::uint32_t i = 0; i < n; ++i) {
+        if ((i & 0xFFFFF) == 0xFFFFF && stop.stopRequested())
+            return false;
         const auto start = track.start[i];
         const auto end = start + track.duration[i];
         std::size_t lane = 0;
@@ -69,6 +111,7 @@ void sortAndNest(Track &track)
         stack.push_back(i);
     }
     track.laneCount = n == 0 ? 0 : static_cast<int>(stacks.size());
+    return true;
 }
 
 } // namespace pyrometer::trace

@@ -1,18 +1,27 @@
 #include "core/trace/loader.h"
 
 #include "core/trace/byteinput.h"
+#include "core/trace/chunkpool.h"
 #include "core/trace/eventreader.h"
 #include "core/trace/jsonscan.h"
 #include "core/trace/tracebuilder.h"
 #include "core/trace/window.h"
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <simdjson.h>
+#include <system_error>
+#include <thread>
 
 namespace pyrometer::trace {
 namespace {
 
 constexpr std::size_t kChunk = 4u << 20; // bytes of events per simdjson pass: stays in cache
+// Smallest chunk (tests): well above simdjson's padding, so that a chunk being parsed never
+// reads the bytes patched for a chunk scheduled after it.
+constexpr std::size_t kMinChunk = 1024;
+constexpr int kMaxThreads = 16;
 constexpr std::size_t kMaxPrefix = 256u << 20;      // top-level keys before traceEvents
 constexpr std::size_t kMaxSuffix = 64u << 20;       // and after it, validated in memory
 constexpr std::size_t kMaxElement = std::size_t(1) << 31; // one event larger than this: give up
@@ -27,8 +36,13 @@ public:
     Loader(const std::filesystem::path &file, ByteInput &input, const LoadOptions &options,
            ProgressReporter &progress, const StopToken &stop)
         : m_file(file), m_input(input), m_options(options), m_progress(progress), m_stop(stop),
-          m_window(input, EventReader::padding()), m_reader(m_builder)
+          m_window(input, EventReader::padding()),
+          m_chunk(options.chunkBytes ? std::max(options.chunkBytes, kMinChunk) : kChunk)
     {
+        int threads = options.parserThreads;
+        if (threads < 0)
+            threads = static_cast<int>(std::thread::hardware_concurrency());
+        m_threads = std::clamp(threads, 0, kMaxThreads);
     }
 
     Result<std::shared_ptr<const Trace>> run(std::chrono::steady_clock::time_point started);
@@ -43,11 +57,23 @@ private:
     }
     Error cancelled() const { return Error{m_file.string() + ": loading cancelled"}; }
 
+    using Job = ChunkPool::Job;
+    enum class Step { More, Done };
+
     Result<bool> findArray();
     Result<bool> readEvents();
     Result<bool> validateRest();
     // Parses [sep, end] where data[end] is the ',' or ']' after the last event of the chunk.
     ChunkResult parse(std::size_t end);
+    void reportProgress();
+    // Queues chunks with guessed boundaries for the worker threads, patching the brackets that
+    // let them be parsed in place.
+    void schedule();
+    void patch(std::size_t position, char c);
+    // Absorbs the oldest queued chunk once parsed.
+    Result<Step> collect();
+    // Cancels the queued chunks and puts the patched bytes back.
+    void drain();
 
     const std::filesystem::path &m_file;
     ByteInput &m_input;
@@ -60,7 +86,134 @@ private:
     std::string m_prefix;
     std::size_t m_separator = 0; // window position of the '[' or ',' before the next event
     bool m_truncated = false;
+    bool m_exact = false; // cut the next chunk exactly, on this thread
+    std::size_t m_chunk;
+    int m_threads = 0;
+    // Destroyed before the window, whose bytes its workers may still be reading.
+    std::unique_ptr<ChunkPool> m_pool;
+    std::deque<std::shared_ptr<Job>> m_jobs;          // queued chunks, in file order
+    std::vector<std::pair<std::size_t, char>> m_patches; // (position, original byte)
+    std::size_t m_nextOpen = jsonscan::npos; // patched '[' for the chunk after the last queued
 };
+
+void Loader::reportProgress()
+{
+    if (m_window.mapped())
+        m_progress.report(m_window.offsetOf(m_separator), m_input.fileSize());
+    else
+        m_progress.report(m_input.fileBytesRead(), m_input.fileSize());
+}
+
+void Loader::patch(std::size_t position, char c)
+{
+    char &byte = m_window.data()[position];
+    m_patches.emplace_back(position, byte);
+    byte = c;
+}
+
+void Loader::schedule()
+{
+    if (m_threads == 0 || m_exact)
+        return;
+    const auto limit = static_cast<std::size_t>(m_threads) + 2;
+    char *data = m_window.data();
+    while (m_jobs.size() < limit) {
+        if (!m_jobs.empty() && m_jobs.back()->last)
+            return;
+        const std::size_t separator = m_jobs.empty() ? m_separator : m_jobs.back()->end;
+        const auto text = m_window.view(separator + 1);
+        if (m_window.eof() && text.size() <= m_chunk)
+            return; // the end of the data is cut exactly, on this thread
+        const auto boundary = jsonscan::guessBoundary(text, m_chunk);
+        if (boundary == jsonscan::npos)
+            return;
+        auto job = std::make_shared<Job>();
+        job->separator = separator;
+        job->end = separator + 1 + boundary;
+        job->last = data[job->end] == ']';
+        // Where the chunk's '[' goes: the array's own, the separator itself when no chunk
+        // before it is being parsed, the blank after the separator (patched when the chunk
+        // before it was queued, as that chunk may read it), or a copy.
+        std::size_t open = jsonscan::npos;
+        if (data[separator] == '[') {
+            open = separator;
+        } else if (m_jobs.empty()) {
+            patch(separator, '[');
+            open = separator;
+        } else if (m_nextOpen == separator + 1) {
+            open = separator + 1;
+        }
+        m_nextOpen = jsonscan::npos;
+        if (!job->last) {
+            if (jsonscan::isSpace(data[job->end + 1])) {
+                patch(job->end + 1, '[');
+                m_nextOpen = job->end + 1;
+            }
+            patch(job->end, ']');
+        }
+        if (open != jsonscan::npos) {
+            job->text = data + open;
+            job->size = job->end - open + 1;
+            job->capacity = m_window.capacityFrom(open);
+            job->baseOffset = m_window.offsetOf(open);
+        } else {
+            job->copy = std::string_view(data + separator + 1, job->end - separator);
+            job->baseOffset = m_window.offsetOf(separator);
+        }
+        if (!m_pool) {
+            try {
+                m_pool = std::make_unique<ChunkPool>(m_threads, m_stop);
+            } catch (const std::system_error &) { // no threads to be had: parse on this one
+                m_threads = 0;
+                drain();
+                return;
+            }
+        }
+        m_pool->submit(job);
+        m_jobs.push_back(std::move(job));
+    }
+}
+
+void Loader::drain()
+{
+    if (m_pool)
+        m_pool->cancel(m_jobs);
+    m_jobs.clear();
+    for (auto it = m_patches.rbegin(); it != m_patches.rend(); ++it)
+        m_window.data()[it->first] = it->second;
+    m_patches.clear();
+    m_nextOpen = jsonscan::npos;
+}
+
+Result<Loader::Step> Loader::collect()
+{
+    const auto job = m_jobs.front();
+    while (!m_pool->wait(*job, std::chrono::milliseconds(20))) {
+        if (m_stop.stopRequested())
+            return cancelled();
+    }
+    m_jobs.pop_front();
+    if (job->result.stopped)
+        return cancelled();
+    if (!job->result.ok) {
+        // Perhaps the guessed boundary was inside a string or a nested array: keep the events
+        // done and cut the rest exactly, on this thread. The chunks after it are void.
+        drain();
+        m_builder.absorb(*job->builder);
+        if (job->result.eventsDone > 0) {
+            const auto done = jsonscan::nthSeparator(m_window.view(m_separator + 1), job->result.eventsDone);
+            if (done == jsonscan::npos)
+                return error("internal error: lost track of events", m_window.offsetOf(m_separator));
+            m_separator += 1 + done;
+        }
+        m_exact = true;
+        return Step::More;
+    }
+    m_builder.absorb(*job->builder);
+    m_separator = job->end;
+    m_window.release(job->separator);
+    return job->last ? Step::Done : Step::More;
+}
 
 Result<bool> Loader::findArray()
 {
@@ -89,7 +242,7 @@ ChunkResult Loader::parse(std::size_t end)
     const char close = data[end];
     data[m_separator] = '[';
     data[end] = ']';
-    auto result = m_reader.parseChunk(data + m_separator, end - m_separator + 1,
+    auto result = m_reader.parseChunk(m_builder, data + m_separator, end - m_separator + 1,
                                       m_window.capacityFrom(m_separator), m_window.offsetOf(m_separator), m_stop);
     data[m_separator] = open;
     data[end] = close;
@@ -106,21 +259,39 @@ ChunkResult Loader::parse(std::size_t end)
 
 Result<bool> Loader::readEvents()
 {
-    bool exact = false;
     for (;;) {
-        if (m_stop.stopRequested())
+        if (m_stop.stopRequested()) {
+            drain();
             return cancelled();
-        m_progress.report(m_input.fileBytesRead(), m_input.fileSize());
-        // Refill only when less than a chunk is left, so few bytes are moved to the front.
-        if (!m_window.eof() && m_window.size() - m_separator < kChunk + (1u << 20)) {
-            m_window.discardBefore(m_separator);
-            m_separator = 0;
-            m_window.fillTo(m_window.capacity());
         }
+        reportProgress();
+        if (m_jobs.empty()) {
+            drain(); // puts back the bytes patched for the chunks absorbed
+            // Refill only when less than a chunk is left, so few bytes are moved to the front.
+            if (!m_window.eof() && m_window.size() - m_separator < m_chunk + (1u << 20)) {
+                m_window.discardBefore(m_separator);
+                m_separator = 0;
+                m_window.fillTo(m_window.capacity());
+            }
+        }
+        schedule();
+        if (!m_jobs.empty()) {
+            const auto step = collect();
+            if (!step) {
+                drain();
+                return step.error();
+            }
+            if (step.value() == Step::Done) {
+                drain();
+                return true;
+            }
+            continue;
+        }
+        bool &exact = m_exact;
         const auto text = m_window.view(m_separator + 1);
-        if (m_window.eof() && text.size() <= kChunk)
+        if (m_window.eof() && text.size() <= m_chunk)
             exact = true;
-        const auto target = std::min(kChunk, text.size());
+        const auto target = std::min(m_chunk, text.size());
         std::size_t lastSeparator = jsonscan::npos;
         std::size_t badClose = jsonscan::npos;
         const auto boundary = exact ? jsonscan::exactBoundary(text, target, lastSeparator, badClose)
@@ -145,13 +316,14 @@ Result<bool> Loader::readEvents()
             if (!m_options.partial)
                 return error("unexpected end of data inside the traceEvents array (truncated file?)", end);
             m_truncated = true;
+            if (lastSeparator != jsonscan::npos) {
+                const auto result = parse(m_separator + 1 + lastSeparator);
+                if (result.stopped)
+                    return cancelled();
+            }
+            // After the events' own warnings, which keep file order.
             m_builder.warn("the file is truncated at byte " + std::to_string(end)
                            + "; loaded the events before it");
-            if (lastSeparator == jsonscan::npos)
-                return true;
-            const auto result = parse(m_separator + 1 + lastSeparator);
-            if (result.stopped)
-                return cancelled();
             return true;
         }
         const auto end = m_separator + 1 + boundary;
@@ -181,6 +353,7 @@ Result<bool> Loader::readEvents()
         exact = false;
         const bool last = m_window.data()[end] == ']';
         m_separator = end;
+        m_window.release(m_separator);
         if (last)
             return true;
     }
@@ -234,7 +407,8 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     if (m_stop.stopRequested())
         return cancelled();
     const auto jsonBytes = m_window.offsetOf(m_window.size());
-    auto trace = m_builder.finish(m_stop);
+    m_pool.reset();
+    auto trace = m_builder.finish(m_stop, m_threads - 1); // this thread is one of them
     if (!trace)
         return cancelled();
     trace->info.file = m_file;

@@ -26,6 +26,7 @@ struct RawEvent {
     char scope = 't'; // "s": t (thread), p (process), g (global)
     std::uint64_t flowId = 0;
     bool hasFlowId = false;
+    bool flowIdIsText = false; // flowId is (1 << 63) | the StringId of the text
     bool bindEnclosing = false; // bp "e"
     std::uint64_t sourceOffset = 0;
 

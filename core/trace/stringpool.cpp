@@ -28,7 +28,8 @@ std::size_t StringPool::Hash::operator()(std::string_view text) const noexcept
         n -= 8;
     }
     std::uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (n > 0) // an empty view may have a null data pointer
+        std::memcpy(&tail, p, n);
     hash = (hash ^ tail) * 0x100000001b3ull;
     hash ^= hash >> 32;
     return static_cast<std::size_t>(hash);

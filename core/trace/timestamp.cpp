@@ -23,7 +23,7 @@ std::string_view trimRight(std::string_view text)
 
 } // namespace
 
-std::optional<std::int64_t> parseInteger(std::string_view literal)
+std::optional<std::int64_t> parseIntegerSlow(std::string_view literal)
 {
     literal = trimRight(literal);
     std::size_t i = 0;
@@ -49,38 +49,9 @@ std::optional<std::int64_t> parseInteger(std::string_view literal)
     return static_cast<std::int64_t>(value);
 }
 
-std::optional<std::int64_t> microsToNanos(std::string_view literal)
+std::optional<std::int64_t> microsToNanosSlow(std::string_view literal)
 {
     literal = trimRight(literal);
-    // Fast path for what profilers write: up to 15 integer digits, up to 3 decimals.
-    {
-        const char *p = literal.data();
-        const char *end = p + literal.size();
-        const bool negative = p != end && *p == '-';
-        p += negative;
-        const char *intBegin = p;
-        std::int64_t value = 0;
-        while (p != end && isDigit(*p) && p - intBegin < 15)
-            value = value * 10 + (*p++ - '0');
-        const auto intDigits = p - intBegin;
-        if (intDigits > 0 && (intDigits == 1 || *intBegin != '0')) {
-            int decimals = 0;
-            bool simple = true;
-            if (p != end && *p == '.') {
-                ++p;
-                while (p != end && isDigit(*p) && decimals < 3) {
-                    value = value * 10 + (*p++ - '0');
-                    ++decimals;
-                }
-                simple = decimals > 0;
-            }
-            if (simple && p == end) {
-                for (; decimals < 3; ++decimals)
-                    value *= 10;
-                return negative ? -value : value;
-            }
-        }
-    }
     std::size_t i = 0;
     const bool negative = i < literal.size() && literal[i] == '-';
     if (negative)

@@ -35,7 +35,7 @@ std::size_t TraceBuilder::CounterHash::operator()(const CounterKey &key) const n
     return (std::size_t(key.process) * 1000003u + key.name) * 1000003u + key.key;
 }
 
-TraceBuilder::TraceBuilder() : m_trace(std::make_unique<Trace>())
+TraceBuilder::TraceBuilder(bool partial) : m_trace(std::make_unique<Trace>()), m_partial(partial)
 {
     m_memoryName = m_trace->strings.intern("[memory]");
 }
@@ -44,10 +44,14 @@ TraceBuilder::~TraceBuilder() = default;
 
 void TraceBuilder::warn(std::string message)
 {
-    auto &info = m_trace->info;
-    ++info.warningCount;
-    if (info.warnings.size() < TraceInfo::kMaxWarnings)
-        info.warnings.push_back(std::move(message));
+    warn(UINT64_MAX, std::move(message));
+}
+
+void TraceBuilder::warn(std::uint64_t offset, std::string message)
+{
+    ++m_trace->info.warningCount;
+    if (m_warnings.size() < TraceInfo::kMaxWarnings)
+        m_warnings.push_back({offset, std::move(message)});
 }
 
 void TraceBuilder::countPhase(const RawEvent &event)
@@ -63,13 +67,13 @@ void TraceBuilder::countPhase(const RawEvent &event)
         ++m_trace->info.phaseCounts[std::string(event.ph)];
 }
 
-void TraceBuilder::addSkipped(std::string_view ph, bool hasPh, std::string message)
+void TraceBuilder::addSkipped(std::string_view ph, bool hasPh, std::uint64_t offset, std::string message)
 {
     RawEvent event;
     event.ph = ph;
     event.hasPh = hasPh;
     countPhase(event);
-    warn(std::move(message));
+    warn(offset, std::move(message));
 }
 
 std::uint32_t TraceBuilder::processIndex(const EntityId &pid)
@@ -182,13 +186,31 @@ void TraceBuilder::addCounter(const RawEvent &event)
             series.name = std::string(m_trace->strings.view(event.name));
             if (event.numbers.size() > 1 || m_trace->strings.view(key) != series.name)
                 series.name = join({series.name, ".", m_trace->strings.view(key)});
-            m_counters.emplace_back(process, std::move(series));
+            m_counters.push_back({counterKey, std::move(series)});
         }
-        auto &series = m_counters[it->second].second;
+        auto &series = m_counters[it->second].series;
         series.time.push_back(event.ts);
         series.value.push_back(value);
     }
     extendSpan(event.ts, event.ts);
+}
+
+void TraceBuilder::endSlice(std::uint32_t trackIndex, std::int64_t time, std::uint64_t sourceOffset)
+{
+    auto &track = *m_tracks[trackIndex];
+    if (track.openBegins.empty()) {
+        warn(sourceOffset, join({"E event at byte ", std::to_string(sourceOffset), " has no matching B; skipped"}));
+        return;
+    }
+    const auto begin = track.openBegins.back();
+    track.openBegins.pop_back();
+    if (time < track.start[begin]) {
+        warn(sourceOffset, join({"E event at byte ", std::to_string(sourceOffset), " ends before its B; skipped"}));
+        return;
+    }
+    track.duration[begin] = time - track.start[begin];
+    track.kind[begin] = SliceKind::BeginEnd;
+    extendSpan(time, time);
 }
 
 void TraceBuilder::add(const RawEvent &event)
@@ -207,13 +229,13 @@ void TraceBuilder::add(const RawEvent &event)
     if (!timed)
         return;
     if (!event.hasTs) {
-        warn(join({"event at byte ", std::to_string(event.sourceOffset), " (ph ", event.ph, ") has no ts; skipped"}));
+        warn(event.sourceOffset, join({"event at byte ", std::to_string(event.sourceOffset), " (ph ", event.ph, ") has no ts; skipped"}));
         return;
     }
     switch (ph) {
     case 'X':
         if (event.dur < 0) {
-            warn(join({"event at byte ", std::to_string(event.sourceOffset), " has a negative dur; skipped"}));
+            warn(event.sourceOffset, join({"event at byte ", std::to_string(event.sourceOffset), " has a negative dur; skipped"}));
             return;
         }
         addSlice(event, SliceKind::Complete, event.hasDur ? event.dur : 0);
@@ -225,20 +247,12 @@ void TraceBuilder::add(const RawEvent &event)
         return;
     }
     case 'E': {
-        auto &track = *m_tracks[trackIndex(event.pid, event.tid)];
-        if (track.openBegins.empty()) {
-            warn(join({"E event at byte ", std::to_string(event.sourceOffset), " has no matching B; skipped"}));
+        const auto index = trackIndex(event.pid, event.tid);
+        if (m_partial && m_tracks[index]->openBegins.empty()) {
+            m_pendingEnds.push_back({index, event.ts, event.sourceOffset});
             return;
         }
-        const auto begin = track.openBegins.back();
-        track.openBegins.pop_back();
-        if (event.ts < track.start[begin]) {
-            warn(join({"E event at byte ", std::to_string(event.sourceOffset), " ends before its B; skipped"}));
-            return;
-        }
-        track.duration[begin] = event.ts - track.start[begin];
-        track.kind[begin] = SliceKind::BeginEnd;
-        extendSpan(event.ts, event.ts);
+        endSlice(index, event.ts, event.sourceOffset);
         return;
     }
     case 'i':
@@ -263,11 +277,12 @@ void TraceBuilder::add(const RawEvent &event)
     case 't':
     case 'f': {
         if (!event.hasFlowId) {
-            warn(join({"flow event at byte ", std::to_string(event.sourceOffset), " has no id; skipped"}));
+            warn(event.sourceOffset, join({"flow event at byte ", std::to_string(event.sourceOffset), " has no id; skipped"}));
             return;
         }
         FlowPoint point{event.category, event.name, event.flowId, trackIndex(event.pid, event.tid), event.ts,
-                        static_cast<std::uint32_t>(m_flowPoints.size()), ph, event.bindEnclosing};
+                        static_cast<std::uint32_t>(m_flowPoints.size()), ph, event.bindEnclosing,
+                        event.flowIdIsText};
         m_flowPoints.push_back(point);
         extendSpan(event.ts, event.ts);
         return;
@@ -277,7 +292,7 @@ void TraceBuilder::add(const RawEvent &event)
     }
 }
 
-std::unique_ptr<Trace> TraceBuilder::finish(const StopToken &stop)
+std::unique_ptr<Trace> TraceBuilder::finish(const StopToken &stop, int threads)
 {
     auto &info = m_trace->info;
     for (int c = 0; c < 128; ++c) {
@@ -288,8 +303,11 @@ std::unique_ptr<Trace> TraceBuilder::finish(const StopToken &stop)
         if (!track->openBegins.empty())
             warn(join({std::to_string(track->openBegins.size()), " B event(s) without a matching E; kept with duration 0"}));
     }
+    for (auto &warning : m_warnings)
+        info.warnings.push_back(std::move(warning.message));
+    m_warnings = {};
     finishProcesses(*m_trace);
-    if (stop.stopRequested() || !finishTracks(*m_trace, stop))
+    if (stop.stopRequested() || !finishTracks(*m_trace, stop, threads))
         return nullptr;
     finishFlows(*m_trace);
     finishCounters(*m_trace);

@@ -14,9 +14,15 @@ namespace pyrometer::trace {
 // Collects events as the reader finds them (in file order) and turns them into an immutable
 // Trace: tracks sorted by start with lanes, depth and parents, named processes and tracks,
 // paired flows, counter series.
+//
+// Chunks of a file can be parsed on several threads, each into a partial builder of its own
+// (with its own string pool); the loader then absorbs the partial builders into the main one
+// in file order, which gives the same Trace as reading the file in one pass.
 class TraceBuilder {
 public:
-    TraceBuilder();
+    // partial: a builder for one chunk, to be absorbed into the main one. It keeps E events
+    // that find no B in the chunk for absorb(), since their B may be in an earlier chunk.
+    explicit TraceBuilder(bool partial = false);
     ~TraceBuilder();
     TraceBuilder(const TraceBuilder &) = delete;
     TraceBuilder &operator=(const TraceBuilder &) = delete;
@@ -26,13 +32,19 @@ public:
     // Counts one traceEvents entry and its ph, then models it.
     void add(const RawEvent &event);
     // Counts an entry that was skipped (wrong type, not an object), with a warning.
-    void addSkipped(std::string_view ph, bool hasPh, std::string message);
+    void addSkipped(std::string_view ph, bool hasPh, std::uint64_t offset, std::string message);
+    // A warning about the byte at offset (warnings are kept in file order), or about the whole.
     void warn(std::string message);
+    void warn(std::uint64_t offset, std::string message);
+
+    // Moves the events of a partial builder (the chunk that follows everything added so far)
+    // into this one.
+    void absorb(TraceBuilder &part);
 
     std::uint64_t eventCount() const { return m_trace->info.eventCount; }
 
-    // Builds the trace; nullptr when stopped.
-    std::unique_ptr<Trace> finish(const StopToken &stop);
+    // Builds the trace, with up to `threads` helper threads; nullptr when stopped.
+    std::unique_ptr<Trace> finish(const StopToken &stop, int threads = 0);
 
 private:
     struct ProcessBuild {
@@ -83,6 +95,7 @@ private:
         std::uint32_t order; // file order, to keep ties stable
         char phase;
         bool bindEnclosing;
+        bool textId; // id holds a StringId (see RawEvent::flowIdIsText)
     };
     struct CounterKey {
         std::uint32_t process;
@@ -93,6 +106,19 @@ private:
     struct CounterHash {
         std::size_t operator()(const CounterKey &key) const noexcept;
     };
+    struct CounterBuild {
+        CounterKey key; // process build index, event name, arg key
+        CounterSeries series;
+    };
+    struct PendingEnd { // an E event of a partial builder whose B is in an earlier chunk
+        std::uint32_t track;
+        std::int64_t time;
+        std::uint64_t sourceOffset;
+    };
+    struct Warning {
+        std::uint64_t offset;
+        std::string message;
+    };
 
     void countPhase(const RawEvent &event);
     std::uint32_t processIndex(const EntityId &pid);
@@ -102,9 +128,11 @@ private:
     void addMetadata(const RawEvent &event);
     void addMemory(const RawEvent &event);
     void addCounter(const RawEvent &event);
+    void endSlice(std::uint32_t trackIndex, std::int64_t time, std::uint64_t sourceOffset);
     void markUsed();
     void finishProcesses(Trace &trace);
-    bool finishTracks(Trace &trace, const StopToken &stop);
+    bool finishTracks(Trace &trace, const StopToken &stop, int threads);
+    void sortFlowPoints();
     void finishFlows(Trace &trace);
     void finishCounters(Trace &trace);
 
@@ -118,7 +146,10 @@ private:
     std::uint32_t m_lastTrack = UINT32_MAX;
     std::vector<FlowPoint> m_flowPoints;
     std::unordered_map<CounterKey, std::uint32_t, CounterHash> m_counterByKey;
-    std::vector<std::pair<std::uint32_t, CounterSeries>> m_counters; // (process build index, series)
+    std::vector<CounterBuild> m_counters;
+    std::vector<PendingEnd> m_pendingEnds;
+    std::vector<Warning> m_warnings; // the first kMaxWarnings, in file order
+    bool m_partial = false;
     std::vector<bool> m_trackUsed;
     std::vector<bool> m_processUsed;
     bool m_hasSpan = false;

@@ -73,7 +73,7 @@ std::vector<LogRun> discoverRuns(const fs::path &logDir)
             continue;
         auto name = it->path().parent_path().lexically_relative(logDir).generic_string();
         if (name.empty())
-            name = ".";
+            name.assign(1, '.'); // not = ".": GCC 12 warns falsely (-Wrestrict) in release builds
         auto &run = runs[name];
         run.name = name;
         run.files.push_back({parts->worker, parts->span, it->path()});

@@ -3,8 +3,11 @@
 #include "core/trace/tracebuilder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <numeric>
+#include <system_error>
+#include <thread>
 #include <tuple>
 
 namespace pyrometer::trace {
@@ -33,7 +36,7 @@ void TraceBuilder::markUsed()
             m_processUsed[m_tracks[i]->process] = true;
     }
     for (const auto &counter : m_counters)
-        m_processUsed[counter.first] = true;
+        m_processUsed[counter.key.process] = true;
     for (const auto &marker : m_trace->markers) {
         if (marker.process.isValid())
             m_processUsed[marker.process.value] = true;
@@ -80,7 +83,7 @@ void TraceBuilder::finishProcesses(Trace &trace)
     }
 }
 
-bool TraceBuilder::finishTracks(Trace &trace, const StopToken &stop)
+bool TraceBuilder::finishTracks(Trace &trace, const StopToken &stop, int threads)
 {
     // Tracks in display order: by process, then thread sort index, then tid.
     std::vector<std::uint32_t> order;
@@ -120,24 +123,59 @@ bool TraceBuilder::finishTracks(Trace &trace, const StopToken &stop)
         track.kind = std::move(build.kind);
         track.args = std::move(build.args);
         track.sourceOffset = std::move(build.sourceOffset);
-        sortAndNest(track);
         trace.processes[track.process.value].tracks.push_back(track.id);
     }
     for (auto &track : trace.memory.track)
         track = TrackId(m_tracks[track.value]->finalId);
-    return true;
+
+    // Sorting and nesting each track, and sorting the flow points, are independent tasks:
+    // spread over threads, largest first.
+    std::vector<std::uint32_t> tasks(trace.tracks.size());
+    std::iota(tasks.begin(), tasks.end(), 0u);
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [&](auto a, auto b) { return trace.tracks[a].size() > trace.tracks[b].size(); });
+    const auto flowTask = static_cast<std::uint32_t>(tasks.size());
+    tasks.push_back(flowTask);
+    std::atomic<std::size_t> next = 0;
+    std::atomic<bool> stopped = false;
+    auto work = [&] {
+        for (std::size_t k = next++; k < tasks.size(); k = next++) {
+            if (tasks[k] == flowTask)
+                sortFlowPoints();
+            else if (!sortAndNest(trace.tracks[tasks[k]], stop))
+                stopped = true;
+        }
+    };
+    std::vector<std::thread> helpers;
+    const auto helperCount = std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 0)), tasks.size() - 1);
+    for (std::size_t i = 0; i < helperCount; ++i) {
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error &) { // fewer helpers, then
+            break;
+        }
+    }
+    work();
+    for (auto &helper : helpers)
+        helper.join();
+    return !stopped && !stop.stopRequested();
+}
+
+void TraceBuilder::sortFlowPoints()
+{
+    // Files do not keep flow points in time order (Kineto writes an 'f' before its 's'): chain
+    // them by time, a start before a step before an end at equal times.
+    auto rank = [](char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; };
+    std::sort(m_flowPoints.begin(), m_flowPoints.end(), [&](const FlowPoint &a, const FlowPoint &b) {
+        return std::make_tuple(a.category, a.id, a.time, rank(a.phase), a.order)
+            < std::make_tuple(b.category, b.id, b.time, rank(b.phase), b.order);
+    });
 }
 
 void TraceBuilder::finishFlows(Trace &trace)
 {
+    // The points were sorted by sortFlowPoints().
     auto &points = m_flowPoints;
-    // Files do not keep flow points in time order (Kineto writes an 'f' before its 's'): chain
-    // them by time, a start before a step before an end at equal times.
-    auto rank = [](char phase) { return phase == 's' ? 0 : phase == 't' ? 1 : 2; };
-    std::sort(points.begin(), points.end(), [&](const FlowPoint &a, const FlowPoint &b) {
-        return std::make_tuple(a.category, a.id, a.time, rank(a.phase), a.order)
-            < std::make_tuple(b.category, b.id, b.time, rank(b.phase), b.order);
-    });
     auto endOf = [&](const FlowPoint &point) {
         FlowEnd end;
         end.track = TrackId(m_tracks[point.track]->finalId);
@@ -208,8 +246,8 @@ void TraceBuilder::finishCounters(Trace &trace)
         series.value.push_back(static_cast<double>(memory.totalAllocated[i] >= 0 ? memory.totalAllocated[i] : running));
     }
     for (auto &entry : m_counters) {
-        auto &series = entry.second; // not a structured binding: clang 14 cannot capture those
-        series.process = ProcessId(m_processes[entry.first]->finalIndex);
+        auto &series = entry.series; // not a structured binding: clang 14 cannot capture those
+        series.process = ProcessId(m_processes[entry.key.process]->finalIndex);
         std::vector<std::uint32_t> byTime(series.time.size());
         std::iota(byTime.begin(), byTime.end(), 0u);
         std::stable_sort(byTime.begin(), byTime.end(), [&](auto a, auto b) { return series.time[a] < series.time[b]; });

@@ -11,17 +11,20 @@ namespace pyrometer::trace {
 
 // A sliding window over a ByteInput: the bytes [offsetOf(0), offsetOf(size())) of the JSON
 // text, followed by `padding` readable bytes (simdjson reads past the end of its input).
-// Bytes already used are discarded from the front, so memory stays bounded.
+// Bytes already used are discarded from the front, so memory stays bounded. A plain file is
+// mapped instead (ByteInput::map): then the window holds the whole file from the start (eof()
+// is true), positions never move, and release() hands back pages already parsed.
 class Window {
 public:
     Window(ByteInput &input, std::size_t padding);
 
-    char *data() { return m_data.get(); }
-    const char *data() const { return m_data.get(); }
+    char *data() { return m_data; }
+    const char *data() const { return m_data; }
+    bool mapped() const { return m_mapped; }
     std::size_t size() const { return m_size; }
     std::size_t capacity() const { return m_capacity; }
     bool eof() const { return m_eof; }
-    std::string_view view(std::size_t from) const { return {m_data.get() + from, m_size - from}; }
+    std::string_view view(std::size_t from) const { return {m_data + from, m_size - from}; }
     std::uint64_t offsetOf(std::size_t position) const { return m_base + position; }
     // Bytes from position to the end of the allocation, padding included.
     std::size_t capacityFrom(std::size_t position) const { return m_capacity + m_padding - position; }
@@ -33,6 +36,8 @@ public:
     // Reads at least one more byte unless the input ended; grows when full. False at the end.
     bool fillMore();
     void grow();
+    // The bytes before position will not be read again (mapped files give their pages back).
+    void release(std::size_t position);
 
 private:
     void reallocate(std::size_t capacity);
@@ -40,7 +45,9 @@ private:
 
     ByteInput &m_input;
     std::size_t m_padding;
-    std::unique_ptr<char[]> m_data;
+    std::unique_ptr<char[]> m_owned;
+    char *m_data = nullptr;
+    bool m_mapped = false;
     std::size_t m_capacity = 0;
     std::size_t m_size = 0;
     std::uint64_t m_base = 0;

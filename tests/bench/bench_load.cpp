@@ -1,5 +1,8 @@
 // Times one way of reading a trace, in its own process so peak RSS is its own:
-//   trace_bench_load pyrometer FILE     our loader (prints events, time, MB/s, RSS, model size)
+//   trace_bench_load pyrometer FILE [THREADS [CHUNK_KIB]]
+//                                       our loader (prints events, time, MB/s, RSS, model size);
+//                                       THREADS parser threads besides the caller (default: one
+//                                       per core, 0: parse on the calling thread only)
 //   trace_bench_load simdjson FILE      a bare simdjson On-Demand pass: read the file, iterate
 //                                       traceEvents and touch every event's keys
 #include "core/trace/eventreader.h"
@@ -11,6 +14,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -38,8 +42,8 @@ double currentRssMb()
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: %s pyrometer|simdjson FILE\n", argv[0]);
+    if (argc < 3 || argc > 5) {
+        std::fprintf(stderr, "usage: %s pyrometer|simdjson FILE [THREADS [CHUNK_KIB]]\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
@@ -78,16 +82,21 @@ int main(int argc, char **argv)
     }
     pyrometer::ProgressReporter progress;
     const pyrometer::StopToken stop;
-    const auto result = pyrometer::trace::loadTrace(argv[2], {}, progress, stop);
+    pyrometer::trace::LoadOptions options;
+    if (argc >= 4)
+        options.parserThreads = std::atoi(argv[3]);
+    if (argc >= 5)
+        options.chunkBytes = std::strtoull(argv[4], nullptr, 10) << 10;
+    const auto result = pyrometer::trace::loadTrace(argv[2], options, progress, stop);
     if (!result) {
         std::fprintf(stderr, "%s\n", result.error().message.c_str());
         return 2;
     }
     const auto &trace = *result.value();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("pyrometer(%s) events=%llu tracks=%zu seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
+    std::printf("pyrometer(%s, threads=%d) events=%llu tracks=%zu seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
                 "model_MB=%.0f file_MB=%.0f\n",
-                pyrometer::trace::EventReader::variant(), static_cast<unsigned long long>(trace.info.eventCount),
+                pyrometer::trace::EventReader::variant(), options.parserThreads, static_cast<unsigned long long>(trace.info.eventCount),
                 trace.tracks.size(), seconds, static_cast<double>(trace.info.fileBytes) / 1e6 / seconds, peakRssMb(),
                 currentRssMb(), static_cast<double>(trace.memoryBytes()) / 1e6,
                 static_cast<double>(trace.info.fileBytes) / 1e6);

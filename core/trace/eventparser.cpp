@@ -1,17 +1,22 @@
-// The On-Demand event parser. simdjson picks its On-Demand kernel at compile time from the
-// target flags, so this file is compiled twice (eventparser_haswell.cpp with AVX2 flags,
-// eventparser_baseline.cpp without) and EventReader picks one at run time.
-// PYROMETER_PARSER_VARIANT names the namespace of each copy.
+// The On-Demand event parser, built once for the target's baseline instruction set. simdjson
+// 3.0's On-Demand parser runs its stage 1 (the SIMD structural scan) and string unescaping
+// through the implementation it selects at run time (icelake, haswell, westmere, fallback);
+// only the scalar iteration is inlined here, so an AVX2 copy of this file was measured to gain
+// nothing, and leaving it out avoids inline code compiled with -mavx2 being kept by the linker
+// for the whole program (an ODR hazard on CPUs without AVX2).
 #include "core/trace/eventparser.h"
 
 #include "core/trace/timestamp.h"
 
 #include <charconv>
+#include <functional>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 #include <simdjson.h>
 
-namespace pyrometer::trace::PYROMETER_PARSER_VARIANT {
+namespace pyrometer::trace {
 namespace od = simdjson::ondemand;
 
 namespace {
@@ -40,14 +45,31 @@ enum class Outcome { Ok, WrongType, Fatal };
 
 
 struct Impl {
-    explicit Impl(TraceBuilder &b) : builder(b), strings(b.strings()) {}
+    void bind(TraceBuilder &b)
+    {
+        builder = &b;
+        strings = &b.strings();
+        for (auto &entry : shapes) // ids of another builder's pool
+            entry.id = StringId();
+        for (auto &entry : types)
+            entry.id = StringId();
+    }
 
-    TraceBuilder &builder;
-    StringPool &strings;
+    TraceBuilder *builder = nullptr;
+    StringPool *strings = nullptr;
     od::parser parser;
     RawEvent raw;
     std::string problem;
     std::string compact;
+    // Raw "Input Dims" texts already compacted and interned: most shapes repeat, and this
+    // skips the byte-by-byte compaction and the interning of the result.
+    struct Shape {
+        std::string raw;
+        StringId id;
+    };
+    static constexpr std::size_t kShapes = 512;
+    std::vector<Shape> shapes = std::vector<Shape>(kShapes);
+    std::vector<Shape> types = std::vector<Shape>(kShapes); // "Input type" texts, as written
 
     Outcome fail(simdjson::error_code error)
     {
@@ -79,17 +101,18 @@ struct Impl {
         std::string_view text;
         if (const auto outcome = readString(value, text); outcome != Outcome::Ok)
             return outcome;
-        out = strings.intern(text);
+        out = strings->intern(text);
         return Outcome::Ok;
     }
 
     // Integers in args: anything else (a float, a string) is ignored, not an error.
     static bool readInteger(od::value &value, std::int64_t &out)
     {
-        const auto parsed = parseInteger(value.raw_json_token());
-        if (parsed)
-            out = *parsed;
-        return parsed.has_value();
+        std::int64_t parsed = 0;
+        if (!parseIntegerTo(value.raw_json_token(), parsed))
+            return false;
+        out = parsed;
+        return true;
     }
 
     static bool readNumber(od::value &value, double &out)
@@ -112,12 +135,12 @@ struct Impl {
             problem = std::string(field) + " is not a number";
             return Outcome::WrongType;
         }
-        const auto ns = microsToNanos(token);
-        if (!ns) {
+        std::int64_t ns = 0;
+        if (!microsToNanosTo(token, ns)) {
             problem = "invalid number '" + std::string(token.substr(0, 32)) + "' in " + field;
             return Outcome::Fatal;
         }
-        out = *ns;
+        out = ns;
         return Outcome::Ok;
     }
 
@@ -135,16 +158,16 @@ struct Impl {
                 out = {*number, {}};
                 return Outcome::Ok;
             }
-            out = {0, strings.intern(text)};
+            out = {0, strings->intern(text)};
             return Outcome::Ok;
         }
         if (type == od::json_type::number) {
             const auto token = trim(value.raw_json_token());
-            if (const auto number = parseInteger(token)) {
-                out = {*number, {}};
+            if (std::int64_t number = 0; parseIntegerTo(token, number)) {
+                out = {number, {}};
                 return Outcome::Ok;
             }
-            out = {0, strings.intern(token)};
+            out = {0, strings->intern(token)};
             return Outcome::Ok;
         }
         return wrongType("pid or tid is neither a number nor a string");
@@ -160,6 +183,7 @@ struct Impl {
             if (const auto outcome = readStringId(value, text); outcome != Outcome::Ok)
                 return outcome;
             raw.flowId = (1ull << 63) | text.value;
+            raw.flowIdIsText = true;
         } else if (type == od::json_type::number) {
             const auto token = trim(value.raw_json_token());
             std::uint64_t id = 0;
@@ -182,14 +206,35 @@ struct Impl {
     {
         // Shapes are written pretty-printed in newer traces; interning them without blanks
         // lets equal shapes share one string.
+        auto &shape = shapes[std::hash<std::string_view>()(text) & (kShapes - 1)];
+        if (shape.id.isValid() && shape.raw == text)
+            return shape.id;
+        shape.raw.assign(text);
+        shape.id = compactJsonUncached(text);
+        return shape.id;
+    }
+
+    StringId internType(std::string_view text)
+    {
+        auto &type = types[std::hash<std::string_view>()(text) & (kShapes - 1)];
+        if (type.id.isValid() && type.raw == text)
+            return type.id;
+        type.raw.assign(text);
+        type.id = strings->intern(text);
+        return type.id;
+    }
+
+    StringId compactJsonUncached(std::string_view text)
+    {
         if (text.find('"') != std::string_view::npos)
-            return strings.intern(text);
-        compact.clear();
-        for (const char c : text) {
-            if (!isBlank(c))
-                compact.push_back(c);
+            return strings->intern(text);
+        compact.resize(text.size());
+        char *out = compact.data();
+        for (const char c : text) { // branch-free: blanks are written, then overwritten
+            *out = c;
+            out += !isBlank(c);
         }
-        return strings.intern(compact);
+        return strings->intern(std::string_view(compact.data(), static_cast<std::size_t>(out - compact.data())));
     }
 
     Outcome readArgs(od::value &value)
@@ -200,11 +245,13 @@ struct Impl {
         raw.hasArgs = true;
         const bool wantNumbers = !raw.hasPh || raw.ph == "C";
         for (auto fieldResult : args) {
-            od::field field;
-            if (const auto error = std::move(fieldResult).get(field))
+            // By reference, not copied out: copies of simdjson's small iterator structs stall
+            // on store forwarding (seen in perf), once per field of every event.
+            if (const auto error = fieldResult.error())
                 return fail(error);
+            od::field &field = fieldResult.value_unsafe();
             const char *key = field.key().raw();
-            od::value v = field.value();
+            od::value &v = field.value();
             std::int64_t number = 0;
             switch (key[0]) {
             case 'c':
@@ -234,7 +281,7 @@ struct Impl {
                     std::string_view text;
                     if (v.get_array().get(array) == simdjson::SUCCESS && array.raw_json().get(text) == simdjson::SUCCESS) {
                         if (key[6] == 't')
-                            raw.args.inputTypes = strings.intern(text);
+                            raw.args.inputTypes = internType(text);
                         else
                             raw.args.inputDims = compactJson(text);
                     }
@@ -284,7 +331,7 @@ struct Impl {
                     std::string_view keyText;
                     if (const auto error = field.unescaped_key().get(keyText))
                         return fail(error);
-                    raw.numbers.emplace_back(strings.intern(keyText), d);
+                    raw.numbers.emplace_back(strings->intern(keyText), d);
                 }
             }
         }
@@ -300,11 +347,12 @@ struct Impl {
             return result == Outcome::Fatal;
         };
         for (auto fieldResult : object) {
-            od::field field;
-            if (const auto error = std::move(fieldResult).get(field))
+            // By reference (see readEvent).
+            if (const auto error = fieldResult.error())
                 return fail(error);
+            od::field &field = fieldResult.value_unsafe();
             const char *key = field.key().raw();
-            od::value v = field.value();
+            od::value &v = field.value();
             Outcome outcome = Outcome::Ok;
             switch (key[0]) {
             case 'p':
@@ -376,29 +424,18 @@ struct Impl {
     }
 };
 
-class Parser final : public ChunkParser {
-public:
-    explicit Parser(TraceBuilder &builder) : m_impl(builder) {}
-    ChunkResult parse(const char *chunk, std::size_t size, std::size_t capacity, std::uint64_t baseOffset,
-                      const StopToken &stop) override;
-
-private:
-    Impl m_impl;
-};
-
 } // namespace
 
-std::unique_ptr<ChunkParser> makeChunkParser(TraceBuilder &builder)
-{
-    return std::make_unique<Parser>(builder);
-}
+struct ChunkParser::Private : Impl {};
 
-namespace {
+ChunkParser::ChunkParser() : d_ptr(std::make_unique<Private>()) {}
+ChunkParser::~ChunkParser() = default;
 
-ChunkResult Parser::parse(const char *chunk, std::size_t size, std::size_t capacity, std::uint64_t baseOffset,
-                          const StopToken &stop)
+ChunkResult ChunkParser::parse(TraceBuilder &builder, const char *chunk, std::size_t size, std::size_t capacity,
+                               std::uint64_t baseOffset, const StopToken &stop)
 {
-    auto &d = m_impl;
+    auto &d = *d_ptr;
+    d.bind(builder);
     ChunkResult result;
     auto fatal = [&](std::string problem, const char *where) {
         result.ok = false;
@@ -416,13 +453,13 @@ ChunkResult Parser::parse(const char *chunk, std::size_t size, std::size_t capac
 
     std::size_t count = 0;
     for (auto elementResult : array) {
-        od::value element;
-        if (const auto error = std::move(elementResult).get(element)) {
+        if (const auto error = elementResult.error()) {
             const char *where = nullptr;
             if (doc.current_location().get(where) != simdjson::SUCCESS)
                 where = nullptr;
             return fatal(simdjson::error_message(error), where);
         }
+        od::value &element = elementResult.value_unsafe(); // not copied (see readEvent)
         const char *start = nullptr;
         if (const auto error = element.current_location().get(start))
             return fatal(simdjson::error_message(error), nullptr);
@@ -437,8 +474,9 @@ ChunkResult Parser::parse(const char *chunk, std::size_t size, std::size_t capac
         if (const auto error = element.type().get(type))
             return fatal(simdjson::error_message(error), start);
         if (type != od::json_type::object) {
-            d.builder.addSkipped({}, false, "traceEvents entry at byte " + std::to_string(d.raw.sourceOffset)
-                                                + " is not an object; skipped");
+            d.builder->addSkipped({}, false, d.raw.sourceOffset,
+                                  "traceEvents entry at byte " + std::to_string(d.raw.sourceOffset)
+                                      + " is not an object; skipped");
             ++result.eventsDone;
             continue;
         }
@@ -453,14 +491,14 @@ ChunkResult Parser::parse(const char *chunk, std::size_t size, std::size_t capac
             return fatal(d.problem, where);
         }
         if (outcome == Outcome::WrongType)
-            d.builder.addSkipped(d.raw.ph, d.raw.hasPh, "event at byte " + std::to_string(d.raw.sourceOffset)
-                                                            + ": " + d.problem + "; skipped");
+            d.builder->addSkipped(d.raw.ph, d.raw.hasPh, d.raw.sourceOffset,
+                                  "event at byte " + std::to_string(d.raw.sourceOffset) + ": " + d.problem
+                                      + "; skipped");
         else
-            d.builder.add(d.raw);
+            d.builder->add(d.raw);
         ++result.eventsDone;
     }
     return result;
 }
 
-} // namespace
-} // namespace pyrometer::trace::PYROMETER_PARSER_VARIANT
+} // namespace pyrometer::trace
