@@ -170,8 +170,15 @@ Result<std::vector<OpRecord>> ModelSession::recordOps()
         at::RecordFunctionCallback(onOpStart, onOpEnd).needsInputs(true).needsOutputs(true).scopes({at::RecordScope::FUNCTION}));
     std::optional<Error> failed;
     try {
-        c10::InferenceMode guard;
-        m_impl->forwardOnly();
+        // A train-mode model must not meet inference tensors: they cannot be saved for a later
+        // backward. Recording needs no gradients either way.
+        if (m_impl->mode == RunMode::Inference) {
+            c10::InferenceMode guard;
+            m_impl->forwardOnly();
+        } else {
+            at::NoGradGuard guard;
+            m_impl->forwardOnly();
+        }
     } catch (const c10::Error &error) {
         failed = m_impl->runError(error.what_without_backtrace());
     } catch (const std::exception &error) {

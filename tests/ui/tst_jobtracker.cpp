@@ -57,6 +57,19 @@ private Q_SLOTS:
         QVERIFY(finished.at(0).at(3).toString().isEmpty());
     }
 
+    void endsAreNeverAnnouncedInsideRun()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        const auto id = tracker.run<int>(
+            "instant", {}, [](ProgressReporter &, const StopToken &) { return Result<int>(Error{"bad spec"}); }, this,
+            [](int) {});
+        QThread::msleep(50); // the work is long done: its end still waits for the event loop
+        QCOMPARE(finished.size(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QCOMPARE(finished.at(0).at(0).value<JobTracker::JobId>(), id);
+    }
+
     void reportsFailuresWithTheirMessage()
     {
         JobTracker tracker;

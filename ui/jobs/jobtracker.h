@@ -3,12 +3,10 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
-#include <QFuture>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <utility>
 
@@ -42,20 +40,26 @@ public:
             QMetaObject::invokeMethod(self.data(), [self, id, permille] { self->setProgress(id, permille); },
                                       Qt::QueuedConnection);
         };
-        auto future = QtConcurrent::run(&m_pool, [work = std::move(work), stop, sink]() mutable {
+        QPointer<QObject> guard(context);
+        // The result is always posted back, never delivered inside run(): a caller gets the id
+        // before it can hear of the job's end, however fast the work is.
+        m_pool.start([work = std::move(work), stop, sink, self, id, guard, onSuccess = std::move(onSuccess)]() mutable {
             ProgressReporter progress(sink);
             Result<T> result = work(progress, stop);
             if (result.ok())
                 progress.finish();
-            return result;
-        });
-        QPointer<QObject> guard(context);
-        future.then(this, [this, id, guard, onSuccess = std::move(onSuccess)](Result<T> result) mutable {
-            const auto [job, outcome] = takeJob(id, result.ok());
-            // Deliver before announcing, so that jobs started by onSuccess keep the tracker busy.
-            if (outcome == JobOutcome::Succeeded && guard)
-                onSuccess(std::move(result).value());
-            announce(id, job.title, outcome, result.ok() ? QString() : QString::fromStdString(result.error().message));
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, id, guard, onSuccess = std::move(onSuccess), result = std::move(result)]() mutable {
+                    const auto [job, outcome] = self->takeJob(id, result.ok());
+                    // Deliver before announcing, so that jobs started by onSuccess keep the
+                    // tracker busy.
+                    if (outcome == JobOutcome::Succeeded && guard)
+                        onSuccess(std::move(result).value());
+                    self->announce(id, job.title, outcome,
+                                   result.ok() ? QString() : QString::fromStdString(result.error().message));
+                },
+                Qt::QueuedConnection);
         });
         return id;
     }
