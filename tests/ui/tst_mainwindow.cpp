@@ -6,6 +6,7 @@
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/screenshot.h"
+#include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
@@ -76,7 +77,6 @@ private Q_SLOTS:
         QTest::addColumn<int>("page");
         QTest::addColumn<QString>("hint");
         QTest::addRow("flamegraph") << int(Page::FlameGraph) << "Open a trace: Ctrl+O";
-        QTest::addRow("operators") << int(Page::Operators) << "Open a trace: Ctrl+O";
         QTest::addRow("compare") << int(Page::Compare) << "Ctrl+O";
     }
     void pagesSayWhatWillAppearUntilTheyHaveContent()
@@ -100,6 +100,9 @@ private Q_SLOTS:
         QVERIFY(overview && model && timeline);
         QVERIFY(!timeline->hasContent());
         QVERIFY(timeline->emptyState()->hint().contains("Ctrl+O"));
+        auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+        QVERIFY(operators && !operators->hasContent());
+        QCOMPARE(operators->emptyState()->hint(), QString("Open a trace: Ctrl+O"));
         QVERIFY(!overview->hasContent());
         QVERIFY(overview->emptyState()->hint().contains("Ctrl+O"));
         QVERIFY(!model->hasContent());
@@ -142,8 +145,10 @@ private Q_SLOTS:
         auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
         QVERIFY(timeline->hasContent());
         QCOMPARE(timeline->view()->index()->trace.get(), window.workspace()->traces().front().trace.get());
-        auto *operators = qobject_cast<EmptyState *>(window.pageWidget(Page::Operators));
-        QVERIFY(operators->hint().contains("demo.pt.trace.json is open"));
+        auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+        QVERIFY(operators->hasContent());
+        auto *flame = qobject_cast<EmptyState *>(window.pageWidget(Page::FlameGraph));
+        QVERIFY(flame->hint().contains("demo.pt.trace.json is open"));
     }
 
     void timelineRangeListsItsOperators()
@@ -170,6 +175,16 @@ private Q_SLOTS:
         page->previousMatch();
         QCOMPARE(page->matchLabel()->text(), QString("12 of 12"));
         QVERIFY(page->details()->toHtml().contains("mkldnn_convolution"));
+
+        // An operator chosen in the Operators page is highlighted in the timeline.
+        auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+        Q_EMIT operators->rowEventsSelected(0, "aten::batch_norm");
+        QCOMPARE(page->matchLabel()->text(), QString("12 matches"));
+
+        // "Range in Operators" shows the range's tables there.
+        Q_EMIT page->openRangeInOperators(double(index->spanStart), double(index->spanStart) + 1e6);
+        QCOMPARE(window.currentPage(), Page::Operators);
+        QVERIFY(waitIdle(window));
     }
 
     void badTraceShowsErrorAndKeepsWhatWasOpen()
@@ -279,14 +294,22 @@ private Q_SLOTS:
         {
             MainWindow window;
             window.show();
-            window.resize(1000, 700);
+            window.resize(1240, 760);
             window.showPage(Page::Model);
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.close();
         }
         MainWindow again;
-        QCOMPARE(again.size(), QSize(1000, 700));
+        QCOMPARE(again.size(), QSize(1240, 760));
         QCOMPARE(again.currentPage(), Page::Model);
+    }
+
+    void pagesFitASmallLaptop()
+    {
+        MainWindow window;
+        for (const auto page : kAllPages)
+            QVERIFY2(window.pageWidget(page)->minimumSizeHint().width() <= 1000,
+                     qPrintable(pageName(page) + ": " + QString::number(window.pageWidget(page)->minimumSizeHint().width())));
     }
 
     void aboutNamesTheVersions()
@@ -301,7 +324,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString png = dir.filePath("model.png");
         MainWindow window;
-        window.resize(1000, 700);
+        window.resize(1240, 760);
         window.show();
         window.openDemo();
         int code = -1;

@@ -1,41 +1,108 @@
 #include "ui/model/modelpage.h"
 
+#include "core/torch/session.h"
 #include "core/util/format.h"
+#include "ui/model/profilerun.h"
+#include "ui/model/profileresultsview.h"
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/workspace.h"
 
+#include <QComboBox>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QStackedLayout>
+#include <QStandardPaths>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <thread>
+
 namespace pyrometer::ui {
 
-ModelPage::ModelPage(Workspace *workspace, QWidget *parent)
-    : QWidget(parent), m_workspace(workspace), m_stack(new QStackedLayout(this)),
+ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
       m_empty(new EmptyState(tr("Model"),
                              tr("Load a TorchScript model (what torch.jit.save writes) to time it warm and cold, "
                                 "and to find its slowest layers, with parameters and FLOPs next to each layer's time."),
                              tr("Open a model: Ctrl+M"), this)),
-      m_summary(new QLabel(this)), m_tree(new QTreeWidget(this))
+      m_summary(new QLabel(this)), m_tree(new QTreeWidget(this)), m_inputs(new QLineEdit(this)), m_warmup(new QSpinBox(this)),
+      m_iterations(new QSpinBox(this)), m_threads(new QSpinBox(this)), m_mode(new QComboBox(this)),
+      m_run(new QPushButton(tr("Run profile"), this)), m_runStatus(new QLabel(this)), m_results(new ProfileResultsView(this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
+
+    // Left: how to run it, and what the model is made of.
+    auto *settings = new QGroupBox(tr("Run settings"), content);
+    auto *form = new QFormLayout(settings);
+    m_inputs->setPlaceholderText(tr("1x3x224x224 or 1x3x224x224,1x10:int64"));
+    m_inputs->setToolTip(tr("One shape per model input, separated by commas; a dtype after a colon (float32 by default: "
+                            "float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool)"));
+    form->addRow(tr("Inputs"), m_inputs);
+    m_warmup->setRange(0, 10000);
+    m_warmup->setValue(10);
+    m_warmup->setToolTip(tr("Untimed runs after the cold one"));
+    form->addRow(tr("Warm-up runs"), m_warmup);
+    m_iterations->setRange(1, 100000);
+    m_iterations->setValue(50);
+    m_iterations->setToolTip(tr("Timed runs; up to 10 of them are also profiled layer by layer"));
+    form->addRow(tr("Timed runs"), m_iterations);
+    m_threads->setRange(0, int(std::max(1u, std::thread::hardware_concurrency())) * 4);
+    m_threads->setSpecialValueText(tr("default"));
+    m_threads->setToolTip(tr("libtorch's intra-op threads (process-wide)"));
+    form->addRow(tr("Threads"), m_threads);
+    m_mode->addItem(tr("Inference"), int(torch::RunMode::Inference));
+    m_mode->addItem(tr("Train step"), int(torch::RunMode::Train));
+    m_mode->setToolTip(tr("Train step: forward in training mode, the sum of the outputs as the loss, backward"));
+    form->addRow(tr("Mode"), m_mode);
+    m_run->setDefault(true);
+    form->addRow(m_run);
+    m_runStatus->setWordWrap(true);
+    m_runStatus->setTextFormat(Qt::PlainText);
+    m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(m_runStatus);
+    connect(m_run, &QPushButton::clicked, this, &ModelPage::runProfile);
+    connect(m_inputs, &QLineEdit::returnPressed, this, &ModelPage::runProfile);
+
     m_tree->setHeaderLabels({tr("Module"), tr("Type"), tr("Parameters")});
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    layout->addWidget(m_tree, 1);
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents); // names stay readable; the pane scrolls
+
+    auto *left = new QWidget(content);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(settings);
+    leftLayout->addWidget(m_tree, 1);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, content);
+    splitter->addWidget(left);
+    splitter->addWidget(m_results);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({340, 1000});
+    layout->addWidget(splitter, 1);
 
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
     connect(workspace, &Workspace::modelOpened, this, &ModelPage::showModel);
+    connect(jobs, &JobTracker::finished, this,
+            [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) { jobFinished(id, outcome, message); });
+    connect(m_results, &ProfileResultsView::openTraceRequested, this, [this](const QString &path) {
+        m_workspace->openTrace(path);
+        Q_EMIT timelineRequested();
+    });
 }
 
 bool ModelPage::hasContent() const
@@ -45,6 +112,7 @@ bool ModelPage::hasContent() const
 
 void ModelPage::showModel(int index)
 {
+    m_current = index;
     const auto &document = m_workspace->models().at(std::size_t(index));
     const auto &info = document.info;
     const QLocale locale;
@@ -72,7 +140,84 @@ void ModelPage::showModel(int index)
     m_tree->expandAll();
     m_tree->resizeColumnToContents(1);
     m_tree->resizeColumnToContents(2);
+
+    // Results belong to the model they were measured on.
+    if (m_runningJob)
+        m_jobs->cancel(m_runningJob);
+    m_results->clear();
+    m_runStatus->clear();
+    m_inputs->clear();
+    prefillInputs(document.path);
     m_stack->setCurrentIndex(1);
+}
+
+void ModelPage::prefillInputs(const QString &path)
+{
+    const std::filesystem::path file = path.toStdString();
+    const int model = m_current;
+    // Reading the archive is quick, but it is file I/O: not on the GUI thread.
+    m_jobs->run<std::string>(
+        tr("Reading inputs of %1").arg(QFileInfo(path).fileName()), QStringLiteral("model-page-inputs"),
+        [file](ProgressReporter &, const StopToken &) -> Result<std::string> { return torch::recordedInputSpec(file); }, this,
+        [this, model](std::string spec) {
+            // The user may have typed something meanwhile, or opened another model.
+            if (model == m_current && m_inputs->text().isEmpty() && !spec.empty())
+                m_inputs->setText(QString::fromStdString(spec));
+            if (model == m_current && spec.empty())
+                m_inputs->setPlaceholderText(tr("this model records no example inputs: type them, such as 1x3x224x224"));
+        });
+}
+
+void ModelPage::runProfile()
+{
+    if (m_current < 0 || m_runningJob)
+        return;
+    const auto &document = m_workspace->models().at(std::size_t(m_current));
+    ProfileRequest request;
+    request.model = document.path.toStdString();
+    request.inputSpec = m_inputs->text().trimmed().toStdString();
+    request.warmup = m_warmup->value();
+    request.iterations = m_iterations->value();
+    request.threads = m_threads->value();
+    request.mode = torch::RunMode(m_mode->currentData().toInt());
+    request.traceDirectory =
+        (QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/profiles")).toStdString();
+
+    const QString name = QFileInfo(document.path).fileName();
+    m_run->setEnabled(false);
+    m_runStatus->setText(tr("Running… (cancel it in the status bar)"));
+    m_starting = true;
+    const auto id = m_jobs->run<std::shared_ptr<const ProfileRun>>(
+        tr("Profiling %1").arg(name), QStringLiteral("model-page-profile"),
+        [request](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const ProfileRun>> {
+            auto run = ui::runProfile(request, progress, stop);
+            if (!run.ok())
+                return run.error();
+            return std::make_shared<const ProfileRun>(std::move(run).value());
+        },
+        this, [this, name](std::shared_ptr<const ProfileRun> run) { m_results->setRun(std::move(run), name); });
+    m_starting = false;
+    if (m_jobs->activeJobs().contains(id))
+        m_runningJob = id;
+}
+
+void ModelPage::jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message)
+{
+    if (id != m_runningJob && !m_starting)
+        return;
+    m_runningJob = 0;
+    m_run->setEnabled(true);
+    switch (outcome) {
+    case JobOutcome::Succeeded:
+        m_runStatus->clear();
+        break;
+    case JobOutcome::Cancelled:
+        m_runStatus->setText(tr("Cancelled."));
+        break;
+    case JobOutcome::Failed:
+        m_runStatus->setText(tr("Failed: %1").arg(message));
+        break;
+    }
 }
 
 } // namespace pyrometer::ui

@@ -2,34 +2,75 @@
 
 #include <QWidget>
 
+#include "ui/jobs/jobtracker.h"
+
+class QComboBox;
 class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
 class QStackedLayout;
 class QTreeWidget;
 
 namespace pyrometer::ui {
 
 class EmptyState;
+class ProfileResultsView;
 class Workspace;
 
-// The Model page: the loaded TorchScript model's module tree with parameters per module.
-// Profiling controls and per-layer timings join it as they are built.
+// The Model page: the loaded TorchScript model's module tree with parameters per module, the
+// run settings (inputs, warm-up and timed runs, threads, inference or train step), and the
+// results of "Run profile", which runs as a background job of the JobTracker.
 class ModelPage final : public QWidget {
     Q_OBJECT
 public:
-    explicit ModelPage(Workspace *workspace, QWidget *parent = nullptr);
+    ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
 
     QTreeWidget *moduleTree() const { return m_tree; }
     EmptyState *emptyState() const { return m_empty; }
     bool hasContent() const;
 
+    QLineEdit *inputsEdit() const { return m_inputs; }
+    QSpinBox *warmupSpin() const { return m_warmup; }
+    QSpinBox *iterationsSpin() const { return m_iterations; }
+    QSpinBox *threadsSpin() const { return m_threads; }
+    QComboBox *modeCombo() const { return m_mode; }
+    QPushButton *runButton() const { return m_run; }
+    ProfileResultsView *results() const { return m_results; }
+    // The running profile job, 0 when none runs.
+    JobTracker::JobId runningJob() const { return m_runningJob; }
+
+    // What Run profile does; the button calls it.
+    void runProfile();
+
+Q_SIGNALS:
+    // A recorded trace was opened for the Timeline: the window shows that page.
+    void timelineRequested();
+
 private:
     void showModel(int index);
+    void prefillInputs(const QString &path);
+    void jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message);
 
     Workspace *m_workspace;
+    JobTracker *m_jobs;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
     QLabel *m_summary;
     QTreeWidget *m_tree;
+    QLineEdit *m_inputs;
+    QSpinBox *m_warmup;
+    QSpinBox *m_iterations;
+    QSpinBox *m_threads;
+    QComboBox *m_mode;
+    QPushButton *m_run;
+    QLabel *m_runStatus;
+    ProfileResultsView *m_results;
+    int m_current = -1;
+    JobTracker::JobId m_runningJob = 0;
+    // True while JobTracker::run is starting the profile job: a job whose work ends before
+    // run() returns can finish inside that call.
+    bool m_starting = false;
 };
 
 } // namespace pyrometer::ui

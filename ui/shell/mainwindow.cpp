@@ -11,6 +11,7 @@
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/runchooserdialog.h"
+#include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
@@ -105,11 +106,16 @@ void MainWindow::createPages()
         tr("Flame graph"),
         tr("The operators' aggregated call tree, where width is time: with Python frames, a sandwich view "
            "of one function, and a diff of two runs coloured by change."));
-    m_pages[Page::Operators] = placeholder(
-        tr("Operators"),
-        tr("Per-operator calls, self and total time as torch's key_averages() prints them, and the GPU kernels, "
-           "grouped by name, input shape, module or call stack."));
-    m_pages[Page::Model] = new ModelPage(m_workspace, this);
+    m_pages[Page::Operators] = new tables::OperatorsPage(m_workspace, m_jobs, this);
+    m_pages[Page::Model] = new ModelPage(m_workspace, m_jobs, this);
+    connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::timelineRequested, this, [this] { showPage(Page::Timeline); });
+    auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
+    auto *operatorsPage = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
+    connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this, [this, operatorsPage](double start, double end) {
+        operatorsPage->showRange(start, end);
+        showPage(Page::Operators);
+    });
+    connect(operatorsPage, &tables::OperatorsPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
     m_pages[Page::Compare] = new EmptyState(
         tr("Compare"),
         tr("Two traces, or two variants of a model, side by side: per-operator and per-layer deltas, "

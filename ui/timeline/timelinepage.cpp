@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedLayout>
@@ -158,6 +159,15 @@ void TimelinePage::showTrace(int workspaceIndex)
             runSearch();
             Q_EMIT traceShown();
         });
+}
+
+void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
+{
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0 && item != m_traceChooser->currentIndex())
+        m_traceChooser->setCurrentIndex(item); // indexes it; the search reruns when it is shown
+    m_regex->setChecked(true);
+    m_search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(name)));
 }
 
 void TimelinePage::runSearch()

@@ -41,6 +41,9 @@ public:
     bool hasContent() const;
 
     void showTrace(int workspaceIndex);
+    // Highlights every event named exactly `name` (through the search box, so the user sees
+    // and can change it), switching to that trace first.
+    void highlightEvents(int workspaceIndex, const QString &name);
     void nextMatch();
     void previousMatch();
 

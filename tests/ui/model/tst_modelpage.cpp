@@ -1,0 +1,344 @@
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <qcustomplot.h>
+
+#include "ui/jobs/jobtracker.h"
+#include "ui/model/latencyhistogram.h"
+#include "ui/model/layertreemodel.h"
+#include "ui/model/modelpage.h"
+#include "ui/model/profileresultsview.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/workspace/workspace.h"
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+namespace {
+
+const QString kDemoModel = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_model.pt");
+const QString kTinyModel = QStringLiteral(PYROMETER_FIXTURES_DIR "/models/tiny_scripted.pt");
+const QString kTestModels = QStringLiteral(PYROMETER_TEST_MODELS_DIR);
+
+struct Finished {
+    JobTracker::JobId id = 0;
+    JobOutcome outcome = JobOutcome::Succeeded;
+    QString message;
+};
+
+// A page with its own tracker and workspace, as the window wires them.
+struct Fixture {
+    JobTracker jobs;
+    Workspace workspace{&jobs};
+    ModelPage page{&workspace, &jobs};
+    std::vector<Finished> finished;
+
+    Fixture()
+    {
+        QObject::connect(&jobs, &JobTracker::finished, &jobs,
+                         [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
+                             finished.push_back({id, outcome, message});
+                         });
+        page.resize(1400, 900);
+    }
+
+    bool waitIdle(int ms = 60'000) { return QTest::qWaitFor([this] { return jobs.isIdle(); }, ms); }
+
+    bool open(const QString &path)
+    {
+        workspace.openModel(path);
+        return waitIdle() && page.hasContent();
+    }
+
+    // Sets the form and presses Run; returns the job's id.
+    JobTracker::JobId run(const QString &inputs, int warmup, int iterations)
+    {
+        page.inputsEdit()->setText(inputs);
+        page.warmupSpin()->setValue(warmup);
+        page.iterationsSpin()->setValue(iterations);
+        QSignalSpy started(&jobs, &JobTracker::started);
+        page.runButton()->click();
+        // The job may already have finished (a bad spec fails at once): take its id from started().
+        return started.isEmpty() ? 0 : started.last().at(0).value<JobTracker::JobId>();
+    }
+
+    const Finished *outcomeOf(JobTracker::JobId id) const
+    {
+        for (const auto &f : finished)
+            if (f.id == id)
+                return &f;
+        return nullptr;
+    }
+};
+
+} // namespace
+
+class TestModelPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_modelpage"));
+        QSettings().clear();
+        QVERIFY(QFileInfo::exists(kDemoModel));
+        QVERIFY(QFileInfo::exists(kTinyModel));
+    }
+
+    void runsAProfileAndShowsResults()
+    {
+        Fixture f;
+        QVERIFY(f.open(kTinyModel));
+        QVERIFY(f.page.moduleTree()->topLevelItemCount() == 1);
+        QVERIFY(!f.page.results()->timelineButton()->isEnabled()); // nothing recorded yet
+        auto *results = f.page.results();
+        QAbstractItemModelTester tester(results->layerProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        const auto id = f.run(QStringLiteral("2x4"), 1, 7);
+        QVERIFY(id != 0);
+        QVERIFY(!f.page.runButton()->isEnabled()); // one run at a time
+        QVERIFY(f.waitIdle());
+        QVERIFY(f.outcomeOf(id));
+        QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Succeeded);
+        QVERIFY(f.page.runButton()->isEnabled());
+        QCOMPARE(f.page.runningJob(), JobTracker::JobId(0));
+
+        const ProfileRun *run = results->run();
+        QVERIFY(run);
+        QCOMPARE(int(run->latency.samplesMs.size()), 7);
+        QCOMPARE(run->latency.warmup, 1);
+        QCOMPARE(run->profile.iterations, 7);
+
+        // The table: the model's row holds every module of the profile as a tree.
+        auto *model = results->layerModel();
+        QCOMPARE(model->rowCount(), 1);
+        QVERIFY(model->rowCount(model->index(0, 0)) > 0);
+        QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("tiny_scripted.pt"));
+        QCOMPARE(results->layerView()->model(), results->layerProxy());
+        const QModelIndex root = model->index(0, LayerTreeModel::PercentColumn);
+        QVERIFY(root.data(LayerTreeModel::SortRole).toDouble() > 50.0);
+
+        // The summary shows the measured numbers.
+        const QString mean = results->statLabel(ProfileResultsView::Stat::Mean)->text();
+        QVERIFY2(mean.endsWith(QLatin1String(" ms")), qPrintable(mean));
+        QVERIFY(results->statLabel(ProfileResultsView::Stat::Throughput)->text().contains(QLatin1String("items/s")));
+        QVERIFY(results->headline()->text().contains(QLatin1String("2x4")));
+
+        // The histogram holds every timed run.
+        double total = 0;
+        for (auto it = results->histogram()->bars()->data()->constBegin(); it != results->histogram()->bars()->data()->constEnd(); ++it)
+            total += it->value;
+        QCOMPARE(total, 7.0);
+
+        // Flame graph: not built yet, said so.
+        QVERIFY(!results->flameGraphButton()->isEnabled());
+        QVERIFY(results->flameGraphButton()->toolTip().contains(QLatin1String("does not exist yet")));
+
+        // Timeline: the trace is exported into the cache and opened in the workspace.
+        QVERIFY(QFileInfo::exists(QString::fromStdString(run->tracePath.string())));
+        QVERIFY(QString::fromStdString(run->tracePath.string())
+                    .startsWith(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)));
+        QVERIFY(results->timelineButton()->isEnabled());
+        QSignalSpy timeline(&f.page, &ModelPage::timelineRequested);
+        QSignalSpy opened(&f.workspace, &Workspace::traceOpened);
+        results->timelineButton()->click();
+        QCOMPARE(timeline.count(), 1);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
+    }
+
+    void filtersTheLayerTable()
+    {
+        Fixture f;
+        QVERIFY(f.open(kDemoModel));
+        f.run(QStringLiteral("2x3x64x64"), 1, 3);
+        QVERIFY(f.waitIdle());
+        auto *results = f.page.results();
+        QVERIFY(results->run());
+        auto *proxy = results->layerProxy();
+        QAbstractItemModelTester tester(proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Filtering for a leaf type keeps its ancestors (recursive filtering), and only those.
+        results->filterEdit()->setText(QStringLiteral("Linear"));
+        QCOMPARE(proxy->rowCount(), 1);
+        const QModelIndex top = proxy->index(0, 0);
+        QCOMPARE(proxy->rowCount(top), 1);
+        QCOMPARE(proxy->index(0, 0, top).data(LayerTreeModel::QualifiedNameRole).toString(), QStringLiteral("head"));
+        results->filterEdit()->clear();
+        QCOMPARE(proxy->rowCount(top), results->layerModel()->rowCount(results->layerModel()->index(0, 0)));
+        // Sorted by total time, slowest first.
+        const int children = proxy->rowCount(top);
+        QVERIFY(children >= 3);
+        for (int row = 1; row < children; ++row)
+            QVERIFY(proxy->index(row - 1, LayerTreeModel::TotalMsColumn, top).data(LayerTreeModel::SortRole).toDouble() >=
+                    proxy->index(row, LayerTreeModel::TotalMsColumn, top).data(LayerTreeModel::SortRole).toDouble());
+    }
+
+    void errorsFailTheJobAndLeaveThePageUsable_data()
+    {
+        QTest::addColumn<QString>("inputs");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addRow("bad spec") << "2xq" << 0 << "inputs \"2xq\"";
+        QTest::addRow("bad dtype") << "2x4:complex" << 0 << "tiny_scripted.pt";
+        QTest::addRow("wrong shape") << "2x5" << 0 << "tiny_scripted.pt";
+        QTest::addRow("wrong input count") << "2x4,2x4" << 0 << "tiny_scripted.pt";
+        QTest::addRow("no inputs recorded") << "" << 0 << "records none";
+    }
+    void errorsFailTheJobAndLeaveThePageUsable()
+    {
+        QFETCH(QString, inputs);
+        QFETCH(int, mode);
+        QFETCH(QString, messagePart);
+        Fixture f;
+        QVERIFY(f.open(kTinyModel));
+        f.page.modeCombo()->setCurrentIndex(mode);
+        const auto id = f.run(inputs, 0, 2);
+        QVERIFY(f.waitIdle());
+        const Finished *outcome = f.outcomeOf(id);
+        QVERIFY(outcome);
+        QCOMPARE(outcome->outcome, JobOutcome::Failed);
+        QVERIFY2(outcome->message.contains(messagePart), qPrintable(outcome->message));
+        QVERIFY(!outcome->message.contains(QLatin1Char('\n')));
+        QVERIFY(f.page.runButton()->isEnabled());
+        QVERIFY(!f.page.results()->run());
+
+        // The same page then runs a good spec.
+        const auto good = f.run(QStringLiteral("3x4"), 0, 2);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(f.outcomeOf(good)->outcome, JobOutcome::Succeeded);
+        QVERIFY(f.page.results()->run());
+    }
+
+    void trainStepRuns()
+    {
+        Fixture f;
+        QVERIFY(f.open(kTinyModel));
+        f.page.modeCombo()->setCurrentIndex(1);
+        f.page.threadsSpin()->setValue(1);
+        const auto id = f.run(QStringLiteral("4x4"), 1, 3);
+        QVERIFY(f.waitIdle());
+        QVERIFY2(f.outcomeOf(id)->outcome == JobOutcome::Succeeded, qPrintable(f.outcomeOf(id)->message));
+        QCOMPARE(f.page.results()->run()->latency.mode, torch::RunMode::Train);
+        QCOMPARE(f.page.results()->run()->latency.threads, 1);
+        QVERIFY(f.page.results()->headline()->text().contains(QLatin1String("train step")));
+    }
+
+    // The run happens on a worker: the GUI thread keeps processing events throughout.
+    void staysResponsiveDuringALongRun()
+    {
+        Fixture f;
+        QVERIFY(f.open(kDemoModel));
+        QSignalSpy progress(&f.jobs, &JobTracker::progressChanged);
+        int ticks = 0;
+        QTimer timer;
+        timer.setInterval(0);
+        QObject::connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
+        timer.start();
+        QElapsedTimer elapsed;
+        elapsed.start();
+        const auto id = f.run(QStringLiteral("1x3x224x224"), 2, 20); // resnet-size input
+        QVERIFY(f.waitIdle());
+        const qint64 ms = elapsed.elapsed();
+        timer.stop();
+        QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Succeeded);
+        // A blocked GUI thread would tick a handful of times at most.
+        QVERIFY2(ticks > 50, qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticks).arg(ms)));
+        QVERIFY(progress.count() >= 2);
+        QCOMPARE(f.page.results()->run()->latency.inputs.front().shape, (std::vector<std::int64_t>{1, 3, 224, 224}));
+    }
+
+    void cancelStopsTheRun()
+    {
+        Fixture f;
+        QVERIFY(f.open(kDemoModel));
+        const auto id = f.run(QStringLiteral("2x3x64x64"), 0, 100000);
+        QVERIFY(id != 0);
+        QTest::qWait(1'000); // loading and the cold run: the cancel must reach the timed runs
+        QCOMPARE(f.jobs.activeCount(), 1);
+        QElapsedTimer elapsed;
+        elapsed.start();
+        f.jobs.cancel(id);
+        QVERIFY(f.waitIdle(10'000));
+        QVERIFY(elapsed.elapsed() < 5'000);
+        QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Cancelled);
+        QVERIFY(f.page.runButton()->isEnabled());
+        QVERIFY(!f.page.results()->run());
+    }
+
+    // In the window: the profile's Timeline button switches the window to the Timeline page.
+    // With PYROMETER_SCREENSHOT set to a PNG path, also saves the page after the run.
+    void windowShowsTheRecordedTrace()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1500, 950);
+        window.show();
+        window.openPaths({kDemoModel});
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000));
+        window.showPage(Page::Model);
+        auto *page = qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
+        QVERIFY(page && page->hasContent());
+        page->inputsEdit()->setText(QStringLiteral("8x3x64x64"));
+        page->iterationsSpin()->setValue(60);
+        page->runButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000));
+        QCOMPARE(window.failureCount(), 0);
+        QVERIFY(page->results()->run());
+        if (const QByteArray shot = qgetenv("PYROMETER_SCREENSHOT"); !shot.isEmpty()) {
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(QString::fromLocal8Bit(shot)));
+        }
+        const auto tracesBefore = window.workspace()->traces().size();
+        page->results()->timelineButton()->click();
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000));
+        QCOMPARE(window.workspace()->traces().size(), tracesBefore + 1);
+        QCOMPARE(window.failureCount(), 0);
+    }
+
+    void prefillsRecordedInputs_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("spec");
+        QTest::addRow("one input") << "small_cnn.pt" << "1x3x32x32";
+        QTest::addRow("two inputs with a dtype") << "two_inputs.pt" << "3x8,3x5:int64";
+    }
+    void prefillsRecordedInputs()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, spec);
+        const QString path = kTestModels + QLatin1Char('/') + model;
+        QVERIFY2(QFileInfo::exists(path), "made by the CTest fixture torch_make_test_models");
+        Fixture f;
+        QVERIFY(f.open(path));
+        QCOMPARE(f.page.inputsEdit()->text(), spec);
+        // And a run with them needs nothing typed.
+        const auto id = f.run(f.page.inputsEdit()->text(), 0, 2);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Succeeded);
+
+        // A model that records nothing clears what the previous one filled in.
+        QVERIFY(f.open(kTinyModel));
+        QVERIFY(f.page.inputsEdit()->text().isEmpty());
+        QVERIFY(!f.page.results()->run());
+    }
+};
+
+QTEST_MAIN(TestModelPage)
+#include "tst_modelpage.moc"

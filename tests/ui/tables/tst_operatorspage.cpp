@@ -1,0 +1,177 @@
+// The Operators page: empty state, tables computed by a job, grouping, time ranges, selection
+// signal and CSV export.
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "core/analysis/optable.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/emptystate.h"
+#include "ui/tables/operatorspage.h"
+#include "ui/tables/tablebuild.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
+#include "ui/workspace/workspace.h"
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+using namespace pyrometer::ui::tables;
+
+namespace {
+
+const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+
+quint64 sumCalls(const TableTreeModel *model)
+{
+    const int calls = model->tree().columnIndex(column::kCalls);
+    quint64 sum = 0;
+    for (int row = 0; row < model->rowCount(); ++row)
+        sum += model->index(row, calls).data(TableTreeModel::RawValueRole).toULongLong();
+    return sum;
+}
+
+} // namespace
+
+class TestOperatorsPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void showsEmptyStateUntilATraceIsOpen()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OperatorsPage page(&workspace, &jobs);
+        QVERIFY(!page.hasContent());
+        QCOMPARE(page.emptyState()->hint(), QStringLiteral("Open a trace: Ctrl+O"));
+        page.showRange(0, 1000); // nothing open: ignored, no job
+        QVERIFY(jobs.isIdle());
+        QVERIFY(!page.hasContent());
+    }
+
+    void buildsTablesOffTheGuiThread()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OperatorsPage page(&workspace, &jobs);
+        bool busyAfterOpen = false;
+        int rowsAfterOpen = -1;
+        QStringList titles;
+        // Connected after the page, so this runs once the page has reacted to the new trace.
+        connect(&workspace, &Workspace::traceOpened, this, [&] {
+            busyAfterOpen = !jobs.isIdle();
+            for (const auto id : jobs.activeJobs())
+                titles.push_back(jobs.title(id));
+            rowsAfterOpen = page.operatorsPane()->model()->rowCount();
+        });
+        QSignalSpy shown(&page, &OperatorsPage::tablesShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        QVERIFY(busyAfterOpen);
+        QVERIFY(titles.contains(QStringLiteral("Computing operator tables")));
+        QCOMPARE(rowsAfterOpen, 0); // the model filled only when the job came back
+        QTRY_VERIFY_WITH_TIMEOUT(jobs.isIdle(), 5000);
+        QVERIFY(page.hasContent());
+        QVERIFY(page.operatorsPane()->model()->rowCount() > 10);
+        QVERIFY(page.kernelsPane()->model()->rowCount() > 0);
+        QVERIFY(page.tabs()->isTabEnabled(1));
+        QCOMPARE(page.traceChooser()->count(), 1);
+
+        // Group by module: recomputed by a job, now a tree.
+        page.setGrouping(analysis::OpGrouping::Module);
+        QVERIFY(!jobs.isIdle());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 10000);
+        QVERIFY(page.operatorsPane()->model()->tree().isTree());
+        QVERIFY(page.operatorsPane()->view()->rootIsDecorated());
+
+        // The filter box filters both tables.
+        page.filterBox()->setText(QStringLiteral("no such operator"));
+        QCOMPARE(page.operatorsPane()->proxy()->rowCount(), 0);
+        QCOMPARE(page.kernelsPane()->proxy()->rowCount(), 0);
+        page.filterBox()->clear();
+        QVERIFY(page.operatorsPane()->proxy()->rowCount() > 0);
+    }
+
+    void recomputesForATimeRange()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OperatorsPage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &OperatorsPage::tablesShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        const auto *model = page.operatorsPane()->model();
+        const quint64 allCalls = sumCalls(model);
+        QVERIFY(!page.rangeLabel()->isVisibleTo(&page));
+
+        const auto trace = workspace.traces().front().trace;
+        const auto start = trace->info.spanStart;
+        const auto middle = start + trace->info.spanNanoseconds() / 2;
+        page.showRange(double(start), double(middle));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 10000);
+        QVERIFY(page.range().has_value());
+        QVERIFY(page.rangeLabel()->isVisibleTo(&page));
+        QVERIFY(page.rangeLabel()->text().contains(QStringLiteral("between")));
+        const quint64 firstHalf = sumCalls(model);
+
+        // The same numbers as core/analysis over that range.
+        const auto index = analysis::buildTraceIndex(*trace);
+        analysis::OpTableOptions options;
+        options.range = analysis::TimeRange{start, middle};
+        std::uint64_t expected = 0;
+        for (const auto &row : analysis::buildOpTable(*index, options).rows)
+            expected += row.calls;
+        QCOMPARE(firstHalf, quint64(expected));
+        QVERIFY(firstHalf < allCalls);
+
+        page.clearRange();
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 3, 10000);
+        QVERIFY(!page.range().has_value());
+        QVERIFY(!page.rangeLabel()->isVisibleTo(&page));
+        QCOMPARE(sumCalls(model), allCalls);
+    }
+
+    void selectingARowAnnouncesItsEvents()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OperatorsPage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &OperatorsPage::tablesShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        QSignalSpy selected(&page, &OperatorsPage::rowEventsSelected);
+        auto *view = page.operatorsPane()->view();
+        const auto row = view->model()->index(1, 0);
+        view->setCurrentIndex(row);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).toInt(), 0);
+        QCOMPARE(selected.at(0).at(1).toString(), row.data().toString());
+
+        page.tabs()->setCurrentIndex(1);
+        auto *kernels = page.kernelsPane()->view();
+        kernels->setCurrentIndex(kernels->model()->index(0, 0));
+        QCOMPARE(selected.count(), 2);
+        QCOMPARE(selected.at(1).at(1).toString(), kernels->model()->index(0, 0).data().toString());
+
+        // Export writes the current tab (kernels): a header and a line per row.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("kernels.csv"));
+        QVERIFY(page.exportCsv(path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), kernels->model()->rowCount() + 1);
+        QVERIFY(lines.first().startsWith(QStringLiteral("name,count,total_us")));
+        QString error;
+        QVERIFY(!page.exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY(error.contains(QStringLiteral("x.csv")));
+    }
+};
+
+QTEST_MAIN(TestOperatorsPage)
+#include "tst_operatorspage.moc"

@@ -1,0 +1,438 @@
+// The table models of the Tables pages: structure (QAbstractItemModelTester), numeric sorting,
+// recursive filtering, copy and CSV export, and agreement with core/analysis's tables.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QItemSelectionModel>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+
+#include "core/analysis/kerneltable.h"
+#include "core/analysis/optable.h"
+#include "core/trace/loader.h"
+#include "ui/tables/tablebuild.h"
+#include "ui/tables/tableexport.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+using namespace pyrometer;
+using namespace pyrometer::ui::tables;
+using analysis::OpGrouping;
+
+namespace {
+
+const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kBenchmark =
+    QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/benchmark_result_2869224_1695835535_trace.json.gz");
+
+struct Loaded {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+};
+
+const Loaded &load(const QString &path)
+{
+    static std::map<QString, Loaded> cache;
+    auto &entry = cache[path];
+    if (!entry.trace) {
+        auto result = trace::loadTrace(path.toStdString());
+        if (!result.ok())
+            qFatal("cannot load %s: %s", qPrintable(path), result.error().message.c_str());
+        entry.trace = result.value();
+        entry.index = analysis::buildTraceIndex(*entry.trace);
+    }
+    return entry;
+}
+
+TableTree opTree(const QString &path, OpGrouping grouping, analysis::OpTable *core = nullptr)
+{
+    const auto &loaded = load(path);
+    analysis::OpTableOptions options;
+    options.grouping = grouping;
+    const auto table = analysis::buildOpTable(*loaded.index, options);
+    if (core)
+        *core = table;
+    return buildOpTree(table, {grouping, loaded.index->hasDevice, !loaded.trace->memory.time.empty()});
+}
+
+// A small module table written by hand: two ops under Model/Encoder, one under Model/Head.
+analysis::OpTable handTable()
+{
+    analysis::OpTable table;
+    const auto row = [](std::string name, std::string group, std::uint64_t calls, std::int64_t total,
+                        std::int64_t self) {
+        analysis::OpRow r;
+        r.name = std::move(name);
+        r.group = std::move(group);
+        r.calls = calls;
+        r.totalNs = total;
+        r.selfNs = self;
+        r.minNs = total / std::int64_t(calls);
+        r.maxNs = total / std::int64_t(calls);
+        return r;
+    };
+    table.rows = {row("aten::addmm", "Model/Encoder/Linear_0", 3, 900, 900),
+                  row("aten::linear, fused", "Model/Encoder/Linear_0", 2, 5'000, 100),
+                  row("aten::relu", "Model/Head", 4, 20'000'000, 20'000'000)};
+    table.selfSumNs = 900 + 100 + 20'000'000;
+    return table;
+}
+
+QModelIndex findRow(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
+{
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        const auto index = model->index(row, 0, parent);
+        if (index.data().toString() == name)
+            return index;
+        if (auto found = findRow(model, name, index); found.isValid())
+            return found;
+    }
+    return {};
+}
+
+// RFC 4180 fields of one line (no line breaks inside fields in these tests).
+QStringList parseCsvLine(const QString &line)
+{
+    QStringList fields;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            fields.push_back(field);
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    fields.push_back(field);
+    return fields;
+}
+
+} // namespace
+
+class TestTableModels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void modelTester_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("grouping"); // -1: kernels
+        QTest::addColumn<bool>("expectTree");
+        QTest::addRow("bert by name") << kBert << int(OpGrouping::Name) << false;
+        QTest::addRow("bert by shape") << kBert << int(OpGrouping::Shape) << false;
+        QTest::addRow("bert by module") << kBert << int(OpGrouping::Module) << true;
+        QTest::addRow("bert by stack") << kBert << int(OpGrouping::Stack) << true;
+        QTest::addRow("benchmark by name") << kBenchmark << int(OpGrouping::Name) << false;
+        QTest::addRow("bert kernels") << kBert << -1 << false;
+        QTest::addRow("benchmark kernels") << kBenchmark << -1 << false;
+    }
+
+    void modelTester()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, grouping);
+        QFETCH(bool, expectTree);
+        TableTreeModel model;
+        QAbstractItemModelTester sourceTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel proxy;
+        proxy.setRecursiveFilteringEnabled(true);
+        proxy.setSortRole(TableTreeModel::SortRole);
+        proxy.setFilterRole(TableTreeModel::FilterRole);
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        if (grouping < 0) {
+            const auto &loaded = load(path);
+            analysis::KernelTableOptions options;
+            options.byStream = true;
+            model.setTree(buildKernelTree(analysis::buildKernelTable(*loaded.index, options)));
+        } else {
+            model.setTree(opTree(path, OpGrouping(grouping)));
+        }
+        QVERIFY(model.rowCount() > 0);
+        QCOMPARE(model.tree().isTree(), expectTree);
+        for (int column = 0; column < model.columnCount(); ++column) {
+            proxy.sort(column, Qt::DescendingOrder);
+            proxy.sort(column, Qt::AscendingOrder);
+        }
+        proxy.setFilterFixedString(QStringLiteral("a"));
+        proxy.setFilterFixedString(QStringLiteral("no such op anywhere"));
+        QCOMPARE(proxy.rowCount(), 0);
+        proxy.setFilterFixedString(QString());
+        QCOMPARE(proxy.rowCount(), model.rowCount());
+        model.setTree(TableTree{}); // a reset to nothing
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void sortsDurationsByNumber()
+    {
+        TableTreeModel model;
+        model.setTree(buildOpTree(handTable(), {OpGrouping::Name, false, false}));
+        QSortFilterProxyModel proxy;
+        proxy.setSortRole(TableTreeModel::SortRole);
+        proxy.setSourceModel(&model);
+        const int total = model.tree().columnIndex(column::kTotal);
+        QVERIFY(total > 0);
+        proxy.sort(total, Qt::AscendingOrder);
+        QStringList shown;
+        for (int row = 0; row < proxy.rowCount(); ++row)
+            shown.push_back(proxy.index(row, total).data().toString());
+        // 900 ns < 5 µs < 20 ms, which sorted as text would read "20.0 ms", "5.00 µs", "900 ns".
+        QCOMPARE(shown.size(), 3);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("aten::addmm"));
+        QCOMPARE(proxy.index(1, 0).data().toString(), QStringLiteral("aten::linear, fused"));
+        QCOMPARE(proxy.index(2, 0).data().toString(), QStringLiteral("aten::relu"));
+        QVERIFY(shown[0].endsWith(QStringLiteral("ns")));
+        QVERIFY(shown[2].endsWith(QStringLiteral("ms")));
+
+        // On a real table too: every neighbour pair in order of the raw number.
+        model.setTree(opTree(kBert, OpGrouping::Name));
+        const int self = model.tree().columnIndex(column::kSelf);
+        proxy.sort(self, Qt::DescendingOrder);
+        QVERIFY(proxy.rowCount() > 10);
+        for (int row = 1; row < proxy.rowCount(); ++row)
+            QVERIFY2(proxy.index(row - 1, self).data(TableTreeModel::RawValueRole).toLongLong() >=
+                         proxy.index(row, self).data(TableTreeModel::RawValueRole).toLongLong(),
+                     qPrintable(QString::number(row)));
+    }
+
+    void filterKeepsParentsOfMatches()
+    {
+        TableTreeModel model;
+        model.setTree(buildOpTree(handTable(), {OpGrouping::Module, false, false}));
+        QSortFilterProxyModel proxy;
+        proxy.setRecursiveFilteringEnabled(true);
+        proxy.setFilterRole(TableTreeModel::FilterRole);
+        proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QCOMPARE(proxy.rowCount(), 1); // Model
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 2); // Encoder, Head
+        proxy.setFilterFixedString(QStringLiteral("ADDMM"));
+        QCOMPARE(proxy.rowCount(), 1);
+        const auto modelRow = proxy.index(0, 0);
+        QCOMPARE(modelRow.data().toString(), QStringLiteral("Model"));
+        QCOMPARE(proxy.rowCount(modelRow), 1); // Head has no match
+        const auto encoder = proxy.index(0, 0, modelRow);
+        QCOMPARE(encoder.data().toString(), QStringLiteral("Encoder"));
+        const auto linear = proxy.index(0, 0, encoder);
+        QCOMPARE(linear.data().toString(), QStringLiteral("Linear_0"));
+        QCOMPARE(proxy.rowCount(linear), 1);
+        QCOMPARE(proxy.index(0, 0, linear).data().toString(), QStringLiteral("aten::addmm"));
+    }
+
+    void groupRowsSumTheirSubtree()
+    {
+        TableTreeModel model;
+        model.setTree(buildOpTree(handTable(), {OpGrouping::Module, false, false}));
+        const auto &tree = model.tree();
+        const auto modelRow = findRow(&model, QStringLiteral("Model"));
+        const auto encoder = findRow(&model, QStringLiteral("Encoder"));
+        const auto linear = findRow(&model, QStringLiteral("Linear_0"));
+        const auto value = [&](const QModelIndex &row, const QString &title) {
+            return row.siblingAtColumn(tree.columnIndex(title)).data(TableTreeModel::RawValueRole);
+        };
+        QCOMPARE(value(modelRow, column::kCalls).toULongLong(), 9ull);
+        QCOMPARE(value(encoder, column::kCalls).toULongLong(), 5ull);
+        QCOMPARE(value(linear, column::kSelf).toLongLong(), 1000ll);   // its own ops
+        QCOMPARE(value(encoder, column::kSelf).toLongLong(), 0ll);     // no op directly in it
+        QCOMPARE(value(encoder, column::kTotal).toLongLong(), 1000ll); // self of everything beneath
+        QCOMPARE(value(modelRow, column::kTotal).toLongLong(), 20'001'000ll);
+        QVERIFY(!value(modelRow, column::kMin).isValid()); // blank on group rows
+        QCOMPARE(linear.data(TableTreeModel::EventNameRole).toString(), QString());
+        QCOMPARE(findRow(&model, QStringLiteral("aten::relu")).data(TableTreeModel::EventNameRole).toString(),
+                 QStringLiteral("aten::relu"));
+    }
+
+    void copiesSelectionAsTsvWithHeader()
+    {
+        TablePane pane;
+        pane.setTree(buildOpTree(handTable(), {OpGrouping::Name, false, false}));
+        pane.setColumnVisible(column::kMax, false);
+        auto *view = pane.view();
+        view->sortByColumn(pane.model()->tree().columnIndex(column::kCalls), Qt::AscendingOrder);
+        QCOMPARE(pane.selectionAsTsv(), QString()); // nothing selected
+        // Select rows 2 and 0 (relu has 4 calls, addmm 3): the text follows the view's order.
+        auto *selection = view->selectionModel();
+        const auto flags = QItemSelectionModel::Select | QItemSelectionModel::Rows;
+        selection->select(pane.proxy()->index(2, 0), flags);
+        selection->select(pane.proxy()->index(0, 0), flags);
+        const QStringList lines = pane.selectionAsTsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        const QStringList header = lines[0].split(QLatin1Char('\t'));
+        QCOMPARE(header.first(), QStringLiteral("name"));
+        QVERIFY(header.contains(QStringLiteral("total_us")));
+        QVERIFY(!header.contains(QStringLiteral("max_us"))); // hidden by the column chooser
+        QCOMPARE(header.size(), pane.model()->columnCount() - 1);
+        const QStringList first = lines[1].split(QLatin1Char('\t'));
+        QCOMPARE(first.size(), header.size());
+        QCOMPARE(first[0], QStringLiteral("aten::linear, fused")); // 2 calls
+        QCOMPARE(lines[2].split(QLatin1Char('\t'))[0], QStringLiteral("aten::relu"));
+        QCOMPARE(first[header.indexOf(QStringLiteral("total_us"))], QStringLiteral("5.000"));
+    }
+
+    void csvRoundTripsCommasAndQuotes()
+    {
+        analysis::OpTable table = handTable();
+        table.rows[0].name = "weird, \"quoted\" op";
+        TablePane pane;
+        pane.setTree(buildOpTree(table, {OpGrouping::Name, false, false}));
+        const QStringList lines = pane.allAsCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        const QStringList header = parseCsvLine(lines[0]);
+        QCOMPARE(header.size(), pane.model()->columnCount());
+        QStringList names;
+        for (int i = 1; i < lines.size(); ++i) {
+            const QStringList cells = parseCsvLine(lines[i]);
+            QCOMPARE(cells.size(), header.size());
+            names.push_back(cells[0]);
+        }
+        QVERIFY(names.contains(QStringLiteral("weird, \"quoted\" op")));
+        QVERIFY(names.contains(QStringLiteral("aten::linear, fused")));
+        QCOMPARE(csvField(QStringLiteral("plain")), QStringLiteral("plain"));
+    }
+
+    void agreesWithCoreTables_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("grouping");
+        QTest::addRow("bert by name") << kBert << int(OpGrouping::Name);
+        QTest::addRow("bert by module") << kBert << int(OpGrouping::Module);
+        QTest::addRow("bert by stack") << kBert << int(OpGrouping::Stack);
+        QTest::addRow("benchmark by name") << kBenchmark << int(OpGrouping::Name);
+    }
+
+    void agreesWithCoreTables()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, grouping);
+        analysis::OpTable core;
+        TableTreeModel model;
+        model.setTree(opTree(path, OpGrouping(grouping), &core));
+        QVERIFY(!core.rows.empty());
+        const auto &tree = model.tree();
+        const int calls = tree.columnIndex(column::kCalls);
+        const int self = tree.columnIndex(column::kSelf);
+        const int total = tree.columnIndex(column::kTotal);
+        const bool moduleTree = OpGrouping(grouping) == OpGrouping::Module;
+        const bool nested = moduleTree || OpGrouping(grouping) == OpGrouping::Stack;
+        if (nested)
+            QVERIFY(tree.isTree());
+        int leaves = 0;
+        int groups = 0;
+        const std::function<void(const QModelIndex &)> visit = [&](const QModelIndex &parent) {
+            for (int row = 0; row < model.rowCount(parent); ++row) {
+                const auto index = model.index(row, 0, parent);
+                const auto raw = [&](int column) {
+                    return index.siblingAtColumn(column).data(TableTreeModel::RawValueRole);
+                };
+                if (model.rowCount(index) == 0) {
+                    ++leaves;
+                    continue;
+                }
+                // A group row: sum the core rows whose path lies beneath it, computed here.
+                ++groups;
+                const QString prefix = index.data(TableTreeModel::ExportRole).toString();
+                quint64 expectCalls = 0;
+                qint64 expectSelfBeneath = 0;
+                for (const auto &r : core.rows) {
+                    QString where = QString::fromStdString(r.group);
+                    if (!moduleTree) { // stack frames: innermost first in the core, outermost first here
+                        QStringList frames = where.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+                        std::reverse(frames.begin(), frames.end());
+                        where = frames.join(QLatin1Char(';'));
+                    }
+                    const QChar sep = moduleTree ? QLatin1Char('/') : QLatin1Char(';');
+                    if (where == prefix || where.startsWith(prefix + sep)) {
+                        expectCalls += r.calls;
+                        expectSelfBeneath += r.selfNs;
+                    }
+                }
+                QCOMPARE(raw(calls).toULongLong(), expectCalls);
+                QCOMPARE(raw(total).toLongLong(), expectSelfBeneath);
+                visit(index);
+            }
+        };
+        visit({});
+        QCOMPARE(std::size_t(leaves), core.rows.size());
+        if (nested)
+            QVERIFY(groups > 0);
+        if (!nested) {
+            QCOMPARE(std::size_t(model.rowCount()), core.rows.size());
+            for (const auto &r : core.rows) {
+                const auto index = findRow(&model, QString::fromStdString(r.name));
+                QVERIFY(index.isValid());
+                QCOMPARE(index.siblingAtColumn(calls).data(TableTreeModel::RawValueRole).toULongLong(), quint64(r.calls));
+                QCOMPARE(index.siblingAtColumn(self).data(TableTreeModel::RawValueRole).toLongLong(), qint64(r.selfNs));
+                QCOMPARE(index.siblingAtColumn(total).data(TableTreeModel::RawValueRole).toLongLong(), qint64(r.totalNs));
+            }
+        }
+    }
+
+    void kernelsAgreeWithCoreTable()
+    {
+        const auto &loaded = load(kBenchmark);
+        analysis::KernelTableOptions options;
+        options.byStream = true;
+        const auto core = analysis::buildKernelTable(*loaded.index, options);
+        QVERIFY(!core.rows.empty());
+        TableTreeModel model;
+        model.setTree(buildKernelTree(core));
+        QCOMPARE(std::size_t(model.rowCount()), core.rows.size());
+        const auto &tree = model.tree();
+        const int count = tree.columnIndex(column::kCount);
+        const int total = tree.columnIndex(column::kTotal);
+        const int stream = tree.columnIndex(column::kStream);
+        QVERIFY(count > 0 && total > 0 && stream > 0);
+        std::uint64_t coreCount = 0;
+        std::int64_t coreTotal = 0;
+        for (const auto &r : core.rows) {
+            coreCount += r.count;
+            coreTotal += r.totalNs;
+        }
+        std::uint64_t modelCount = 0;
+        std::int64_t modelTotal = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            modelCount += model.index(row, count).data(TableTreeModel::RawValueRole).toULongLong();
+            modelTotal += model.index(row, total).data(TableTreeModel::RawValueRole).toLongLong();
+            QCOMPARE(model.index(row, stream).data(TableTreeModel::RawValueRole).toLongLong(),
+                     qint64(core.rows[std::size_t(row)].stream));
+        }
+        QCOMPARE(modelCount, coreCount);
+        QCOMPARE(modelTotal, coreTotal);
+        QCOMPARE(modelTotal, core.totalNs);
+    }
+
+    void columnsFollowTheTrace()
+    {
+        // bert: GPU time and memory events; benchmark: GPU time, no memory events.
+        const auto bert = opTree(kBert, OpGrouping::Name);
+        QVERIFY(bert.columnIndex(column::kDeviceSelf) > 0);
+        QVERIFY(bert.columnIndex(column::kCpuMem) > 0);
+        const auto benchmark = opTree(kBenchmark, OpGrouping::Name);
+        QVERIFY(benchmark.columnIndex(column::kDeviceTotal) > 0);
+        QCOMPARE(benchmark.columnIndex(column::kCpuMem), -1);
+        QCOMPARE(benchmark.columnIndex(column::kShape), -1);
+        QVERIFY(opTree(kBert, OpGrouping::Shape).columnIndex(column::kShape) > 0);
+    }
+};
+
+QTEST_MAIN(TestTableModels)
+#include "tst_tablemodels.moc"

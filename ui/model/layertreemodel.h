@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QAbstractItemModel>
+
+#include "core/torch/layerprofile.h"
+
+#include <vector>
+
+namespace pyrometer::ui {
+
+// The per-layer profile as a tree by module: each LayerRow (depth-first, with depth) is a
+// node whose children are its submodules. Display text is formatted; SortRole holds the raw
+// number so that the proxy sorts 9 ms before 10 ms.
+class LayerTreeModel final : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        ModuleColumn,
+        TypeColumn,
+        CallsColumn,
+        SelfMsColumn,
+        TotalMsColumn,
+        PercentColumn,
+        ParamsColumn,
+        MacsColumn,
+        GflopsColumn,
+        MemoryColumn,
+        OutputShapesColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // the raw value of the column (double, qulonglong or string)
+        QualifiedNameRole,           // "layer1.0.conv1", "" for the model
+        DepthRole,
+        LeafRole,
+        FilterRole, // on the module column: the qualified name and the type, what the filter matches
+    };
+
+    explicit LayerTreeModel(QObject *parent = nullptr);
+
+    // rootName names the model's own row (its qualified name is "").
+    void setRows(std::vector<torch::LayerRow> rows, const QString &rootName);
+    void clear();
+    const std::vector<torch::LayerRow> &rows() const { return m_rows; }
+    // The row behind an index of this model (not of a proxy); nullptr for an invalid one.
+    const torch::LayerRow *layer(const QModelIndex &index) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const final;
+    QModelIndex parent(const QModelIndex &child) const final;
+    int rowCount(const QModelIndex &parent = {}) const final;
+    int columnCount(const QModelIndex &parent = {}) const final;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final;
+
+private:
+    static constexpr int kNoParent = -1;
+    struct Node {
+        int parent = kNoParent;     // index into m_nodes / m_rows
+        int rowInParent = 0;
+        std::vector<int> children;  // indices into m_nodes
+    };
+    const std::vector<int> &childrenOf(const QModelIndex &parent) const;
+
+    std::vector<torch::LayerRow> m_rows;
+    std::vector<Node> m_nodes; // parallel to m_rows
+    std::vector<int> m_topLevel;
+    QString m_rootName;
+};
+
+// "[8x16x64x64], [8x10]"
+QString shapesText(const std::vector<std::vector<std::int64_t>> &shapes);
+
+} // namespace pyrometer::ui

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/torch/layerprofile.h"
+#include "core/torch/runner.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <filesystem>
+#include <string>
+
+namespace pyrometer::ui {
+
+// What the Model page asks for: the form's values, as text where the user typed text, so
+// that a bad spec fails inside the job like any other error and reaches the banner.
+struct ProfileRequest {
+    std::filesystem::path model;
+    std::string inputSpec; // "1x3x224x224,1x10:int64"; empty: the inputs the model records
+    int warmup = 10;
+    int iterations = 50;
+    int threads = 0;
+    torch::RunMode mode = torch::RunMode::Inference;
+    // The recorded trace is written here as <model>-<n>.pt.trace.json; empty: not written.
+    std::filesystem::path traceDirectory;
+    bool operator==(const ProfileRequest &) const = default;
+};
+
+struct ProfileRun {
+    torch::LatencyReport latency;
+    torch::ProfileReport profile;
+    std::filesystem::path tracePath; // empty when not written
+};
+
+// Runs profiled iterations: enough for stable per-layer means, few enough to keep the
+// recorded trace small.
+int profiledIterations(int timedIterations);
+
+// Times the model (cold, then warm runs), profiles it layer by layer and writes the trace:
+// the whole of one "Run profile", on a worker thread. Progress spans the three parts; stop
+// is checked between runs.
+Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &progress, const StopToken &stop);
+
+} // namespace pyrometer::ui

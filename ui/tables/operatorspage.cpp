@@ -1,0 +1,271 @@
+#include "ui/tables/operatorspage.h"
+
+#include "core/analysis/kerneltable.h"
+#include "core/util/format.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/emptystate.h"
+#include "ui/tables/tablebuild.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
+#include "ui/workspace/workspace.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStackedLayout>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace pyrometer::ui::tables {
+
+namespace {
+
+struct Tables {
+    std::shared_ptr<const IndexedTrace> indexed;
+    TableTree operators;
+    TableTree kernels;
+};
+
+} // namespace
+
+OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
+      m_empty(new EmptyState(tr("Operators"),
+                             tr("Per-operator calls, self and total time as torch's key_averages() prints them, and "
+                                "the GPU kernels, grouped by name, input shape, module or call stack."),
+                             tr("Open a trace: Ctrl+O"), this)),
+      m_traceChooser(new QComboBox(this)), m_grouping(new QComboBox(this)), m_filter(new QLineEdit(this)),
+      m_rangeLabel(new QLabel(this)), m_clearRange(new QPushButton(tr("Clear range"), this)),
+      m_rangeBar(new QWidget(this)), m_tabs(new QTabWidget(this)), m_operators(new TablePane(this)),
+      m_kernels(new TablePane(this))
+{
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Trace:"), this));
+    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_traceChooser->setMinimumContentsLength(18);
+    bar->addWidget(m_traceChooser);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Group by:"), this));
+    m_grouping->addItem(tr("Name"), int(analysis::OpGrouping::Name));
+    m_grouping->addItem(tr("Input shape"), int(analysis::OpGrouping::Shape));
+    m_grouping->addItem(tr("Module"), int(analysis::OpGrouping::Module));
+    m_grouping->addItem(tr("Stack"), int(analysis::OpGrouping::Stack));
+    m_grouping->setToolTip(tr("Module and stack group into trees; they need a trace recorded with with_stack=True"));
+    bar->addWidget(m_grouping);
+    bar->addSpacing(12);
+    m_filter->setPlaceholderText(tr("Filter names"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMinimumWidth(180);
+    bar->addWidget(m_filter, 1);
+    auto *copy = new QToolButton(this);
+    copy->setText(tr("Copy"));
+    copy->setToolTip(tr("Copy the selected rows, tab-separated with a header (Ctrl+C)"));
+    bar->addWidget(copy);
+    auto *exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export CSV…"));
+    exportButton->setToolTip(tr("Save the rows of this table that pass the filter as CSV"));
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+
+    auto *rangeLayout = new QHBoxLayout(m_rangeBar);
+    rangeLayout->setContentsMargins(0, 0, 0, 0);
+    rangeLayout->addWidget(m_rangeLabel, 1);
+    rangeLayout->addWidget(m_clearRange);
+    m_rangeBar->setVisible(false);
+    layout->addWidget(m_rangeBar);
+
+    m_tabs->addTab(m_operators, tr("Operators"));
+    m_tabs->addTab(m_kernels, tr("Kernels"));
+    layout->addWidget(m_tabs, 1);
+
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+
+    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
+        m_traceChooser->addItem(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName(), index);
+        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
+    });
+    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
+        if (item >= 0)
+            showTrace(m_traceChooser->itemData(item).toInt());
+    });
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_operators->setFilterText(text);
+        m_kernels->setFilterText(text);
+    });
+    connect(copy, &QToolButton::clicked, this, &OperatorsPage::copySelection);
+    connect(exportButton, &QToolButton::clicked, this, &OperatorsPage::chooseExportFile);
+    connect(m_clearRange, &QPushButton::clicked, this, &OperatorsPage::clearRange);
+    for (auto *pane : {m_operators, m_kernels}) {
+        connect(pane, &TablePane::currentEventNameChanged, this, [this](const QString &name) {
+            if (!name.isEmpty() && m_traceIndex >= 0)
+                Q_EMIT rowEventsSelected(m_traceIndex, name);
+        });
+    }
+}
+
+bool OperatorsPage::hasContent() const
+{
+    return m_stack->currentIndex() == 1;
+}
+
+void OperatorsPage::showTrace(int workspaceIndex)
+{
+    if (workspaceIndex == m_traceIndex)
+        return;
+    m_traceIndex = workspaceIndex;
+    m_range.reset(); // a range belongs to the trace it was selected in
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0 && item != m_traceChooser->currentIndex())
+        m_traceChooser->setCurrentIndex(item); // comes back here with m_traceIndex already set
+    recompute();
+}
+
+void OperatorsPage::setGrouping(analysis::OpGrouping grouping)
+{
+    m_grouping->setCurrentIndex(m_grouping->findData(int(grouping)));
+}
+
+void OperatorsPage::showRange(double startNs, double endNs)
+{
+    if (endNs < startNs)
+        std::swap(startNs, endNs);
+    m_range = analysis::TimeRange{std::int64_t(startNs), std::int64_t(endNs)};
+    recompute();
+}
+
+void OperatorsPage::clearRange()
+{
+    if (!m_range)
+        return;
+    m_range.reset();
+    recompute();
+}
+
+void OperatorsPage::updateRangeBar()
+{
+    m_rangeBar->setVisible(m_range.has_value());
+    if (!m_range)
+        return;
+    std::int64_t origin = 0;
+    const auto found = m_indexes.find(m_traceIndex);
+    if (found != m_indexes.end())
+        origin = found->second->trace->info.spanStart;
+    m_rangeLabel->setText(tr("Only events that start between %1 and %2 after the trace start (%3)")
+                              .arg(QString::fromStdString(formatDuration(m_range->start - origin)),
+                                   QString::fromStdString(formatDuration(m_range->end - origin)),
+                                   QString::fromStdString(formatDuration(m_range->end - m_range->start))));
+}
+
+void OperatorsPage::recompute()
+{
+    if (m_traceIndex < 0 || std::size_t(m_traceIndex) >= m_workspace->traces().size())
+        return;
+    std::shared_ptr<const IndexedTrace> cached;
+    if (const auto found = m_indexes.find(m_traceIndex); found != m_indexes.end())
+        cached = found->second;
+    const auto trace = m_workspace->traces().at(std::size_t(m_traceIndex)).trace;
+    analysis::OpTableOptions opOptions;
+    opOptions.grouping = analysis::OpGrouping(m_grouping->currentData().toInt());
+    opOptions.sort = analysis::OpSort::Self;
+    analysis::KernelTableOptions kernelOptions;
+    kernelOptions.byStream = true;
+    if (m_range) {
+        opOptions.range = *m_range;
+        kernelOptions.range = *m_range;
+    }
+    const int traceIndex = m_traceIndex;
+    // Captures copies only: the trace, a cached index and the options.
+    m_jobs->run<Tables>(
+        tr("Computing operator tables"), QStringLiteral("operators-tables"),
+        [trace, cached, opOptions, kernelOptions](ProgressReporter &progress,
+                                                  const StopToken &stop) -> Result<Tables> {
+            Tables tables;
+            tables.indexed = cached;
+            if (!tables.indexed) {
+                auto index = analysis::buildTraceIndex(*trace, &stop);
+                if (!index)
+                    return Error{"operator tables cancelled"};
+                tables.indexed = std::make_shared<const IndexedTrace>(IndexedTrace{trace, std::move(index)});
+            }
+            progress.reportPermille(400);
+            const auto &index = *tables.indexed->index;
+            const auto ops = analysis::buildOpTable(index, opOptions, &stop);
+            if (stop.stopRequested())
+                return Error{"operator tables cancelled"};
+            progress.reportPermille(800);
+            const auto kernels = analysis::buildKernelTable(index, kernelOptions, &stop);
+            if (stop.stopRequested())
+                return Error{"operator tables cancelled"};
+            OpTreeOptions treeOptions;
+            treeOptions.grouping = opOptions.grouping;
+            treeOptions.device = index.hasDevice;
+            treeOptions.memory = !trace->memory.time.empty();
+            tables.operators = buildOpTree(ops, treeOptions);
+            tables.kernels = buildKernelTree(kernels);
+            return tables;
+        },
+        this,
+        [this, traceIndex](Tables tables) {
+            if (traceIndex != m_traceIndex)
+                return;
+            m_indexes[traceIndex] = tables.indexed;
+            const bool hasKernels = !tables.kernels.roots.empty() || tables.indexed->index->hasDevice;
+            m_operators->setTree(std::move(tables.operators));
+            m_kernels->setTree(std::move(tables.kernels));
+            m_operators->setFilterText(m_filter->text());
+            m_kernels->setFilterText(m_filter->text());
+            m_tabs->setTabEnabled(1, hasKernels);
+            m_tabs->setTabToolTip(1, hasKernels ? QString() : tr("This trace has no GPU kernels"));
+            updateRangeBar();
+            m_stack->setCurrentIndex(1);
+            Q_EMIT tablesShown();
+        });
+}
+
+void OperatorsPage::copySelection()
+{
+    auto *pane = m_tabs->currentIndex() == 1 ? m_kernels : m_operators;
+    pane->copySelection();
+}
+
+bool OperatorsPage::exportCsv(const QString &path, QString *error) const
+{
+    const auto *pane = m_tabs->currentIndex() == 1 ? m_kernels : m_operators;
+    QSaveFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        file.write(pane->allAsCsv().toUtf8());
+        if (file.commit())
+            return true;
+    }
+    if (error)
+        *error = tr("%1: %2").arg(path, file.errorString());
+    return false;
+}
+
+void OperatorsPage::chooseExportFile()
+{
+    const QString suggested = m_tabs->currentIndex() == 1 ? QStringLiteral("kernels.csv") : QStringLiteral("operators.csv");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), suggested, tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export CSV"), error);
+}
+
+} // namespace pyrometer::ui::tables

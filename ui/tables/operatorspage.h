@@ -1,0 +1,97 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QWidget>
+
+#include "core/analysis/optable.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedLayout;
+class QTabWidget;
+
+namespace pyrometer::ui {
+
+class EmptyState;
+class JobTracker;
+class Workspace;
+
+namespace tables {
+
+class TablePane;
+
+// A trace and its analysis index, which points into the trace and so travels with it.
+struct IndexedTrace {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+};
+
+// The Operators page: the operator table (key_averages columns, grouped by name, input shape,
+// module or stack) and the GPU kernel table of one open trace, optionally over a time range.
+// The tables are computed by a job; the GUI thread only swaps in the finished models.
+class OperatorsPage final : public QWidget {
+    Q_OBJECT
+public:
+    OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
+
+    TablePane *operatorsPane() const { return m_operators; }
+    TablePane *kernelsPane() const { return m_kernels; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QComboBox *groupingChooser() const { return m_grouping; }
+    QComboBox *traceChooser() const { return m_traceChooser; }
+    QLineEdit *filterBox() const { return m_filter; }
+    QLabel *rangeLabel() const { return m_rangeLabel; }
+    EmptyState *emptyState() const { return m_empty; }
+    bool hasContent() const;
+    std::optional<analysis::TimeRange> range() const { return m_range; }
+
+    void showTrace(int workspaceIndex);
+    void setGrouping(analysis::OpGrouping grouping);
+    // The current tab's table: every row that passes the filter, as CSV. Returns false and
+    // sets error when the file cannot be written.
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+public Q_SLOTS:
+    // Recomputes both tables over the events that start in [startNs, endNs) (trace time).
+    void showRange(double startNs, double endNs);
+    void clearRange();
+    void copySelection();
+
+Q_SIGNALS:
+    // A row standing for events was selected: the timeline highlights the events named so
+    // in that trace (workspaceIndex into Workspace::traces()).
+    void rowEventsSelected(int workspaceIndex, const QString &eventName);
+    // Both tables were recomputed and are shown.
+    void tablesShown();
+
+private:
+    void recompute();
+    void chooseExportFile();
+    void updateRangeBar();
+
+    Workspace *m_workspace;
+    JobTracker *m_jobs;
+    QStackedLayout *m_stack;
+    EmptyState *m_empty;
+    QComboBox *m_traceChooser;
+    QComboBox *m_grouping;
+    QLineEdit *m_filter;
+    QLabel *m_rangeLabel;
+    QPushButton *m_clearRange;
+    QWidget *m_rangeBar;
+    QTabWidget *m_tabs;
+    TablePane *m_operators;
+    TablePane *m_kernels;
+    int m_traceIndex = -1;
+    std::optional<analysis::TimeRange> m_range;
+    std::map<int, std::shared_ptr<const IndexedTrace>> m_indexes; // by workspace trace index
+};
+
+} // namespace tables
+} // namespace pyrometer::ui

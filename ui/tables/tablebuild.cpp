@@ -1,0 +1,191 @@
+#include "ui/tables/tablebuild.h"
+
+#include <QStringList>
+
+#include <map>
+#include <utility>
+
+namespace pyrometer::ui::tables {
+
+namespace {
+
+QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+// Sums of a group row's subtree, filled bottom-up.
+struct GroupSums {
+    quint64 calls = 0;
+    qint64 selfDirect = 0, selfSubtree = 0;
+    qint64 deviceDirect = 0, deviceSubtree = 0;
+    qint64 cpuMemDirect = 0, cpuMemSubtree = 0;
+    qint64 deviceMemDirect = 0, deviceMemSubtree = 0;
+};
+
+double percentOf(qint64 part, qint64 whole)
+{
+    return whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
+}
+
+} // namespace
+
+TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &options)
+{
+    using analysis::OpGrouping;
+    TableTree tree;
+    const auto add = [&tree](const QString &title, ColumnKind kind, const QString &exportTitle) {
+        tree.columns.push_back({title, kind, exportTitle});
+        return int(tree.columns.size()) - 1;
+    };
+    const int cName = add(column::kName, ColumnKind::Text, QStringLiteral("name"));
+    const int cShape =
+        options.grouping == OpGrouping::Shape ? add(column::kShape, ColumnKind::Text, QStringLiteral("input_dims")) : -1;
+    const int cCalls = add(column::kCalls, ColumnKind::Count, QStringLiteral("calls"));
+    const int cTotal = add(column::kTotal, ColumnKind::Duration, QStringLiteral("total_us"));
+    const int cSelf = add(column::kSelf, ColumnKind::Duration, QStringLiteral("self_us"));
+    const int cAvg = add(column::kAvg, ColumnKind::Duration, QStringLiteral("avg_us"));
+    const int cMin = add(column::kMin, ColumnKind::Duration, QStringLiteral("min_us"));
+    const int cMax = add(column::kMax, ColumnKind::Duration, QStringLiteral("max_us"));
+    const int cSelfPct = add(column::kSelfPercent, ColumnKind::Percent, QStringLiteral("self_pct"));
+    const int cTotalPct = add(column::kTotalPercent, ColumnKind::Percent, QStringLiteral("total_pct"));
+    int cDevSelf = -1, cDevTotal = -1, cCpuMemSelf = -1, cCpuMem = -1, cDevMemSelf = -1, cDevMem = -1;
+    if (options.device) {
+        cDevSelf = add(column::kDeviceSelf, ColumnKind::Duration, QStringLiteral("device_self_us"));
+        cDevTotal = add(column::kDeviceTotal, ColumnKind::Duration, QStringLiteral("device_total_us"));
+    }
+    if (options.memory) {
+        cCpuMemSelf = add(column::kCpuMemSelf, ColumnKind::Bytes, QStringLiteral("self_cpu_memory_bytes"));
+        cCpuMem = add(column::kCpuMem, ColumnKind::Bytes, QStringLiteral("cpu_memory_bytes"));
+        if (options.device) {
+            cDevMemSelf = add(column::kDeviceMemSelf, ColumnKind::Bytes, QStringLiteral("self_device_memory_bytes"));
+            cDevMem = add(column::kDeviceMem, ColumnKind::Bytes, QStringLiteral("device_memory_bytes"));
+        }
+    }
+    tree.defaultSortColumn = cSelf;
+    const auto set = [](std::vector<QVariant> &values, int col, QVariant value) {
+        if (col >= 0)
+            values[std::size_t(col)] = std::move(value);
+    };
+
+    const bool nested = options.grouping == OpGrouping::Module || options.grouping == OpGrouping::Stack;
+    std::map<std::pair<int, QString>, int> groups; // (parent, segment) -> node
+    std::vector<GroupSums> sums;                   // by node id; only group rows use theirs
+
+    for (const auto &row : table.rows) {
+        int parent = -1;
+        QString path;
+        if (nested && !row.group.empty()) {
+            QStringList segments;
+            if (options.grouping == OpGrouping::Module) {
+                segments = qs(row.group).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+            } else {
+                // Stack frames come innermost first; the tree reads from the outermost.
+                const auto frames = qs(row.group).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+                for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+                    segments.push_back(*it);
+            }
+            const QChar separator = options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';');
+            for (const auto &segment : segments) {
+                path = path.isEmpty() ? segment : path + separator + segment;
+                auto [it, inserted] = groups.try_emplace({parent, segment}, -1);
+                if (inserted) {
+                    std::vector<QVariant> values(tree.columns.size());
+                    values[std::size_t(cName)] = segment;
+                    it->second = tree.addNode(parent, std::move(values), {}, path);
+                    sums.resize(tree.nodes.size());
+                }
+                parent = it->second;
+            }
+        }
+        std::vector<QVariant> values(tree.columns.size());
+        const QString name = qs(row.name);
+        set(values, cName, name);
+        set(values, cShape, qs(row.group));
+        set(values, cCalls, quint64(row.calls));
+        set(values, cTotal, qint64(row.totalNs));
+        set(values, cSelf, qint64(row.selfNs));
+        set(values, cAvg, qint64(row.avgNs()));
+        set(values, cMin, qint64(row.minNs));
+        set(values, cMax, qint64(row.maxNs));
+        set(values, cSelfPct, row.selfPercent);
+        set(values, cTotalPct, row.totalPercent);
+        set(values, cDevSelf, qint64(row.deviceSelfNs));
+        set(values, cDevTotal, qint64(row.deviceTotalNs));
+        set(values, cCpuMemSelf, qint64(row.cpuMemSelfBytes));
+        set(values, cCpuMem, qint64(row.cpuMemTotalBytes));
+        set(values, cDevMemSelf, qint64(row.deviceMemSelfBytes));
+        set(values, cDevMem, qint64(row.deviceMemTotalBytes));
+        const QString leafPath =
+            path.isEmpty() ? QString() : path + (options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';')) + name;
+        tree.addNode(parent, std::move(values), name, leafPath);
+        sums.resize(tree.nodes.size());
+        if (parent >= 0) {
+            auto &s = sums[std::size_t(parent)];
+            s.calls += row.calls;
+            s.selfDirect += row.selfNs;
+            s.selfSubtree += row.selfNs;
+            s.deviceDirect += row.deviceSelfNs;
+            s.deviceSubtree += row.deviceSelfNs;
+            s.cpuMemDirect += row.cpuMemSelfBytes;
+            s.cpuMemSubtree += row.cpuMemSelfBytes;
+            s.deviceMemDirect += row.deviceMemSelfBytes;
+            s.deviceMemSubtree += row.deviceMemSelfBytes;
+        }
+    }
+    // Children have greater ids than their parents: one pass from the back completes subtrees.
+    for (int id = int(tree.nodes.size()) - 1; id >= 0; --id) {
+        auto &n = tree.nodes[std::size_t(id)];
+        if (n.children.empty())
+            continue; // an op; group rows always have children
+        const auto &s = sums[std::size_t(id)];
+        if (n.parent >= 0) {
+            auto &p = sums[std::size_t(n.parent)];
+            p.calls += s.calls;
+            p.selfSubtree += s.selfSubtree;
+            p.deviceSubtree += s.deviceSubtree;
+            p.cpuMemSubtree += s.cpuMemSubtree;
+            p.deviceMemSubtree += s.deviceMemSubtree;
+        }
+        set(n.values, cCalls, s.calls);
+        set(n.values, cSelf, s.selfDirect);
+        set(n.values, cTotal, s.selfSubtree);
+        set(n.values, cSelfPct, percentOf(s.selfDirect, table.selfSumNs));
+        set(n.values, cTotalPct, percentOf(s.selfSubtree, table.selfSumNs));
+        set(n.values, cDevSelf, s.deviceDirect);
+        set(n.values, cDevTotal, s.deviceSubtree);
+        set(n.values, cCpuMemSelf, s.cpuMemDirect);
+        set(n.values, cCpuMem, s.cpuMemSubtree);
+        set(n.values, cDevMemSelf, s.deviceMemDirect);
+        set(n.values, cDevMem, s.deviceMemSubtree);
+    }
+    return tree;
+}
+
+TableTree buildKernelTree(const analysis::KernelTable &table)
+{
+    TableTree tree;
+    tree.columns = {{column::kName, ColumnKind::Text, QStringLiteral("name")},
+                    {column::kCount, ColumnKind::Count, QStringLiteral("count")},
+                    {column::kTotal, ColumnKind::Duration, QStringLiteral("total_us")},
+                    {column::kAvg, ColumnKind::Duration, QStringLiteral("avg_us")},
+                    {column::kMin, ColumnKind::Duration, QStringLiteral("min_us")},
+                    {column::kMax, ColumnKind::Duration, QStringLiteral("max_us")},
+                    {column::kGpuPercent, ColumnKind::Percent, QStringLiteral("pct")},
+                    {column::kLaunchOp, ColumnKind::Text, QStringLiteral("op")},
+                    {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
+                    {column::kStream, ColumnKind::Number, QStringLiteral("stream")}};
+    tree.defaultSortColumn = 2;
+    for (const auto &row : table.rows) {
+        const QString name = qs(row.name);
+        tree.addNode(-1,
+                     {name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
+                      qint64(row.maxNs), row.percent, qs(row.launchOp),
+                      row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),
+                      row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant()},
+                     name);
+    }
+    return tree;
+}
+
+} // namespace pyrometer::ui::tables
