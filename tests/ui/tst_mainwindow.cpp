@@ -10,6 +10,8 @@
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
+#include "core/trace/trace.h"
+
 #include <QAction>
 #include <QDropEvent>
 #include <QFile>
@@ -17,6 +19,7 @@
 #include <QJsonObject>
 #include <QMenu>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -206,8 +209,37 @@ private Q_SLOTS:
         QVERIFY2(window.banner()->messages().value(0).contains(broken), qPrintable(window.banner()->messages().join('|')));
         QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
         QVERIFY(qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview))->hasContent());
+        // The banner offers to load the valid part, as --partial does.
+        const auto buttons = window.banner()->actionButtons();
+        QCOMPARE(buttons.size(), 1);
+        QVERIFY(buttons.front()->text().contains("broken.json"));
         window.banner()->dismiss();
         QVERIFY(!window.banner()->isVisibleTo(&window));
+        QVERIFY(window.banner()->actionButtons().isEmpty());
+    }
+
+    void truncatedTraceLoadsItsValidPartOnRequest()
+    {
+        MainWindow window;
+        QTemporaryDir dir;
+        const QString truncated = dir.filePath("truncated.json");
+        QFile file(truncated);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"traceEvents": [{"name": "a", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1},)"
+                   R"({"name": "b", "ph": "X", "ts": 5, "dur": 2, "pid": 1, "tid": 1}, {"name": "c", "ph")");
+        file.close();
+        window.openPaths({truncated});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 1);
+        QVERIFY(window.workspace()->traces().empty());
+        const auto buttons = window.banner()->actionButtons();
+        QCOMPARE(buttons.size(), 1);
+        buttons.front()->click();
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        const auto &info = window.workspace()->traces().front().trace->info;
+        QVERIFY(info.partial);
+        QCOMPARE(info.phaseCounts.at("X"), std::uint64_t(2));
     }
 
     void refusedInputsNameTheFile_data()

@@ -84,6 +84,11 @@ MainWindow::MainWindow(QWidget *parent)
                     statusBar()->showMessage(tr("%1: cancelled").arg(title), 5000);
             });
     connect(m_workspace, &Workspace::openFailed, this, &MainWindow::showError);
+    // A truncated or damaged trace: offer what the CLI's --partial does.
+    connect(m_workspace, &Workspace::traceLoadFailed, this, [this](const QString &path) {
+        m_banner->addAction(tr("Load the valid part of %1").arg(QFileInfo(path).fileName()),
+                            [this, path] { m_workspace->openTrace(path, /*partial=*/true); });
+    });
     connect(m_workspace, &Workspace::fileOpened, this, &MainWindow::rememberOpened);
     connect(m_workspace, &Workspace::logDirectoryFound, this, &MainWindow::chooseFromLogDirectory);
     connect(m_workspace, &Workspace::traceOpened, this, [this] { statusBar()->showMessage(tr("Trace loaded"), 3000); });

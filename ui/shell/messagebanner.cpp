@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolButton>
 
 namespace pyrometer::ui {
@@ -10,7 +11,7 @@ namespace {
 constexpr int kKeptMessages = 5;
 }
 
-MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent), m_label(new QLabel(this))
+MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent), m_label(new QLabel(this)), m_actions(new QHBoxLayout)
 {
     setObjectName(QStringLiteral("messageBanner"));
     setStyleSheet(QStringLiteral("#messageBanner { background: #fdecea; border: 1px solid #e57373; border-radius: 4px; }"
@@ -20,6 +21,7 @@ MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent), m_label(new QLab
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_label, 1);
+    layout->addLayout(m_actions);
     auto *close = new QToolButton(this);
     close->setText(QStringLiteral("\u2715"));
     close->setToolTip(tr("Dismiss"));
@@ -41,8 +43,24 @@ void MessageBanner::showError(const QString &message)
     show();
 }
 
+void MessageBanner::addAction(const QString &text, std::function<void()> action)
+{
+    auto *button = new QPushButton(text, this);
+    m_actions->addWidget(button);
+    connect(button, &QPushButton::clicked, this, [button, action = std::move(action)] {
+        button->setEnabled(false);
+        action();
+    });
+}
+
+QList<QPushButton *> MessageBanner::actionButtons() const
+{
+    return findChildren<QPushButton *>();
+}
+
 void MessageBanner::dismiss()
 {
+    qDeleteAll(findChildren<QPushButton *>());
     m_messages.clear();
     m_label->clear();
     hide();

@@ -2,7 +2,11 @@
 
 #include <QFrame>
 
+#include <functional>
+
+class QHBoxLayout;
 class QLabel;
+class QPushButton;
 
 namespace pyrometer::ui {
 
@@ -14,11 +18,15 @@ public:
     explicit MessageBanner(QWidget *parent = nullptr);
 
     void showError(const QString &message);
+    // Adds a button to the banner (until it is dismissed) that runs action once.
+    void addAction(const QString &text, std::function<void()> action);
+    QList<QPushButton *> actionButtons() const;
     QStringList messages() const { return m_messages; }
     void dismiss();
 
 private:
     QLabel *m_label;
+    QHBoxLayout *m_actions;
     QStringList m_messages;
 };
 

@@ -9,6 +9,11 @@ namespace pyrometer::ui {
 
 Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_jobs(jobs)
 {
+    connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &) {
+        const QString path = m_traceJobs.take(id);
+        if (!path.isEmpty() && outcome == JobOutcome::Failed)
+            Q_EMIT traceLoadFailed(path);
+    });
 }
 
 void Workspace::open(const QString &path)
@@ -36,13 +41,15 @@ void Workspace::open(const QString &path)
     }
 }
 
-void Workspace::openTrace(const QString &path)
+void Workspace::openTrace(const QString &path, bool partial)
 {
     const std::filesystem::path file = path.toStdString();
-    m_jobs->run<std::shared_ptr<const trace::Trace>>(
+    trace::LoadOptions options;
+    options.partial = partial;
+    const auto id = m_jobs->run<std::shared_ptr<const trace::Trace>>(
         tr("Loading %1").arg(QFileInfo(path).fileName()), QString(),
-        [file](ProgressReporter &progress, const StopToken &stop) {
-            return trace::loadTrace(file, trace::LoadOptions{}, progress, stop);
+        [file, options](ProgressReporter &progress, const StopToken &stop) {
+            return trace::loadTrace(file, options, progress, stop);
         },
         this,
         [this, path](std::shared_ptr<const trace::Trace> loaded) {
@@ -50,6 +57,7 @@ void Workspace::openTrace(const QString &path)
             Q_EMIT fileOpened(path);
             Q_EMIT traceOpened(int(m_traces.size()) - 1);
         });
+    m_traceJobs.insert(id, path);
 }
 
 void Workspace::openModel(const QString &path)

@@ -3,6 +3,7 @@
 #include "core/torch/modelfile.h"
 #include "core/trace/tracesource.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -38,7 +39,8 @@ public:
     // Decides from the path what it is: a trace file, a TensorBoard log directory (whose runs
     // are offered through logDirectoryFound), or a model.
     void open(const QString &path);
-    void openTrace(const QString &path);
+    // partial: load the valid prefix of a truncated or damaged file, with a warning.
+    void openTrace(const QString &path, bool partial = false);
     void openModel(const QString &path);
 
     const std::vector<TraceDocument> &traces() const { return m_traces; }
@@ -52,11 +54,15 @@ Q_SIGNALS:
     // Problems found before any job starts (a missing path, a directory with no traces).
     // Failures of the load jobs themselves come through JobTracker::finished.
     void openFailed(const QString &message);
+    // Loading a trace failed (the message itself comes through JobTracker::finished): the
+    // window can offer to load its valid part.
+    void traceLoadFailed(const QString &path);
     // A file was opened successfully: for the recent-files list.
     void fileOpened(const QString &path);
 
 private:
     JobTracker *m_jobs;
+    QHash<quint64, QString> m_traceJobs; // running trace loads: job id -> path
     std::vector<TraceDocument> m_traces;
     std::vector<ModelDocument> m_models;
 };
