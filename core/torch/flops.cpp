@@ -1,5 +1,6 @@
 #include "core/torch/flops.h"
 
+#include "core/torch/modulepath.h"
 #include "core/torch/session.h"
 
 #include <algorithm>
@@ -13,12 +14,6 @@ namespace {
 std::string instanceOf(const std::string &frame)
 {
     return frame.substr(0, frame.find('('));
-}
-
-std::string parentOf(const std::string &name)
-{
-    const auto dot = name.rfind('.');
-    return dot == std::string::npos ? std::string() : name.substr(0, dot);
 }
 
 // Frames below TOP, without repeats of the same module calling its own methods.
@@ -69,16 +64,7 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         report.rows.push_back(FlopsRow{});
         index[""] = 0;
     }
-    // The row of a module name, or of its nearest ancestor that is in the tree.
-    const auto rowOf = [&](std::string name) -> FlopsRow & {
-        while (true) {
-            if (const auto it = index.find(name); it != index.end())
-                return report.rows[it->second];
-            if (name.empty())
-                return report.rows.front();
-            name = parentOf(name);
-        }
-    };
+    const auto rowOf = [&](const std::string &name) -> FlopsRow & { return nearestModuleRow(report.rows, index, name); };
     std::map<std::string, std::set<std::string>> calls; // module -> distinct call paths
     std::map<std::string, std::string> firstCall;
     std::set<std::string> uncounted;

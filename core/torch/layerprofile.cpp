@@ -1,5 +1,6 @@
 #include "core/torch/layerprofile.h"
 
+#include "core/torch/modulepath.h"
 #include "core/torch/session.h"
 
 #include <algorithm>
@@ -11,12 +12,6 @@ namespace {
 constexpr int kAtenScope = 0;       // at::RecordScope::FUNCTION
 constexpr int kBackwardScope = 1;   // at::RecordScope::BACKWARD_FUNCTION
 constexpr int kUserScope = 7;       // at::RecordScope::USER_SCOPE ("ProfilerStep#N")
-
-std::string parentOf(const std::string &name)
-{
-    const auto dot = name.rfind('.');
-    return dot == std::string::npos ? std::string() : name.substr(0, dot);
-}
 
 bool isOp(const ProfiledOp &op)
 {
@@ -52,15 +47,7 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
         report.rows.push_back(LayerRow{});
         index[""] = 0;
     }
-    const auto rowOf = [&](std::string name) -> LayerRow & {
-        while (true) {
-            if (const auto it = index.find(name); it != index.end())
-                return report.rows[it->second];
-            if (name.empty())
-                return report.rows.front();
-            name = parentOf(name);
-        }
-    };
+    const auto rowOf = [&](const std::string &name) -> LayerRow & { return nearestModuleRow(report.rows, index, name); };
 
     // Forward time: the ProfilerStep ranges.
     std::int64_t stepsNs = 0;
