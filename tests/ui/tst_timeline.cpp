@@ -1,9 +1,11 @@
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "core/trace/loader.h"
+#include "ui/timeline/boxlayer.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/search.h"
@@ -145,6 +147,73 @@ private Q_SLOTS:
         const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 2200, 200), ColorMode::ByName);
         QVERIFY(list.boxes.size() < 20);
         QVERIFY(list.eventsDrawn >= 1000);
+    }
+
+    void rowSearchesAgreeWithALinearScan()
+    {
+        // The galloping search from any starting position finds what a linear scan finds.
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto &row = m_index->rows[m_index->trackFirstRow[cpu.value]];
+        QVERIFY(row.size() > 1000);
+        QCOMPARE(row.starts.size(), row.size());
+        QCOMPARE(row.ends.size(), row.size());
+        const auto linear = [&](std::int64_t time, std::uint32_t from) {
+            auto i = from;
+            while (i < row.size() && row.ends[i] <= time && row.starts[i] < time)
+                ++i;
+            return i;
+        };
+        for (const std::int64_t time : {std::int64_t(-5), std::int64_t(0), std::int64_t(950'000), std::int64_t(2'000'000),
+                                        std::int64_t(2'000'010), std::int64_t(2'050'005), std::int64_t(2'099'910),
+                                        std::int64_t(9'000'000)}) {
+            for (const std::uint32_t from : {0u, 1u, 7u, 500u, 999u, std::uint32_t(row.size())})
+                QCOMPARE(row.firstEndingAfter(time, from), linear(time, from));
+        }
+        // longestIn picks the longest event of a range: the step, before the tiny ones.
+        QCOMPARE(row.durationAt(row.longestIn(0, std::uint32_t(row.size()))), std::int64_t(1'000'000));
+        QCOMPARE(row.durationAt(row.longestIn(1, std::uint32_t(row.size()))), std::int64_t(10));
+    }
+
+    void touchingBoxesOfAColourJoin()
+    {
+        const auto box = [](float x0, float x1, int y, std::uint32_t color) {
+            DrawBox b;
+            b.x0 = x0;
+            b.x1 = x1;
+            b.y = y;
+            b.height = 18;
+            b.color = color;
+            return b;
+        };
+        // Two touching red boxes join; a gap, another colour or another row breaks the run;
+        // a box narrower than a pixel still covers one.
+        const auto fills = joinedFills({box(0, 2.5f, 0, 0xffff0000), box(2.5f, 4, 0, 0xffff0000), box(6, 6.2f, 0, 0xffff0000),
+                                        box(6.2f, 9, 0, 0xff00ff00), box(9, 12, 18, 0xff00ff00)});
+        QCOMPARE(fills, (std::vector<Fill>{{0, 4, 0, 18, 0xffff0000},
+                                           {6, 7, 0, 18, 0xffff0000},
+                                           {6, 9, 0, 18, 0xff00ff00},
+                                           {9, 12, 18, 18, 0xff00ff00}}));
+    }
+
+    void rasterizedFillsMatchQPainter()
+    {
+        // Writing pixels directly gives what QPainter::fillRect gives, clipping included, at
+        // device pixel ratios 1 and 2.
+        const std::vector<Fill> fills{{-3, 5, 2, 4, 0xff4e79a7}, {10, 11, 0, 30, 0xfff28e2b}, {30, 45, 25, 10, 0xffe15759},
+                                      {20, 20, 5, 5, 0xff000000}};
+        for (const qreal ratio : {1.0, 2.0}) {
+            QImage direct(int(40 * ratio), int(30 * ratio), QImage::Format_RGB32);
+            direct.setDevicePixelRatio(ratio);
+            direct.fill(Qt::white);
+            QImage painted = direct.copy();
+            rasterizeFills(direct, fills);
+            QPainter painter(&painted);
+            for (const auto &fill : fills)
+                painter.fillRect(QRect(fill.left, fill.y, std::max(1, fill.right - fill.left), fill.height), QColor::fromRgba(fill.color));
+            painter.end();
+            QCOMPARE(direct, painted);
+            QCOMPARE(direct.pixel(int(10 * ratio), int(29 * ratio)), QRgb(0xfff28e2b));
+        }
     }
 
     void overlappingKernelsGetTwoRows()

@@ -38,36 +38,34 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
         list.eventsDrawn += count;
     };
 
-    std::uint32_t i = row.firstEndingAfter(track, timeAt(viewport, 0));
+    std::uint32_t i = row.firstEndingAfter(timeAt(viewport, 0));
     while (i < n) {
-        const auto e = row.events[i];
-        const double start = double(track.start[e]);
+        const double start = double(row.starts[i]);
         if (start >= endNs)
             break;
         const double x0 = viewport.toX(start);
-        const double x1 = viewport.toX(start + double(track.duration[e]));
+        const double x1 = viewport.toX(double(row.ends[i]));
         if (x1 - x0 >= kMinWidth) {
             box(x0, x1, i, 1, i);
             ++i;
             continue;
         }
         // A run of sub-pixel events: extend it pixel by pixel, skipping every event that
-        // ends inside the run with one binary search, until a gap of a pixel or a wide event.
+        // ends inside the run with one galloping search, until a gap of a pixel or a wide event.
         const std::uint32_t first = i;
         const double runStart = std::floor(x0);
         double runEnd = std::floor(x1) + 1;
         for (;;) {
-            i = std::max(i + 1, row.firstEndingAfter(track, timeAt(viewport, runEnd)));
+            i = row.firstEndingAfter(timeAt(viewport, runEnd), i + 1);
             if (i >= n)
                 break;
-            const auto next = row.events[i];
-            const double nx0 = viewport.toX(double(track.start[next]));
-            const double nx1 = viewport.toX(double(track.start[next] + track.duration[next]));
+            const double nx0 = viewport.toX(double(row.starts[i]));
+            const double nx1 = viewport.toX(double(row.ends[i]));
             if (nx0 >= runEnd + kMinWidth || nx1 - nx0 >= kMinWidth || nx0 >= viewport.width)
                 break;
             runEnd = std::max(runEnd, std::floor(nx1) + 1);
         }
-        box(runStart, runEnd, first, i - first, row.longestIn(track, first, i));
+        box(runStart, runEnd, first, i - first, row.longestIn(first, i));
     }
 }
 
@@ -127,6 +125,26 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
     return list;
 }
 
+std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
+{
+    std::vector<Fill> fills;
+    for (const auto &box : boxes) {
+        const int left = int(std::floor(box.x0));
+        const int right = std::max(left + 1, int(std::ceil(box.x1)));
+        if (!fills.empty()) {
+            auto &last = fills.back();
+            if (last.y == box.y && last.height == box.height && last.color == box.color && left <= last.right &&
+                right >= last.left) {
+                last.left = std::min(last.left, left);
+                last.right = std::max(last.right, right);
+                continue;
+            }
+        }
+        fills.push_back({left, right, box.y, box.height, box.color});
+    }
+    return fills;
+}
+
 } // namespace pyrometer::ui::timeline
 
 namespace pyrometer::ui::timeline {
@@ -139,17 +157,16 @@ std::optional<Hit> hitTest(const TimelineIndex &index, const TimelineLayout &lay
         return std::nullopt;
     const auto rowIndex = layout.rows[std::size_t(layoutRow)].ref;
     const auto &row = index.rows[rowIndex];
-    const auto &track = index.trace->track(row.trackId);
     const double t = viewport.toNs(x);
     const double slack = tolerancePixels * viewport.nsPerPixel;
     // Candidates: events ending after t - slack and starting before t + slack; the one whose
     // extent is closest to t wins (an event containing t has distance 0).
     std::optional<Hit> best;
     double bestDistance = slack;
-    for (auto i = row.firstEndingAfter(track, static_cast<std::int64_t>(std::floor(t - slack))); i < row.size(); ++i) {
+    for (auto i = row.firstEndingAfter(static_cast<std::int64_t>(std::floor(t - slack))); i < row.size(); ++i) {
         const auto e = row.events[i];
-        const double start = double(track.start[e]);
-        const double end = start + double(track.duration[e]);
+        const double start = double(row.starts[i]);
+        const double end = double(row.ends[i]);
         if (start > t + slack)
             break;
         const double distance = t < start ? start - t : t > end ? t - end : 0.0;

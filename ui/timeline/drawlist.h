@@ -70,6 +70,21 @@ struct DrawList {
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
                        ColorMode colorMode);
 
+// What painting fills: whole-pixel rectangles, each box widened to at least one pixel, and
+// neighbouring boxes of one row and colour that touch joined into one. Zoomed out, a row is
+// thousands of boxes a pixel or two wide; filled one by one they cost the raster engine a
+// call per box and scanline, joined they are a few long spans. Covers exactly the pixels the
+// boxes cover.
+struct Fill {
+    int left = 0;
+    int right = 0; // exclusive
+    int y = 0;
+    int height = 0;
+    std::uint32_t color = 0;
+    bool operator==(const Fill &) const = default;
+};
+std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes);
+
 } // namespace pyrometer::ui::timeline
 
 namespace pyrometer::ui::timeline {

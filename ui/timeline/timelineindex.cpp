@@ -9,27 +9,25 @@ namespace pyrometer::ui::timeline {
 
 namespace {
 
-void buildLongestTree(SliceRow &row, const trace::Track &track)
+void buildLongestTree(SliceRow &row)
 {
     const auto n = row.events.size();
     row.longest.assign(2 * n, 0);
     for (std::size_t i = 0; i < n; ++i)
         row.longest[n + i] = std::uint32_t(i);
-    const auto longer = [&](std::uint32_t a, std::uint32_t b) {
-        return track.duration[row.events[b]] > track.duration[row.events[a]] ? b : a;
-    };
+    const auto longer = [&](std::uint32_t a, std::uint32_t b) { return row.durationAt(b) > row.durationAt(a) ? b : a; };
     for (std::size_t i = n; i-- > 1;)
         row.longest[i] = longer(row.longest[2 * i], row.longest[2 * i + 1]);
 }
 
 } // namespace
 
-std::uint32_t SliceRow::longestIn(const trace::Track &track, std::uint32_t from, std::uint32_t to) const
+std::uint32_t SliceRow::longestIn(std::uint32_t from, std::uint32_t to) const
 {
     const auto n = std::uint32_t(events.size());
     std::uint32_t best = from;
     const auto consider = [&](std::uint32_t candidate) {
-        if (track.duration[events[candidate]] > track.duration[events[best]])
+        if (durationAt(candidate) > durationAt(best))
             best = candidate;
     };
     for (std::uint32_t l = from + n, r = to + n; l < r; l >>= 1, r >>= 1) {
@@ -41,18 +39,32 @@ std::uint32_t SliceRow::longestIn(const trace::Track &track, std::uint32_t from,
     return best;
 }
 
-std::uint32_t SliceRow::firstEndingAfter(const trace::Track &track, std::int64_t time) const
+std::uint32_t SliceRow::firstEndingAfter(std::int64_t time, std::uint32_t from) const
 {
-    const auto it = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) {
-        return track.start[e] + track.duration[e] <= time && track.start[e] < time;
-    });
-    return std::uint32_t(it - events.begin());
-}
-
-std::uint32_t SliceRow::firstStartingAt(const trace::Track &track, std::int64_t time) const
-{
-    const auto it = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) { return track.start[e] < time; });
-    return std::uint32_t(it - events.begin());
+    // Positions before the answer end at or before `time` and start before it; both hold for
+    // a prefix because starts and ends are sorted.
+    const auto before = [&](std::uint32_t i) { return ends[i] <= time && starts[i] < time; };
+    const auto n = std::uint32_t(events.size());
+    if (from >= n || !before(from))
+        return from;
+    // Gallop: positions from + 1, + 3, + 7, ... until one is not before, then bisect.
+    std::uint32_t low = from; // before(low) holds
+    std::uint32_t step = 1;
+    std::uint32_t high = n;
+    while (low + step < n) {
+        if (!before(low + step)) {
+            high = low + step;
+            break;
+        }
+        low += step;
+        step *= 2;
+    }
+    // before(low) holds, and high is n or a position that is not before.
+    while (high - low > 1) {
+        const auto middle = low + (high - low) / 2;
+        (before(middle) ? low : high) = middle;
+    }
+    return high;
 }
 
 std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop)
@@ -74,7 +86,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
         const auto first = std::uint32_t(index->rows.size());
         for (auto &[key, row] : rowOf) {
             row = std::uint32_t(index->rows.size());
-            index->rows.push_back(SliceRow{trace::TrackId(std::uint32_t(t)), key.first, key.second, {}, {}});
+            index->rows.push_back(SliceRow{trace::TrackId(std::uint32_t(t)), key.first, key.second, {}, {}, {}, {}});
         }
         index->trackFirstRow[t] = first;
         index->trackRowCount[t] = std::uint32_t(rowOf.size());
@@ -83,10 +95,13 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
         for (std::size_t e = 0; e < track.size(); ++e) {
             const auto row = rowOf.at({track.lane[e], track.depth[e]});
             eventRow[e] = row;
-            index->rows[row].events.push_back(std::uint32_t(e)); // track order is start order
+            auto &slices = index->rows[row];
+            slices.events.push_back(std::uint32_t(e)); // track order is start order
+            slices.starts.push_back(track.start[e]);
+            slices.ends.push_back(track.start[e] + track.duration[e]);
         }
         for (std::uint32_t r = first; r < index->rows.size(); ++r)
-            buildLongestTree(index->rows[r], track);
+            buildLongestTree(index->rows[r]);
 
         for (std::size_t e = 0; e < track.size(); ++e) {
             const auto name = trace->string(track.eventName[e]);

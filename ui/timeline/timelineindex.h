@@ -12,12 +12,16 @@ namespace pyrometer::ui::timeline {
 
 // The events of one drawn row: one (track, lane, depth). Within a row events never overlap
 // (the loader puts overlapping events on other lanes or depths), so both their starts and
-// their ends are sorted, and the visible ones are found by binary search.
+// their ends are sorted, and the visible ones are found by binary search. Starts and ends are
+// copied into contiguous arrays: a zoomed-out frame makes tens of thousands of searches, and
+// reaching each probe's time through `events` would cost a cache miss per probe.
 struct SliceRow {
     trace::TrackId trackId;
     std::uint16_t lane = 0;
     std::uint16_t depth = 0;
     std::vector<std::uint32_t> events; // indices into the track's columns, by start
+    std::vector<std::int64_t> starts;  // per position, the event's start (ns)
+    std::vector<std::int64_t> ends;    // per position, the event's end (ns)
 
     // The summary structure for zoomed-out frames: a segment tree over `events` holding, for
     // each node, the position (in `events`) of its longest event. It answers "which event
@@ -25,12 +29,14 @@ struct SliceRow {
     std::vector<std::uint32_t> longest; // 2 * size, leaves at [size, 2 * size)
 
     std::size_t size() const { return events.size(); }
+    std::int64_t durationAt(std::uint32_t position) const { return ends[position] - starts[position]; }
     // Position in `events` of the longest event among positions [from, to).
-    std::uint32_t longestIn(const trace::Track &track, std::uint32_t from, std::uint32_t to) const;
+    std::uint32_t longestIn(std::uint32_t from, std::uint32_t to) const;
     // First position whose event ends after time (or starts at it, for zero-length events).
-    std::uint32_t firstEndingAfter(const trace::Track &track, std::int64_t time) const;
-    // First position whose event starts at or after time.
-    std::uint32_t firstStartingAt(const trace::Track &track, std::int64_t time) const;
+    std::uint32_t firstEndingAfter(std::int64_t time) const { return firstEndingAfter(time, 0); }
+    // The same, searching only from position `from` on, galloping: O(log k) for an answer k
+    // positions further, which keeps the probes near `from` and in cache.
+    std::uint32_t firstEndingAfter(std::int64_t time, std::uint32_t from) const;
 };
 
 // Everything the timeline precomputes once per trace: the rows of every track, in display

@@ -1,6 +1,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include "core/util/format.h"
+#include "ui/timeline/boxlayer.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -10,7 +11,6 @@
 #include <QToolTip>
 
 #include <cmath>
-#include <unordered_map>
 
 namespace pyrometer::ui::timeline {
 
@@ -66,6 +66,7 @@ void TimelineView::relayout()
     if (!m_index)
         return;
     m_layout = buildLayout(*m_index, m_collapsed);
+    m_drawListStale = true;
     m_scroll->setRange(0, std::max(0, m_layout.height - rowsRect().height()));
     m_scroll->setPageStep(std::max(1, rowsRect().height()));
     m_scroll->setSingleStep(18);
@@ -77,8 +78,12 @@ void TimelineView::rebuild()
     m_viewport.width = rowsRect().width();
     m_viewport.height = rowsRect().height();
     m_viewport.scrollY = m_scroll->value();
-    if (m_index)
+    // The same window over the same rows shows the same boxes: a fit-all after a fit-all,
+    // or a resize that changes nothing horizontal, keeps the draw list.
+    if (m_index && (m_drawListStale || !(m_drawList.viewport == m_viewport))) {
         m_drawList = buildDrawList(*m_index, m_layout, m_viewport, m_colorMode);
+        m_drawListStale = false;
+    }
     update();
 }
 
@@ -151,6 +156,7 @@ void TimelineView::panByPixels(double dx)
 void TimelineView::setColorMode(ColorMode mode)
 {
     m_colorMode = mode;
+    m_drawListStale = true;
     rebuild();
 }
 
@@ -244,9 +250,13 @@ void TimelineView::resizeEvent(QResizeEvent *)
 void TimelineView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), palette().base());
-    if (!m_index)
+    if (!m_index) {
+        painter.fillRect(rect(), palette().base());
         return;
+    }
+    // The rows area is covered by its own opaque layer: fill only around it.
+    for (const QRect &around : QRegion(rect()).subtracted(rowsRect()))
+        painter.fillRect(around, palette().base());
     paintRows(painter);
     paintOverlays(painter);
     paintFlows(painter);
@@ -257,41 +267,60 @@ void TimelineView::paintEvent(QPaintEvent *)
 void TimelineView::paintRows(QPainter &painter) const
 {
     const QRect rows = rowsRect();
-    painter.save();
-    painter.setClipRect(rows);
-    painter.translate(rows.topLeft());
+    // The rows' background, grid and boxes go into one opaque image, written directly (see
+    // rasterizeFills) and blitted in one call. Boxes are filled one pixel short of their row's
+    // height, as a gap.
+    const qreal ratio = painter.device() ? painter.device()->devicePixelRatio() : 1.0;
+    const QSize deviceSize(int(std::lround(rows.width() * ratio)), int(std::lround(rows.height() * ratio)));
+    if (m_rowsLayer.size() != deviceSize)
+        m_rowsLayer = QImage(deviceSize, QImage::Format_RGB32);
+    m_rowsLayer.setDevicePixelRatio(ratio);
+    const QColor base = palette().base().color();
+    m_rowsLayer.fill(base);
 
-    // Process bands behind the rows, then ruler grid lines.
+    std::vector<Fill> fills;
+    // Process bands, then ruler grid lines (black at 7% over the base), then the boxes.
     const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
     for (int r = first; r < last; ++r) {
         const auto &row = m_layout.rows[std::size_t(r)];
         if (row.kind == RowKind::Process)
-            painter.fillRect(QRect(0, row.y - m_viewport.scrollY, rows.width(), row.height), palette().alternateBase());
+            fills.push_back({0, rows.width(), row.y - m_viewport.scrollY, row.height, palette().alternateBase().color().rgba()});
     }
-    painter.setPen(QColor(0, 0, 0, 18));
+    const auto shade = [](int channel) { return channel * 237 / 255; };
+    const QRgb grid = qRgb(shade(base.red()), shade(base.green()), shade(base.blue()));
     for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart)))
-        painter.drawLine(QPointF(tick.x, 0), QPointF(tick.x, rows.height()));
+        fills.push_back({int(tick.x), int(tick.x) + 1, 0, rows.height(), grid});
+    // Counters: one column per pixel, filled with the series' colour at 35% over the base,
+    // with its top edge in the full colour.
+    const auto &trace = *m_index->trace;
+    for (const auto &plot : m_drawList.counters) {
+        const int baseline = plot.y + plot.height - 2;
+        const double scale = plot.height - 6;
+        const QRgb line = nameColor(trace.counters[plot.counter].name);
+        const auto mix = [&](int over, int under) { return (over * 90 + under * (255 - 90)) / 255; };
+        const QRgb column = qRgb(mix(qRed(line), base.red()), mix(qGreen(line), base.green()), mix(qBlue(line), base.blue()));
+        for (const auto &[x, v] : plot.points) {
+            const int height = std::max(1, int(std::lround(v * scale)));
+            fills.push_back({int(x), int(x) + 1, baseline - height, height, column});
+            fills.push_back({int(x), int(x) + 1, baseline - height, 1, line});
+        }
+    }
+    for (auto fill : joinedFills(m_drawList.boxes)) {
+        fill.height -= 1;
+        fills.push_back(fill);
+    }
+    rasterizeFills(m_rowsLayer, fills);
+    painter.drawImage(rows.topLeft(), m_rowsLayer);
 
-    // Boxes, batched by colour, on whole pixels: the raster engine fills integer rectangles
-    // directly, while fractional ones each go through its path rasterizer (25x slower here).
-    std::unordered_map<std::uint32_t, QVector<QRect>> byColor;
-    for (const auto &box : m_drawList.boxes) {
-        const int left = int(std::floor(box.x0));
-        const int right = std::max(left + 1, int(std::ceil(box.x1)));
-        byColor[box.color].append(QRect(left, box.y, right - left, box.height - 1));
-    }
-    for (const auto &[color, rects] : byColor) {
-        const QColor fill = argb(color);
-        for (const auto &rect : rects)
-            painter.fillRect(rect, fill);
-    }
+    painter.save();
+    painter.setClipRect(rows);
+    painter.translate(rows.topLeft());
 
     // Labels where they fit.
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     painter.setFont(small);
     const QFontMetrics metrics(small);
-    const auto &trace = *m_index->trace;
     for (const auto &box : m_drawList.boxes) {
         const float width = box.x1 - box.x0;
         if (box.count != 1 || width < 24)
@@ -307,20 +336,6 @@ void TimelineView::paintRows(QPainter &painter) const
                          metrics.elidedText(name, Qt::ElideRight, int(right - left - 6)));
     }
 
-    // Counters: one column per pixel, filled, with its top edge drawn. Integer rectangles:
-    // a path through thousands of jagged points took the raster engine 60 ms to fill.
-    for (const auto &plot : m_drawList.counters) {
-        const int base = plot.y + plot.height - 2;
-        const double scale = plot.height - 6;
-        const QColor line = argb(nameColor(trace.counters[plot.counter].name));
-        QColor fill = line;
-        fill.setAlpha(90);
-        for (const auto &[x, v] : plot.points) {
-            const int height = std::max(1, int(std::lround(v * scale)));
-            painter.fillRect(QRect(int(x), base - height, 1, height), fill);
-            painter.fillRect(QRect(int(x), base - height, 1, 1), line);
-        }
-    }
     painter.restore();
 }
 

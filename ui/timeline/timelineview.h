@@ -1,6 +1,7 @@
 #pragma once
 
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QImage>
 #include <QWidget>
 
 #include "ui/timeline/drawlist.h"
@@ -100,6 +101,8 @@ private:
     TimelineLayout m_layout;
     Viewport m_viewport;
     DrawList m_drawList;
+    bool m_drawListStale = true; // the layout or colours changed since it was built
+    mutable QImage m_rowsLayer; // reused between frames: see paintRows
     ColorMode m_colorMode = ColorMode::ByCategory;
     std::set<std::uint32_t> m_collapsed;
     QScrollBar *m_scroll;
