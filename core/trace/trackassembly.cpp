@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <numeric>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <tuple>
@@ -221,7 +222,8 @@ void TraceBuilder::finishFlows(Trace &trace)
 void TraceBuilder::finishCounters(Trace &trace)
 {
     // Memory curves from [memory] instants: one per device, Total Allocated where the trace
-    // has it, else the running sum of Bytes.
+    // has it, else the running sum of Bytes; and Total Reserved (the caching allocator's
+    // segments) where the trace has it.
     struct Device {
         std::int32_t type;
         std::int32_t id;
@@ -229,6 +231,7 @@ void TraceBuilder::finishCounters(Trace &trace)
         bool operator<(const Device &o) const { return std::tie(type, id, process) < std::tie(o.type, o.id, o.process); }
     };
     std::map<Device, std::pair<CounterSeries, std::int64_t>> curves;
+    std::map<Device, CounterSeries> reserved;
     const auto &memory = trace.memory;
     std::vector<std::uint32_t> order(memory.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -240,6 +243,13 @@ void TraceBuilder::finishCounters(Trace &trace)
             series.process = ProcessId(process);
             series.name = memory.deviceType[i] == 0 ? std::string("Memory allocated (CPU)")
                                                    : "Memory allocated (device " + std::to_string(memory.deviceId[i]) + ")";
+        }
+        if (memory.totalReserved[i] >= 0) {
+            auto &curve = reserved[{memory.deviceType[i], memory.deviceId[i], process}];
+            curve.process = series.process;
+            curve.name = "Memory reserved" + series.name.substr(std::string_view("Memory allocated").size());
+            curve.time.push_back(memory.time[i]);
+            curve.value.push_back(static_cast<double>(memory.totalReserved[i]));
         }
         running += memory.bytes[i];
         series.time.push_back(memory.time[i]);
@@ -260,8 +270,11 @@ void TraceBuilder::finishCounters(Trace &trace)
         }
         trace.counters.push_back(std::move(sorted));
     }
-    for (auto &[device, curve] : curves)
+    for (auto &[device, curve] : curves) {
         trace.counters.push_back(std::move(curve.first));
+        if (const auto it = reserved.find(device); it != reserved.end())
+            trace.counters.push_back(std::move(it->second));
+    }
 }
 
 } // namespace pyrometer::trace

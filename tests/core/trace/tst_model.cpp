@@ -253,6 +253,21 @@ private slots:
             }
         }
         QVERIFY(sawCounter);
+        // One curve each for allocated and reserved memory on the device: the second event has
+        // no totals, so allocated falls back to the running sum and reserved skips it.
+        const auto curve = [&](std::string_view name) -> const CounterSeries * {
+            for (const auto &series : trace->counters) {
+                if (series.name == name)
+                    return &series;
+            }
+            return nullptr;
+        };
+        const auto *allocated = curve("Memory allocated (device 0)");
+        const auto *reserved = curve("Memory reserved (device 0)");
+        QVERIFY(allocated && reserved);
+        QCOMPARE(allocated->value, (std::vector<double>{1024, 0}));
+        QCOMPARE(reserved->value, std::vector<double>{2048});
+        QCOMPARE(reserved->time, std::vector<std::int64_t>{5000});
 
         // The full args are re-read lazily from the file.
         const auto json = readEventJson(*trace, kernelTrack, kernel);
