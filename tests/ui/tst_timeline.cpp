@@ -216,6 +216,19 @@ private Q_SLOTS:
         }
     }
 
+    void twoThreadsBuildTheSameList()
+    {
+        // Split over two threads or not, the boxes and counters are the same, in the same order.
+        for (const auto &viewport : {viewOf(0, 10'000), viewOf(90, 310), viewOf(0, 2200, 200)}) {
+            const auto one = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, std::size_t(-1));
+            const auto two = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, 0);
+            QVERIFY(!one.boxes.empty());
+            QCOMPARE(two.boxes, one.boxes);
+            QCOMPARE(two.counters.size(), one.counters.size());
+            QCOMPARE(two.eventsDrawn, one.eventsDrawn);
+        }
+    }
+
     void overlappingKernelsGetTwoRows()
     {
         const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 1000), ColorMode::ByCategory);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
+#include <iterator>
+#include <thread>
 
 namespace pyrometer::ui::timeline {
 
@@ -101,20 +104,65 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
 
 } // namespace
 
-DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
-                       ColorMode colorMode)
+namespace {
+
+void buildRows(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport, ColorMode colorMode,
+               int first, int last, DrawList &list)
 {
-    DrawList list;
-    list.viewport = viewport;
-    if (viewport.width <= 0 || viewport.nsPerPixel <= 0)
-        return list;
-    const auto [first, last] = layout.rowsIn(viewport.scrollY, viewport.scrollY + viewport.height);
     for (int r = first; r < last; ++r) {
         const auto &row = layout.rows[std::size_t(r)];
         if (row.kind == RowKind::Slices)
             buildSliceRow(index, row, viewport, colorMode, list);
         else if (row.kind == RowKind::Counter)
             buildCounterRow(index, row, viewport, list);
+    }
+}
+
+// Events in view on a layout row: what its share of building costs, roughly.
+std::size_t eventsInView(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport)
+{
+    if (layoutRow.kind != RowKind::Slices)
+        return 0;
+    const auto &row = index.rows[layoutRow.ref];
+    const auto from = row.firstEndingAfter(timeAt(viewport, 0));
+    const auto to = std::partition_point(row.starts.begin() + from, row.starts.end(),
+                                         [&](std::int64_t start) { return double(start) < viewport.endNs(); });
+    return std::size_t(to - row.starts.begin()) - from;
+}
+
+} // namespace
+
+DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
+                       ColorMode colorMode, std::size_t parallelEvents)
+{
+    DrawList list;
+    list.viewport = viewport;
+    if (viewport.width <= 0 || viewport.nsPerPixel <= 0)
+        return list;
+    const auto [first, last] = layout.rowsIn(viewport.scrollY, viewport.scrollY + viewport.height);
+    // Zoomed out over many events, the rows are split in two halves of about equal work, the
+    // first built on another thread: the boxes come out in the same order either way.
+    std::vector<std::size_t> work;
+    std::size_t total = 0;
+    for (int r = first; r < last; ++r)
+        total += work.emplace_back(eventsInView(index, layout.rows[std::size_t(r)], viewport));
+    int middle = first;
+    if (total >= parallelEvents && std::thread::hardware_concurrency() > 1) {
+        for (std::size_t done = 0; middle < last && done * 2 < total; ++middle)
+            done += work[std::size_t(middle - first)];
+    }
+    DrawList head;
+    auto firstHalf = std::async(middle > first ? std::launch::async : std::launch::deferred,
+                                [&] { buildRows(index, layout, viewport, colorMode, first, middle, head); });
+    buildRows(index, layout, viewport, colorMode, middle, last, list);
+    firstHalf.get();
+    if (!head.boxes.empty() || !head.counters.empty()) {
+        head.boxes.insert(head.boxes.end(), list.boxes.begin(), list.boxes.end());
+        head.counters.insert(head.counters.end(), std::make_move_iterator(list.counters.begin()),
+                             std::make_move_iterator(list.counters.end()));
+        list.boxes = std::move(head.boxes);
+        list.counters = std::move(head.counters);
+        list.eventsDrawn += head.eventsDrawn;
     }
     for (const auto &step : index.steps) {
         if (double(step.end) < viewport.startNs || double(step.start) > viewport.endNs())

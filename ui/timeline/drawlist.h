@@ -67,8 +67,9 @@ struct DrawList {
 // Builds what one frame shows. Touches only the visible rows and, in each, the visible
 // index range; sub-pixel events are merged. Costs O(rows · (pixels + wide events) · log n),
 // whatever the number of events.
+// With at least parallelEvents events in view, half of the rows are built on a second thread.
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
-                       ColorMode colorMode);
+                       ColorMode colorMode, std::size_t parallelEvents = 100'000);
 
 // What painting fills: whole-pixel rectangles, each box widened to at least one pixel, and
 // neighbouring boxes of one row and colour that touch joined into one. Zoomed out, a row is
