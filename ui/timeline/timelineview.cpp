@@ -493,10 +493,21 @@ void TimelineView::paintGutter(QPainter &painter) const
             const auto &counter = trace.counters[row.ref];
             const double maxValue = m_index->counterMax[row.ref];
             const bool bytes = counter.name.find("emory") != std::string::npos;
-            text = QStringLiteral("   %1 (max %2)")
-                       .arg(QString::fromStdString(counter.name),
-                            bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
-                                  : QString::number(maxValue, 'g', 4));
+            const QString name = QStringLiteral("   ") + QString::fromStdString(counter.name);
+            const QString peak = QStringLiteral("max %1").arg(bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
+                                                                    : QString::number(maxValue, 'g', 4));
+            if (band.height() >= 2 * metrics.height()) {
+                // Tall enough for two lines: the name, and under it the scale's top.
+                const int middle = band.top() + band.height() / 2;
+                painter.setPen(palette().text().color());
+                painter.drawText(QRect(band.left(), middle - metrics.height(), band.width(), metrics.height()),
+                                 Qt::AlignLeft | Qt::AlignBottom, metrics.elidedText(name, Qt::ElideMiddle, band.width()));
+                painter.setPen(palette().placeholderText().color());
+                painter.drawText(QRect(band.left(), middle, band.width(), metrics.height()), Qt::AlignLeft | Qt::AlignTop,
+                                 QStringLiteral("   ") + peak);
+            } else {
+                text = QStringLiteral("%1 (%2)").arg(name, peak);
+            }
         }
         if (!text.isEmpty()) {
             painter.setPen(palette().text().color());
