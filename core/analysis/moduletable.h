@@ -12,12 +12,12 @@ namespace pyrometer::analysis {
 // One nn.Module of the model, as the trace's "nn.Module: Name_k" Python frames (with_stack=True)
 // nest them. Times in ns.
 struct ModuleRow {
-    std::string path;         // outermost first, joined by '/': "BertModel_0/BertEncoder_0"
-    std::string name;         // the last segment of the path
-    std::int32_t parent = -1; // row of the enclosing module, -1 at the top
-    std::uint64_t calls = 0;  // frames with this path
-    std::int64_t totalNs = 0; // CPU: the frames' durations
-    std::int64_t selfNs = 0;  // ... minus the frames of the modules directly inside
+    std::string path;               // outermost first, joined by '/': "BertModel_0/BertEncoder_0"
+    std::string name;               // the last segment of the path
+    std::int32_t parent = -1;       // row of the enclosing module, -1 at the top
+    std::uint64_t calls = 0;        // frames with this path
+    std::int64_t totalNs = 0;       // CPU: the frames' durations
+    std::int64_t selfNs = 0;        // ... minus the frames of the modules directly inside
     std::int64_t deviceTotalNs = 0; // device events launched by ops inside the frames
     std::int64_t deviceSelfNs = 0;  // ... by ops outside any nested module
     bool operator==(const ModuleRow &) const = default;

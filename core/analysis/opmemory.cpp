@@ -84,9 +84,8 @@ OpMemoryTable buildOpMemoryTable(const TraceIndex &index, const TimeRange &range
         row.device = deviceName(key.first.first, key.first.second);
         table.rows.push_back(std::move(row));
     }
-    std::stable_sort(table.rows.begin(), table.rows.end(), [](const OpMemoryRow &a, const OpMemoryRow &b) {
-        return a.allocatedBytes > b.allocatedBytes;
-    });
+    std::stable_sort(table.rows.begin(), table.rows.end(),
+                     [](const OpMemoryRow &a, const OpMemoryRow &b) { return a.allocatedBytes > b.allocatedBytes; });
     return table;
 }
 

@@ -62,7 +62,8 @@ private slots:
         // A range starting after the outermost module's start drops it: its children become
         // tops with no parent time subtracted from them.
         const auto &trace = *loaded.trace;
-        const TimeRange range{trace.info.spanStart + (trace.info.spanEnd - trace.info.spanStart) / 2, trace.info.spanEnd};
+        const TimeRange range{trace.info.spanStart + (trace.info.spanEnd - trace.info.spanStart) / 2,
+                              trace.info.spanEnd};
         const auto part = buildModuleTable(*loaded.index, range);
         QVERIFY(!part.rows.empty());
         QVERIFY(part.rows.size() < all.rows.size());
