@@ -55,18 +55,16 @@ Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
 
 TimelineJump jumpFor(const analysis::Finding &finding, const trace::Trace &trace)
 {
-    TimelineJump jump;
-    jump.events = finding.events;
-    jump.startNs = finding.startNs;
-    jump.endNs = finding.endNs;
-    if (jump.endNs <= jump.startNs && !jump.events.empty()) {
-        jump.startNs = std::numeric_limits<std::int64_t>::max();
-        jump.endNs = std::numeric_limits<std::int64_t>::min();
-        for (const auto &e : jump.events) {
-            const auto &track = trace.track(e.track);
-            jump.startNs = std::min(jump.startNs, track.start[e.event.value]);
-            jump.endNs = std::max(jump.endNs, track.end(e.event));
-        }
+    TimelineJump jump{finding.events, finding.startNs, finding.endNs};
+    if (jump.events.empty())
+        return jump;
+    // Examples say more than the finding's whole range: show them.
+    jump.startNs = std::numeric_limits<std::int64_t>::max();
+    jump.endNs = std::numeric_limits<std::int64_t>::min();
+    for (const auto &e : jump.events) {
+        const auto &track = trace.track(e.track);
+        jump.startNs = std::min(jump.startNs, track.start[e.event.value]);
+        jump.endNs = std::max(jump.endNs, track.end(e.event));
     }
     return jump;
 }

@@ -47,7 +47,7 @@ Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
                                      std::shared_ptr<const analysis::TraceIndex> index, const StopToken &stop,
                                      ProgressReporter &progress);
 
-// A finding's jump: its example events, and its range (the events' extent when it has none).
+// A finding's jump: its example events and their extent, else the finding's range.
 TimelineJump jumpFor(const analysis::Finding &finding, const trace::Trace &trace);
 
 } // namespace pyrometer::ui::overview
