@@ -1,10 +1,9 @@
 #include "ui/plots/memorycurveplot.h"
 
 #include "core/util/format.h"
+#include "ui/plots/plotframe.h"
 
 #include <qcustomplot.h>
-
-#include <QVBoxLayout>
 
 namespace pyrometer::ui::plots {
 
@@ -37,16 +36,9 @@ void fill(QCPGraph *graph, const std::vector<analysis::MemoryPoint> &points, std
 
 } // namespace
 
-MemoryCurvePlot::MemoryCurvePlot(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+MemoryCurvePlot::MemoryCurvePlot(QWidget *parent) : QWidget(parent), m_plot(createPlot(this, 260))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(260);
     m_plot->xAxis->setLabel(tr("time since the trace start (ms)"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(QColor(255, 255, 255, 220));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);

@@ -1,11 +1,11 @@
 #include "ui/plots/stepbreakdownplot.h"
 
 #include "core/util/format.h"
+#include "ui/plots/plotframe.h"
 
 #include <qcustomplot.h>
 
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -55,23 +55,10 @@ QString StepBreakdownPlot::categoryLabel(StepCategory category)
     return {};
 }
 
-StepBreakdownPlot::StepBreakdownPlot(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+StepBreakdownPlot::StepBreakdownPlot(QWidget *parent) : QWidget(parent), m_plot(createPlot(this, 240))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(240);
     m_plot->yAxis->setLabel(tr("time (ms)"));
     m_plot->xAxis->setLabel(tr("step"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(QColor(255, 255, 255, 220));
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    // The legend goes above the plot in one row, so it never covers a bar.
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setWrap(8);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &StepBreakdownPlot::showTip);
 }
