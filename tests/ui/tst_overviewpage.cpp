@@ -4,8 +4,10 @@
 #include <QApplication>
 #include <QLabel>
 #include <QListWidget>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -93,6 +95,15 @@ private Q_SLOTS:
         }
         QVERIFY(plot->plot()->legend->itemCount() == int(plot->layers().size()));
         QVERIFY(plot->stepText(0).contains(QStringLiteral("DataLoader")));
+        // Hovering a bar shows that step's values.
+        auto *customPlot = plot->plot();
+        customPlot->replot();
+        const QPoint over(int(customPlot->xAxis->coordToPixel(2)), int(customPlot->yAxis->coordToPixel(20)));
+        QMouseEvent move(QEvent::MouseMove, QPointF(over), QPointF(customPlot->mapToGlobal(over)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(customPlot, &move);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY(QToolTip::text().contains(QString::fromStdString(steps[2][0])));
 
         // GPU utilization per device, as a bar.
         QVERIFY(page.utilizationBox()->isVisibleTo(&page));
