@@ -46,8 +46,8 @@ int main(int argc, char *argv[])
                        "as a PNG to FILE and exit: 0 on success, 1 if anything failed."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("Page to show: overview, timeline, flamegraph, operators, model "
-                                                 "or compare."),
+                                  QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, "
+                                                 "model or compare."),
                                   QStringLiteral("PAGE"));
     const QCommandLineOption renderBenchmark(
         QStringLiteral("render-benchmark"),
@@ -64,7 +64,7 @@ int main(int argc, char *argv[])
         page = ui::pageFromName(parser.value(view));
         if (!page)
             return fail(QStringLiteral("unknown view '%1' (expected overview, timeline, flamegraph, operators, "
-                                       "model or compare)").arg(parser.value(view)));
+                                       "memory, model or compare)").arg(parser.value(view)));
     }
 
     ui::MainWindow window;

@@ -268,6 +268,29 @@ void kernelRules(const TraceIndex &index, const AdviceOptions &options, std::vec
     }
 }
 
+// The first n calls of an op, as examples.
+std::vector<EventRef> firstCalls(const TraceIndex &index, std::string_view name, std::size_t n)
+{
+    const auto &trace = *index.trace;
+    std::vector<std::pair<std::int64_t, EventRef>> calls;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        if (!index.tracks[t].hasOps)
+            continue;
+        const auto &track = trace.tracks[t];
+        for (std::uint32_t i = 0, found = 0; i < track.size() && found < n; ++i) {
+            if (index.tracks[t].kind[i] == EventKind::Op && trace.string(track.eventName[i]) == name) {
+                calls.push_back({track.start[i], {TrackId(t), EventIndex(i)}});
+                ++found;
+            }
+        }
+    }
+    std::sort(calls.begin(), calls.end());
+    std::vector<EventRef> examples;
+    for (std::size_t k = 0; k < calls.size() && k < n; ++k)
+        examples.push_back(calls[k].second);
+    return examples;
+}
+
 void dominantOpRule(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
 {
     const auto table = buildOpTable(index);
@@ -287,7 +310,7 @@ void dominantOpRule(const TraceIndex &index, const AdviceOptions &options, std::
              {{"self_pct", 100.0 * fraction, "%"},
               {"self_us", static_cast<double>(row.selfNs) / 1000.0, "us"},
               {"calls", double(row.calls), "count"}},
-             {},
+             firstCalls(index, row.name, 5),
              index.trace->info.spanStart,
              index.trace->info.spanEnd,
              "Look at this operator first: check its input shapes (ops --by shape), whether it runs in the layout "

@@ -1,5 +1,7 @@
 #include "core/analysis/optable.h"
 
+#include "core/analysis/moduletable.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -9,8 +11,6 @@ namespace {
 
 using trace::EventIndex;
 using trace::TrackId;
-
-constexpr std::string_view kModulePrefix = "nn.Module: ";
 
 struct Accumulator {
     const TraceIndex &index;
@@ -94,15 +94,10 @@ void attribute(Accumulator &acc, EventRef op, std::int64_t value, SelfField self
 std::string modulePath(const TraceIndex &index, EventRef op)
 {
     const auto &ti = index.track(op.track);
-    const auto &track = index.trace->track(op.track);
     std::vector<std::string_view> modules;
-    for (auto e = ti.frameParent[op.event.value]; e.isValid(); e = ti.frameParent[e.value]) {
-        if (ti.kind[e.value] != EventKind::Python)
-            continue;
-        const auto name = index.trace->string(track.eventName[e.value]);
-        if (name.substr(0, kModulePrefix.size()) == kModulePrefix)
-            modules.push_back(name.substr(kModulePrefix.size()));
-    }
+    for (auto e = ti.frameParent[op.event.value]; e.isValid(); e = ti.frameParent[e.value])
+        if (const auto name = moduleFrameName(index, {op.track, e}); !name.empty())
+            modules.push_back(name);
     std::string path;
     for (auto it = modules.rbegin(); it != modules.rend(); ++it)
         path.append(path.empty() ? "" : "/").append(*it);

@@ -1,101 +1,266 @@
 #include "ui/overview/overviewpage.h"
 
-#include "core/trace/trace.h"
 #include "core/util/format.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/overview/advicedelegate.h"
+#include "ui/overview/summarycards.h"
+#include "ui/plots/stepbreakdownplot.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
 #include <QFileInfo>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
 #include <QLocale>
+#include <QProgressBar>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QStackedLayout>
-#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
 
 namespace pyrometer::ui {
 
+using overview::OverviewData;
+
 namespace {
 
-QString qs(const std::string &text)
+constexpr int kNameRole = Qt::UserRole + 1;
+
+QString duration(std::int64_t ns)
 {
-    return QString::fromStdString(text).toHtmlEscaped();
+    return QString::fromStdString(formatDuration(ns));
 }
 
-QString row(const QString &label, const QString &value)
+QString bytes(std::int64_t value)
 {
-    return QStringLiteral("<tr><td class='k'>%1</td><td>%2</td></tr>").arg(label, value);
+    return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, value))));
 }
 
-QString traceCard(const TraceDocument &document)
+QString percent(double value)
 {
-    const auto &info = document.trace->info;
-    const QLocale locale;
-    QStringList phases;
-    for (const auto &[phase, count] : info.phaseCounts)
-        phases.append(QStringLiteral("%1&nbsp;%2").arg(phase.empty() ? QStringLiteral("(none)") : qs(phase),
-                                                        locale.toString(qulonglong(count))));
-    QString html = QStringLiteral("<h2>%1</h2><table>").arg(QFileInfo(document.path).fileName().toHtmlEscaped());
-    html += row(QObject::tr("File"), document.path.toHtmlEscaped());
-    html += row(QObject::tr("Size"), QString::fromStdString(formatBytes(info.fileBytes)) +
-                                         (info.jsonBytes != info.fileBytes
-                                              ? QObject::tr(" (%1 of JSON)").arg(QString::fromStdString(formatBytes(info.jsonBytes)))
-                                              : QString()));
-    html += row(QObject::tr("Events"), locale.toString(qulonglong(info.eventCount)));
-    html += row(QObject::tr("Phases"), phases.join(QStringLiteral(", ")));
-    html += row(QObject::tr("Processes / tracks"),
-                QStringLiteral("%1 / %2").arg(locale.toString(qulonglong(info.processCount)),
-                                               locale.toString(qulonglong(info.trackCount))));
-    html += row(QObject::tr("Span"), QString::fromStdString(formatDuration(info.spanNanoseconds())));
-    QStringList processNames;
-    for (const auto &process : document.trace->processes)
-        processNames.append(qs(process.name));
-    html += row(QObject::tr("Processes"), processNames.join(QStringLiteral(", ")));
-    html += row(QObject::tr("Loaded in"), QObject::tr("%1 s (%2 MB/s)")
-                                              .arg(info.loadSeconds, 0, 'f', 3)
-                                              .arg(info.megabytesPerSecond(), 0, 'f', 0));
-    if (info.partial)
-        html += row(QObject::tr("Partial"), QObject::tr("the file is truncated: only its valid prefix was loaded"));
-    if (info.warningCount > 0) {
-        QStringList warnings;
-        for (const auto &warning : info.warnings)
-            warnings.append(qs(warning));
-        html += row(QObject::tr("Warnings"), QObject::tr("%1: %2").arg(info.warningCount).arg(warnings.join(QStringLiteral("<br>"))));
+    return QStringLiteral("%1%").arg(value, 0, 'f', value < 10 ? 1 : 0);
+}
+
+QString gpuName(std::int32_t device)
+{
+    return QObject::tr("GPU %1").arg(device);
+}
+
+// A headline figure: a large value over a small caption.
+QString tile(const QString &value, const QString &caption)
+{
+    return QStringLiteral("<td style='padding-right:28px'><span style='font-size:15pt; font-weight:600'>%1</span>"
+                          "<br><span style='color:#666'>%2</span></td>")
+        .arg(value, caption);
+}
+
+QTreeWidget *compactTable(const QStringList &headers, QWidget *parent)
+{
+    auto *table = new QTreeWidget(parent);
+    table->setHeaderLabels(headers);
+    table->setRootIsDecorated(false);
+    table->setUniformRowHeights(true);
+    table->setAlternatingRowColors(true);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->setTextElideMode(Qt::ElideMiddle);
+    table->header()->setStretchLastSection(false);
+    table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < headers.size(); ++c) {
+        table->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+        table->headerItem()->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     }
-    return html + QStringLiteral("</table>");
+    table->setToolTip(QObject::tr("Click a row to open it in the Operators page"));
+    return table;
 }
 
-QString modelCard(const ModelDocument &document)
+void fitRows(QTreeWidget *table, int rows)
 {
-    const auto &info = document.info;
-    const QLocale locale;
-    QString html = QStringLiteral("<h2>%1</h2><table>").arg(QFileInfo(document.path).fileName().toHtmlEscaped());
-    html += row(QObject::tr("Model"), document.path.toHtmlEscaped());
-    html += row(QObject::tr("Parameters"), QObject::tr("%1 (%2)").arg(locale.toString(qulonglong(info.parameters)),
-                                                                      QString::fromStdString(formatBytes(info.parameterBytes))));
-    html += row(QObject::tr("Modules"), locale.toString(qulonglong(info.modules.size())));
-    html += row(QObject::tr("forward"), QStringLiteral("<code>%1</code>").arg(qs(info.forwardSchema)));
-    html += row(QObject::tr("Next"), QObject::tr("the Model page lists its layers"));
-    return html + QStringLiteral("</table>");
+    const int row = table->topLevelItemCount() > 0 ? table->sizeHintForRow(0) : table->fontMetrics().height() + 4;
+    table->setFixedHeight(table->header()->sizeHint().height() + row * std::max(rows, 1) + 2 * table->frameWidth() + 2);
+}
+
+QTreeWidgetItem *tableRow(QTreeWidget *table, const QStringList &cells, const QString &name)
+{
+    auto *item = new QTreeWidgetItem(table, cells);
+    for (int c = 1; c < cells.size(); ++c)
+        item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    item->setData(0, kNameRole, name);
+    item->setToolTip(0, name);
+    return item;
+}
+
+QGroupBox *section(const QString &title, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    QFont font = box->font();
+    font.setBold(true);
+    box->setFont(font);
+    return box;
+}
+
+// Children of a bold group box keep the normal font.
+void normalFont(QWidget *widget)
+{
+    QFont font = widget->font();
+    font.setBold(false);
+    widget->setFont(font);
+}
+
+QLabel *note(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color:#555"));
+    normalFont(label);
+    return label;
 }
 
 } // namespace
 
-OverviewPage::OverviewPage(Workspace *workspace, QWidget *parent)
-    : QWidget(parent), m_workspace(workspace), m_stack(new QStackedLayout(this)),
+OverviewPage::OverviewPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
       m_empty(new EmptyState(tr("Overview"),
                              tr("Where the time went, at a glance: the trace's devices, span and steps, "
                                 "a breakdown of each step, the top operators and kernels, memory peaks, "
                                 "and advice on what to change first."),
                              tr("Open a trace: Ctrl+O \u2003\u00b7\u2003 Open a model: Ctrl+M \u2003\u00b7\u2003 "
                                 "or drop files and folders here"),
-                             this)),
-      m_summary(new QTextBrowser(this))
+                             this))
 {
-    m_summary->setFrameShape(QFrame::NoFrame);
-    m_summary->document()->setDefaultStyleSheet(
-        QStringLiteral("h2 { margin-top: 14px; } td { padding: 2px 12px 2px 0; } td.k { font-weight: bold; }"));
     m_stack->addWidget(m_empty);
-    m_stack->addWidget(m_summary);
-    connect(workspace, &Workspace::traceOpened, this, &OverviewPage::refresh);
-    connect(workspace, &Workspace::modelOpened, this, &OverviewPage::refresh);
+    m_stack->addWidget(buildContent());
+    connect(workspace, &Workspace::traceOpened, this, [this] {
+        refreshDetails();
+        m_traceChooser->setVisible(m_traceChooser->count() > 1);
+    });
+    connect(workspace, &Workspace::modelOpened, this, &OverviewPage::refreshDetails);
+    connect(m_traceChooser, &TraceChooser::traceChosen, this, &OverviewPage::showTrace);
+}
+
+QWidget *OverviewPage::buildContent()
+{
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(4, 0, 12, 12);
+    layout->setSpacing(10);
+    scroll->setWidget(content);
+
+    m_traceSections = new QWidget(content);
+    auto *sections = new QVBoxLayout(m_traceSections);
+    sections->setContentsMargins(0, 0, 0, 0);
+    sections->setSpacing(10);
+    layout->addWidget(m_traceSections);
+
+    auto *top = new QHBoxLayout;
+    m_headline = new QLabel(m_traceSections);
+    m_headline->setTextFormat(Qt::RichText);
+    top->addWidget(m_headline, 1);
+    m_traceChooser = new TraceChooser(m_workspace, m_traceSections);
+    m_traceChooser->setVisible(false);
+    top->addWidget(m_traceChooser, 0, Qt::AlignTop);
+    sections->addLayout(top);
+
+    // Where the time went: the steps, and beside them how busy the GPUs were.
+    auto *row = new QHBoxLayout;
+    auto *steps = section(tr("Step time breakdown"), m_traceSections);
+    auto *stepsLayout = new QVBoxLayout(steps);
+    m_stepTitle = note(steps);
+    stepsLayout->addWidget(m_stepTitle);
+    m_stepPlot = new plots::StepBreakdownPlot(steps);
+    normalFont(m_stepPlot);
+    stepsLayout->addWidget(m_stepPlot);
+    row->addWidget(steps, 3);
+
+    auto *side = new QVBoxLayout;
+    auto *gpu = section(tr("GPU utilization"), m_traceSections);
+    auto *gpuLayout = new QVBoxLayout(gpu);
+    m_gpuNote = note(gpu);
+    gpuLayout->addWidget(m_gpuNote);
+    m_utilization = new QWidget(gpu);
+    m_utilizationGrid = new QGridLayout(m_utilization);
+    m_utilizationGrid->setContentsMargins(0, 0, 0, 0);
+    gpuLayout->addWidget(m_utilization);
+    side->addWidget(gpu);
+    auto *memory = section(tr("Memory peak"), m_traceSections);
+    auto *memoryLayout = new QVBoxLayout(memory);
+    m_memoryNote = note(memory);
+    m_memoryNote->setTextFormat(Qt::RichText);
+    memoryLayout->addWidget(m_memoryNote);
+    side->addWidget(memory);
+    side->addStretch(1);
+    row->addLayout(side, 1);
+    sections->addLayout(row);
+
+    // What to change.
+    auto *advice = section(tr("Advice"), m_traceSections);
+    auto *adviceLayout = new QVBoxLayout(advice);
+    m_advice = new QListWidget(advice);
+    normalFont(m_advice);
+    m_advice->setItemDelegate(new overview::AdviceDelegate(m_advice));
+    m_advice->setSpacing(1);
+    m_advice->setAlternatingRowColors(true);
+    m_advice->setResizeMode(QListView::Adjust);
+    m_advice->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_advice->setToolTip(tr("Click a finding to see its evidence in the timeline"));
+    m_advice->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_advice->viewport()->installEventFilter(this);
+    adviceLayout->addWidget(m_advice);
+    sections->addWidget(advice);
+
+    auto *tables = new QHBoxLayout;
+    auto *ops = section(tr("Top operators by self time"), m_traceSections);
+    auto *opsLayout = new QVBoxLayout(ops);
+    m_topOps = compactTable({tr("Operator"), tr("Self"), tr("Self %"), tr("Calls"), tr("Total"), tr("Device")}, ops);
+    normalFont(m_topOps);
+    opsLayout->addWidget(m_topOps);
+    tables->addWidget(ops, 1);
+    auto *kernels = section(tr("Top GPU kernels"), m_traceSections);
+    auto *kernelsLayout = new QVBoxLayout(kernels);
+    m_kernelsNote = note(kernels);
+    kernelsLayout->addWidget(m_kernelsNote);
+    m_topKernels = compactTable({tr("Kernel"), tr("Total"), tr("% of GPU"), tr("Count"), tr("Avg")}, kernels);
+    normalFont(m_topKernels);
+    kernelsLayout->addWidget(m_topKernels);
+    kernelsLayout->addStretch(1);
+    tables->addWidget(kernels, 1);
+    sections->addLayout(tables);
+
+    auto *details = section(tr("Open files"), content);
+    auto *detailsLayout = new QVBoxLayout(details);
+    m_details = new QLabel(details);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    normalFont(m_details);
+    detailsLayout->addWidget(m_details);
+    layout->addWidget(details);
+    layout->addStretch(1);
+
+    connect(m_advice, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
+        const int finding = item->data(kNameRole).toInt();
+        if (!m_data || finding < 0 || std::size_t(finding) >= m_data->advice.size())
+            return;
+        Q_EMIT timelineJumpRequested(m_traceIndex,
+                                     overview::jumpFor(m_data->advice[std::size_t(finding)], *m_data->trace));
+    });
+    connect(m_topOps, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
+        Q_EMIT operatorRequested(m_traceIndex, item->data(0, kNameRole).toString(), false);
+    });
+    connect(m_topKernels, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
+        Q_EMIT operatorRequested(m_traceIndex, item->data(0, kNameRole).toString(), true);
+    });
+    m_traceSections->setVisible(false);
+    return scroll;
 }
 
 bool OverviewPage::hasContent() const
@@ -105,18 +270,234 @@ bool OverviewPage::hasContent() const
 
 QString OverviewPage::summaryHtml() const
 {
-    return m_summary->toHtml();
+    return m_details->text();
 }
 
-void OverviewPage::refresh()
+void OverviewPage::refreshDetails()
 {
-    QString html;
+    QString html = QStringLiteral("<style>h2 { margin-top: 10px; } td { padding: 2px 12px 2px 0; } "
+                                  "td.k { font-weight: bold; }</style>");
     for (const auto &document : m_workspace->traces())
-        html += traceCard(document);
+        html += overview::traceCard(document);
     for (const auto &document : m_workspace->models())
-        html += modelCard(document);
-    m_summary->setHtml(html);
-    m_stack->setCurrentIndex(html.isEmpty() ? 0 : 1);
+        html += overview::modelCard(document);
+    m_details->setText(html);
+    const bool any = !m_workspace->traces().empty() || !m_workspace->models().empty();
+    m_stack->setCurrentIndex(any ? 1 : 0);
+}
+
+void OverviewPage::showTrace(int workspaceIndex)
+{
+    if (workspaceIndex < 0 || std::size_t(workspaceIndex) >= m_workspace->traces().size())
+        return;
+    m_traceIndex = workspaceIndex;
+    m_traceChooser->select(workspaceIndex);
+    if (const auto found = m_cache.find(workspaceIndex); found != m_cache.end()) {
+        populate(found->second);
+        return;
+    }
+    compute();
+}
+
+void OverviewPage::compute()
+{
+    const int traceIndex = m_traceIndex;
+    auto trace = m_workspace->traces().at(std::size_t(traceIndex)).trace;
+    m_jobs->run<std::shared_ptr<const OverviewData>>(
+        tr("Analysing the trace"), QStringLiteral("overview"),
+        [trace](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const OverviewData>> {
+            auto computed = overview::computeOverview(trace, nullptr, stop, progress);
+            if (!computed.ok())
+                return computed.error();
+            return std::make_shared<const OverviewData>(std::move(computed).value());
+        },
+        this,
+        [this, traceIndex](std::shared_ptr<const OverviewData> result) {
+            m_cache[traceIndex] = result;
+            if (traceIndex == m_traceIndex)
+                populate(std::move(result));
+        });
+}
+
+void OverviewPage::populate(std::shared_ptr<const OverviewData> result)
+{
+    m_data = std::move(result);
+    const auto &d = *m_data;
+    fillHeadline(d);
+    m_stepTitle->setText(d.hasProfilerSteps
+                             ? tr("Each ProfilerStep's wall time by what ran during it (hover a bar for its values).")
+                             : tr("No ProfilerStep in this trace (record with a schedule and prof.step()): the "
+                                  "whole trace as one bar."));
+    m_stepPlot->setSteps(d.steps);
+    fillUtilization(d);
+    fillAdvice(d);
+    fillTopTables(d);
+    fillMemory(d);
+    m_traceSections->setVisible(true);
+    m_stack->setCurrentIndex(1);
+    Q_EMIT overviewShown();
+}
+
+void OverviewPage::fillHeadline(const OverviewData &d)
+{
+    const auto &info = d.trace->info;
+    const QLocale locale;
+    QString devices;
+    if (d.utilization.empty()) {
+        devices = d.index->hasDevice ? tr("GPU") : tr("CPU only");
+    } else {
+        QStringList names;
+        for (const auto &busy : d.utilization)
+            names << QString::number(busy.device);
+        devices = d.utilization.size() == 1 ? tr("GPU %1").arg(names.front())
+                                            : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
+    }
+    QString html =
+        QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
+            .arg(QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).fileName().toHtmlEscaped());
+    html += tile(duration(info.spanNanoseconds()), tr("trace span"));
+    if (d.hasProfilerSteps) {
+        std::int64_t total = 0;
+        for (const auto &step : d.steps)
+            total += step.durationNs;
+        html += tile(locale.toString(qulonglong(d.steps.size())), tr("steps"));
+        html += tile(duration(total / std::int64_t(d.steps.size())), tr("mean step"));
+    }
+    html += tile(devices, tr("devices"));
+    for (const auto &busy : d.utilization)
+        html += tile(percent(100.0 * busy.utilization()), tr("GPU %1 busy").arg(busy.device));
+    for (const auto &device : d.memory.devices)
+        if (device.deviceType != 0)
+            html += tile(bytes(device.peakBytes), tr("peak on %1").arg(QString::fromStdString(device.device)));
+    html += tile(QString::number(d.advice.size()), d.advice.size() == 1 ? tr("finding") : tr("findings"));
+    m_headline->setText(html + QStringLiteral("</tr></table>"));
+}
+
+void OverviewPage::fillUtilization(const OverviewData &d)
+{
+    while (auto *item = m_utilizationGrid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (!d.index->hasDevice) {
+        m_gpuNote->setText(tr("CPU-only trace: no GPU kernels were recorded, so there is no GPU utilization."));
+        m_utilization->setVisible(false);
+        return;
+    }
+    m_gpuNote->setText(tr("Share of %1 (%2) in which each GPU ran a kernel, memcpy or memset.")
+                           .arg(d.hasProfilerSteps ? tr("the steps") : tr("the trace"),
+                                duration(d.busySpanEndNs - d.busySpanStartNs)));
+    int row = 0;
+    for (const auto &busy : d.utilization) {
+        auto *name = new QLabel(gpuName(busy.device), m_utilization);
+        auto *bar = new QProgressBar(m_utilization);
+        bar->setRange(0, 1000);
+        bar->setValue(int(std::lround(1000.0 * busy.utilization())));
+        bar->setFormat(percent(100.0 * busy.utilization()));
+        bar->setMaximumHeight(18);
+        bar->setToolTip(tr("%1 busy of %2").arg(duration(busy.busyNs), duration(busy.spanNs)));
+        auto *time = new QLabel(tr("%1 of %2").arg(duration(busy.busyNs), duration(busy.spanNs)), m_utilization);
+        for (auto *w : std::initializer_list<QWidget *>{name, bar, time})
+            normalFont(w);
+        m_utilizationGrid->addWidget(name, row, 0);
+        m_utilizationGrid->addWidget(bar, row, 1);
+        m_utilizationGrid->addWidget(time, row, 2);
+        ++row;
+    }
+    m_utilization->setVisible(true);
+}
+
+void OverviewPage::fillAdvice(const OverviewData &d)
+{
+    m_advice->clear();
+    if (d.advice.empty()) {
+        auto *item = new QListWidgetItem(tr("No findings: none of the rules (DataLoader waits, syncs, GPU idle, tiny "
+                                            "kernels, a dominant operator, memory churn, unfused optimizer) fired."),
+                                         m_advice);
+        item->setData(kNameRole, -1);
+        item->setFlags(Qt::ItemIsEnabled);
+    }
+    for (std::size_t i = 0; i < d.advice.size(); ++i) {
+        const auto &finding = d.advice[i];
+        const auto html = [](const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); };
+        auto *item = new QListWidgetItem(QStringLiteral("<b>%1</b> \u2014 %2<br><span style='color:#2e7d32'>"
+                                                        "<b>Fix:</b> %3</span>")
+                                             .arg(html(finding.title), html(finding.detail), html(finding.fix)),
+                                         m_advice);
+        item->setData(kNameRole, int(i));
+        item->setToolTip(tr("Show the evidence in the timeline"));
+    }
+    fitAdviceHeight();
+}
+
+void OverviewPage::fitAdviceHeight()
+{
+    // Tall enough for every finding without a scroll bar of its own, up to a point.
+    int height = 2 * m_advice->frameWidth() + 2;
+    for (int i = 0; i < m_advice->count(); ++i)
+        height += m_advice->sizeHintForRow(i) + 2 * m_advice->spacing();
+    m_advice->setFixedHeight(std::min(height, 460));
+}
+
+bool OverviewPage::eventFilter(QObject *watched, QEvent *event)
+{
+    // Rows wrap to the list's width: a new width wants a new height.
+    if (watched == m_advice->viewport() && event->type() == QEvent::Resize &&
+        static_cast<QResizeEvent *>(event)->oldSize().width() != static_cast<QResizeEvent *>(event)->size().width())
+        fitAdviceHeight();
+    return QWidget::eventFilter(watched, event);
+}
+
+void OverviewPage::fillTopTables(const OverviewData &d)
+{
+    m_topOps->clear();
+    const bool device = d.index->hasDevice;
+    m_topOps->setColumnHidden(5, !device);
+    for (const auto &op : d.topOps.rows) {
+        const auto name = QString::fromStdString(op.name);
+        tableRow(m_topOps,
+                 {name, duration(op.selfNs), percent(op.selfPercent), QLocale().toString(qulonglong(op.calls)),
+                  duration(op.totalNs), device ? duration(op.deviceTotalNs) : QString()},
+                 name);
+    }
+    fitRows(m_topOps, int(d.topOps.rows.size()));
+
+    m_topKernels->clear();
+    m_topKernels->setVisible(device);
+    m_kernelsNote->setVisible(!device);
+    m_kernelsNote->setText(tr("CPU-only trace: no GPU kernels."));
+    for (const auto &kernel : d.topKernels.rows) {
+        const auto name = QString::fromStdString(kernel.name);
+        const QString kind =
+            kernel.kind == analysis::EventKind::Kernel
+                ? QString()
+                : QStringLiteral(" [%1]").arg(QString::fromUtf8(analysis::kindName(kernel.kind).data(),
+                                                                qsizetype(analysis::kindName(kernel.kind).size())));
+        tableRow(m_topKernels,
+                 {name + kind, duration(kernel.totalNs), percent(kernel.percent),
+                  QLocale().toString(qulonglong(kernel.count)), duration(kernel.avgNs())},
+                 name);
+    }
+    fitRows(m_topKernels, int(std::max(d.topKernels.rows.size(), d.topOps.rows.size())));
+}
+
+void OverviewPage::fillMemory(const OverviewData &d)
+{
+    if (d.memory.devices.empty()) {
+        m_memoryNote->setText(tr("No memory events in this trace: record them with "
+                                 "<code>torch.profiler.profile(profile_memory=True)</code>."));
+        return;
+    }
+    QString html = QStringLiteral("<table>");
+    for (const auto &device : d.memory.devices) {
+        html += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
+                               "<td style='color:#666; padding-left:8px'>at %3</td></tr>")
+                    .arg(QString::fromStdString(device.device), bytes(device.peakBytes),
+                         duration(device.peakTimeNs - d.trace->info.spanStart));
+    }
+    m_memoryNote->setText(html + QStringLiteral("</table>") +
+                          tr("<span style='color:#666'>Curves and allocating "
+                             "ops: the Memory page.</span>"));
 }
 
 } // namespace pyrometer::ui

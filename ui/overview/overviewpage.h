@@ -1,35 +1,107 @@
 #pragma once
 
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QWidget>
 
+#include "ui/overview/overviewdata.h"
+
+#include <map>
+#include <memory>
+
+class QGridLayout;
+class QGroupBox;
+class QLabel;
+class QListWidget;
 class QStackedLayout;
-class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+class QVBoxLayout;
 
 namespace pyrometer::ui {
 
 class EmptyState;
+class JobTracker;
+class TraceChooser;
 class Workspace;
 
-// The Overview page: a summary of every open trace (events, phases, processes, tracks, span,
-// load speed, warnings) and model (parameters, modules). The step breakdown, top ops and
-// advice join it as the analyses are built.
+namespace plots {
+class StepBreakdownPlot;
+}
+
+// The Overview page, for one open trace at a time: the headline figures, each step's time by
+// category, GPU utilization, the advice (a click shows its evidence in the timeline), the top
+// operators and kernels (a click selects them in the Operators page), memory peaks, and the
+// details of every open trace and model. The analyses run as a job.
 class OverviewPage final : public QWidget {
     Q_OBJECT
 public:
-    explicit OverviewPage(Workspace *workspace, QWidget *parent = nullptr);
+    OverviewPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
 
     bool hasContent() const;
     EmptyState *emptyState() const { return m_empty; }
-    // The summary as HTML, for tests and reports.
+    // The details of every open trace and model as HTML, for tests and reports.
     QString summaryHtml() const;
 
+    void showTrace(int workspaceIndex);
+    int currentTrace() const { return m_traceIndex; }
+    // The figures shown for the current trace; null until they are computed.
+    const overview::OverviewData *data() const { return m_data.get(); }
+
+    plots::StepBreakdownPlot *stepPlot() const { return m_stepPlot; }
+    QListWidget *adviceList() const { return m_advice; }
+    QTreeWidget *topOpsTable() const { return m_topOps; }
+    QTreeWidget *topKernelsTable() const { return m_topKernels; }
+    QLabel *gpuNote() const { return m_gpuNote; }
+    QLabel *kernelsNote() const { return m_kernelsNote; }
+    QLabel *memoryNote() const { return m_memoryNote; }
+    QWidget *utilizationBox() const { return m_utilization; }
+    QLabel *headline() const { return m_headline; }
+
+Q_SIGNALS:
+    // The user asked for a finding's evidence: highlight events and show a range in the
+    // timeline of the trace workspaceIndex (into Workspace::traces()).
+    void timelineJumpRequested(int workspaceIndex, const pyrometer::ui::overview::TimelineJump &jump);
+    // The user asked for an operator (or, with kernel, a GPU kernel) in the Operators page.
+    void operatorRequested(int workspaceIndex, const QString &name, bool kernel);
+    // The current trace's figures were computed and are shown.
+    void overviewShown();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
-    void refresh();
+    QWidget *buildContent();
+    void fitAdviceHeight();
+    void refreshDetails();
+    void compute();
+    void populate(std::shared_ptr<const overview::OverviewData> result);
+    void fillHeadline(const overview::OverviewData &data);
+    void fillUtilization(const overview::OverviewData &data);
+    void fillAdvice(const overview::OverviewData &data);
+    void fillTopTables(const overview::OverviewData &data);
+    void fillMemory(const overview::OverviewData &data);
 
     Workspace *m_workspace;
+    JobTracker *m_jobs;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
-    QTextBrowser *m_summary;
+    TraceChooser *m_traceChooser = nullptr;
+    QWidget *m_traceSections = nullptr;
+    QLabel *m_headline = nullptr;
+    QLabel *m_stepTitle = nullptr;
+    plots::StepBreakdownPlot *m_stepPlot = nullptr;
+    QWidget *m_utilization = nullptr;
+    QGridLayout *m_utilizationGrid = nullptr;
+    QLabel *m_gpuNote = nullptr;
+    QListWidget *m_advice = nullptr;
+    QTreeWidget *m_topOps = nullptr;
+    QTreeWidget *m_topKernels = nullptr;
+    QLabel *m_kernelsNote = nullptr;
+    QLabel *m_memoryNote = nullptr;
+    QLabel *m_details = nullptr;
+    int m_traceIndex = -1;
+    std::shared_ptr<const overview::OverviewData> m_data;
+    std::map<int, std::shared_ptr<const overview::OverviewData>> m_cache; // by workspace trace index
 };
 
 } // namespace pyrometer::ui

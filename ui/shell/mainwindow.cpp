@@ -4,6 +4,7 @@
 #include "core/util/version.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/memory/memorypage.h"
 #include "ui/model/modelpage.h"
 #include "ui/overview/overviewpage.h"
 #include "resources/bundleddemo.h"
@@ -105,7 +106,7 @@ void MainWindow::createPages()
     const auto placeholder = [this](const QString &title, const QString &description) {
         return new EmptyState(title, description, tr("Open a trace: Ctrl+O"), this);
     };
-    m_pages[Page::Overview] = new OverviewPage(m_workspace, this);
+    m_pages[Page::Overview] = new OverviewPage(m_workspace, m_jobs, this);
     m_pages[Page::Timeline] = new timeline::TimelinePage(m_workspace, m_jobs, this);
     m_pages[Page::FlameGraph] = placeholder(
         tr("Flame graph"),
@@ -121,6 +122,23 @@ void MainWindow::createPages()
         showPage(Page::Operators);
     });
     connect(operatorsPage, &tables::OperatorsPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
+    auto *memoryPage = new MemoryPage(m_workspace, m_jobs, this);
+    m_pages[Page::Memory] = memoryPage;
+    connect(memoryPage, &MemoryPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
+    auto *overviewPage = qobject_cast<OverviewPage *>(m_pages.at(Page::Overview));
+    connect(overviewPage, &OverviewPage::timelineJumpRequested, this,
+            [this, timelinePage](int trace, const overview::TimelineJump &jump) {
+                std::vector<timeline::EventRef> events;
+                for (const auto &e : jump.events)
+                    events.push_back({e.track, e.event.value});
+                timelinePage->showEvents(trace, std::move(events), double(jump.startNs), double(jump.endNs));
+                showPage(Page::Timeline);
+            });
+    connect(overviewPage, &OverviewPage::operatorRequested, this,
+            [this, operatorsPage](int trace, const QString &name, bool kernel) {
+                operatorsPage->selectName(trace, name, kernel);
+                showPage(Page::Operators);
+            });
     m_pages[Page::Compare] = new EmptyState(
         tr("Compare"),
         tr("Two traces, or two variants of a model, side by side: per-operator and per-layer deltas, "

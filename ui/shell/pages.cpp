@@ -11,6 +11,7 @@ QString pageName(Page page)
     case Page::Timeline: return QStringLiteral("timeline");
     case Page::FlameGraph: return QStringLiteral("flamegraph");
     case Page::Operators: return QStringLiteral("operators");
+    case Page::Memory: return QStringLiteral("memory");
     case Page::Model: return QStringLiteral("model");
     case Page::Compare: return QStringLiteral("compare");
     }
@@ -33,6 +34,7 @@ QString pageTitle(Page page)
     case Page::Timeline: return QCoreApplication::translate("Pages", "Timeline");
     case Page::FlameGraph: return QCoreApplication::translate("Pages", "Flame graph");
     case Page::Operators: return QCoreApplication::translate("Pages", "Operators");
+    case Page::Memory: return QCoreApplication::translate("Pages", "Memory");
     case Page::Model: return QCoreApplication::translate("Pages", "Model");
     case Page::Compare: return QCoreApplication::translate("Pages", "Compare");
     }

@@ -1,9 +1,12 @@
 #include "ui/tables/operatorspage.h"
 
 #include "core/analysis/kerneltable.h"
+#include "core/analysis/moduletable.h"
+#include "core/analysis/opmemory.h"
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
+#include "ui/tables/moduletree.h"
 #include "ui/tables/tablebuild.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
@@ -32,20 +35,25 @@ struct Tables {
     std::shared_ptr<const IndexedTrace> indexed;
     TableTree operators;
     TableTree kernels;
+    TableTree modules;
+    TableTree memory;
 };
+
+enum Tab { OperatorsTab, KernelsTab, ModulesTab, MemoryTab };
 
 } // namespace
 
 OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
       m_empty(new EmptyState(tr("Operators"),
-                             tr("Per-operator calls, self and total time as torch's key_averages() prints them, and "
-                                "the GPU kernels, grouped by name, input shape, module or call stack."),
+                             tr("Per-operator calls, self and total time as torch's key_averages() prints them, "
+                                "the GPU kernels, the nn.Module tree and each operator's memory, grouped by name, "
+                                "input shape, module or call stack."),
                              tr("Open a trace: Ctrl+O"), this)),
       m_traceChooser(new QComboBox(this)), m_grouping(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_rangeLabel(new QLabel(this)), m_clearRange(new QPushButton(tr("Clear range"), this)),
       m_rangeBar(new QWidget(this)), m_tabs(new QTabWidget(this)), m_operators(new TablePane(this)),
-      m_kernels(new TablePane(this))
+      m_kernels(new TablePane(this)), m_modules(new TablePane(this)), m_memory(new TablePane(this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
@@ -89,6 +97,8 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
 
     m_tabs->addTab(m_operators, tr("Operators"));
     m_tabs->addTab(m_kernels, tr("Kernels"));
+    m_tabs->addTab(m_modules, tr("Modules"));
+    m_tabs->addTab(m_memory, tr("Memory"));
     layout->addWidget(m_tabs, 1);
 
     m_stack->addWidget(m_empty);
@@ -104,13 +114,13 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
     });
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_operators->setFilterText(text);
-        m_kernels->setFilterText(text);
+        for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})
+            pane->setFilterText(text);
     });
     connect(copy, &QToolButton::clicked, this, &OperatorsPage::copySelection);
     connect(exportButton, &QToolButton::clicked, this, &OperatorsPage::chooseExportFile);
     connect(m_clearRange, &QPushButton::clicked, this, &OperatorsPage::clearRange);
-    for (auto *pane : {m_operators, m_kernels}) {
+    for (auto *pane : {m_operators, m_kernels, m_modules, m_memory}) {
         connect(pane, &TablePane::currentEventNameChanged, this, [this](const QString &name) {
             if (!name.isEmpty() && m_traceIndex >= 0)
                 Q_EMIT rowEventsSelected(m_traceIndex, name);
@@ -217,6 +227,10 @@ void OperatorsPage::recompute()
             treeOptions.memory = !trace->memory.time.empty();
             tables.operators = buildOpTree(ops, treeOptions);
             tables.kernels = buildKernelTree(kernels);
+            tables.modules = buildModuleTree(analysis::buildModuleTable(index, opOptions.range, &stop), index.hasDevice);
+            tables.memory = buildOpMemoryTree(analysis::buildOpMemoryTable(index, opOptions.range, &stop));
+            if (stop.stopRequested())
+                return Error{"operator tables cancelled"};
             return tables;
         },
         this,
@@ -225,27 +239,67 @@ void OperatorsPage::recompute()
                 return;
             m_indexes[traceIndex] = tables.indexed;
             const bool hasKernels = !tables.kernels.roots.empty() || tables.indexed->index->hasDevice;
+            const bool hasModules = !tables.modules.roots.empty();
+            const bool hasMemory = !tables.indexed->trace->memory.time.empty();
             m_operators->setTree(std::move(tables.operators));
             m_kernels->setTree(std::move(tables.kernels));
-            m_operators->setFilterText(m_filter->text());
-            m_kernels->setFilterText(m_filter->text());
-            m_tabs->setTabEnabled(1, hasKernels);
-            m_tabs->setTabToolTip(1, hasKernels ? QString() : tr("This trace has no GPU kernels"));
+            m_modules->setTree(std::move(tables.modules));
+            m_memory->setTree(std::move(tables.memory));
+            for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})
+                pane->setFilterText(m_filter->text());
+            m_tabs->setTabEnabled(KernelsTab, hasKernels);
+            m_tabs->setTabToolTip(KernelsTab, hasKernels ? QString() : tr("This trace has no GPU kernels"));
+            m_tabs->setTabEnabled(ModulesTab, hasModules);
+            m_tabs->setTabToolTip(ModulesTab, hasModules ? QString()
+                                                         : tr("No nn.Module frames in this trace: record with "
+                                                              "torch.profiler.profile(with_stack=True, with_modules=True)"));
+            m_tabs->setTabEnabled(MemoryTab, hasMemory);
+            m_tabs->setTabToolTip(MemoryTab, hasMemory ? QString()
+                                                       : tr("No memory events in this trace: record with "
+                                                            "torch.profiler.profile(profile_memory=True)"));
             updateRangeBar();
             m_stack->setCurrentIndex(1);
+            applyPendingSelection();
             Q_EMIT tablesShown();
         });
 }
 
+TablePane *OperatorsPage::currentPane() const
+{
+    return qobject_cast<TablePane *>(m_tabs->currentWidget());
+}
+
+void OperatorsPage::selectName(int workspaceIndex, const QString &name, bool kernel)
+{
+    m_pendingSelection = PendingSelection{name, kernel};
+    if (workspaceIndex != m_traceIndex)
+        showTrace(workspaceIndex); // applied when its tables are shown
+    else if (m_indexes.count(workspaceIndex))
+        applyPendingSelection();
+}
+
+void OperatorsPage::applyPendingSelection()
+{
+    if (!m_pendingSelection)
+        return;
+    const auto [name, kernel] = *m_pendingSelection;
+    m_pendingSelection.reset();
+    auto *pane = kernel ? m_kernels : m_operators;
+    m_tabs->setCurrentWidget(pane);
+    if (!pane->selectEventName(name) && !m_filter->text().isEmpty()) {
+        m_filter->clear(); // the filter hid it
+        pane->selectEventName(name);
+    }
+}
+
 void OperatorsPage::copySelection()
 {
-    auto *pane = m_tabs->currentIndex() == 1 ? m_kernels : m_operators;
-    pane->copySelection();
+    currentPane()->copySelection();
 }
 
 bool OperatorsPage::exportCsv(const QString &path, QString *error) const
 {
-    const auto *pane = m_tabs->currentIndex() == 1 ? m_kernels : m_operators;
+    const auto *pane = currentPane();
     QSaveFile file(path);
     if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
         file.write(pane->allAsCsv().toUtf8());
@@ -259,7 +313,9 @@ bool OperatorsPage::exportCsv(const QString &path, QString *error) const
 
 void OperatorsPage::chooseExportFile()
 {
-    const QString suggested = m_tabs->currentIndex() == 1 ? QStringLiteral("kernels.csv") : QStringLiteral("operators.csv");
+    static const QString names[] = {QStringLiteral("operators.csv"), QStringLiteral("kernels.csv"),
+                                    QStringLiteral("modules.csv"), QStringLiteral("memory.csv")};
+    const QString suggested = names[std::clamp(m_tabs->currentIndex(), 0, int(std::size(names)) - 1)];
     const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), suggested, tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;

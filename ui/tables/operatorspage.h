@@ -33,7 +33,8 @@ struct IndexedTrace {
 };
 
 // The Operators page: the operator table (key_averages columns, grouped by name, input shape,
-// module or stack) and the GPU kernel table of one open trace, optionally over a time range.
+// module or stack), the GPU kernel table, the nn.Module tree and per-op memory of one open
+// trace, optionally over a time range.
 // The tables are computed by a job; the GUI thread only swaps in the finished models.
 class OperatorsPage final : public QWidget {
     Q_OBJECT
@@ -42,6 +43,9 @@ public:
 
     TablePane *operatorsPane() const { return m_operators; }
     TablePane *kernelsPane() const { return m_kernels; }
+    TablePane *modulesPane() const { return m_modules; }
+    TablePane *memoryPane() const { return m_memory; }
+    TablePane *currentPane() const;
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *groupingChooser() const { return m_grouping; }
     QComboBox *traceChooser() const { return m_traceChooser; }
@@ -53,6 +57,9 @@ public:
 
     void showTrace(int workspaceIndex);
     void setGrouping(analysis::OpGrouping grouping);
+    // Shows the operator (or, with kernel, the kernel) named `name` of a trace: its tab, its
+    // row selected, once the tables are there.
+    void selectName(int workspaceIndex, const QString &name, bool kernel);
     // The current tab's table: every row that passes the filter, as CSV. Returns false and
     // sets error when the file cannot be written.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
@@ -74,6 +81,7 @@ private:
     void recompute();
     void chooseExportFile();
     void updateRangeBar();
+    void applyPendingSelection();
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -88,7 +96,14 @@ private:
     QTabWidget *m_tabs;
     TablePane *m_operators;
     TablePane *m_kernels;
+    TablePane *m_modules;
+    TablePane *m_memory;
     int m_traceIndex = -1;
+    struct PendingSelection {
+        QString name;
+        bool kernel = false;
+    };
+    std::optional<PendingSelection> m_pendingSelection;
     std::optional<analysis::TimeRange> m_range;
     std::map<int, std::shared_ptr<const IndexedTrace>> m_indexes; // by workspace trace index
 };

@@ -135,6 +135,21 @@ QString TablePane::allAsCsv() const
     return rowsAsCsv(m_proxy, allRows(m_proxy), visibleColumns());
 }
 
+bool TablePane::selectEventName(const QString &name)
+{
+    const auto rows = allRows(m_proxy);
+    for (const auto &row : rows) {
+        if (row.data(TableTreeModel::EventNameRole).toString() != name)
+            continue;
+        for (auto parent = row.parent(); parent.isValid(); parent = parent.parent())
+            m_view->expand(parent);
+        m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(row);
+        return true;
+    }
+    return false;
+}
+
 void TablePane::showColumnMenu(const QPoint &pos)
 {
     QMenu menu(this);

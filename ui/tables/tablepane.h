@@ -34,6 +34,9 @@ public:
     void copySelection() const;
     // Every row that passes the filter, as CSV with a header line.
     QString allAsCsv() const;
+    // Makes the first row (in view order, depth first) standing for events named `name`
+    // current and selected, and scrolls to it. Returns false when no row matches.
+    bool selectEventName(const QString &name);
 
 Q_SIGNALS:
     // The current row changed to one that stands for events (empty name: a group row).

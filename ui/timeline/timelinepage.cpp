@@ -157,6 +157,7 @@ void TimelinePage::showTrace(int workspaceIndex)
             m_overview->setIndex(index);
             m_details->clear();
             runSearch();
+            applyPendingEvents();
             Q_EMIT traceShown();
         });
 }
@@ -168,6 +169,38 @@ void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
         m_traceChooser->setCurrentIndex(item); // indexes it; the search reruns when it is shown
     m_regex->setChecked(true);
     m_search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(name)));
+}
+
+void TimelinePage::showEvents(int workspaceIndex, std::vector<EventRef> events, double startNs, double endNs)
+{
+    m_pendingEvents = PendingEvents{std::move(events), startNs, endNs};
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0 && item != m_traceChooser->currentIndex())
+        m_traceChooser->setCurrentIndex(item); // indexes it; applied when it is shown
+    else if (m_view->index())
+        applyPendingEvents();
+}
+
+void TimelinePage::applyPendingEvents()
+{
+    if (!m_pendingEvents)
+        return;
+    auto [events, start, end] = std::move(*m_pendingEvents);
+    m_pendingEvents.reset();
+    const auto &trace = *m_view->index()->trace;
+    if (end <= start) {
+        for (const auto &e : events) {
+            const auto &track = trace.track(e.track);
+            start = start < end ? std::min(start, double(track.start[e.event])) : double(track.start[e.event]);
+            end = std::max(end, double(track.start[e.event] + track.duration[e.event]));
+        }
+    }
+    const std::optional<EventRef> first = events.empty() ? std::nullopt : std::optional<EventRef>(events.front());
+    m_view->setHighlights(std::move(events), first);
+    if (end > start) {
+        const double margin = (end - start) * 0.05;
+        m_view->setVisibleRange(start - margin, end + margin);
+    }
 }
 
 void TimelinePage::runSearch()

@@ -44,6 +44,9 @@ public:
     // Highlights every event named exactly `name` (through the search box, so the user sees
     // and can change it), switching to that trace first.
     void highlightEvents(int workspaceIndex, const QString &name);
+    // Outlines events and shows [startNs, endNs) (trace time; the events' extent when empty),
+    // switching to that trace first.
+    void showEvents(int workspaceIndex, std::vector<EventRef> events, double startNs, double endNs);
     void nextMatch();
     void previousMatch();
 
@@ -75,6 +78,13 @@ private:
     QTextBrowser *m_details;
     QToolButton *m_openRange;
     std::pair<double, double> m_lastRange{0, 0};
+    struct PendingEvents {
+        std::vector<EventRef> events;
+        double startNs = 0;
+        double endNs = 0;
+    };
+    std::optional<PendingEvents> m_pendingEvents; // until the trace's index is shown
+    void applyPendingEvents();
     std::vector<EventRef> m_matches;
     int m_currentMatch = -1;
 };

@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <limits>
 #include <set>
 
 using namespace pyrometer;
@@ -192,6 +194,25 @@ private slots:
         if (actual != expected)
             qWarning("%s", qPrintable(actual.join(' ')));
         QCOMPARE(actual, expected);
+    }
+
+    void dominantOpGivesItsFirstCalls()
+    {
+        const auto loaded = loadFixture("cpu_gloo");
+        QVERIFY(loaded.index);
+        const auto findings = adviseTrace(*loaded.index);
+        const auto it =
+            std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "dominant_op"; });
+        QVERIFY(it != findings.end());
+        // gloo:all_reduce is called 10 times (the golden ops table): its first 5, in time order.
+        QCOMPARE(it->events.size(), std::size_t(5));
+        std::int64_t last = std::numeric_limits<std::int64_t>::min();
+        for (const auto &e : it->events) {
+            const auto &track = loaded.trace->track(e.track);
+            QCOMPARE(loaded.trace->string(track.eventName[e.event.value]), std::string_view("gloo:all_reduce"));
+            QVERIFY(track.start[e.event.value] > last);
+            last = track.start[e.event.value];
+        }
     }
 };
 

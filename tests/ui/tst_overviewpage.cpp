@@ -1,0 +1,221 @@
+// The Overview page: step bars, GPU utilization, top tables, memory peaks and advice on a GPU
+// trace, the one-line notes of a CPU-only trace, and the jumps into the Timeline and
+// Operators pages.
+#include <QApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QToolTip>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <qcustomplot.h>
+
+#include "../core/analysis/analysistestutil.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/overview/overviewpage.h"
+#include "ui/plots/stepbreakdownplot.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/tables/operatorspage.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
+#include "ui/timeline/timelinepage.h"
+#include "ui/workspace/workspace.h"
+
+#include <algorithm>
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+using pyrometer::analysis::testing::goldenPath;
+using pyrometer::analysis::testing::microsToNs;
+using pyrometer::analysis::testing::readCsv;
+
+namespace {
+
+const QString kResnet = QStringLiteral(
+    PYROMETER_SHARED_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/debian_legacy_linear.json");
+
+// The row of a golden CSV with the largest value in a column.
+std::vector<std::string> largest(const std::string &fixture, const std::string &suffix, std::size_t column)
+{
+    auto rows = readCsv(goldenPath(fixture, suffix));
+    rows.erase(rows.begin());
+    return *std::max_element(rows.begin(), rows.end(), [&](const auto &a, const auto &b) {
+        return microsToNs(a[column]) < microsToNs(b[column]);
+    });
+}
+
+// Opens a trace in a shown page and waits for its figures.
+bool openAndWait(OverviewPage &page, Workspace &workspace, const QString &path)
+{
+    page.resize(1300, 1200);
+    page.show();
+    QSignalSpy shown(&page, &OverviewPage::overviewShown);
+    workspace.openTrace(path);
+    return QTest::qWaitFor([&] { return shown.count() == 1; }, 20000);
+}
+
+void click(QAbstractItemView *view, const QModelIndex &index)
+{
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+}
+
+} // namespace
+
+class TestOverviewPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void gpuTraceShowsStepsTablesAndAdvice()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        QVERIFY(openAndWait(page, workspace, kResnet));
+        QVERIFY(page.hasContent());
+
+        // One stacked bar per ProfilerStep; the layers of a bar add up to the step's duration
+        // that the independent Python computation found.
+        auto steps = readCsv(goldenPath("v100_resnet50", ".steps.csv"));
+        steps.erase(steps.begin());
+        auto *plot = page.stepPlot();
+        QCOMPARE(plot->stepCount(), int(steps.size()));
+        QVERIFY(plot->layers().size() >= 4); // kernel, memcpy, DataLoader, CPU exec at least
+        for (std::size_t s = 0; s < steps.size(); ++s) {
+            double sum = 0;
+            for (auto *layer : plot->layers()) {
+                QCOMPARE(layer->data()->size(), int(steps.size()));
+                sum += (layer->data()->constBegin() + int(s))->value;
+            }
+            QVERIFY2(std::abs(sum - double(microsToNs(steps[s][1])) / 1e6) < 1e-6, steps[s][0].c_str());
+            QVERIFY(plot->stepText(int(s)).contains(QString::fromStdString(steps[s][0])));
+        }
+        QVERIFY(plot->plot()->legend->itemCount() == int(plot->layers().size()));
+        QVERIFY(plot->stepText(0).contains(QStringLiteral("DataLoader")));
+        // Hovering a bar shows that step's values.
+        auto *customPlot = plot->plot();
+        customPlot->replot();
+        const QPoint over(int(customPlot->xAxis->coordToPixel(2)), int(customPlot->yAxis->coordToPixel(20)));
+        QMouseEvent move(QEvent::MouseMove, QPointF(over), QPointF(customPlot->mapToGlobal(over)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(customPlot, &move);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY(QToolTip::text().contains(QString::fromStdString(steps[2][0])));
+
+        // GPU utilization per device, as a bar.
+        QVERIFY(page.utilizationBox()->isVisibleTo(&page));
+        QVERIFY(!page.gpuNote()->text().contains(QStringLiteral("CPU-only")));
+        QVERIFY(page.headline()->text().contains(QStringLiteral("busy")));
+
+        // The top tables: ten rows each, led by the op with the most self time and the kernel
+        // with the most total time in the golden tables.
+        QCOMPARE(page.topOpsTable()->topLevelItemCount(), 10);
+        QCOMPARE(page.topKernelsTable()->topLevelItemCount(), 10);
+        QCOMPARE(page.topOpsTable()->topLevelItem(0)->text(0).toStdString(),
+                 largest("v100_resnet50", ".ops.csv", 3)[0]);
+        QVERIFY(page.topKernelsTable()->topLevelItem(0)->text(0).startsWith(
+            QString::fromStdString(largest("v100_resnet50", ".kernels.csv", 3)[1])));
+        QVERIFY(page.topOpsTable()->topLevelItem(0)->text(1).contains(QStringLiteral("ms")));
+
+        // Memory peaks per device, with units.
+        const auto memory = readCsv(goldenPath("v100_resnet50", ".memory.csv"));
+        QCOMPARE(page.data()->memory.devices.size(), memory.size() - 1);
+        QVERIFY(page.memoryNote()->text().contains(QStringLiteral("MiB")));
+
+        // Advice: the DataLoader rule fires on this trace; a click asks for its range in the
+        // timeline.
+        QVERIFY(!page.data()->advice.empty());
+        const auto &advice = page.data()->advice;
+        const auto dataloader =
+            std::find_if(advice.begin(), advice.end(), [](const auto &f) { return f.rule == "dataloader"; });
+        QVERIFY(dataloader != advice.end());
+        QCOMPARE(page.adviceList()->count(), int(advice.size()));
+        QSignalSpy jumps(&page, &OverviewPage::timelineJumpRequested);
+        const int row = int(dataloader - advice.begin());
+        click(page.adviceList(), page.adviceList()->model()->index(row, 0));
+        QCOMPARE(jumps.count(), 1);
+        QCOMPARE(jumps.at(0).at(0).toInt(), 0);
+        const auto jump = jumps.at(0).at(1).value<overview::TimelineJump>();
+        QCOMPARE(jump.startNs, dataloader->startNs);
+        QCOMPARE(jump.endNs, dataloader->endNs);
+        QVERIFY(jump.endNs > jump.startNs);
+
+        // A top op's click names it for the Operators page.
+        QSignalSpy ops(&page, &OverviewPage::operatorRequested);
+        auto *table = page.topOpsTable();
+        click(table, table->model()->index(2, 0));
+        QCOMPARE(ops.count(), 1);
+        QCOMPARE(ops.at(0).at(1).toString(), table->topLevelItem(2)->text(0));
+        QCOMPARE(ops.at(0).at(2).toBool(), false);
+        auto *kernels = page.topKernelsTable();
+        click(kernels, kernels->model()->index(0, 0));
+        QCOMPARE(ops.count(), 2);
+        QCOMPARE(ops.at(1).at(2).toBool(), true);
+        QCOMPARE(ops.at(1).at(1).toString().toStdString(), largest("v100_resnet50", ".kernels.csv", 3)[1]);
+    }
+
+    void cpuTraceSaysSoInOneLine()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        QVERIFY(openAndWait(page, workspace, kCpu));
+        QVERIFY(page.gpuNote()->text().startsWith(QStringLiteral("CPU-only trace")));
+        QVERIFY(!page.utilizationBox()->isVisibleTo(&page));
+        QVERIFY(page.kernelsNote()->isVisibleTo(&page));
+        QVERIFY(page.kernelsNote()->text().startsWith(QStringLiteral("CPU-only trace")));
+        QVERIFY(!page.topKernelsTable()->isVisibleTo(&page));
+        QVERIFY(page.memoryNote()->text().contains(QStringLiteral("profile_memory=True")));
+        QVERIFY(page.headline()->text().contains(QStringLiteral("CPU only")));
+        QVERIFY(page.topOpsTable()->topLevelItemCount() > 0);
+        QVERIFY(page.stepPlot()->stepCount() >= 1); // the whole trace as one bar
+        for (auto *layer : page.stepPlot()->layers())
+            QVERIFY(layer->name() != QStringLiteral("Kernel"));
+    }
+
+    void jumpsLandInTheTimelineAndOperatorsPages()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 1000);
+        window.show();
+        auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
+        QSignalSpy shown(overview, &OverviewPage::overviewShown);
+        window.openPaths({kResnet});
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->isIdle(), 20000);
+
+        // A top op opens the Operators page with its row selected.
+        auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+        const QString name = overview->topOpsTable()->topLevelItem(1)->text(0);
+        click(overview->topOpsTable(), overview->topOpsTable()->model()->index(1, 0));
+        QCOMPARE(window.currentPage(), Page::Operators);
+        QTRY_COMPARE_WITH_TIMEOUT(operators->currentPane(), operators->operatorsPane(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            operators->operatorsPane()->view()->currentIndex().data(tables::TableTreeModel::EventNameRole).toString(),
+            name, 10000);
+
+        // A finding opens the Timeline on its range.
+        window.showPage(Page::Overview);
+        const auto &advice = overview->data()->advice;
+        QVERIFY(!advice.empty());
+        click(overview->adviceList(), overview->adviceList()->model()->index(0, 0));
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->view()->index(), 10000);
+        const auto jump = overview::jumpFor(advice.front(), *overview->data()->trace);
+        const auto &viewport = timeline->view()->viewport();
+        QTRY_VERIFY_WITH_TIMEOUT(viewport.startNs <= double(jump.startNs) &&
+                                     viewport.startNs > double(jump.startNs) - double(jump.endNs - jump.startNs),
+                                 10000);
+        const double visibleEnd = viewport.startNs + viewport.nsPerPixel * viewport.width;
+        QVERIFY(visibleEnd >= double(jump.endNs));
+        QVERIFY(visibleEnd < double(jump.endNs) + double(jump.endNs - jump.startNs));
+    }
+};
+
+QTEST_MAIN(TestOverviewPage)
+#include "tst_overviewpage.moc"

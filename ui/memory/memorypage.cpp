@@ -1,0 +1,152 @@
+#include "ui/memory/memorypage.h"
+
+#include "core/analysis/opmemory.h"
+#include "core/util/format.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/plots/memorycurveplot.h"
+#include "ui/shell/emptystate.h"
+#include "ui/shell/tracechooser.h"
+#include "ui/tables/moduletree.h"
+#include "ui/tables/tablepane.h"
+#include "ui/workspace/workspace.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedLayout>
+#include <QVBoxLayout>
+
+namespace pyrometer::ui {
+
+namespace {
+
+struct MemoryData {
+    analysis::MemoryReport report;
+    tables::TableTree ops;
+    std::int64_t originNs = 0;
+};
+
+enum Pages { EmptyPage, ContentPage, NoMemoryPage };
+
+} // namespace
+
+MemoryPage::MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout),
+      m_empty(new EmptyState(tr("Memory"),
+                             tr("Allocated and reserved memory of every device over time, each peak marked, and the "
+                                "operators that allocated it, with what each still held at the peak."),
+                             tr("Open a trace: Ctrl+O"), this)),
+      m_noMemory(new EmptyState(tr("No memory events in this trace"),
+                                tr("The profiler records every allocation and free only when asked to. Record "
+                                   "again with torch.profiler.profile(activities=[...], profile_memory=True, "
+                                   "record_shapes=True), then export the trace as before."),
+                                tr("Memory curves need [memory] events: profile_memory=True"), this)),
+      m_traceChooser(new TraceChooser(workspace, this)), m_summary(new QLabel(this)),
+      m_curves(new plots::MemoryCurvePlot(this)), m_ops(new tables::TablePane(this))
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Trace:"), this));
+    bar->addWidget(m_traceChooser);
+    bar->addSpacing(12);
+    m_summary->setTextFormat(Qt::RichText);
+    bar->addWidget(m_summary, 1);
+    auto *barWidget = new QWidget(this);
+    barWidget->setLayout(bar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(barWidget);
+    outer->addLayout(m_stack, 1);
+
+    auto *content = new QSplitter(Qt::Vertical, this);
+    content->addWidget(m_curves);
+    auto *table = new QWidget(content);
+    auto *tableLayout = new QVBoxLayout(table);
+    tableLayout->setContentsMargins(0, 4, 0, 0);
+    auto *caption = new QLabel(tr("<b>Operators that allocated</b> \u2014 per device; <i>Held at peak</i>: what "
+                                  "their allocations still held when the device peaked. Select a row to see "
+                                  "its events in the timeline."),
+                               table);
+    caption->setWordWrap(true);
+    tableLayout->addWidget(caption);
+    tableLayout->addWidget(m_ops, 1);
+    content->addWidget(table);
+    content->setStretchFactor(0, 3);
+    content->setStretchFactor(1, 2);
+
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+    m_stack->addWidget(m_noMemory);
+    barWidget->setVisible(false);
+
+    connect(workspace, &Workspace::traceOpened, barWidget, [barWidget] { barWidget->setVisible(true); });
+    connect(m_traceChooser, &TraceChooser::traceChosen, this, &MemoryPage::showTrace);
+    connect(m_ops, &tables::TablePane::currentEventNameChanged, this, [this](const QString &name) {
+        if (!name.isEmpty() && m_traceIndex >= 0)
+            Q_EMIT rowEventsSelected(m_traceIndex, name);
+    });
+}
+
+bool MemoryPage::hasContent() const
+{
+    return m_stack->currentIndex() != EmptyPage;
+}
+
+bool MemoryPage::showsNoMemory() const
+{
+    return m_stack->currentIndex() == NoMemoryPage;
+}
+
+void MemoryPage::showTrace(int workspaceIndex)
+{
+    if (workspaceIndex < 0 || std::size_t(workspaceIndex) >= m_workspace->traces().size())
+        return;
+    m_traceIndex = workspaceIndex;
+    m_traceChooser->select(workspaceIndex);
+    auto trace = m_workspace->traces().at(std::size_t(workspaceIndex)).trace;
+    m_jobs->run<MemoryData>(
+        tr("Computing memory curves"), QStringLiteral("memory-page"),
+        [trace](ProgressReporter &progress, const StopToken &stop) -> Result<MemoryData> {
+            MemoryData result;
+            result.originNs = trace->info.spanStart;
+            if (trace->memory.size() == 0)
+                return result;
+            const auto index = analysis::buildTraceIndex(*trace, &stop);
+            if (!index)
+                return Error{"memory curves cancelled"};
+            progress.reportPermille(400);
+            analysis::MemoryOptions options;
+            options.topOps = 0;
+            result.report = analysis::buildMemoryReport(*index, options, &stop);
+            progress.reportPermille(700);
+            result.ops = tables::buildOpMemoryTree(analysis::buildOpMemoryTable(*index, {}, &stop));
+            if (stop.stopRequested())
+                return Error{"memory curves cancelled"};
+            return result;
+        },
+        this,
+        [this, workspaceIndex](MemoryData result) {
+            if (workspaceIndex != m_traceIndex)
+                return;
+            m_report = std::move(result.report);
+            if (m_report.devices.empty()) {
+                m_summary->clear();
+                m_stack->setCurrentIndex(NoMemoryPage);
+                Q_EMIT memoryShown();
+                return;
+            }
+            QStringList peaks;
+            for (const auto &device : m_report.devices)
+                peaks << tr("%1 peak <b>%2</b>")
+                             .arg(QString::fromStdString(device.device),
+                                  QString::fromStdString(
+                                      formatBytes(std::uint64_t(std::max<std::int64_t>(0, device.peakBytes)))));
+            m_summary->setText(peaks.join(QStringLiteral(" \u2003 ")));
+            m_curves->setReport(m_report, result.originNs);
+            m_ops->setTree(std::move(result.ops));
+            m_stack->setCurrentIndex(ContentPage);
+            Q_EMIT memoryShown();
+        });
+}
+
+} // namespace pyrometer::ui

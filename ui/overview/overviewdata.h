@@ -1,0 +1,55 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QMetaType>
+#include <QString>
+
+#include "core/analysis/advice.h"
+#include "core/analysis/kerneltable.h"
+#include "core/analysis/memory.h"
+#include "core/analysis/optable.h"
+#include "core/analysis/steps.h"
+#include "core/analysis/utilization.h"
+#include "core/util/result.h"
+
+#include <memory>
+#include <vector>
+
+namespace pyrometer::ui::overview {
+
+// Everything the Overview page shows of one trace, computed off the GUI thread.
+struct OverviewData {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+    std::vector<analysis::StepRow> steps; // ProfilerSteps; one row "whole trace" when it has none
+    bool hasProfilerSteps = false;
+    std::int64_t busySpanStartNs = 0; // the span utilization is measured over
+    std::int64_t busySpanEndNs = 0;
+    std::vector<analysis::DeviceBusy> utilization; // per GPU over that span
+    analysis::OpTable topOps;                      // by self time
+    analysis::KernelTable topKernels;              // by total time
+    analysis::MemoryReport memory;                 // peaks only, no curves
+    std::vector<analysis::Finding> advice;
+};
+
+// Where a finding or a table row leads: events to highlight and a range to show in the
+// timeline (either may be empty).
+struct TimelineJump {
+    std::vector<analysis::EventRef> events;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+inline constexpr std::size_t kTopRows = 10;
+
+// The analyses of the Overview page over a trace (and its index, built when null).
+Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
+                                     std::shared_ptr<const analysis::TraceIndex> index, const StopToken &stop,
+                                     ProgressReporter &progress);
+
+// A finding's jump: its example events and their extent, else the finding's range.
+TimelineJump jumpFor(const analysis::Finding &finding, const trace::Trace &trace);
+
+} // namespace pyrometer::ui::overview
+
+Q_DECLARE_METATYPE(pyrometer::ui::overview::TimelineJump)
