@@ -2,6 +2,7 @@
 // libtorch.
 #include "core/torch/sweep.h"
 
+#include "core/torch/modelfile.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
 #include "core/torch/variantmodel.h"
@@ -68,6 +69,8 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
                              ProgressReporter &progress, const StopToken &stop)
 {
     const auto cancelled = [&] { return Error{path.string() + ": cancelled"}; };
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
     SweepReport report;
     report.path = path;
     report.memoryBudgetBytes = std::max<std::int64_t>(0, options.memoryBudgetBytes);

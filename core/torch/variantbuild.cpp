@@ -2,7 +2,6 @@
 // pieces that time and check them. Includes libtorch.
 #include "core/torch/variantmodel.h"
 
-#include "core/torch/modelfile.h"
 #include "core/torch/torcherror.h"
 
 #include <ATen/Parallel.h>
@@ -21,28 +20,6 @@ namespace pyrometer::torch {
 namespace {
 
 namespace jit = ::torch::jit;
-
-// Sets libtorch's intra-op thread count for a scope (0 leaves it), then restores it.
-class ThreadCountScope {
-public:
-    explicit ThreadCountScope(int threads) : m_previous(at::get_num_threads())
-    {
-        if (threads > 0 && threads != m_previous)
-            at::set_num_threads(threads);
-        else
-            m_previous = 0;
-    }
-    ~ThreadCountScope()
-    {
-        if (m_previous > 0)
-            at::set_num_threads(m_previous);
-    }
-    ThreadCountScope(const ThreadCountScope &) = delete;
-    ThreadCountScope &operator=(const ThreadCountScope &) = delete;
-
-private:
-    int m_previous;
-};
 
 std::string qengineName(at::QEngine engine)
 {
@@ -193,6 +170,18 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
 
 } // namespace
 
+ThreadCountScope::ThreadCountScope(int threads) : m_previous(at::get_num_threads())
+{
+    if (threads > 0 && threads != m_previous)
+        at::set_num_threads(threads);
+}
+
+ThreadCountScope::~ThreadCountScope()
+{
+    if (at::get_num_threads() != m_previous)
+        at::set_num_threads(m_previous);
+}
+
 std::vector<c10::IValue> VariantModel::adapt(const std::vector<c10::IValue> &inputs) const
 {
     std::vector<c10::IValue> adapted;
@@ -221,8 +210,6 @@ c10::IValue VariantModel::forward(const std::vector<c10::IValue> &inputs)
 Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant)
 {
     const std::string file = path.filename().string();
-    if (auto info = inspectModel(path); !info.ok())
-        return info.error();
     VariantModel model;
     model.variant = variant;
     try {

@@ -3,6 +3,7 @@
 #include "core/torch/variantmodel.h"
 
 #include "core/torch/layerprofile.h"
+#include "core/torch/modelfile.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
 
@@ -18,7 +19,8 @@ std::string engineList()
 {
     std::string text;
     for (const auto engine : at::globalContext().supportedQEngines())
-        text += (text.empty() ? "" : ", ") + c10::toString(engine);
+        if (engine != at::QEngine::NoQEngine)
+            text += (text.empty() ? "" : ", ") + c10::toString(engine);
     return text;
 }
 
@@ -29,6 +31,8 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
 {
     const std::string file = path.filename().string();
     const auto cancelled = [&] { return Error{path.string() + ": cancelled"}; };
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
     CompareReport report;
     report.path = path;
     report.quantizationEngines = engineList();
@@ -123,6 +127,8 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
 {
     if (variant == Variant{})
         return profileLayers(path, options, progress, stop);
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
     auto built = buildVariant(path, variant);
     if (!built.ok())
         return built.error();
@@ -147,13 +153,17 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
     } catch (const std::exception &error) {
         return Error{path.filename().string() + ": " + variantName(variant) + ": cannot be saved for profiling: " + cleanTorchMessage(error.what())};
     }
-    auto report = profileLayers(temporary, run, progress, stop);
+    std::optional<Result<ProfileReport>> report;
+    {
+        ThreadCountScope restore(0);
+        report = profileLayers(temporary, run, progress, stop);
+    }
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    if (!report.ok())
-        return Error{path.filename().string() + ": " + variantName(variant) + ": " + report.error().message};
-    report->path = path;
-    return report;
+    if (!report->ok())
+        return Error{path.filename().string() + ": " + variantName(variant) + ": " + report->error().message};
+    (*report)->path = path;
+    return std::move(*report);
 }
 
 } // namespace pyrometer::torch

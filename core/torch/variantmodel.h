@@ -31,6 +31,7 @@ struct VariantModel {
 };
 
 // Loads path afresh and applies the variant's passes; an Error says why it cannot apply.
+// Callers check the file with inspectModel first, for its wording of what the file is.
 Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant);
 
 // The size of the variant as torch::jit::Module::save writes it (its saveable module where it
@@ -60,6 +61,19 @@ private:
     struct Reporter;
     std::shared_ptr<Reporter> m_reporter;
     std::unique_ptr<c10::DebugInfoGuard> m_guard;
+};
+
+// Sets libtorch's intra-op thread count for a scope (0 leaves it), and restores the count it
+// found, whatever changed it meanwhile (ModelSession::open sets it for the calling thread).
+class ThreadCountScope {
+public:
+    explicit ThreadCountScope(int threads);
+    ~ThreadCountScope();
+    ThreadCountScope(const ThreadCountScope &) = delete;
+    ThreadCountScope &operator=(const ThreadCountScope &) = delete;
+
+private:
+    int m_previous;
 };
 
 // An allocation failure: std::bad_alloc, or libtorch's "not enough memory" errors.
