@@ -181,7 +181,9 @@ void SweepPlots::rescale()
         }
         if (plot == m_plots[Memory] && m_budget > 0)
             high = std::max(high, double(m_budget) / kMiB);
-        plot->yAxis->setRange(0, high > 0 ? high * 1.15 : 1);
+        // Headroom above the curves: the knee labels sit there on the throughput chart.
+        const double headroom = plot == m_plots[Throughput] ? 1.15 + 0.1 * double(m_variants.size()) : 1.15;
+        plot->yAxis->setRange(0, high > 0 ? high * headroom : 1);
     }
     // Half a doubling of margin on each side keeps the end markers inside.
     for (auto *plot : m_plots)

@@ -129,6 +129,7 @@ private Q_SLOTS:
         QVERIFY2(lines[1].startsWith("baseline,1,"), qPrintable(lines[1]));
 
         QVERIFY(page.grab().save(screenshotPath("sweep-tab")));
+        QVERIFY(sweep->exportPng(screenshotPath("sweep-export"))); // what Export writes, for a look too
     }
 
     void comparePageFillsItsTables()
