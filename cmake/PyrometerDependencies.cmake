@@ -12,7 +12,7 @@ macro(pyrometer_require package debian_package)
     endif()
 endmacro()
 
-pyrometer_require(Qt6 qt6-base-dev COMPONENTS Core Gui Widgets Concurrent Test PrintSupport)
+pyrometer_require(Qt6 qt6-base-dev COMPONENTS Core Gui Widgets Concurrent Test PrintSupport Svg)
 pyrometer_require(QCustomPlotQt6 libqcustomplot-dev)
 pyrometer_require(nlohmann_json nlohmann-json3-dev)
 pyrometer_require(simdjson libsimdjson-dev)

@@ -79,6 +79,20 @@ class TwoInputs(nn.Module):
         return self.fc(torch.cat([x, self.embed(ids).mean(dim=1)], dim=1))
 
 
+class Mlp(nn.Module):
+    """Linear-heavy: what int8 dynamic quantization shrinks (its weights are 99% of its bytes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(256, 512)
+        self.relu = nn.ReLU()
+        self.fc2 = nn.Linear(512, 512)
+        self.fc3 = nn.Linear(512, 10)
+
+    def forward(self, x):
+        return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
+
+
 def example(spec):
     tensors = []
     for part in spec.split(","):
@@ -113,6 +127,7 @@ def main(argv):
     save_traced(out_dir, "recurrent", Recurrent(), "2x7x32", facts)
     save_traced(out_dir, "encoder", Encoder(), "2x16:int64", facts)
     save_traced(out_dir, "two_inputs", TwoInputs(), "3x8,3x5:int64", facts)
+    save_traced(out_dir, "mlp", Mlp(), "4x256", facts)
     if not skip_large:
         import torchvision.models as models
         save_traced(out_dir, "resnet18", models.resnet18(weights=None), "1x3x224x224", facts)

@@ -21,8 +21,10 @@ const std::vector<CommandSpec> &commandSpecs()
         {"profile", "MODEL --input 1x3x224x224 [--warmup N --iters N --threads N --mode infer|train --trace OUT]",
          "warm and cold latency and per-layer profile of a TorchScript model", setupProfile},
         {"flops", "MODEL --input ...", "parameters and FLOPs per layer", setupFlops},
-        {"sweep", "MODEL --input Bx3x224x224 --batches 1,2,4,8 [--variants ...]", "batch-size sweep"},
-        {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8", "optimized variants side by side"},
+        {"sweep", "MODEL --input Bx3x224x224 --batches 1,2,4,8 [--variants ...] [--memory-budget 4GiB] [--warmup N --iters N]",
+         "batch-size sweep: latency, throughput, peak memory, knee", setupSweep},
+        {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",
+         "optimized variants side by side, or per-layer deltas of two profiles", setupCompare},
     };
     return specs;
 }

@@ -37,6 +37,8 @@ void setupAdvise(CLI::App &command, int *exitCode);
 void setupDiff(CLI::App &command, int *exitCode);
 void setupProfile(CLI::App &command, int *exitCode);
 void setupFlops(CLI::App &command, int *exitCode);
+void setupSweep(CLI::App &command, int *exitCode);
+void setupCompare(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();

@@ -21,23 +21,14 @@ constexpr std::array<DTypeName, 16> kDTypeNames{{
     {"f32", DType::Float32},
 }};
 
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
-
 Result<InputSpec> parseOne(std::string_view part, std::size_t index)
 {
     const auto where = "input " + std::to_string(index + 1) + " \"" + std::string(part) + "\"";
     InputSpec spec;
     auto shape = part;
     if (const auto colon = part.find(':'); colon != std::string_view::npos) {
-        shape = trim(part.substr(0, colon));
-        const auto name = trim(part.substr(colon + 1));
+        shape = trimBlanks(part.substr(0, colon));
+        const auto name = trimBlanks(part.substr(colon + 1));
         bool found = false;
         for (const auto &entry : kDTypeNames) {
             if (entry.name == name) {
@@ -55,7 +46,7 @@ Result<InputSpec> parseOne(std::string_view part, std::size_t index)
         return spec;
     while (true) {
         const auto x = shape.find_first_of("xX*");
-        const auto dim = trim(shape.substr(0, x));
+        const auto dim = trimBlanks(shape.substr(0, x));
         std::int64_t value = 0;
         const auto [end, ec] = std::from_chars(dim.data(), dim.data() + dim.size(), value);
         if (dim.empty() || ec != std::errc() || end != dim.data() + dim.size())
@@ -74,13 +65,13 @@ Result<InputSpec> parseOne(std::string_view part, std::size_t index)
 
 Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text)
 {
-    text = trim(text);
+    text = trimBlanks(text);
     if (text.empty())
         return Error{"empty input spec (expected shapes like 1x3x224x224 or 1x3x224x224,1x10:int64)"};
     std::vector<InputSpec> inputs;
     while (true) {
         const auto comma = text.find(',');
-        auto parsed = parseOne(trim(text.substr(0, comma)), inputs.size());
+        auto parsed = parseOne(trimBlanks(text.substr(0, comma)), inputs.size());
         if (!parsed.ok())
             return parsed.error();
         inputs.push_back(std::move(parsed).value());
@@ -97,6 +88,15 @@ std::string dtypeName(DType dtype)
         if (entry.dtype == dtype)
             return std::string(entry.name);
     return "float32";
+}
+
+std::string_view trimBlanks(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
 }
 
 std::string formatInputSpecs(const std::vector<InputSpec> &inputs)

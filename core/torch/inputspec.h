@@ -29,6 +29,9 @@ std::string formatInputSpecs(const std::vector<InputSpec> &inputs);
 
 std::string dtypeName(DType dtype);
 
+// text without leading and trailing spaces and tabs: one item of a comma-separated list.
+std::string_view trimBlanks(std::string_view text);
+
 // The number of items a run processes: the first dimension of the first input (1 for none).
 std::int64_t batchSizeOf(const std::vector<InputSpec> &inputs);
 

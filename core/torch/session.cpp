@@ -41,6 +41,8 @@ bool isFloating(DType dtype)
     return dtype == DType::Float32 || dtype == DType::Float64 || dtype == DType::Float16 || dtype == DType::BFloat16;
 }
 
+} // namespace
+
 std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs)
 {
     auto generator = at::detail::createCPUGenerator(kSeed);
@@ -55,6 +57,8 @@ std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs)
     }
     return inputs;
 }
+
+namespace {
 
 void addLoss(const c10::IValue &value, at::Tensor &loss)
 {

@@ -21,4 +21,7 @@ struct ModelSession::Impl {
     Error runError(const std::string &what) const;
 };
 
+// Random inputs of these shapes with a fixed seed: the same specs give the same tensors.
+std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs);
+
 } // namespace pyrometer::torch

@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -256,6 +257,99 @@ private Q_SLOTS:
         QVERIFY2(run.err.startsWith("pyrometer-cli: " + kDemoModel), qPrintable(run.err));
         QVERIFY2(run.err.contains("channels"), qPrintable(run.err));
         QCOMPARE(run.err.count('\n'), 1);
+    }
+
+    void sweepWritesRowsInOrderAndKnees()
+    {
+        const auto run = runCli({"sweep", kDemoModel, "--input", "1x3x64x64", "--batches", "1,2,4", "--variants", "baseline,threads=1",
+                                 "--memory-budget", "64MiB", "--warmup", "0", "--iters", "2", "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const auto rows = json.value("rows").toArray();
+        QCOMPARE(rows.size(), 6);
+        const qint64 batches[] = {1, 2, 4, 1, 2, 4};
+        for (int i = 0; i < rows.size(); ++i) {
+            const auto row = rows[i].toObject();
+            QCOMPARE(row.value("variant").toString(), QString(i < 3 ? "baseline" : "threads=1"));
+            QCOMPARE(row.value("batch").toInteger(), batches[i]);
+            for (const auto *key : {"latency_ms", "p90_ms", "throughput_per_s", "peak_memory_bytes"})
+                QVERIFY2(row.value(key).toDouble() > 0, key);
+            if (i % 3 > 0)
+                QVERIFY(row.value("peak_memory_bytes").toDouble() > rows[i - 1].toObject().value("peak_memory_bytes").toDouble());
+        }
+        const auto knee = json.value("knee").toObject();
+        QVERIFY(knee.contains("baseline") && knee.contains("threads=1"));
+        QCOMPARE(json.value("memory_source").toString(), QString("cpu-allocator"));
+        QCOMPARE(json.value("memory_budget_bytes").toInteger(), 64LL << 20);
+        QCOMPARE(json.value("variants").toArray().at(0).toObject().value("largest_fitting_batch").toInteger(), 4);
+    }
+
+    void compareGatesOnAVariant()
+    {
+        // Every variant is "slower than the baseline by more than -100%": the gate must fire,
+        // after the table was written.
+        const auto run = runCli({"compare", kDemoModel, "--input", "2x3x64x64", "--variants", "baseline,frozen,int8_static,threads=1",
+                                 "--warmup", "0", "--iters", "2", "--format", "json", "--fail-if-slower", "-100", "--gate", "threads=1"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("threads=1 is") && run.err.contains("slower than the baseline"), qPrintable(run.err));
+        const auto rows = QJsonDocument::fromJson(run.out.toUtf8()).object().value("rows").toArray();
+        QCOMPARE(rows.size(), 4);
+        QStringList names;
+        for (const auto &row : rows)
+            names << row.toObject().value("variant").toString();
+        QCOMPARE(names, QStringList({"baseline", "frozen", "int8_static", "threads=1"}));
+        const auto baseline = rows[0].toObject();
+        QCOMPARE(baseline.value("speedup").toDouble(), 1.0);
+        QVERIFY(baseline.value("model_bytes").toInteger() > 24698 * 4); // its float weights, at least
+        const auto frozen = rows[1].toObject();
+        for (const auto *key : {"latency_ms", "speedup", "model_bytes"})
+            QVERIFY2(frozen.value(key).toDouble() > 0, key);
+        QVERIFY(frozen.value("max_abs_diff").toDouble() < 1e-4);
+        QVERIFY(!frozen.contains("error"));
+        QVERIFY(rows[2].toObject().value("error").toString().startsWith("not supported"));
+    }
+
+    void compareDiffsTwoProfiles()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString &name, double model, double conv, const char *extra) {
+            QFile file(dir.filePath(name));
+            file.open(QIODevice::WriteOnly);
+            file.write(QStringLiteral(R"({"model": "m.pt", "layers": [
+                {"module": "", "type": "Net", "depth": 0, "total_ms": %1, "self_ms": 0},
+                {"module": "conv", "type": "Conv2d", "depth": 1, "total_ms": %2, "self_ms": %2}%3]})")
+                           .arg(model).arg(conv).arg(QLatin1String(extra)).toUtf8());
+            return file.fileName();
+        };
+        const auto base = write("base.json", 10, 6, R"(, {"module": "fc", "type": "Linear", "depth": 1, "total_ms": 4})");
+        const auto other = write("other.json", 12.5, 9, "");
+        const auto run = runCli({"compare", base, other, "--format", "json", "--fail-if-slower", "20"});
+        QCOMPARE(run.exitCode, 1); // the model's row is 25% slower
+        const auto rows = QJsonDocument::fromJson(run.out.toUtf8()).object().value("rows").toArray();
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[1].toObject().value("delta_ms").toDouble(), 3.0);
+        QCOMPARE(rows[1].toObject().value("delta_pct").toDouble(), 50.0);
+        QCOMPARE(rows[2].toObject().value("presence").toString(), QString("base only"));
+
+        const QString notProfile = dir.filePath("notprofile.json");
+        QFile bad(notProfile);
+        bad.open(QIODevice::WriteOnly);
+        bad.write(R"({"traceEvents": []})");
+        bad.close();
+        const auto refused = runCli({"compare", base, notProfile});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(notProfile) && refused.err.contains("layers") && refused.err.count('\n') == 1, qPrintable(refused.err));
+    }
+
+    void sweepAndCompareRefuseBadInput()
+    {
+        const auto missing = runCli({"compare", "/no/such/model.pt", "--variants", "baseline,frozen"});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("/no/such/model.pt") && missing.err.contains("no such file") && missing.err.count('\n') == 1,
+                 qPrintable(missing.err));
+        const auto variant = runCli({"sweep", kDemoModel, "--input", "1x3x64x64", "--variants", "baseline,fast"});
+        QCOMPARE(variant.exitCode, 2);
+        QVERIFY2(variant.err.contains(kDemoModel) && variant.err.contains("unknown variant \"fast\""), qPrintable(variant.err));
     }
 
     void subcommandHelpShowsUsage()

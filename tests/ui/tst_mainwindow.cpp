@@ -80,7 +80,6 @@ private Q_SLOTS:
         QTest::addColumn<int>("page");
         QTest::addColumn<QString>("hint");
         QTest::addRow("flamegraph") << int(Page::FlameGraph) << "Open a trace: Ctrl+O";
-        QTest::addRow("compare") << int(Page::Compare) << "Ctrl+O";
     }
     void pagesSayWhatWillAppearUntilTheyHaveContent()
     {

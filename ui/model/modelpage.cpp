@@ -4,6 +4,7 @@
 #include "core/util/format.h"
 #include "ui/model/profilerun.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/model/sweepview.h"
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/workspace.h"
 
@@ -20,6 +21,7 @@
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -35,7 +37,8 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
                              tr("Open a model: Ctrl+M"), this)),
       m_summary(new QLabel(this)), m_tree(new QTreeWidget(this)), m_inputs(new QLineEdit(this)), m_warmup(new QSpinBox(this)),
       m_iterations(new QSpinBox(this)), m_threads(new QSpinBox(this)), m_mode(new QComboBox(this)),
-      m_run(new QPushButton(tr("Run profile"), this)), m_runStatus(new QLabel(this)), m_results(new ProfileResultsView(this))
+      m_run(new QPushButton(tr("Run profile"), this)), m_runStatus(new QLabel(this)), m_results(new ProfileResultsView(this)),
+      m_tabs(new QTabWidget(this)), m_sweep(new SweepView(jobs, m_inputs, this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
@@ -88,7 +91,9 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
 
     auto *splitter = new QSplitter(Qt::Horizontal, content);
     splitter->addWidget(left);
-    splitter->addWidget(m_results);
+    m_tabs->addTab(m_results, tr("Profile"));
+    m_tabs->addTab(m_sweep, tr("Sweep"));
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
     splitter->setSizes({340, 1000});
@@ -145,6 +150,7 @@ void ModelPage::showModel(int index)
     if (m_runningJob)
         m_jobs->cancel(m_runningJob);
     m_results->clear();
+    m_sweep->setModel(document.path);
     m_runStatus->clear();
     m_inputs->clear();
     prefillInputs(document.path);

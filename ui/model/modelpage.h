@@ -10,12 +10,14 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QStackedLayout;
+class QTabWidget;
 class QTreeWidget;
 
 namespace pyrometer::ui {
 
 class EmptyState;
 class ProfileResultsView;
+class SweepView;
 class Workspace;
 
 // The Model page: the loaded TorchScript model's module tree with parameters per module, the
@@ -37,6 +39,9 @@ public:
     QComboBox *modeCombo() const { return m_mode; }
     QPushButton *runButton() const { return m_run; }
     ProfileResultsView *results() const { return m_results; }
+    // The results side: the Profile tab (results()) and the Sweep tab (sweepView()).
+    QTabWidget *resultTabs() const { return m_tabs; }
+    SweepView *sweepView() const { return m_sweep; }
     // The running profile job, 0 when none runs.
     JobTracker::JobId runningJob() const { return m_runningJob; }
 
@@ -66,6 +71,8 @@ private:
     QPushButton *m_run;
     QLabel *m_runStatus;
     ProfileResultsView *m_results;
+    QTabWidget *m_tabs;
+    SweepView *m_sweep;
     int m_current = -1;
     JobTracker::JobId m_runningJob = 0;
     // True while JobTracker::run is starting the profile job: a job whose work ends before

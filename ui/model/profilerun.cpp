@@ -6,16 +6,11 @@
 #include <chrono>
 
 namespace pyrometer::ui {
-namespace {
-
-// A reporter whose 0..1000 fills [from, to] of the parent's.
 ProgressReporter subRange(ProgressReporter &parent, int from, int to)
 {
     return ProgressReporter([&parent, from, to](int permille) { parent.reportPermille(from + (to - from) * permille / 1000); },
                             std::chrono::milliseconds(0));
 }
-
-} // namespace
 
 int profiledIterations(int timedIterations)
 {

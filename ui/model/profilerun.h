@@ -30,6 +30,9 @@ struct ProfileRun {
     std::filesystem::path tracePath; // empty when not written
 };
 
+// A reporter whose 0..1000 fills [from, to] of the parent's (which must outlive it).
+ProgressReporter subRange(ProgressReporter &parent, int from, int to);
+
 // Runs profiled iterations: enough for stable per-layer means, few enough to keep the
 // recorded trace small.
 int profiledIterations(int timedIterations);

@@ -2,6 +2,7 @@
 
 #include "core/torch/modelfile.h"
 #include "core/util/version.h"
+#include "ui/compare/comparepage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
@@ -139,11 +140,7 @@ void MainWindow::createPages()
                 operatorsPage->selectName(trace, name, kernel);
                 showPage(Page::Operators);
             });
-    m_pages[Page::Compare] = new EmptyState(
-        tr("Compare"),
-        tr("Two traces, or two variants of a model, side by side: per-operator and per-layer deltas, "
-           "a diff flame graph and overlaid batch-size sweeps."),
-        tr("Open two traces: Ctrl+O"), this);
+    m_pages[Page::Compare] = new ComparePage(m_workspace, m_jobs, this);
 
     for (const auto page : kAllPages) {
         m_sidebar->addItem(pageTitle(page));

@@ -1,0 +1,139 @@
+// pyrometer-cli sweep MODEL --batches 1,2,4,8: latency, throughput and peak memory per
+// variant and batch size, the knee of each throughput curve, and what fits a memory budget.
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+#include "app/cli/variantoptions.h"
+#include "core/torch/sweep.h"
+#include "core/util/format.h"
+
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct SweepCliOptions {
+    ModelRunOptions run;
+    std::vector<std::int64_t> batches;
+    std::string memoryBudget;
+    std::int64_t maxBatch = 1024;
+    double kneePercent = 10;
+};
+
+nlohmann::json kneeJson(const std::optional<torch::Knee> &knee)
+{
+    if (!knee)
+        return nullptr;
+    return {{"batch", knee->batch}, {"throughput_per_s", knee->throughputPerSecond}, {"gain_per_doubling", knee->gainPerDoubling}};
+}
+
+int runSweep(const SweepCliOptions &options)
+{
+    const auto parsed = parseModelRun(options.run);
+    if (!parsed)
+        return kBadInput;
+    torch::SweepOptions sweep;
+    sweep.inputs = parsed->inputs;
+    sweep.variants = parsed->variants;
+    sweep.batches = options.batches;
+    sweep.maxBatch = options.maxBatch;
+    sweep.warmup = options.run.warmup;
+    sweep.iterations = options.run.iterations;
+    sweep.kneeThreshold = options.kneePercent / 100.0;
+    if (!options.memoryBudget.empty()) {
+        const auto budget = torch::parseByteSize(options.memoryBudget);
+        if (!budget)
+            return badInput(options.run.model + ": --memory-budget \"" + options.memoryBudget + "\": not a size such as 4GiB or 512MiB");
+        sweep.memoryBudgetBytes = *budget;
+    }
+    ProgressReporter progress;
+    const auto report = torch::runSweep(options.run.model, sweep, {}, progress, StopToken());
+    if (!report.ok())
+        return badInput(report.error().message);
+    const auto &r = report.value();
+    if (options.run.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &point : r.points)
+            rows.push_back({{"variant", point.variant},
+                            {"batch", point.batch},
+                            {"latency_ms", point.latency.mean},
+                            {"p50_ms", point.latency.p50},
+                            {"p90_ms", point.latency.p90},
+                            {"throughput_per_s", point.throughputPerSecond},
+                            {"peak_memory_bytes", point.peakMemoryBytes},
+                            {"fits_budget", point.fitsBudget}});
+        nlohmann::json knees = nlohmann::json::object();
+        nlohmann::json variants = nlohmann::json::array();
+        for (const auto &summary : r.summaries) {
+            knees[summary.variant] = kneeJson(summary.knee);
+            nlohmann::json entry{{"variant", summary.variant},
+                                 {"knee", kneeJson(summary.knee)},
+                                 {"largest_fitting_batch", summary.largestFittingBatch}};
+            if (!summary.error.empty())
+                entry["error"] = summary.error;
+            if (!summary.note.empty())
+                entry["note"] = summary.note;
+            variants.push_back(std::move(entry));
+        }
+        writeJson(std::cout, {{"model", options.run.model},
+                              {"input", torch::formatInputSpecs(r.inputs)},
+                              {"memory_source", r.memorySource},
+                              {"memory_budget_bytes", r.memoryBudgetBytes},
+                              {"knee_threshold", sweep.kneeThreshold},
+                              {"rows", rows},
+                              {"knee", knees},
+                              {"variants", variants}});
+        return kSuccess;
+    }
+    TextTable table{{"variant", "batch", "latency ms", "p50 ms", "p90 ms", "samples/s", "peak memory", "fits"},
+                    {},
+                    {false, true, true, true, true, true, true, false}};
+    for (const auto &point : r.points)
+        table.rows.push_back({point.variant, std::to_string(point.batch), fixed(point.latency.mean), fixed(point.latency.p50),
+                              fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
+                              formatBytes(std::uint64_t(std::max<std::int64_t>(0, point.peakMemoryBytes))),
+                              point.fitsBudget ? "yes" : "no"});
+    writeTable(std::cout, table, options.run.format);
+    if (options.run.format == Format::Csv)
+        return kSuccess;
+    std::cout << "\n";
+    for (const auto &summary : r.summaries) {
+        std::cout << (options.run.format == Format::Markdown ? "- " : "") << summary.variant << ": ";
+        if (!summary.error.empty()) {
+            std::cout << "failed: " << summary.error << "\n";
+            continue;
+        }
+        if (summary.knee)
+            std::cout << "knee at batch " << summary.knee->batch << " (" << fixed(summary.knee->throughputPerSecond, 1)
+                      << " samples/s; doubling gains " << fixed(summary.knee->gainPerDoubling * 100, 1) << "%)";
+        else
+            std::cout << "no knee: throughput still gains " << fixed(options.kneePercent, 0) << "% or more per doubling";
+        if (r.memoryBudgetBytes > 0)
+            std::cout << "; largest batch within " << formatBytes(std::uint64_t(r.memoryBudgetBytes)) << ": "
+                      << (summary.largestFittingBatch ? std::to_string(summary.largestFittingBatch) : std::string("none"));
+        if (!summary.note.empty())
+            std::cout << "; " << summary.note;
+        std::cout << "\n";
+    }
+    std::cout << "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs\n";
+    return kSuccess;
+}
+
+} // namespace
+
+void setupSweep(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<SweepCliOptions>();
+    command.add_option("MODEL", options->run.model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("--batches", options->batches, "Batch sizes, 1,2,4,8 (default: 1, 2, 4, ... up to the budget or --max-batch)")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber);
+    command.add_option("--memory-budget", options->memoryBudget, "Largest peak memory that fits, 4GiB or 512MiB");
+    command.add_option("--max-batch", options->maxBatch, "Where the doubling range ends")->check(CLI::PositiveNumber)->capture_default_str();
+    command.add_option("--knee-threshold", options->kneePercent, "Knee: doubling the batch gains less than PCT percent throughput")
+        ->check(CLI::Range(0.0, 1000.0))
+        ->capture_default_str();
+    addModelRunOptions(command, &options->run, "baseline", 3, 10);
+    command.callback([options, exitCode] { *exitCode = runSweep(*options); });
+}
+
+} // namespace pyrometer::cli

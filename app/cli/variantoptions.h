@@ -1,0 +1,61 @@
+#pragma once
+// What `sweep` and `compare` share: the model, its input shapes and the variant list.
+
+#include "app/cli/output.h"
+#include "core/torch/variant.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pyrometer::cli {
+
+struct ModelRunOptions {
+    std::string model;
+    std::string input;
+    std::string variants;
+    int warmup = 0;
+    int iterations = 0;
+    Format format = Format::Table;
+};
+
+// Adds --input, --variants, --warmup and --iters (with these defaults) and --format.
+inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, const std::string &variants, int warmup, int iterations)
+{
+    options->variants = variants;
+    options->warmup = warmup;
+    options->iterations = iterations;
+    command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
+    command.add_option("--variants", options->variants, "Comma-separated: " + torch::knownVariantNames())->capture_default_str();
+    command.add_option("--warmup", options->warmup, "Untimed runs per measurement")->check(CLI::NonNegativeNumber)->capture_default_str();
+    command.add_option("--iters", options->iterations, "Timed runs per measurement")->check(CLI::PositiveNumber)->capture_default_str();
+    addFormatOption(command, &options->format);
+}
+
+// The parsed --input and --variants, or nothing after badInput() told the user why.
+struct ParsedModelRun {
+    std::vector<torch::InputSpec> inputs;
+    std::vector<torch::Variant> variants;
+};
+
+inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &options)
+{
+    ParsedModelRun parsed;
+    if (!options.input.empty()) {
+        auto inputs = torch::parseInputSpecs(options.input);
+        if (!inputs.ok()) {
+            badInput(options.model + ": --input: " + inputs.error().message);
+            return std::nullopt;
+        }
+        parsed.inputs = std::move(inputs).value();
+    }
+    auto variants = torch::parseVariants(options.variants);
+    if (!variants.ok()) {
+        badInput(options.model + ": --variants: " + variants.error().message);
+        return std::nullopt;
+    }
+    parsed.variants = std::move(variants).value();
+    return parsed;
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,169 @@
+// Variants side by side: each timed on the same inputs, checked against the baseline's
+// outputs, and measured serialized. Includes libtorch.
+#include "core/torch/variantmodel.h"
+
+#include "core/torch/layerprofile.h"
+#include "core/torch/modelfile.h"
+#include "core/torch/sessionimpl.h"
+#include "core/torch/torcherror.h"
+
+#include <atomic>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace pyrometer::torch {
+namespace {
+
+std::string engineList()
+{
+    std::string text;
+    for (const auto engine : at::globalContext().supportedQEngines())
+        if (engine != at::QEngine::NoQEngine)
+            text += (text.empty() ? "" : ", ") + c10::toString(engine);
+    return text;
+}
+
+} // namespace
+
+Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options, const VariantCallback &onRow,
+                                      ProgressReporter &progress, const StopToken &stop)
+{
+    const std::string file = path.filename().string();
+    const auto cancelled = [&] { return Error{path.string() + ": cancelled"}; };
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
+    CompareReport report;
+    report.path = path;
+    report.quantizationEngines = engineList();
+    report.inputs = options.inputs;
+    if (report.inputs.empty()) {
+        auto parsed = parseInputSpecs(recordedInputSpec(path));
+        if (!parsed.ok())
+            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
+        report.inputs = std::move(parsed).value();
+    }
+    std::vector<Variant> variants{Variant{}};
+    for (const auto &variant : options.variants)
+        if (variant != Variant{})
+            variants.push_back(variant);
+
+    const int warmup = std::max(0, options.warmup);
+    const int iterations = std::max(1, options.iterations);
+    const auto total = std::uint64_t(variants.size()) * std::uint64_t(warmup + iterations + 2);
+    std::uint64_t done = 0;
+    const auto tick = [&] { progress.report(++done, total); };
+
+    std::vector<c10::IValue> inputs;
+    try {
+        inputs = makeInputs(report.inputs);
+    } catch (const std::exception &error) {
+        return Error{path.string() + ": cannot make inputs " + formatInputSpecs(report.inputs) + ": " + cleanTorchMessage(error.what())};
+    }
+    c10::IValue reference;
+    for (const auto &variant : variants) {
+        if (stop.stopRequested())
+            return cancelled();
+        VariantResult row;
+        row.variant = variant;
+        row.name = variantName(variant);
+        const bool baseline = variant == Variant{};
+        auto built = buildVariant(path, variant);
+        if (!built.ok()) {
+            if (baseline)
+                return built.error();
+            const std::string prefix = file + ": " + row.name + ": ";
+            const auto &message = built.error().message;
+            row.error = message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+        } else {
+            auto &model = built.value();
+            row.note = model.note;
+            try {
+                const auto adapted = model.adapt(inputs);
+                const auto output = model.forward(adapted); // the cold run, also the one checked
+                tick();
+                auto samples = timeForwards(model, adapted, warmup, iterations, stop, tick);
+                if (!samples)
+                    return cancelled();
+                row.latency = latencyStats(std::move(*samples));
+                row.throughputPerSecond = row.latency.mean > 0 ? double(batchSizeOf(report.inputs)) * 1000.0 / row.latency.mean : 0;
+                row.modelBytes = serializedBytes(model);
+                if (baseline) {
+                    reference = output;
+                    row.maxAbsDiff = 0;
+                    row.relativeError = 0;
+                } else if (const auto diff = compareOutputs(output, reference); diff.comparable) {
+                    row.maxAbsDiff = diff.maxAbsDiff;
+                    row.relativeError = diff.relativeError;
+                }
+            } catch (const c10::Error &error) {
+                row.error = cleanTorchMessage(error.what_without_backtrace());
+            } catch (const std::exception &error) {
+                row.error = cleanTorchMessage(error.what());
+            }
+            if (baseline && !row.error.empty())
+                return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(report.inputs) + ": " + row.error};
+        }
+        if (row.ok() && !report.rows.empty() && report.rows.front().latency.mean > 0 && row.latency.mean > 0)
+            row.speedup = report.rows.front().latency.mean / row.latency.mean;
+        else if (row.ok() && baseline)
+            row.speedup = 1;
+        if (onRow)
+            onRow(row);
+        report.rows.push_back(std::move(row));
+        done = std::uint64_t(report.rows.size()) * std::uint64_t(warmup + iterations + 2);
+        progress.report(done, total);
+    }
+    progress.finish();
+    return report;
+}
+
+} // namespace pyrometer::torch
+
+namespace pyrometer::torch {
+
+Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Variant &variant, const RunOptions &options,
+                                     ProgressReporter &progress, const StopToken &stop)
+{
+    if (variant == Variant{})
+        return profileLayers(path, options, progress, stop);
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
+    auto built = buildVariant(path, variant);
+    if (!built.ok())
+        return built.error();
+    auto run = options;
+    if (run.inputs.empty()) {
+        auto parsed = parseInputSpecs(recordedInputSpec(path));
+        if (!parsed.ok())
+            return Error{path.string() + ": no input shapes given and the model records none"};
+        run.inputs = std::move(parsed).value();
+    }
+    if (built->bfloat16)
+        for (auto &input : run.inputs)
+            if (input.dtype == DType::Float32 || input.dtype == DType::Float64 || input.dtype == DType::Float16)
+                input.dtype = DType::BFloat16;
+    if (built->threads > 0)
+        run.threads = built->threads;
+    static std::atomic<int> counter{0};
+    const auto temporary = std::filesystem::temp_directory_path() /
+                           ("pyrometer-variant-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".pt");
+    try {
+        (built->saveable ? *built->saveable : built->module).save(temporary.string(), {{"example_inputs.txt", formatInputSpecs(run.inputs)}});
+    } catch (const std::exception &error) {
+        return Error{path.filename().string() + ": " + variantName(variant) + ": cannot be saved for profiling: " + cleanTorchMessage(error.what())};
+    }
+    std::optional<Result<ProfileReport>> report;
+    {
+        ThreadCountScope restore(0);
+        report = profileLayers(temporary, run, progress, stop);
+    }
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    if (!report->ok())
+        return Error{path.filename().string() + ": " + variantName(variant) + ": " + report->error().message};
+    (*report)->path = path;
+    return std::move(*report);
+}
+
+} // namespace pyrometer::torch

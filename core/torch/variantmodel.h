@@ -1,0 +1,90 @@
+#pragma once
+// Internal to core/torch's .cpp files: includes libtorch. Never include from a public header.
+
+#include "core/torch/variant.h"
+
+#include <torch/script.h>
+
+#include <c10/util/ThreadLocalDebugInfo.h>
+
+#include <functional>
+#include <memory>
+
+namespace pyrometer::torch {
+
+// A variant built and ready to run.
+struct VariantModel {
+    Variant variant;
+    ::torch::jit::Module module;
+    bool channelsLast = false; // 4-D inputs go in channels_last
+    bool bfloat16 = false;     // floating inputs go in bfloat16
+    int threads = 0;           // intra-op threads while it runs; 0: as they are
+    std::string note;
+    // What a user would save when `module` does not serialize whole: optimize_for_inference
+    // turns weights into MKLDNN constants, which Module::save leaves out.
+    std::optional<::torch::jit::Module> saveable;
+
+    // The inputs as this variant takes them.
+    std::vector<c10::IValue> adapt(const std::vector<c10::IValue> &inputs) const;
+    // One forward in InferenceMode; throws what libtorch throws.
+    c10::IValue forward(const std::vector<c10::IValue> &inputs);
+};
+
+// Loads path afresh and applies the variant's passes; an Error says why it cannot apply.
+// Callers check the file with inspectModel first, for its wording of what the file is.
+Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant);
+
+// The size of the variant as torch::jit::Module::save writes it (its saveable module where it
+// has one); throws what libtorch throws.
+std::int64_t serializedBytes(const VariantModel &model);
+
+std::int64_t tensorBytes(const std::vector<c10::IValue> &values);
+
+// Runs warmup untimed and iterations timed forwards at the variant's thread count, calling
+// tick() after each. Returns the timed samples in ms, or nothing when stop was requested.
+// Throws what libtorch throws.
+std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
+                                                int iterations, const StopToken &stop, const std::function<void()> &tick);
+
+// The highest bytes libtorch's CPU allocator held above what it held at construction, for
+// allocations made on this thread while the object lives (the allocator reports to the
+// thread's PROFILER_STATE debug info, as it does for the profiler's memory events).
+class AllocationPeak {
+public:
+    AllocationPeak();
+    ~AllocationPeak();
+    AllocationPeak(const AllocationPeak &) = delete;
+    AllocationPeak &operator=(const AllocationPeak &) = delete;
+    std::int64_t peak() const;
+
+private:
+    struct Reporter;
+    std::shared_ptr<Reporter> m_reporter;
+    std::unique_ptr<c10::DebugInfoGuard> m_guard;
+};
+
+// Sets libtorch's intra-op thread count for a scope (0 leaves it), and restores the count it
+// found, whatever changed it meanwhile (ModelSession::open sets it for the calling thread).
+class ThreadCountScope {
+public:
+    explicit ThreadCountScope(int threads);
+    ~ThreadCountScope();
+    ThreadCountScope(const ThreadCountScope &) = delete;
+    ThreadCountScope &operator=(const ThreadCountScope &) = delete;
+
+private:
+    int m_previous;
+};
+
+// An allocation failure: std::bad_alloc, or libtorch's "not enough memory" errors.
+bool isOutOfMemory(const std::exception &error);
+
+// Flattens outputs (tensors, tuples, lists, dicts) and compares them as float32.
+struct OutputDiff {
+    bool comparable = false;
+    double maxAbsDiff = 0;
+    double relativeError = 0;
+};
+OutputDiff compareOutputs(const c10::IValue &value, const c10::IValue &reference);
+
+} // namespace pyrometer::torch

@@ -1,0 +1,190 @@
+// Sweeps and variants on real TorchScript models made by scripts/make-test-models.py (the
+// torch_make_test_models fixture). Few runs and small batches: the figures are checked for
+// order and agreement, never for speed.
+#include "core/torch/sweep.h"
+#include "core/torch/variant.h"
+
+#include <QTest>
+
+using namespace pyrometer;
+using namespace pyrometer::torch;
+
+namespace {
+
+std::filesystem::path model(const char *name)
+{
+    return std::filesystem::path(PYROMETER_TEST_MODELS_DIR) / (std::string(name) + ".pt");
+}
+
+const VariantResult *row(const CompareReport &report, const std::string &name)
+{
+    for (const auto &r : report.rows)
+        if (r.name == name)
+            return &r;
+    return nullptr;
+}
+
+Result<CompareReport> compare(const char *name, const char *variants)
+{
+    CompareOptions options;
+    options.variants = parseVariants(variants).value();
+    options.warmup = 1;
+    options.iterations = 3;
+    ProgressReporter progress;
+    return compareVariants(model(name), options, {}, progress, StopToken());
+}
+
+} // namespace
+
+class TestVariants : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sweepInOrderAndMemoryRises()
+    {
+        SweepOptions options;
+        options.batches = {1, 4, 16, 64};
+        options.variants = parseVariants("baseline,threads=1").value();
+        options.warmup = 1;
+        options.iterations = 2;
+        std::vector<SweepPoint> heard;
+        ProgressReporter progress;
+        const auto report = runSweep(model("small_cnn"), options, [&](const SweepPoint &point) { heard.push_back(point); }, progress,
+                                     StopToken());
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->memorySource, std::string("cpu-allocator"));
+        QCOMPARE(report->points.size(), std::size_t(8));
+        QCOMPARE(heard, report->points); // each point was announced, in order, as measured
+        for (std::size_t v = 0; v < 2; ++v) {
+            const auto *points = &report->points[v * 4];
+            QCOMPARE(points[0].variant, v == 0 ? std::string("baseline") : std::string("threads=1"));
+            for (std::size_t i = 0; i < 4; ++i) {
+                QCOMPARE(points[i].batch, options.batches[i]);
+                QVERIFY(points[i].latency.mean > 0);
+                QVERIFY(points[i].throughputPerSecond > 0);
+                if (i > 0) // activations of 16x32x32 floats per sample: 64 KiB each
+                    QVERIFY2(points[i].peakMemoryBytes > points[i - 1].peakMemoryBytes + 3 * 65536 * (points[i - 1].batch),
+                             qPrintable(QStringLiteral("%1 then %2").arg(points[i - 1].peakMemoryBytes).arg(points[i].peakMemoryBytes)));
+            }
+        }
+        QCOMPARE(report->summaries.size(), std::size_t(2));
+        QCOMPARE(report->summaries[0].largestFittingBatch, std::int64_t(64)); // no budget: every batch fits
+    }
+
+    void sweepStopsAtBudget()
+    {
+        SweepOptions options; // doubling from 1
+        options.memoryBudgetBytes = 6 << 20;
+        options.warmup = 0;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto report = runSweep(model("small_cnn"), options, {}, progress, StopToken());
+        QVERIFY(report.ok());
+        QVERIFY(report->points.size() >= 2);
+        QVERIFY(report->points.size() < 11); // 1..1024 would be 11
+        for (const auto &point : report->points)
+            QVERIFY(point.fitsBudget == (point.peakMemoryBytes <= options.memoryBudgetBytes));
+        QCOMPARE(report->summaries[0].largestFittingBatch, report->points.back().fitsBudget ? report->points.back().batch
+                                                                                           : report->points[report->points.size() - 2].batch);
+        QVERIFY2(QString::fromStdString(report->summaries[0].note).contains("over the budget"), report->summaries[0].note.c_str());
+    }
+
+    void sweepEndsAtOutOfMemory()
+    {
+        SweepOptions options;
+        options.batches = {2, std::int64_t(1) << 42, 4}; // 2^42 x 3x32x32 floats cannot be allocated
+        options.warmup = 0;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto report = runSweep(model("small_cnn"), options, {}, progress, StopToken());
+        QVERIFY(report.ok());
+        QCOMPARE(report->points.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(report->summaries[0].note).contains("out of memory"), report->summaries[0].note.c_str());
+    }
+
+    void sweepCancels()
+    {
+        SweepOptions options;
+        options.batches = {1, 2};
+        StopToken stop;
+        stop.requestStop();
+        ProgressReporter progress;
+        const auto report = runSweep(model("small_cnn"), options, {}, progress, stop);
+        QVERIFY(!report.ok());
+        QVERIFY(QString::fromStdString(report.error().message).endsWith("cancelled"));
+    }
+
+    void variantsCloseToBaseline()
+    {
+        const auto report = compare("small_cnn", "frozen,channels_last,bf16,threads=1,int8_static");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->rows.size(), std::size_t(6));
+        QCOMPARE(report->rows[0].name, std::string("baseline"));
+        QCOMPARE(report->rows[0].speedup, 1.0);
+        const auto *frozen = row(report.value(), "frozen");
+        QVERIFY2(frozen && frozen->ok(), frozen ? frozen->error.c_str() : "no row");
+        QVERIFY(frozen->maxAbsDiff.has_value());
+        QVERIFY2(*frozen->maxAbsDiff < 1e-4, qPrintable(QString::number(*frozen->maxAbsDiff))); // conv-bn folding only reorders float math
+        QVERIFY(frozen->speedup > 0);
+        // Its float weights, batch norm folded into conv1: 448 + 144 + 544 + 330 of them. (The
+        // MKLDNN constants of optimize_for_inference are not serialized: the size is the frozen
+        // module's.)
+        QVERIFY2(frozen->modelBytes > 4 * (448 + 144 + 544 + 330), qPrintable(QString::number(frozen->modelBytes)));
+        QVERIFY(frozen->modelBytes < report->rows[0].modelBytes);
+        const auto *channelsLast = row(report.value(), "channels_last");
+        QVERIFY(channelsLast && channelsLast->ok());
+        QVERIFY(*channelsLast->maxAbsDiff < 1e-4);
+        QVERIFY(QString::fromStdString(channelsLast->note).startsWith("3 4-D weights")); // conv1, dw, pw
+        const auto *bf16 = row(report.value(), "bf16");
+        QVERIFY2(bf16 && bf16->ok(), bf16 ? bf16->error.c_str() : "no row");
+        // bfloat16 keeps 8 bits of mantissa: a relative error near 2^-8 per op.
+        QVERIFY2(*bf16->relativeError < 0.05, qPrintable(QString::number(*bf16->relativeError)));
+        QVERIFY(*bf16->relativeError > 0);
+        const auto *threads = row(report.value(), "threads=1");
+        QVERIFY(threads && threads->ok());
+        QCOMPARE(*threads->maxAbsDiff, 0.0);
+        const auto *unsupported = row(report.value(), "int8_static");
+        QVERIFY(unsupported && !unsupported->ok());
+        QVERIFY(QString::fromStdString(unsupported->error).startsWith("not supported"));
+        QCOMPARE(unsupported->speedup, 0.0);
+    }
+
+    void int8ShrinksLinearModel()
+    {
+        const auto report = compare("mlp", "int8");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        const auto &baseline = report->rows[0];
+        const auto *int8 = row(report.value(), "int8");
+        QVERIFY2(int8 && int8->ok(), int8 ? int8->error.c_str() : "no row");
+        QVERIFY(QString::fromStdString(int8->note).startsWith("3 linear layers int8"));
+        QVERIFY2(baseline.modelBytes >= 2 * int8->modelBytes,
+                 qPrintable(QStringLiteral("%1 vs %2 bytes").arg(baseline.modelBytes).arg(int8->modelBytes)));
+        // Per-channel int8 weights with dynamically quantized activations: within 5% (relative
+        // L2 error of the outputs), the usual figure for dynamic quantization of an MLP.
+        QVERIFY2(*int8->relativeError < 0.05, qPrintable(QString::number(*int8->relativeError)));
+        QVERIFY(*int8->maxAbsDiff > 0);
+    }
+
+    void int8QuantizesOnlyLinears()
+    {
+        const auto report = compare("small_cnn", "int8");
+        QVERIFY(report.ok());
+        const auto *int8 = row(report.value(), "int8");
+        // small_cnn has one Linear (fc): quantized; the convolutions stay float.
+        QVERIFY2(int8 && int8->ok(), int8 ? int8->error.c_str() : "no row");
+        QVERIFY(QString::fromStdString(int8->note).startsWith("1 linear layer int8"));
+    }
+
+    void badModelIsAnError()
+    {
+        CompareOptions options;
+        options.inputs = parseInputSpecs("1x7").value(); // small_cnn wants 4-D images
+        options.variants = parseVariants("frozen").value();
+        ProgressReporter progress;
+        const auto report = compareVariants(model("small_cnn"), options, {}, progress, StopToken());
+        QVERIFY(!report.ok());
+        QVERIFY2(QString::fromStdString(report.error().message).contains("small_cnn.pt"), report.error().message.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVariants)
+#include "tst_variants.moc"

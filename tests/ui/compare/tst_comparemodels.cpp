@@ -1,0 +1,132 @@
+// The row table models of the Sweep tab and the Compare page under QAbstractItemModelTester,
+// and their sorting by value.
+// Qt first: moc cannot parse <compare>, which the core headers bring in.
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+#include "ui/compare/comparetables.h"
+#include "ui/model/sweepview.h"
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+namespace {
+
+torch::SweepPoint point(const char *variant, std::int64_t batch, double ms, std::int64_t bytes)
+{
+    torch::SweepPoint p;
+    p.variant = variant;
+    p.batch = batch;
+    p.latency.mean = ms;
+    p.latency.p90 = ms * 1.1;
+    p.throughputPerSecond = double(batch) * 1000.0 / ms;
+    p.peakMemoryBytes = bytes;
+    return p;
+}
+
+torch::LayerRow layer(const char *module, double totalMs)
+{
+    torch::LayerRow row;
+    row.module = module;
+    row.totalMs = totalMs;
+    return row;
+}
+
+// Column `column` of a proxy sorted by it, as text, top to bottom.
+QStringList sortedColumn(QAbstractItemModel *model, int column, int sortColumn, Qt::SortOrder order)
+{
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(model);
+    proxy.setSortRole(tables::TableTreeModel::SortRole);
+    proxy.sort(sortColumn, order);
+    QStringList cells;
+    for (int row = 0; row < proxy.rowCount(); ++row)
+        cells << proxy.index(row, column).data().toString();
+    return cells;
+}
+
+} // namespace
+
+class TestCompareModels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sweepPoints()
+    {
+        SweepPointsModel model(sweepPointColumns());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.appendRow(point("baseline", 1, 2.0, 3 << 20));
+        model.appendRow(point("baseline", 2, 3.0, 5 << 20));
+        model.appendRow(point("frozen", 1, 1.5, 2 << 20));
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), 7);
+        QCOMPARE(model.index(1, 1).data().toLongLong(), 2);
+        QCOMPARE(model.index(1, 2).data().toString(), QString("3.000"));
+        QCOMPARE(model.index(1, 5).data().toString(), QString("5.00 MiB"));
+        QCOMPARE(model.index(1, 5).data(SweepPointsModel::ExportRole).toLongLong(), 5LL << 20);
+        QVERIFY(model.index(1, 2).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
+        QVERIFY(!(model.index(1, 0).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight));
+        QCOMPARE(model.headerData(4, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Samples/s"));
+        QCOMPARE(sortedColumn(&model, 2, 2, Qt::AscendingOrder), QStringList({"1.500", "2.000", "3.000"}));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void variants()
+    {
+        VariantsModel model(variantColumns());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        torch::VariantResult baseline;
+        baseline.name = "baseline";
+        baseline.latency.mean = 4;
+        baseline.speedup = 1;
+        baseline.modelBytes = 1 << 20;
+        baseline.maxAbsDiff = 0;
+        torch::VariantResult frozen = baseline;
+        frozen.name = "frozen";
+        frozen.latency.mean = 2;
+        frozen.speedup = 2;
+        frozen.maxAbsDiff = 3e-6;
+        frozen.note = "frozen; optimize_for_inference";
+        torch::VariantResult failed;
+        failed.name = "int8_static";
+        failed.error = "not supported: no observers";
+        model.setRows({baseline, frozen, failed});
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(1, 3).data().toString(), QString("2.00×"));
+        QCOMPARE(model.index(1, 5).data().toString(), QString("3e-06"));
+        QVERIFY(!model.index(2, 1).data().isValid()); // a failed variant has no latency
+        QCOMPARE(model.index(2, 7).data().toString(), QString("failed: not supported: no observers"));
+        QCOMPARE(sortedColumn(&model, 0, 3, Qt::DescendingOrder), QStringList({"frozen", "baseline", "int8_static"}));
+    }
+
+    void layerDeltas()
+    {
+        LayerDeltaModel model(layerDeltaColumns());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<torch::LayerRow> base{layer("", 10), layer("a", 6), layer("b", 4)};
+        std::vector<torch::LayerRow> other{layer("", 9), layer("a", 7), layer("b", 2)};
+        model.setRows(torch::layerDeltas(base, other));
+        QCOMPARE(model.index(0, 0).data().toString(), QString("(model)"));
+        QCOMPARE(model.index(1, 4).data().toString(), QString("+1.000"));
+        QCOMPARE(model.index(2, 5).data().toString(), QString("-50.0 %"));
+        // Sorted by delta, the largest gain first.
+        QCOMPARE(sortedColumn(&model, 0, 4, Qt::AscendingOrder), QStringList({"b", "(model)", "a"}));
+    }
+
+    void traceDiffs()
+    {
+        TraceDiffModel model(traceDiffColumns(true));
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        analysis::DiffRow grew{"kernel", "gemm", 1000, 3000, 2, 2, analysis::Presence::Both};
+        analysis::DiffRow gone{"memcpy", "HtoD", 500, 0, 1, 0, analysis::Presence::BaseOnly};
+        model.setRows({grew, gone});
+        QCOMPARE(model.columnCount(), 8);
+        QCOMPARE(model.index(0, 4).data().toString(), QString("+2.0"));
+        QCOMPARE(model.index(1, 7).data().toString(), QString("base_only"));
+        QCOMPARE(sortedColumn(&model, 1, 4, Qt::AscendingOrder), QStringList({"HtoD", "gemm"}));
+    }
+};
+
+QTEST_MAIN(TestCompareModels)
+#include "tst_comparemodels.moc"

@@ -1,0 +1,189 @@
+// The Sweep tab and the Compare page end to end, on the fixture's small models: points reach
+// the plots while the sweep still runs, exports are written, the compare tables fill. Each
+// view is grabbed to a PNG in the temporary directory (pyrometer-sweep-tab.png,
+// pyrometer-compare-*.png) for a look.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+#include "ui/compare/comparepage.h"
+#include "ui/model/modelpage.h"
+#include "ui/model/sweepview.h"
+#include "ui/plots/sweepplots.h"
+#include "ui/workspace/workspace.h"
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+namespace {
+
+const QString kSmallCnn = QStringLiteral(PYROMETER_TEST_MODELS_DIR "/small_cnn.pt");
+
+bool waitIdle(JobTracker &jobs, int ms = 120'000)
+{
+    return QTest::qWaitFor([&] { return jobs.isIdle(); }, ms);
+}
+
+QString screenshotPath(const QString &name)
+{
+    return QDir::temp().filePath(QStringLiteral("pyrometer-%1.png").arg(name));
+}
+
+} // namespace
+
+class TestSweepCompare : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_sweepcompare"));
+        QSettings().clear();
+        QVERIFY2(QFile::exists(kSmallCnn), qPrintable(kSmallCnn));
+    }
+
+    void sweepTabPlotsPointsAsTheyArrive()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        ModelPage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        page.show();
+        workspace.openModel(kSmallCnn);
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(page.inputsEdit()->text(), QStringLiteral("1x3x32x32")); // recorded by the model
+        auto *sweep = page.sweepView();
+        page.resultTabs()->setCurrentWidget(sweep);
+        QAbstractItemModelTester tester(sweep->pointsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        sweep->batchesEdit()->setText(QStringLiteral("1,2,4,8,16,32"));
+        sweep->variantsEdit()->setText(QStringLiteral("baseline,channels_last"));
+        sweep->budgetEdit()->setText(QStringLiteral("5MiB"));
+        sweep->iterationsSpin()->setValue(3);
+        int points = 0;
+        int whileRunning = 0;
+        connect(sweep, &SweepView::pointAdded, this, [&] {
+            ++points;
+            // A point delivered with the job's result would find the tracker idle.
+            whileRunning += jobs.isIdle() ? 0 : 1;
+        });
+        sweep->runButton()->click();
+        QVERIFY(sweep->runningJob() != 0);
+        QVERIFY(!sweep->runButton()->isEnabled());
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(points, 12);
+        QCOMPARE(whileRunning, 12);
+        QCOMPARE(sweep->pointsModel()->rowCount(), 12);
+        QVERIFY(sweep->runButton()->isEnabled());
+
+        auto *plots = sweep->plots();
+        QCOMPARE(plots->variantCount(), 2);
+        for (const auto chart : {SweepPlots::Latency, SweepPlots::Throughput, SweepPlots::Memory}) {
+            QCOMPARE(plots->plot(chart)->graphCount(), 2);
+            QCOMPARE(plots->graph(chart, "baseline")->dataCount(), 6);
+            QCOMPARE(plots->plot(chart)->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        }
+        QVERIFY(plots->plot(SweepPlots::Memory)->itemCount() >= 2); // the budget line and its label
+        // Hover: the first baseline point of the latency chart.
+        auto *latency = plots->plot(SweepPlots::Latency);
+        const auto first = plots->graph(SweepPlots::Latency, "baseline")->data()->constBegin();
+        const QPoint at(int(latency->xAxis->coordToPixel(first->key)), int(latency->yAxis->coordToPixel(first->value)));
+        // (channels_last's batch 1 may lie under the same pixels: the nearest of the two is named.)
+        const QString hover = plots->hoverText(SweepPlots::Latency, at);
+        QVERIFY2(hover.contains(", batch 1: ") && hover.endsWith(" ms"), qPrintable(hover));
+        QVERIFY(plots->hoverText(SweepPlots::Latency, QPoint(2, 2)).isEmpty());
+        const QString summary = sweep->summaryLabel()->text();
+        QVERIFY2(summary.contains("<b>baseline</b>") && summary.contains("<b>channels_last</b>") && summary.contains("largest batch within 5.00 MiB"),
+                 qPrintable(summary));
+        // Every line shows (two variants, then a smaller note), once the layout has taken the text.
+        QTRY_VERIFY(sweep->summaryLabel()->height() > 2 * sweep->summaryLabel()->fontMetrics().height());
+
+        QTemporaryDir dir;
+        QVERIFY(sweep->exportPng(dir.filePath("s.png")));
+        QVERIFY(sweep->exportSvg(dir.filePath("s.svg")));
+        QVERIFY(sweep->exportCsv(dir.filePath("s.csv")));
+        QVERIFY(QImage(dir.filePath("s.png")).width() > 1000);
+        QFile svg(dir.filePath("s.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+        QFile csv(dir.filePath("s.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const auto lines = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 13);
+        QVERIFY2(lines[0].startsWith("Variant,Batch,Latency (ms)"), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith("baseline,1,"), qPrintable(lines[1]));
+
+        QVERIFY(page.grab().save(screenshotPath("sweep-tab")));
+        QVERIFY(sweep->exportPng(screenshotPath("sweep-export"))); // what Export writes, for a look too
+    }
+
+    void comparePageFillsItsTables()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        ComparePage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(!page.runVariantsButton()->isEnabled());
+        QAbstractItemModelTester variantsTester(page.variantsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester layersTester(page.layerModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        workspace.openModel(kSmallCnn);
+        QVERIFY(waitIdle(jobs));
+        QVERIFY(page.runVariantsButton()->isEnabled());
+        page.variantsEdit()->setText(QStringLiteral("baseline,frozen,channels_last,int8,bf16,threads=1,int8_static"));
+        page.iterationsSpin()->setValue(3);
+        page.runVariantsButton()->click();
+        QVERIFY(waitIdle(jobs));
+        QVERIFY2(page.variantsStatus()->text().isEmpty(), qPrintable(page.variantsStatus()->text()));
+        auto *variants = page.variantsModel();
+        QCOMPARE(variants->rowCount(), 7);
+        QCOMPARE(variants->rows()[0].name, std::string("baseline"));
+        QVERIFY(variants->rows()[1].ok() && *variants->rows()[1].maxAbsDiff < 1e-4);
+        QVERIFY(!variants->rows()[6].ok()); // int8_static says why
+        QCOMPARE(page.layerVariantCombo()->count(), 5); // every variant that ran
+        page.layerVariantCombo()->setCurrentText(QStringLiteral("channels_last"));
+        QVERIFY(page.layerModel()->rowCount() >= 8); // the model and its seven leaf modules
+        QVERIFY(page.layerModel()->rows()[1].inBase && page.layerModel()->rows()[1].inOther);
+        // Sorted by delta (column 4), the view's first row has the smallest delta.
+        page.layerView()->sortByColumn(4, Qt::AscendingOrder);
+        const auto *proxy = page.layerView()->model();
+        QVERIFY(proxy->index(0, 4).data(LayerDeltaModel::SortRole).toDouble() <= proxy->index(1, 4).data(LayerDeltaModel::SortRole).toDouble());
+        QTest::qWait(50); // the layout takes the new rows
+        QVERIFY(page.grab().save(screenshotPath("compare-variants")));
+
+        // Two traces: op and kernel deltas.
+        QVERIFY(!page.diffTracesButton()->isEnabled());
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.json"));
+        QVERIFY(waitIdle(jobs));
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/before_fix_trace.json"));
+        QVERIFY(waitIdle(jobs));
+        QVERIFY(page.diffTracesButton()->isEnabled());
+        QAbstractItemModelTester opsTester(page.opDiffModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.diffTracesButton()->click();
+        QVERIFY(waitIdle(jobs));
+        QVERIFY(page.opDiffModel()->rowCount() > 5);
+        QVERIFY2(page.traceStatus()->text().startsWith("Total"), qPrintable(page.traceStatus()->text()));
+        page.tabs()->setCurrentIndex(1);
+        QTest::qWait(50);
+        QVERIFY(page.grab().save(screenshotPath("compare-traces")));
+        QCOMPARE(page.tabs()->tabText(2), QStringLiteral("Diff flame graph"));
+    }
+};
+
+QTEST_MAIN(TestSweepCompare)
+#include "tst_sweepcompare.moc"

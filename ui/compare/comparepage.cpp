@@ -1,0 +1,306 @@
+#include "ui/compare/comparepage.h"
+
+#include "ui/shell/emptystate.h"
+#include "ui/workspace/workspace.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace pyrometer::ui {
+namespace {
+
+// A read-only table over model, sorted by value (SortRole) when a header is clicked.
+QTableView *sortedTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(VariantsModel::SortRole);
+    auto *view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder);
+    view->verticalHeader()->hide();
+    view->setAlternatingRowColors(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setWordWrap(false); // long notes elide; the tooltip holds them whole
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    return view;
+}
+
+QLabel *wrappedLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_tabs(new QTabWidget(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+    m_tabs->addTab(createVariantsTab(), tr("Model variants"));
+    m_tabs->addTab(createTracesTab(), tr("Traces"));
+    // Reserved for the flame graph widget's diff mode (two traces, coloured by change).
+    m_flameTab = new EmptyState(tr("Diff flame graph"),
+                                tr("The two traces' call trees merged into one flame graph, each frame coloured by how much "
+                                   "its time changed. This tab will hold the flame graph view's diff mode."),
+                                tr("Until then: the Traces tab lists the same deltas per operator and kernel."), this);
+    m_tabs->addTab(m_flameTab, tr("Diff flame graph"));
+
+    connect(workspace, &Workspace::modelOpened, this, &ComparePage::modelOpened);
+    connect(workspace, &Workspace::traceOpened, this, &ComparePage::traceOpened);
+    connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
+        const QString text = outcome == JobOutcome::Cancelled ? tr("Cancelled.")
+                             : outcome == JobOutcome::Failed  ? tr("Failed: %1").arg(message)
+                                                              : QString();
+        if (id == m_variantsJob) {
+            m_variantsJob = 0;
+            m_runVariants->setEnabled(!m_modelPath.isEmpty());
+            m_variantsStatus->setText(text);
+        } else if (id == m_traceJob) {
+            m_traceJob = 0;
+            m_diffTraces->setEnabled(m_workspace->traces().size() >= 2);
+            if (outcome != JobOutcome::Succeeded) // success leaves the totals showDiff wrote
+                m_traceStatus->setText(text);
+        }
+    });
+}
+
+QWidget *ComparePage::createVariantsTab()
+{
+    auto *tab = new QWidget(this);
+    m_modelLabel = wrappedLabel(tab);
+    m_modelLabel->setText(tr("Open a model (Ctrl+M) to compare its variants."));
+    m_inputs = new QLineEdit(tab);
+    m_inputs->setPlaceholderText(tr("as the model records, or 1x3x224x224"));
+    m_variants = new QLineEdit(QStringLiteral("baseline,frozen,channels_last,int8,bf16,threads=1"), tab);
+    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
+    m_iterations = new QSpinBox(tab);
+    m_iterations->setRange(1, 10000);
+    m_iterations->setValue(20);
+    m_iterations->setMaximumWidth(120);
+    m_runVariants = new QPushButton(tr("Run compare"), tab);
+    m_runVariants->setEnabled(false);
+    m_variantsStatus = wrappedLabel(tab);
+
+    auto *settings = new QGroupBox(tr("Variants of the open model"), tab);
+    auto *form = new QFormLayout(settings);
+    form->addRow(m_modelLabel);
+    form->addRow(tr("Inputs"), m_inputs);
+    form->addRow(tr("Variants"), m_variants);
+    form->addRow(tr("Timed runs"), m_iterations);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_runVariants);
+    buttons->addWidget(m_variantsStatus, 1);
+    form->addRow(buttons);
+
+    m_variantsModel = new VariantsModel(variantColumns(), this);
+    auto *variantsView = sortedTable(m_variantsModel, tab);
+
+    auto *layersBox = new QGroupBox(tr("Per-layer time against the baseline"), tab);
+    m_layerVariant = new QComboBox(layersBox);
+    m_layerVariant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_layerNote = wrappedLabel(layersBox);
+    m_layerModel = new LayerDeltaModel(layerDeltaColumns(), this);
+    m_layerView = sortedTable(m_layerModel, layersBox);
+    auto *layersLayout = new QVBoxLayout(layersBox);
+    auto *choose = new QHBoxLayout;
+    choose->addWidget(new QLabel(tr("Variant"), layersBox));
+    choose->addWidget(m_layerVariant);
+    choose->addWidget(m_layerNote, 1);
+    layersLayout->addLayout(choose);
+    layersLayout->addWidget(m_layerView, 1);
+
+    auto *splitter = new QSplitter(Qt::Vertical, tab);
+    splitter->addWidget(variantsView);
+    splitter->addWidget(layersBox);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(tab);
+    layout->addWidget(settings);
+    layout->addWidget(splitter, 1);
+
+    connect(m_runVariants, &QPushButton::clicked, this, &ComparePage::runVariants);
+    connect(m_layerVariant, &QComboBox::currentIndexChanged, this, &ComparePage::showLayers);
+    return tab;
+}
+
+QWidget *ComparePage::createTracesTab()
+{
+    auto *tab = new QWidget(this);
+    m_baseTrace = new QComboBox(tab);
+    m_otherTrace = new QComboBox(tab);
+    m_baseTrace->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_otherTrace->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_diffTraces = new QPushButton(tr("Compare traces"), tab);
+    m_diffTraces->setEnabled(false);
+    m_traceStatus = wrappedLabel(tab);
+    m_traceStatus->setText(tr("Open two traces (Ctrl+O) to compare them operator by operator and kernel by kernel."));
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Base"), tab));
+    row->addWidget(m_baseTrace);
+    row->addWidget(new QLabel(tr("Other"), tab));
+    row->addWidget(m_otherTrace);
+    row->addWidget(m_diffTraces);
+    row->addWidget(m_traceStatus, 1);
+
+    m_opModel = new TraceDiffModel(traceDiffColumns(false), this);
+    m_kernelModel = new TraceDiffModel(traceDiffColumns(true), this);
+    auto *opsBox = new QGroupBox(tr("Operators (self time)"), tab);
+    (new QVBoxLayout(opsBox))->addWidget(sortedTable(m_opModel, opsBox));
+    auto *kernelsBox = new QGroupBox(tr("Kernels, memcpy and memset (device time)"), tab);
+    (new QVBoxLayout(kernelsBox))->addWidget(sortedTable(m_kernelModel, kernelsBox));
+    auto *splitter = new QSplitter(Qt::Vertical, tab);
+    splitter->addWidget(opsBox);
+    splitter->addWidget(kernelsBox);
+
+    auto *layout = new QVBoxLayout(tab);
+    layout->addLayout(row);
+    layout->addWidget(splitter, 1);
+    connect(m_diffTraces, &QPushButton::clicked, this, &ComparePage::diffTraces);
+    return tab;
+}
+
+void ComparePage::modelOpened(int index)
+{
+    m_modelPath = m_workspace->models().at(std::size_t(index)).path;
+    m_modelLabel->setText(tr("Model: %1").arg(QFileInfo(m_modelPath).fileName()));
+    if (m_variantsJob)
+        m_jobs->cancel(m_variantsJob);
+    m_variantsModel->clear();
+    m_layers.clear();
+    m_layerVariant->clear();
+    m_layerModel->clear();
+    m_runVariants->setEnabled(true);
+}
+
+void ComparePage::traceOpened()
+{
+    const auto &traces = m_workspace->traces();
+    for (auto *combo : {m_baseTrace, m_otherTrace}) {
+        combo->clear();
+        for (const auto &document : traces)
+            combo->addItem(QFileInfo(document.path).fileName());
+    }
+    if (traces.size() >= 2) {
+        m_baseTrace->setCurrentIndex(int(traces.size()) - 2);
+        m_otherTrace->setCurrentIndex(int(traces.size()) - 1);
+        m_traceStatus->clear();
+    }
+    m_diffTraces->setEnabled(traces.size() >= 2 && !m_traceJob);
+}
+
+void ComparePage::runVariants()
+{
+    if (m_modelPath.isEmpty() || m_variantsJob)
+        return;
+    VariantsRequest request;
+    request.model = m_modelPath.toStdString();
+    request.inputSpec = m_inputs->text().trimmed().toStdString();
+    request.variants = m_variants->text().toStdString();
+    request.iterations = m_iterations->value();
+    m_variantsModel->clear();
+    m_layers.clear();
+    m_layerVariant->clear();
+    m_layerModel->clear();
+    m_runVariants->setEnabled(false);
+    m_variantsStatus->setText(tr("Running… (cancel it in the status bar)"));
+    const QString path = m_modelPath;
+    m_variantsJob = m_jobs->run<std::shared_ptr<const VariantsRun>>(
+        tr("Comparing variants of %1").arg(QFileInfo(path).fileName()), QStringLiteral("compare-variants"),
+        [request](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const VariantsRun>> {
+            auto run = ui::runVariants(request, progress, stop);
+            if (!run.ok())
+                return run.error();
+            return std::make_shared<const VariantsRun>(std::move(run).value());
+        },
+        this, [this, path](std::shared_ptr<const VariantsRun> run) {
+            if (path == m_modelPath)
+                showVariants(*run);
+        });
+}
+
+void ComparePage::showVariants(const VariantsRun &run)
+{
+    m_variantsModel->setRows(run.report.rows);
+    m_layers = run.layers;
+    m_layerVariant->clear();
+    for (const auto &layers : m_layers)
+        m_layerVariant->addItem(QString::fromStdString(layers.variant));
+    if (m_layers.empty())
+        m_layerNote->setText(tr("No variant ran besides the baseline."));
+}
+
+void ComparePage::showLayers(int index)
+{
+    if (index < 0 || index >= int(m_layers.size())) {
+        m_layerModel->clear();
+        return;
+    }
+    const auto &layers = m_layers[std::size_t(index)];
+    m_layerModel->setRows(layers.deltas);
+    if (!layers.error.empty())
+        m_layerNote->setText(tr("No per-layer profile: %1").arg(QString::fromStdString(layers.error)));
+    else if (std::count_if(layers.deltas.begin(), layers.deltas.end(), [](const auto &d) { return d.inBase && d.inOther; }) <= 1)
+        m_layerNote->setText(tr("This variant inlines its submodules (freezing does): its time is all on the model's row."));
+    else
+        m_layerNote->setText(tr("Total time per layer and iteration; sort by Delta to find what changed most."));
+}
+
+void ComparePage::diffTraces()
+{
+    const auto &traces = m_workspace->traces();
+    const int base = m_baseTrace->currentIndex();
+    const int other = m_otherTrace->currentIndex();
+    if (m_traceJob || base < 0 || other < 0 || base >= int(traces.size()) || other >= int(traces.size()))
+        return;
+    const auto baseTrace = traces[std::size_t(base)].trace;
+    const auto otherTrace = traces[std::size_t(other)].trace;
+    m_diffTraces->setEnabled(false);
+    m_traceStatus->setText(tr("Comparing…"));
+    m_traceJob = m_jobs->run<analysis::TraceDiff>(
+        tr("Comparing %1 with %2").arg(m_baseTrace->currentText(), m_otherTrace->currentText()), QStringLiteral("compare-traces"),
+        [baseTrace, otherTrace](ProgressReporter &progress, const StopToken &stop) {
+            return diffLoadedTraces(baseTrace, otherTrace, progress, stop);
+        },
+        this, [this](analysis::TraceDiff diff) { showDiff(diff); });
+}
+
+void ComparePage::showDiff(const analysis::TraceDiff &diff)
+{
+    std::vector<analysis::DiffRow> ops;
+    std::vector<analysis::DiffRow> kernels;
+    for (const auto &row : diff.rows)
+        (row.kind == "op" ? ops : kernels).push_back(row);
+    m_opModel->setRows(std::move(ops));
+    m_kernelModel->setRows(std::move(kernels));
+    m_traceStatus->setText(tr("Total %1 µs → %2 µs (%3%4 %)")
+                               .arg(double(diff.total.baseNs) / 1000.0, 0, 'f', 1)
+                               .arg(double(diff.total.otherNs) / 1000.0, 0, 'f', 1)
+                               .arg(diff.total.deltaPercent() > 0 ? QStringLiteral("+") : QString())
+                               .arg(diff.total.deltaPercent(), 0, 'f', 1));
+}
+
+} // namespace pyrometer::ui

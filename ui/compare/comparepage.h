@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QWidget>
+
+#include "ui/compare/comparerun.h"
+#include "ui/compare/comparetables.h"
+#include "ui/jobs/jobtracker.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace pyrometer::ui {
+
+class Workspace;
+
+// The Compare page. Model variants: the open model's variants (baseline, frozen, channels_last,
+// int8, bf16, threads=N) timed on the same inputs, with speedup, size and output difference,
+// and a per-layer delta table against the baseline. Traces: the op and kernel deltas of two
+// open traces. Diff flame graph: a reserved tab for the flame graph widget's diff mode.
+class ComparePage final : public QWidget {
+    Q_OBJECT
+public:
+    ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QLineEdit *variantsEdit() const { return m_variants; }
+    QLineEdit *inputsEdit() const { return m_inputs; }
+    QSpinBox *iterationsSpin() const { return m_iterations; }
+    QPushButton *runVariantsButton() const { return m_runVariants; }
+    QLabel *variantsStatus() const { return m_variantsStatus; }
+    VariantsModel *variantsModel() const { return m_variantsModel; }
+    QComboBox *layerVariantCombo() const { return m_layerVariant; }
+    LayerDeltaModel *layerModel() const { return m_layerModel; }
+    QTableView *layerView() const { return m_layerView; }
+    QComboBox *baseTraceCombo() const { return m_baseTrace; }
+    QComboBox *otherTraceCombo() const { return m_otherTrace; }
+    QPushButton *diffTracesButton() const { return m_diffTraces; }
+    TraceDiffModel *opDiffModel() const { return m_opModel; }
+    TraceDiffModel *kernelDiffModel() const { return m_kernelModel; }
+    QLabel *traceStatus() const { return m_traceStatus; }
+    QWidget *diffFlameGraphTab() const { return m_flameTab; }
+
+    void runVariants();
+    void diffTraces();
+
+private:
+    void modelOpened(int index);
+    void traceOpened();
+    void showVariants(const VariantsRun &run);
+    void showLayers(int index);
+    void showDiff(const analysis::TraceDiff &diff);
+    QWidget *createVariantsTab();
+    QWidget *createTracesTab();
+
+    Workspace *m_workspace;
+    JobTracker *m_jobs;
+    QTabWidget *m_tabs;
+    // Model variants
+    QLabel *m_modelLabel = nullptr;
+    QLineEdit *m_inputs = nullptr;
+    QLineEdit *m_variants = nullptr;
+    QSpinBox *m_iterations = nullptr;
+    QPushButton *m_runVariants = nullptr;
+    QLabel *m_variantsStatus = nullptr;
+    VariantsModel *m_variantsModel = nullptr;
+    QComboBox *m_layerVariant = nullptr;
+    QLabel *m_layerNote = nullptr;
+    LayerDeltaModel *m_layerModel = nullptr;
+    QTableView *m_layerView = nullptr;
+    std::vector<VariantLayers> m_layers;
+    QString m_modelPath;
+    JobTracker::JobId m_variantsJob = 0;
+    // Traces
+    QComboBox *m_baseTrace = nullptr;
+    QComboBox *m_otherTrace = nullptr;
+    QPushButton *m_diffTraces = nullptr;
+    QLabel *m_traceStatus = nullptr;
+    TraceDiffModel *m_opModel = nullptr;
+    TraceDiffModel *m_kernelModel = nullptr;
+    JobTracker::JobId m_traceJob = 0;
+    QWidget *m_flameTab = nullptr;
+};
+
+} // namespace pyrometer::ui

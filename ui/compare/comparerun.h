@@ -1,0 +1,49 @@
+#pragma once
+
+#include "core/analysis/diff.h"
+#include "core/torch/layerdelta.h"
+#include "core/torch/variant.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pyrometer::trace {
+class Trace;
+}
+
+namespace pyrometer::ui {
+
+// What the Compare page asks of a model: text where the user typed text, so that a bad spec
+// fails inside the job like any other error.
+struct VariantsRequest {
+    std::filesystem::path model;
+    std::string inputSpec; // empty: the inputs the model records
+    std::string variants;  // "baseline,frozen,int8"
+    int warmup = 3;
+    int iterations = 20;
+    bool layers = true; // also profile each variant layer by layer
+};
+
+struct VariantLayers {
+    std::string variant;
+    std::string error; // why it has no per-layer profile
+    std::vector<torch::LayerDelta> deltas; // against the baseline's profile
+};
+
+struct VariantsRun {
+    torch::CompareReport report;
+    std::vector<VariantLayers> layers; // one per variant after the baseline that ran
+};
+
+// Compares the variants, then profiles the baseline and every variant that ran layer by
+// layer: the whole of one "Run compare", on a worker thread.
+Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop);
+
+// The op and kernel deltas of two loaded traces.
+Result<analysis::TraceDiff> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
+                                             ProgressReporter &progress, const StopToken &stop);
+
+} // namespace pyrometer::ui

@@ -1,0 +1,89 @@
+#include "ui/compare/comparetables.h"
+
+#include "core/util/format.h"
+
+#include <QObject>
+
+namespace pyrometer::ui {
+namespace {
+
+QVariant optionalNumber(const std::optional<double> &value, char format, int precision)
+{
+    return value ? QVariant(QString::number(*value, format, precision)) : QVariant();
+}
+
+QString signedMs(double ms)
+{
+    return (ms > 0 ? QStringLiteral("+") : QString()) + QString::number(ms, 'f', 3);
+}
+
+QString signedPercent(double percent)
+{
+    return (percent > 0 ? QStringLiteral("+") : QString()) + QString::number(percent, 'f', 1) + QStringLiteral(" %");
+}
+
+} // namespace
+
+std::vector<VariantsModel::Column> variantColumns()
+{
+    using V = torch::VariantResult;
+    return {
+        {QObject::tr("Variant"), [](const V &v) { return QString::fromStdString(v.name); }, {}, false, {}},
+        {QObject::tr("Latency (ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.mean, 'f', 3)) : QVariant(); },
+         [](const V &v) { return v.ok() ? QVariant(v.latency.mean) : QVariant(); }, true, QObject::tr("Mean of the timed runs")},
+        {QObject::tr("p90 (ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.p90, 'f', 3)) : QVariant(); },
+         [](const V &v) { return v.ok() ? QVariant(v.latency.p90) : QVariant(); }, true, {}},
+        {QObject::tr("Speedup"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.speedup, 'f', 2) + QStringLiteral("×")) : QVariant(); },
+         [](const V &v) { return v.speedup; }, true, QObject::tr("Baseline latency / this variant's")},
+        {QObject::tr("Size"), [](const V &v) { return v.modelBytes ? QVariant(QString::fromStdString(formatBytes(std::uint64_t(v.modelBytes)))) : QVariant(); },
+         [](const V &v) { return qint64(v.modelBytes); }, true, QObject::tr("Serialized TorchScript size")},
+        {QObject::tr("Max |diff|"), [](const V &v) { return optionalNumber(v.maxAbsDiff, 'g', 3); },
+         [](const V &v) { return v.maxAbsDiff ? QVariant(*v.maxAbsDiff) : QVariant(); }, true,
+         QObject::tr("Largest absolute difference of the outputs from the baseline's, same inputs")},
+        {QObject::tr("Rel. error"), [](const V &v) { return optionalNumber(v.relativeError, 'g', 3); },
+         [](const V &v) { return v.relativeError ? QVariant(*v.relativeError) : QVariant(); }, true,
+         QObject::tr("‖output − baseline‖ / ‖baseline‖")},
+        {QObject::tr("Note or error"),
+         [](const V &v) { return QString::fromStdString(v.ok() ? v.note : QObject::tr("failed: ").toStdString() + v.error); }, {}, false, {}},
+    };
+}
+
+std::vector<LayerDeltaModel::Column> layerDeltaColumns()
+{
+    using D = torch::LayerDelta;
+    return {
+        {QObject::tr("Module"), [](const D &d) { return d.module.empty() ? QObject::tr("(model)") : QString::fromStdString(d.module); }, {}, false, {}},
+        {QObject::tr("Type"), [](const D &d) { return QString::fromStdString(d.type); }, {}, false, {}},
+        {QObject::tr("Baseline (ms)"), [](const D &d) { return d.inBase ? QVariant(QString::number(d.baseMs, 'f', 3)) : QVariant(QObject::tr("—")); },
+         [](const D &d) { return d.baseMs; }, true, {}},
+        {QObject::tr("Variant (ms)"), [](const D &d) { return d.inOther ? QVariant(QString::number(d.otherMs, 'f', 3)) : QVariant(QObject::tr("—")); },
+         [](const D &d) { return d.otherMs; }, true, {}},
+        {QObject::tr("Delta (ms)"), [](const D &d) { return signedMs(d.deltaMs); }, [](const D &d) { return d.deltaMs; }, true, {}},
+        {QObject::tr("Delta %"), [](const D &d) { return d.inBase && d.inOther ? QVariant(signedPercent(d.deltaPercent)) : QVariant(); },
+         [](const D &d) { return d.deltaPercent; }, true, {}},
+    };
+}
+
+std::vector<TraceDiffModel::Column> traceDiffColumns(bool withKind)
+{
+    using R = analysis::DiffRow;
+    const auto us = [](std::int64_t ns) { return double(ns) / 1000.0; };
+    std::vector<TraceDiffModel::Column> columns;
+    if (withKind)
+        columns.push_back({QObject::tr("Kind"), [](const R &r) { return QString::fromStdString(r.kind); }, {}, false, {}});
+    columns.push_back({QObject::tr("Name"), [](const R &r) { return QString::fromStdString(r.name); }, {}, false, {}});
+    columns.push_back({QObject::tr("Base (µs)"), [us](const R &r) { return QString::number(us(r.baseNs), 'f', 1); },
+                       [us](const R &r) { return us(r.baseNs); }, true, {}});
+    columns.push_back({QObject::tr("Other (µs)"), [us](const R &r) { return QString::number(us(r.otherNs), 'f', 1); },
+                       [us](const R &r) { return us(r.otherNs); }, true, {}});
+    columns.push_back({QObject::tr("Delta (µs)"), [us](const R &r) { return (r.deltaNs() > 0 ? QStringLiteral("+") : QString()) + QString::number(us(r.deltaNs()), 'f', 1); },
+                       [us](const R &r) { return us(r.deltaNs()); }, true, {}});
+    columns.push_back({QObject::tr("Delta %"), [](const R &r) { return signedPercent(r.deltaPercent()); }, [](const R &r) { return r.deltaPercent(); },
+                       true, {}});
+    columns.push_back({QObject::tr("Calls"), [](const R &r) { return QStringLiteral("%1 → %2").arg(r.baseCalls).arg(r.otherCalls); },
+                       [](const R &r) { return qint64(r.otherCalls) - qint64(r.baseCalls); }, true, {}});
+    columns.push_back({QObject::tr("In"), [](const R &r) { const auto name = analysis::presenceName(r.presence); return QString::fromUtf8(name.data(), qsizetype(name.size())); }, {}, false, {}});
+    return columns;
+}
+
+} // namespace pyrometer::ui

@@ -1,0 +1,303 @@
+#include "ui/model/sweepview.h"
+
+#include "core/util/format.h"
+#include "ui/plots/sweepplots.h"
+#include "ui/tables/tableexport.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace pyrometer::ui {
+namespace {
+
+QString bytesText(std::int64_t bytes)
+{
+    return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, bytes))));
+}
+
+// "1,2,4,8" -> {1,2,4,8}; empty -> {} (the doubling range). False on anything else.
+bool parseBatches(const QString &text, std::vector<std::int64_t> *batches)
+{
+    for (const auto &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const auto batch = part.trimmed().toLongLong(&ok);
+        if (!ok || batch < 1)
+            return false;
+        batches->push_back(batch);
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<SweepPointsModel::Column> sweepPointColumns()
+{
+    using P = torch::SweepPoint;
+    return {
+        {QObject::tr("Variant"), [](const P &p) { return QString::fromStdString(p.variant); }, {}, false, {}},
+        {QObject::tr("Batch"), [](const P &p) { return qint64(p.batch); }, {}, true, {}},
+        {QObject::tr("Latency (ms)"), [](const P &p) { return QString::number(p.latency.mean, 'f', 3); },
+         [](const P &p) { return p.latency.mean; }, true, QObject::tr("Mean latency of one run of the whole batch")},
+        {QObject::tr("p90 (ms)"), [](const P &p) { return QString::number(p.latency.p90, 'f', 3); },
+         [](const P &p) { return p.latency.p90; }, true, {}},
+        {QObject::tr("Samples/s"), [](const P &p) { return QString::number(p.throughputPerSecond, 'f', 1); },
+         [](const P &p) { return p.throughputPerSecond; }, true, {}},
+        {QObject::tr("Peak memory"), [](const P &p) { return bytesText(p.peakMemoryBytes); },
+         [](const P &p) { return qint64(p.peakMemoryBytes); }, true,
+         QObject::tr("Weights (serialized size), inputs and the CPU allocator's highest use during the runs")},
+        {QObject::tr("Fits budget"), [](const P &p) { return p.fitsBudget ? QObject::tr("yes") : QObject::tr("no"); }, {}, false, {}},
+    };
+}
+
+SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
+    : QWidget(parent), m_jobs(jobs), m_inputs(inputs), m_batches(new QLineEdit(this)), m_variants(new QLineEdit(this)),
+      m_budget(new QLineEdit(this)), m_iterations(new QSpinBox(this)), m_run(new QPushButton(tr("Run sweep"), this)),
+      m_export(new QPushButton(tr("Export…"), this)), m_status(new QLabel(this)), m_summary(new QLabel(this)),
+      m_plots(new SweepPlots(this)), m_model(new SweepPointsModel(sweepPointColumns(), this)), m_table(new QTableView(this))
+{
+    auto *settings = new QGroupBox(tr("Sweep settings"), this);
+    auto *form = new QFormLayout(settings);
+    m_batches->setText(QStringLiteral("1,2,4,8,16"));
+    m_batches->setToolTip(tr("Batch sizes, in order; empty: 1, 2, 4, … until the memory budget (or 1024)"));
+    form->addRow(tr("Batch sizes"), m_batches);
+    m_variants->setText(QStringLiteral("baseline"));
+    m_variants->setMinimumWidth(m_variants->fontMetrics().horizontalAdvance(QStringLiteral("baseline,frozen,channels_last,int8")));
+    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
+    form->addRow(tr("Variants"), m_variants);
+    m_budget->setPlaceholderText(tr("none, or 4GiB, 512MiB"));
+    m_budget->setToolTip(tr("Peak memory a batch may use; the sweep reports the largest batch within it"));
+    form->addRow(tr("Memory budget"), m_budget);
+    m_iterations->setRange(1, 10000);
+    m_iterations->setValue(10);
+    m_iterations->setToolTip(tr("Timed runs per point, after %1 untimed").arg(3));
+    form->addRow(tr("Timed runs"), m_iterations);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_export);
+    buttons->addStretch(1);
+    form->addRow(buttons);
+    m_export->setEnabled(false);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // One line per variant, unwrapped: a word-wrapped label in this row got one line's height.
+    // Ignored width keeps a long line from widening the page; the tooltip has it whole.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(SweepPointsModel::SortRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // measured order until the user sorts
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(settings);
+    auto *right = new QVBoxLayout;
+    right->addWidget(m_summary);
+    right->addWidget(m_status);
+    right->addStretch(1);
+    top->addLayout(right, 1);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_plots);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &SweepView::runSweep);
+    connect(m_export, &QPushButton::clicked, this, &SweepView::chooseExport);
+    connect(jobs, &JobTracker::finished, this,
+            [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) { jobFinished(id, outcome, message); });
+}
+
+void SweepView::setModel(const QString &path)
+{
+    if (m_runningJob)
+        m_jobs->cancel(m_runningJob);
+    ++m_serial;
+    m_path = path;
+    m_plots->clear();
+    m_model->clear();
+    m_summary->clear();
+    m_status->clear();
+    m_export->setEnabled(false);
+}
+
+void SweepView::runSweep()
+{
+    if (m_path.isEmpty() || m_runningJob)
+        return;
+    torch::SweepOptions options;
+    const QString file = QFileInfo(m_path).fileName();
+    const auto fail = [this](const QString &message) { m_status->setText(message); };
+    if (!parseBatches(m_batches->text(), &options.batches))
+        return fail(tr("Batch sizes: \"%1\" is not a list of whole numbers from 1, such as 1,2,4,8").arg(m_batches->text()));
+    const auto variants = torch::parseVariants(m_variants->text().toStdString());
+    if (!variants.ok())
+        return fail(tr("Variants: %1").arg(QString::fromStdString(variants.error().message)));
+    options.variants = variants.value();
+    if (!m_budget->text().trimmed().isEmpty()) {
+        const auto budget = torch::parseByteSize(m_budget->text().trimmed().toStdString());
+        if (!budget)
+            return fail(tr("Memory budget: \"%1\" is not a size such as 4GiB or 512MiB").arg(m_budget->text()));
+        options.memoryBudgetBytes = *budget;
+    }
+    const QString spec = m_inputs ? m_inputs->text().trimmed() : QString();
+    if (!spec.isEmpty()) {
+        const auto inputs = torch::parseInputSpecs(spec.toStdString());
+        if (!inputs.ok())
+            return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(inputs.error().message)));
+        options.inputs = inputs.value();
+    }
+    options.warmup = 3;
+    options.iterations = m_iterations->value();
+
+    const quint64 serial = ++m_serial;
+    m_plots->clear();
+    m_plots->setBudget(options.memoryBudgetBytes);
+    m_model->clear();
+    m_summary->clear();
+    m_export->setEnabled(false);
+    m_run->setEnabled(false);
+    m_status->setText(tr("Sweeping… (points appear as they are measured; cancel in the status bar)"));
+    const std::filesystem::path path = m_path.toStdString();
+    QPointer<SweepView> guard(this);
+    JobTracker *jobs = m_jobs;
+    m_starting = true;
+    const auto id = m_jobs->run<std::shared_ptr<const torch::SweepReport>>(
+        tr("Sweeping batch sizes of %1").arg(file), QStringLiteral("model-page-sweep"),
+        [path, options, guard, jobs, serial](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const torch::SweepReport>> {
+            // Each point goes to the GUI thread at once; the tracker outlives its workers.
+            const auto onPoint = [guard, jobs, serial](const torch::SweepPoint &point) {
+                QMetaObject::invokeMethod(
+                    jobs, [guard, serial, point] {
+                        if (guard)
+                            guard->addPoint(serial, point);
+                    },
+                    Qt::QueuedConnection);
+            };
+            auto report = torch::runSweep(path, options, onPoint, progress, stop);
+            if (!report.ok())
+                return report.error();
+            return std::make_shared<const torch::SweepReport>(std::move(report).value());
+        },
+        this, [this, serial](std::shared_ptr<const torch::SweepReport> report) {
+            if (serial == m_serial)
+                showReport(*report);
+        });
+    m_starting = false;
+    if (m_jobs->activeJobs().contains(id))
+        m_runningJob = id;
+}
+
+void SweepView::addPoint(quint64 serial, const torch::SweepPoint &point)
+{
+    if (serial != m_serial)
+        return;
+    m_plots->addPoint(point);
+    m_model->appendRow(point);
+    Q_EMIT pointAdded(point);
+}
+
+void SweepView::showReport(const torch::SweepReport &report)
+{
+    m_plots->setSummaries(report.summaries);
+    QStringList lines;
+    for (const auto &summary : report.summaries) {
+        QString line = QStringLiteral("<b>%1</b>: ").arg(QString::fromStdString(summary.variant).toHtmlEscaped());
+        if (!summary.error.empty()) {
+            lines << line + tr("failed: %1").arg(QString::fromStdString(summary.error).toHtmlEscaped());
+            continue;
+        }
+        line += summary.knee ? tr("knee at batch %1 (%2 samples/s; doubling gains %3%)")
+                                   .arg(summary.knee->batch)
+                                   .arg(summary.knee->throughputPerSecond, 0, 'f', 1)
+                                   .arg(summary.knee->gainPerDoubling * 100, 0, 'f', 1)
+                             : tr("no knee: throughput still gains 10% or more per doubling");
+        if (report.memoryBudgetBytes > 0)
+            line += tr("; largest batch within %1: %2")
+                        .arg(bytesText(report.memoryBudgetBytes),
+                             summary.largestFittingBatch ? QString::number(summary.largestFittingBatch) : tr("none"));
+        if (!summary.note.empty())
+            line += QStringLiteral("; ") + QString::fromStdString(summary.note).toHtmlEscaped();
+        lines << line;
+    }
+    lines << tr("<small>Peak memory: weights (serialized size) + inputs + the CPU allocator's peak during the runs (%1)</small>")
+                 .arg(QString::fromStdString(report.memorySource));
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+    m_summary->setToolTip(m_summary->text());
+    m_export->setEnabled(!report.points.empty());
+}
+
+void SweepView::jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message)
+{
+    if (id != m_runningJob && !m_starting)
+        return;
+    m_runningJob = 0;
+    m_run->setEnabled(true);
+    switch (outcome) {
+    case JobOutcome::Succeeded: m_status->clear(); break;
+    case JobOutcome::Cancelled: m_status->setText(tr("Cancelled; the points measured so far stay.")); break;
+    case JobOutcome::Failed: m_status->setText(tr("Failed: %1").arg(message)); break;
+    }
+    if (outcome != JobOutcome::Succeeded)
+        m_export->setEnabled(m_model->rowCount() > 0);
+}
+
+bool SweepView::exportPng(const QString &path) const
+{
+    return m_plots->savePng(path);
+}
+
+bool SweepView::exportSvg(const QString &path) const
+{
+    return m_plots->saveSvg(path);
+}
+
+bool SweepView::exportCsv(const QString &path) const
+{
+    QList<int> columns;
+    for (int column = 0; column < m_model->columnCount(); ++column)
+        columns << column;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return file.write(tables::rowsAsCsv(m_model, tables::allRows(m_model), columns).toUtf8()) >= 0;
+}
+
+void SweepView::chooseExport()
+{
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the sweep"), QFileInfo(m_path).completeBaseName() + QStringLiteral("-sweep.png"),
+                                                      tr("PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)"), &filter);
+    if (path.isEmpty())
+        return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool ok = suffix == QLatin1String("svg") ? exportSvg(path) : suffix == QLatin1String("csv") ? exportCsv(path) : exportPng(path);
+    m_status->setText(ok ? tr("Exported to %1").arg(path) : tr("Could not write %1").arg(path));
+}
+
+} // namespace pyrometer::ui
