@@ -37,6 +37,7 @@ void setupAdvise(CLI::App &command, int *exitCode);
 void setupDiff(CLI::App &command, int *exitCode);
 void setupProfile(CLI::App &command, int *exitCode);
 void setupFlops(CLI::App &command, int *exitCode);
+void setupReport(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();
