@@ -161,6 +161,24 @@ void TimelinePage::showTrace(int workspaceIndex)
         });
 }
 
+int TimelinePage::currentTraceIndex() const
+{
+    return m_traceChooser->currentIndex() >= 0 ? m_traceChooser->currentData().toInt() : -1;
+}
+
+void TimelinePage::chooseTrace(int workspaceIndex)
+{
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0)
+        m_traceChooser->setCurrentIndex(item);
+}
+
+void TimelinePage::setColorMode(ColorMode mode)
+{
+    m_colorMode->setCurrentIndex(mode == ColorMode::ByCategory ? 0 : 1);
+    m_view->setColorMode(mode);
+}
+
 void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
 {
     const int item = m_traceChooser->findData(workspaceIndex);
