@@ -19,7 +19,7 @@ body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-
 h1 { border-bottom: 3px solid var(--accent); padding-bottom: .2em; margin-bottom: .1em; }
 h2 { border-bottom: 1px solid var(--line); padding-bottom: .2em; margin-top: 2em; }
 .subtitle { color: var(--muted); margin-top: 0; }
-nav { margin: 1em 0 2em; } nav a { margin-right: 1.2em; color: var(--accent); text-decoration: none; }
+nav { margin: 1em 0 2em; color: var(--muted); } nav a { color: var(--accent); text-decoration: none; }
 table { border-collapse: collapse; margin: .6em 0 1.4em; font-size: 13px; }
 caption { text-align: left; font-weight: 600; padding: .3em 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
@@ -157,9 +157,13 @@ std::string renderHtml(const Report &report)
     if (!report.subtitle.empty())
         out << "<p class=\"subtitle\">" << escapeHtml(report.subtitle) << "</p>\n";
     out << "<nav>";
+    bool firstLink = true;
     for (const auto &section : report.sections) {
-        if (section.level <= 2)
-            out << "<a href=\"#" << escapeHtml(section.id) << "\">" << escapeHtml(section.title) << "</a>";
+        if (section.level > 2)
+            continue;
+        out << (firstLink ? "" : " &middot; ") << "<a href=\"#" << escapeHtml(section.id) << "\">" << escapeHtml(section.title)
+            << "</a>";
+        firstLink = false;
     }
     out << "</nav>\n";
     for (const auto &section : report.sections) {

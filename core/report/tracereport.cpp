@@ -26,6 +26,18 @@ constexpr std::array<const char *, kStepCategoryCount> kCategoryColors{"#3366cc"
 constexpr std::array<const char *, kStepCategoryCount> kCategoryTitles{"Kernel",     "Memcpy",   "Memset", "Runtime",
                                                                       "DataLoader", "CPU exec", "Other"};
 
+// Kernel names from templates run to hundreds of characters; a report keeps the start.
+std::string shortName(const std::string &name)
+{
+    constexpr std::size_t kMaxName = 96;
+    if (name.size() <= kMaxName)
+        return name;
+    std::size_t cut = kMaxName;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return name.substr(0, cut) + "\xE2\x80\xA6";
+}
+
 std::string percent(double fraction)
 {
     return fixed(100.0 * fraction, 1) + " %";
@@ -82,7 +94,7 @@ Section stepsSection(const analysis::StepBreakdown &steps, const std::string &pr
         "Time per ProfilerStep by what the GPU and CPU were doing; where several overlap, the first category "
         "in this order wins (the TensorBoard profiler plugin's rule).");
     const auto chart = stepChart(steps, options.maxChartBars);
-    std::string caption = "Step time by category";
+    std::string caption = "One bar per step, split by category, in ms";
     if (steps.steps.size() > options.maxChartBars)
         caption += " (the first " + std::to_string(options.maxChartBars) + " of " + std::to_string(steps.steps.size()) + " steps)";
     section.images.push_back({caption, "image/svg+xml", renderSvg(chart), 0});
@@ -121,7 +133,7 @@ Section opsSection(const analysis::TraceIndex &index, const std::string &prefix,
     }
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
     for (const auto &op : ops.rows) {
-        std::vector<std::string> row{op.name,           std::to_string(op.calls),  duration(op.selfNs),
+        std::vector<std::string> row{shortName(op.name),           std::to_string(op.calls),  duration(op.selfNs),
                                      fixed(op.selfPercent, 1), duration(op.totalNs), duration(op.avgNs())};
         if (index.hasDevice)
             row.push_back(duration(op.deviceTotalNs));
@@ -144,9 +156,10 @@ Section kernelsSection(const analysis::KernelTable &kernels, const std::string &
     Table table{"", {"Kernel", "Kind", "Count", "Total", "Average", "%", "Launched by"},
                 {false, false, true, true, true, true, false}, {}};
     for (const auto &kernel : kernels.rows) {
-        table.rows.push_back({kernel.name, std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
+        table.rows.push_back({shortName(kernel.name), std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
                               formatDuration(kernel.totalNs, options.timeUnit),
-                              formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1), kernel.launchOp});
+                              formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
+                              shortName(kernel.launchOp)});
     }
     section.tables.push_back(std::move(table));
     return section;
