@@ -179,6 +179,11 @@ void SessionController::restore(const session::SessionState &state)
     for (const auto &range : state.ranges)
         m_pendingRanges[qs(range.trace)] = {double(range.startNs), double(range.endNs)};
     m_pendingCurrentTrace = qs(state.currentTrace);
+    m_pendingTraces.clear();
+    for (const auto &trace : state.traces) {
+        if (!isMissing(trace))
+            m_pendingTraces.insert(qs(trace));
+    }
     m_restoredRuns = state.runs;
     auto bookmarks = m_parts.bookmarks->bookmarks();
     for (const auto &bookmark : state.bookmarks) {
@@ -223,19 +228,27 @@ void SessionController::restore(const session::SessionState &state)
 
 void SessionController::traceOpened(int index)
 {
+    // A trace the user opened, not one the session asked for: the user's choice wins from now on.
+    if (!m_pendingTraces.remove(traceName(index))) {
+        m_pendingTraces.clear();
+        m_pendingCurrentTrace.clear();
+        return;
+    }
     if (m_pendingCurrentTrace.isEmpty())
         return;
     // Traces load in parallel and the timeline shows the newest: come back to the saved one.
     const auto &traces = m_parts.workspace->traces();
     for (std::size_t i = 0; i < traces.size(); ++i) {
-        if (traces[i].path == m_pendingCurrentTrace) {
-            if (m_parts.timeline->currentTraceIndex() != int(i))
-                m_parts.timeline->chooseTrace(int(i));
-            else if (int(i) == index && timelineShows(index)) // shown already: apply its range now
-                applyPendingRange();
-            return;
-        }
+        if (traces[i].path != m_pendingCurrentTrace)
+            continue;
+        if (m_parts.timeline->currentTraceIndex() != int(i))
+            m_parts.timeline->chooseTrace(int(i));
+        else if (int(i) == index && timelineShows(index)) // shown already: apply its range now
+            applyPendingRange();
+        break;
     }
+    if (m_pendingTraces.isEmpty())
+        m_pendingCurrentTrace.clear();
 }
 
 void SessionController::modelOpened(int index)

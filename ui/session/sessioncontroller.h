@@ -2,7 +2,7 @@
 
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QObject>
-#include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QThreadPool>
@@ -98,6 +98,7 @@ private:
     // show, and runs of models not opened yet.
     std::map<QString, std::pair<double, double>> m_pendingRanges;
     QString m_pendingCurrentTrace;
+    QSet<QString> m_pendingTraces; // the session's traces not opened yet
     std::vector<session::RunSummary> m_restoredRuns;
 
     QString m_autosaveDirectory;

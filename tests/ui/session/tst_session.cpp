@@ -232,6 +232,25 @@ private Q_SLOTS:
         QCOMPARE(window.workspace()->models().size(), std::size_t(1));
     }
 
+    void traceOpenedAfterARestoreIsShown()
+    {
+        QTemporaryDir dir;
+        session::SessionState state;
+        state.traces = {kTraceA.toStdString()};
+        state.currentTrace = state.traces[0];
+        const QString file = dir.filePath(QStringLiteral("s.pyrometer"));
+        QVERIFY(session::writeSession(file.toStdString(), state).ok());
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.session()->open(file));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceA));
+        // The session is restored: a trace the user opens now is the one shown.
+        window.openPaths({kTraceB});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceB));
+    }
+
     void unreadableSessionIsAnError()
     {
         QTemporaryDir dir;
