@@ -4,7 +4,11 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/timeline/timelineindex.h"
 #include "ui/timeline/timelinepage.h"
+
+#include "core/trace/trace.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +19,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace pyrometer;
 using namespace pyrometer::ui;
@@ -139,6 +144,24 @@ private Q_SLOTS:
         QVERIFY(window.wheelZoomsAction()->isChecked());
         QVERIFY(timeline->view()->wheelZooms());
         QCOMPARE(QSettings().value(kWheelZoomsKey).toBool(), true);
+    }
+
+    void timelineRangeDurationsFollowTheUnit()
+    {
+        QSettings settings;
+        Preferences p;
+        p.timeUnit = TimeUnit::Nanoseconds;
+        p.save(settings);
+        MainWindow window;
+        window.openPaths({QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/mi250_minitoy_train_ROCm6_2_kineto.json.gz")});
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle() && timeline->view()->index(); }, 30'000));
+        const auto start = double(timeline->view()->index()->trace->info.spanStart);
+        timeline->view()->selectRange(start, start + 2'000'000);
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 30'000));
+        const QString details = timeline->details()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("2000000 ns")), qPrintable(details));
+        QVERIFY2(!details.contains(QStringLiteral(" ms")) && !details.contains(QStringLiteral("\u00b5s")), qPrintable(details));
     }
 
     void screenshotsLightAndDark()
