@@ -139,7 +139,7 @@ void MainWindow::createSession()
     m_session = new SessionController(std::move(parts), this);
     connect(m_session, &SessionController::failed, this, &MainWindow::showError);
     connect(m_session, &SessionController::filesMissing, this, [this](const QStringList &files) {
-        showError(tr("The session's %1 no longer exist: the rest of it is open.").arg(files.join(QStringLiteral(", "))));
+        showError(tr("Not found, so not opened: %1. The rest of the session is open.").arg(files.join(QStringLiteral(", "))));
     });
     connect(m_session, &SessionController::saved, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000); });
