@@ -21,6 +21,8 @@ const std::vector<CommandSpec> &commandSpecs()
         {"profile", "MODEL --input 1x3x224x224 [--warmup N --iters N --threads N --mode infer|train --trace OUT]",
          "warm and cold latency and per-layer profile of a TorchScript model", setupProfile},
         {"flops", "MODEL --input ...", "parameters and FLOPs per layer", setupFlops},
+        {"report", "INPUT... -o report.html|report.md [--input SHAPES --warmup N --iters N --top N --time-unit U]",
+         "summary, step breakdown, top tables, advice and charts as one HTML or Markdown file", setupReport},
         {"sweep", "MODEL --input Bx3x224x224 --batches 1,2,4,8 [--variants ...] [--memory-budget 4GiB] [--warmup N --iters N]",
          "batch-size sweep: latency, throughput, peak memory, knee", setupSweep},
         {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",

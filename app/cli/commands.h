@@ -37,6 +37,7 @@ void setupAdvise(CLI::App &command, int *exitCode);
 void setupDiff(CLI::App &command, int *exitCode);
 void setupProfile(CLI::App &command, int *exitCode);
 void setupFlops(CLI::App &command, int *exitCode);
+void setupReport(CLI::App &command, int *exitCode);
 void setupSweep(CLI::App &command, int *exitCode);
 void setupCompare(CLI::App &command, int *exitCode);
 

@@ -37,7 +37,7 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("inputs"),
                                  QStringLiteral("Trace files (.json, .json.gz), TensorBoard log directories, "
-                                                "or TorchScript models (.pt) to open."),
+                                                "TorchScript models (.pt) or sessions (.pyrometer) to open."),
                                  QStringLiteral("[FILE|DIR|MODEL.pt...]"));
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and model."));
     const QCommandLineOption screenshot(
@@ -73,6 +73,8 @@ int main(int argc, char *argv[])
     if (screenshotMode) {
         window.setInteractive(false);
         window.resize(1280, 800);
+    } else {
+        window.enableCrashRecovery();
     }
     if (page)
         window.showPage(*page);

@@ -1,5 +1,6 @@
 #include "core/util/format.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -32,6 +33,54 @@ std::string formatDuration(std::int64_t nanoseconds)
     if (magnitude < 999.5e6)
         return threeDigits(ns / 1e6, "ms");
     return threeDigits(ns / 1e9, "s");
+}
+
+std::string formatDuration(std::int64_t nanoseconds, TimeUnit unit)
+{
+    struct Scale {
+        double divisor;
+        int maxDecimals; // digits down to the nanosecond
+        const char *suffix;
+    };
+    Scale scale{};
+    switch (unit) {
+    case TimeUnit::Auto: return formatDuration(nanoseconds);
+    case TimeUnit::Nanoseconds: return std::to_string(nanoseconds) + " ns";
+    case TimeUnit::Microseconds: scale = {1e3, 3, "\xC2\xB5s"}; break;
+    case TimeUnit::Milliseconds: scale = {1e6, 6, "ms"}; break;
+    case TimeUnit::Seconds: scale = {1e9, 9, "s"}; break;
+    }
+    const double value = static_cast<double>(nanoseconds) / scale.divisor;
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 1 || nanoseconds == 0)
+        return threeDigits(value, scale.suffix);
+    // Below one unit: three significant digits, but never finer than a nanosecond.
+    const int decimals = std::min(scale.maxDecimals, 2 - static_cast<int>(std::floor(std::log10(magnitude))));
+    std::array<char, 48> buffer{};
+    std::snprintf(buffer.data(), buffer.size(), "%.*f %s", decimals, value, scale.suffix);
+    return buffer.data();
+}
+
+std::string_view timeUnitName(TimeUnit unit)
+{
+    switch (unit) {
+    case TimeUnit::Auto: return "auto";
+    case TimeUnit::Nanoseconds: return "ns";
+    case TimeUnit::Microseconds: return "us";
+    case TimeUnit::Milliseconds: return "ms";
+    case TimeUnit::Seconds: return "s";
+    }
+    return "auto";
+}
+
+std::optional<TimeUnit> timeUnitFromName(std::string_view name)
+{
+    for (const auto unit : {TimeUnit::Auto, TimeUnit::Nanoseconds, TimeUnit::Microseconds, TimeUnit::Milliseconds,
+                            TimeUnit::Seconds}) {
+        if (timeUnitName(unit) == name)
+            return unit;
+    }
+    return std::nullopt;
 }
 
 std::string formatBytes(std::uint64_t bytes)

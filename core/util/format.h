@@ -1,13 +1,24 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace pyrometer {
 
 // "812 ns", "12.3 µs", "4.56 ms", "1.23 s": three significant digits, unit chosen so the
 // number is below 1000.
 std::string formatDuration(std::int64_t nanoseconds);
+
+// The unit a user asked durations to be shown in; Auto is formatDuration's choice.
+enum class TimeUnit { Auto, Nanoseconds, Microseconds, Milliseconds, Seconds };
+// In a fixed unit, three significant digits where the value allows it ("0.012 ms",
+// "1234 ms"); Auto is formatDuration(nanoseconds).
+std::string formatDuration(std::int64_t nanoseconds, TimeUnit unit);
+// "auto", "ns", "us", "ms", "s" and back; nullopt for anything else.
+std::string_view timeUnitName(TimeUnit unit);
+std::optional<TimeUnit> timeUnitFromName(std::string_view name);
 
 // "512 B", "1.5 KiB", "230 MiB", "4.2 GiB".
 std::string formatBytes(std::uint64_t bytes);

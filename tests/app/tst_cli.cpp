@@ -26,9 +26,10 @@ Run runCli(const QStringList &arguments)
 
 const QString kAnalysisTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.json");
 const QString kDemoModel = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_model.pt");
+const QString kGpuTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
 
 const QStringList kSubcommands{"info", "ops",   "kernels", "steps", "memory", "flame",
-                               "advise", "diff", "profile", "flops", "sweep", "compare"};
+                               "advise", "diff", "profile", "flops", "report", "sweep", "compare"};
 
 } // namespace
 
@@ -248,6 +249,55 @@ private Q_SLOTS:
             }
         }
         QVERIFY(sawConv);
+    }
+
+    void reportWritesHtmlAndMarkdown()
+    {
+        QTemporaryDir dir;
+        const QString html = dir.filePath("r.html");
+        auto run = runCli({"report", kGpuTrace, kDemoModel, "--input", "1x3x64x64", "--warmup", "1", "--iters", "3", "-o", html});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile file(html);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(file.readAll());
+        for (const char *part : {"<th>Operator</th>", "<th>Kernel</th>", "<th>Step</th>", "<th>Layer</th>", "stem.0",
+                                 "data:image/svg+xml;base64,", "id=\"input1-summary\"", "id=\"input2-summary\""})
+            QVERIFY2(page.contains(QLatin1String(part)), part);
+
+        const QString markdown = dir.filePath("r.md");
+        run = runCli({"report", kGpuTrace, "-o", markdown, "--top", "3", "--time-unit", "us"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QFile md(markdown);
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY(text.contains("| Operator | Calls |"));
+        // --top 3: three operator rows under the header and its rule.
+        const auto lines = text.split('\n');
+        const auto header = lines.indexOf(QRegularExpression("^\\| Operator \\|.*"));
+        QVERIFY(header > 0);
+        QVERIFY(lines.value(header + 4).startsWith("| ") && !lines.value(header + 5).startsWith("| "));
+        QVERIFY(lines.value(header + 2).contains(QString::fromUtf8("\u00b5s |")));
+    }
+
+    void reportRefusesBadInput_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("says");
+        QTest::addRow("missing trace") << QStringList{"report", "/no/such/trace.json", "-o", "/tmp/pyrometer-r.html"}
+                                       << "/no/such/trace.json";
+        QTest::addRow("extension") << QStringList{"report", kGpuTrace, "-o", "/tmp/pyrometer-r.pdf"} << ".html or .md";
+        QTest::addRow("not a model") << QStringList{"report", QStringLiteral(PYROMETER_FIXTURES_DIR "/models/state_dict.pt"),
+                                                    "-o", "/tmp/pyrometer-r.md"}
+                                     << "state_dict.pt";
+    }
+    void reportRefusesBadInput()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, says);
+        const auto run = runCli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(says) && run.err.count('\n') == 1, qPrintable(run.err));
+        QVERIFY(!QFile::exists(arguments.value(3)));
     }
 
     void profileRefusesAWrongShape()

@@ -157,6 +157,23 @@ void ModelPage::showModel(int index)
     m_stack->setCurrentIndex(1);
 }
 
+void ModelPage::setRunDefaults(int warmup, int iterations)
+{
+    m_warmup->setValue(warmup);
+    m_iterations->setValue(iterations);
+}
+
+QString ModelPage::currentModelPath() const
+{
+    return m_current >= 0 ? m_workspace->models().at(std::size_t(m_current)).path : QString();
+}
+
+void ModelPage::showPreviousRun(const QString &summary)
+{
+    if (!m_results->run())
+        m_runStatus->setText(summary);
+}
+
 void ModelPage::prefillInputs(const QString &path)
 {
     const std::filesystem::path file = path.toStdString();

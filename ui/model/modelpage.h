@@ -48,6 +48,13 @@ public:
     // What Run profile does; the button calls it.
     void runProfile();
 
+    // The warm-up and timed runs the form offers (the Preferences' defaults).
+    void setRunDefaults(int warmup, int iterations);
+    // The path of the model shown, empty when none.
+    QString currentModelPath() const;
+    // Says what an earlier run measured (from a saved session) until a new run replaces it.
+    void showPreviousRun(const QString &summary);
+
 Q_SIGNALS:
     // A recorded trace was opened for the Timeline: the window shows that page.
     void timelineRequested();

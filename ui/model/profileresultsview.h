@@ -31,6 +31,7 @@ public:
     void setRun(std::shared_ptr<const ProfileRun> run, const QString &modelName);
     void clear();
     const ProfileRun *run() const { return m_run.get(); }
+    std::shared_ptr<const ProfileRun> sharedRun() const { return m_run; }
 
     QLabel *statLabel(Stat stat) const { return m_stats.at(std::size_t(stat)); }
     QLabel *headline() const { return m_headline; }

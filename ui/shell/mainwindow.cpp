@@ -9,8 +9,15 @@
 #include "ui/model/modelpage.h"
 #include "ui/overview/overviewpage.h"
 #include "resources/bundleddemo.h"
+#include "ui/model/profileresultsview.h"
+#include "ui/report/reportexporter.h"
+#include "ui/session/bookmarklist.h"
+#include "ui/session/bookmarkmenu.h"
+#include "ui/session/sessioncontroller.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/messagebanner.h"
+#include "ui/shell/preferences.h"
+#include "ui/shell/preferencesdialog.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/runchooserdialog.h"
 #include "ui/tables/operatorspage.h"
@@ -31,6 +38,7 @@
 #include <QMimeData>
 #include <QScreen>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -42,9 +50,10 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kPageKey = QStringLiteral("mainWindow/page");
-const QString kWheelZoomsKey = QStringLiteral("timeline/wheelZooms");
 
 const QString kTraceFilter = QObject::tr("Chrome traces (*.json *.json.gz);;All files (*)");
+const QString kSessionFilter = QObject::tr("Pyrometer sessions (*.pyrometer);;All files (*)");
+const QString kReportFilter = QObject::tr("HTML report (*.html);;Markdown report (*.md)");
 const QString kModelFilter = QObject::tr("TorchScript models (*.pt *.pth *.ptl *.torchscript *.zip);;All files (*)");
 
 } // namespace
@@ -96,11 +105,117 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &Workspace::traceOpened, this, [this] { statusBar()->showMessage(tr("Trace loaded"), 3000); });
     connect(m_workspace, &Workspace::modelOpened, this, [this] { statusBar()->showMessage(tr("Model loaded"), 3000); });
 
+    createSession();
     createMenus();
+    applyPreferences(Preferences::load(QSettings()));
     restoreWindowState();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::setInteractive(bool interactive)
+{
+    m_interactive = interactive;
+    m_bookmarkMenu->setInteractive(interactive);
+}
+
+void MainWindow::createSession()
+{
+    auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
+    auto *modelPage = qobject_cast<ModelPage *>(m_pages.at(Page::Model));
+    m_bookmarks = new BookmarkList(this);
+    m_bookmarkMenu = new BookmarkMenu(m_bookmarks, m_workspace, timelinePage, this);
+    connect(m_bookmarkMenu, &BookmarkMenu::timelineRequested, this, [this] { showPage(Page::Timeline); });
+
+    SessionController::Parts parts;
+    parts.workspace = m_workspace;
+    parts.jobs = m_jobs;
+    parts.bookmarks = m_bookmarks;
+    parts.timeline = timelinePage;
+    parts.model = modelPage;
+    parts.currentPage = [this] { return pageName(currentPage()); };
+    parts.showPage = [this](const QString &name) {
+        if (const auto page = pageFromName(name))
+            showPage(*page);
+    };
+    m_session = new SessionController(std::move(parts), this);
+    connect(m_session, &SessionController::failed, this, &MainWindow::showError);
+    connect(m_session, &SessionController::filesMissing, this, [this](const QStringList &files) {
+        showError(tr("Not found, so not opened: %1. The rest of the session is open.").arg(files.join(QStringLiteral(", "))));
+    });
+    connect(m_session, &SessionController::saved, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000); });
+
+    m_reports = new ReportExporter(m_workspace, m_jobs, this);
+    m_reports->setModelRun([modelPage] { return modelPage->results()->sharedRun(); });
+    connect(m_reports, &ReportExporter::failed, this, &MainWindow::showError);
+    connect(m_reports, &ReportExporter::exported, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 8000); });
+}
+
+void MainWindow::enableCrashRecovery()
+{
+    const QString directory = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sessions");
+    const QString recovered = m_session->startAutosave(directory);
+    if (recovered.isEmpty())
+        return;
+    m_banner->showError(tr("Pyrometer did not exit cleanly last time. Its session was saved and can be restored."));
+    m_banner->addAction(tr("Restore"), [this, recovered] {
+        if (m_session->open(recovered))
+            m_banner->dismiss();
+    });
+}
+
+void MainWindow::saveSessionAs()
+{
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save session"), QString(), kSessionFilter);
+    if (file.isEmpty())
+        return;
+    m_session->save(file.endsWith(QStringLiteral(".pyrometer")) ? file : file + QStringLiteral(".pyrometer"));
+}
+
+void MainWindow::chooseSession()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), kSessionFilter);
+    if (!file.isEmpty())
+        m_session->open(file);
+}
+
+void MainWindow::exportReport()
+{
+    QString selected;
+    QString file = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), kReportFilter, &selected);
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(QStringLiteral(".html")) && !file.endsWith(QStringLiteral(".md")))
+        file += selected.contains(QStringLiteral("*.md")) ? QStringLiteral(".md") : QStringLiteral(".html");
+    report::ReportOptions options;
+    options.timeUnit = displayTimeUnit();
+    m_reports->exportTo(file, options);
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(Preferences::load(QSettings()), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const Preferences preferences = dialog.preferences();
+    QSettings settings;
+    preferences.save(settings);
+    applyPreferences(preferences);
+}
+
+void MainWindow::applyPreferences(const Preferences &preferences)
+{
+    applyTheme(preferences.theme);
+    setDisplayTimeUnit(preferences.timeUnit);
+    qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->setColorMode(preferences.colorMode);
+    m_wheelZooms->setChecked(preferences.wheelZooms); // the View menu's item applies it
+    qobject_cast<ModelPage *>(m_pages.at(Page::Model))->setRunDefaults(preferences.warmup, preferences.iterations);
+    // Durations already on screen are formatted again in the new unit.
+    for (auto *widget : findChildren<QWidget *>())
+        widget->update();
+}
 
 void MainWindow::createPages()
 {
@@ -173,9 +288,20 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addAction(tr("Open &demo"), this, &MainWindow::openDemo);
     file->addSeparator();
+    file->addAction(tr("Open &session…"), this, &MainWindow::chooseSession);
+    auto *saveSession = file->addAction(tr("&Save session…"), this, &MainWindow::saveSessionAs);
+    saveSession->setShortcut(QKeySequence::Save);
+    auto *exportReportAction = file->addAction(tr("&Export report…"), this, &MainWindow::exportReport);
+    exportReportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     rebuildRecentMenu();
+
+    auto *edit = menuBar()->addMenu(tr("&Edit"));
+    auto *preferences = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    preferences->setMenuRole(QAction::PreferencesRole);
 
     auto *view = menuBar()->addMenu(tr("&View"));
     int number = 1;
@@ -185,18 +311,21 @@ void MainWindow::createMenus()
     }
     view->addSeparator();
     // Perfetto zooms with the plain wheel, many editors with Ctrl+wheel: the user picks.
-    auto *wheelZooms = view->addAction(tr("Mouse wheel &zooms the timeline"));
-    wheelZooms->setCheckable(true);
-    wheelZooms->setToolTip(tr("When off, the wheel scrolls and Ctrl+wheel zooms"));
-    wheelZooms->setChecked(QSettings().value(kWheelZoomsKey, true).toBool());
+    // The same setting as in Preferences: either place changes both.
+    m_wheelZooms = view->addAction(tr("Mouse wheel &zooms the timeline"));
+    m_wheelZooms->setCheckable(true);
+    m_wheelZooms->setToolTip(tr("When off, the wheel scrolls and Ctrl+wheel zooms"));
+    m_wheelZooms->setChecked(QSettings().value(kWheelZoomsKey, true).toBool());
     const auto applyWheel = [this](bool zooms) {
         qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->view()->setWheelZooms(zooms);
     };
-    applyWheel(wheelZooms->isChecked());
-    connect(wheelZooms, &QAction::toggled, this, [applyWheel](bool zooms) {
+    applyWheel(m_wheelZooms->isChecked());
+    connect(m_wheelZooms, &QAction::toggled, this, [applyWheel](bool zooms) {
         QSettings().setValue(kWheelZoomsKey, zooms);
         applyWheel(zooms);
     });
+
+    menuBar()->addMenu(m_bookmarkMenu);
 
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Pyrometer"), this,
@@ -231,8 +360,12 @@ QWidget *MainWindow::pageWidget(Page page) const
 
 void MainWindow::openPaths(const QStringList &paths)
 {
-    for (const auto &path : paths)
-        m_workspace->open(path);
+    for (const auto &path : paths) {
+        if (path.endsWith(QStringLiteral(".pyrometer")))
+            m_session->open(path);
+        else
+            m_workspace->open(path);
+    }
 }
 
 void MainWindow::openDemo()
@@ -329,6 +462,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kPageKey, pageName(currentPage()));
+    m_session->markCleanExit();
     m_jobs->cancelAll();
     QMainWindow::closeEvent(event);
 }

@@ -7,16 +7,22 @@
 
 #include <map>
 
+class QAction;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
 
 namespace pyrometer::ui {
 
+class BookmarkList;
+class BookmarkMenu;
 class JobStatusWidget;
 class JobTracker;
 class MessageBanner;
+class ReportExporter;
+class SessionController;
 class Workspace;
+struct Preferences;
 
 // The application window: a sidebar of pages, the File/View/Help menus, the status bar
 // with background jobs, an error banner, and drag and drop of files and folders.
@@ -37,13 +43,27 @@ public:
 
     // When false (screenshots, tests), nothing modal is shown: a log directory opens its
     // first trace instead of asking.
-    void setInteractive(bool interactive) { m_interactive = interactive; }
+    void setInteractive(bool interactive);
 
     JobTracker *jobs() const { return m_jobs; }
     Workspace *workspace() const { return m_workspace; }
     MessageBanner *banner() const { return m_banner; }
     JobStatusWidget *jobStatus() const { return m_jobStatus; }
     QMenu *recentMenu() const { return m_recentMenu; }
+    SessionController *session() const { return m_session; }
+    ReportExporter *reports() const { return m_reports; }
+    BookmarkList *bookmarks() const { return m_bookmarks; }
+    BookmarkMenu *bookmarkMenu() const { return m_bookmarkMenu; }
+    QAction *wheelZoomsAction() const { return m_wheelZooms; }
+
+    // Edit > Preferences: the dialog, then stores and applies what was chosen.
+    void showPreferences();
+    // Applies preferences to the application and the pages (theme, time unit, timeline
+    // colours and wheel, the Model page's defaults); the caller stores them.
+    void applyPreferences(const Preferences &preferences);
+    // Autosaves the session and, when the previous run did not exit cleanly, offers to
+    // restore its session in the banner. Only the real application calls it, not tests.
+    void enableCrashRecovery();
     // Failures shown since the window opened: failed jobs and refused inputs.
     int failureCount() const { return m_failures; }
 
@@ -58,6 +78,7 @@ protected:
 private:
     void createMenus();
     void createPages();
+    void createSession();
     void chooseTrace();
     void chooseModel();
     void showError(const QString &message);
@@ -65,6 +86,9 @@ private:
     void rebuildRecentMenu();
     void chooseFromLogDirectory(const QString &path, const std::vector<trace::LogRun> &runs);
     void restoreWindowState();
+    void saveSessionAs();
+    void chooseSession();
+    void exportReport();
 
     JobTracker *m_jobs;
     Workspace *m_workspace;
@@ -73,6 +97,11 @@ private:
     QListWidget *m_sidebar;
     QStackedWidget *m_stack;
     QMenu *m_recentMenu = nullptr;
+    BookmarkList *m_bookmarks = nullptr;
+    BookmarkMenu *m_bookmarkMenu = nullptr;
+    SessionController *m_session = nullptr;
+    ReportExporter *m_reports = nullptr;
+    QAction *m_wheelZooms = nullptr;
     std::map<Page, QWidget *> m_pages;
     bool m_interactive = true;
     int m_failures = 0;

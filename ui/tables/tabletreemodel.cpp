@@ -1,6 +1,7 @@
 #include "ui/tables/tabletreemodel.h"
 
 #include "core/util/format.h"
+#include "ui/shell/preferences.h"
 
 #include <cstdlib>
 
@@ -109,7 +110,7 @@ QString TableTreeModel::displayText(ColumnKind kind, const QVariant &value)
     case ColumnKind::Text: return value.toString();
     case ColumnKind::Count: return QString::number(value.toULongLong());
     case ColumnKind::Number: return QString::number(value.toLongLong());
-    case ColumnKind::Duration: return QString::fromStdString(formatDuration(value.toLongLong()));
+    case ColumnKind::Duration: return displayDuration(value.toLongLong());
     case ColumnKind::Percent: return QString::number(value.toDouble(), 'f', 2) + QStringLiteral(" %");
     case ColumnKind::Bytes: {
         const qint64 bytes = value.toLongLong();

@@ -1,6 +1,7 @@
 #include "ui/timeline/eventdetails.h"
 
 #include "core/util/format.h"
+#include "ui/shell/preferences.h"
 
 namespace pyrometer::ui::timeline {
 
@@ -13,7 +14,7 @@ QString text(std::string_view view)
 
 QString duration(std::int64_t ns)
 {
-    return QString::fromStdString(formatDuration(ns));
+    return displayDuration(ns);
 }
 
 QString row(const QString &key, const QString &value)

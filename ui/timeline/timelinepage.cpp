@@ -5,6 +5,7 @@
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/preferences.h"
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/overviewstrip.h"
 #include "ui/timeline/search.h"
@@ -162,6 +163,24 @@ void TimelinePage::showTrace(int workspaceIndex)
         });
 }
 
+int TimelinePage::currentTraceIndex() const
+{
+    return m_traceChooser->currentIndex() >= 0 ? m_traceChooser->currentData().toInt() : -1;
+}
+
+void TimelinePage::chooseTrace(int workspaceIndex)
+{
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0)
+        m_traceChooser->setCurrentIndex(item);
+}
+
+void TimelinePage::setColorMode(ColorMode mode)
+{
+    m_colorMode->setCurrentIndex(mode == ColorMode::ByCategory ? 0 : 1);
+    m_view->setColorMode(mode);
+}
+
 void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
 {
     const int item = m_traceChooser->findData(workspaceIndex);
@@ -269,7 +288,7 @@ struct RangeTables {
 
 QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::int64_t spanStart)
 {
-    const auto d = [](std::int64_t ns) { return QString::fromStdString(formatDuration(ns)); };
+    const auto d = [](std::int64_t ns) { return displayDuration(ns); };
     QString html = QObject::tr("<h3>Range: %1</h3><p>From %2 after the trace start; %3 events start in it. "
                                "F zooms to it, Esc clears it.</p>")
                        .arg(d(std::int64_t(endNs - startNs)), d(std::int64_t(startNs) - spanStart))
@@ -310,7 +329,7 @@ void TimelinePage::showRange(double startNs, double endNs)
     if (!index)
         return;
     m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>")
-                           .arg(QString::fromStdString(formatDuration(std::int64_t(endNs - startNs)))));
+                           .arg(displayDuration(std::int64_t(endNs - startNs))));
     // The same range queries as the CLI's --range, off the GUI thread; a newer range replaces it.
     const analysis::TimeRange range{std::int64_t(startNs), std::int64_t(endNs)};
     m_jobs->run<RangeTables>(

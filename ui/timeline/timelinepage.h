@@ -41,6 +41,12 @@ public:
     bool hasContent() const;
 
     void showTrace(int workspaceIndex);
+    // The workspace index of the trace chosen in the trace chooser, -1 when none; choosing
+    // another indexes it and emits traceShown.
+    int currentTraceIndex() const;
+    void chooseTrace(int workspaceIndex);
+    // The colour mode the page starts in (a preference); the combo box stays the user's to change.
+    void setColorMode(ColorMode mode);
     // Highlights every event named exactly `name` (through the search box, so the user sees
     // and can change it), switching to that trace first.
     void highlightEvents(int workspaceIndex, const QString &name);

@@ -61,6 +61,13 @@ void TimelineView::setIndex(std::shared_ptr<const TimelineIndex> index)
     fitAll();
 }
 
+void TimelineView::selectRange(double startNs, double endNs)
+{
+    m_range = std::make_pair(std::min(startNs, endNs), std::max(startNs, endNs));
+    update();
+    Q_EMIT rangeSelected(m_range->first, m_range->second);
+}
+
 void TimelineView::relayout()
 {
     if (!m_index)

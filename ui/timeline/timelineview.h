@@ -62,6 +62,8 @@ public:
     std::optional<EventRef> selectedEvent() const { return m_selected; }
     void selectEvent(std::optional<EventRef> event, bool reveal = false);
     std::optional<std::pair<double, double>> selectedRange() const { return m_range; }
+    // Selects a range as Shift+drag does (emits rangeSelected), e.g. when a session is restored.
+    void selectRange(double startNs, double endNs);
 
     // Events to outline (search matches); the current match is drawn stronger.
     void setHighlights(std::vector<EventRef> events, std::optional<EventRef> current);

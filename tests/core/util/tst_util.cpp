@@ -32,6 +32,31 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(pyrometer::formatDuration(ns)), expected);
     }
 
+    void formatDurationInAFixedUnit_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<int>("unit");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("auto") << qint64(12'345) << int(TimeUnit::Auto) << "12.3 \u00b5s";
+        QTest::addRow("ns") << qint64(4'560'000) << int(TimeUnit::Nanoseconds) << "4560000 ns";
+        QTest::addRow("us") << qint64(4'560'000) << int(TimeUnit::Microseconds) << "4560 \u00b5s";
+        QTest::addRow("ms small") << qint64(12'345) << int(TimeUnit::Milliseconds) << "0.0123 ms";
+        QTest::addRow("ms tiny stops at ns") << qint64(3) << int(TimeUnit::Milliseconds) << "0.000003 ms";
+        QTest::addRow("ms large") << qint64(123'400'000'000) << int(TimeUnit::Milliseconds) << "123400 ms";
+        QTest::addRow("s") << qint64(2'500'000) << int(TimeUnit::Seconds) << "0.00250 s";
+        QTest::addRow("zero") << qint64(0) << int(TimeUnit::Microseconds) << "0.00 \u00b5s";
+    }
+    void formatDurationInAFixedUnit()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(int, unit);
+        QFETCH(QString, expected);
+        QCOMPARE(QString::fromStdString(pyrometer::formatDuration(ns, TimeUnit(unit))), expected);
+        // Names round-trip, for settings and session files.
+        QVERIFY(timeUnitFromName(timeUnitName(TimeUnit(unit))) == TimeUnit(unit));
+    }
+    void unknownTimeUnitNameIsRefused() { QVERIFY(!timeUnitFromName("fortnights")); }
+
     void formatBytes_data()
     {
         QTest::addColumn<quint64>("bytes");

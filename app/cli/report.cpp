@@ -1,0 +1,118 @@
+// pyrometer-cli report INPUT... -o report.html|report.md: the summary, step breakdown, top
+// operators, kernels and layers, advice and charts of traces and models, in one file.
+#include "app/cli/analysisinput.h"
+#include "app/cli/commands.h"
+#include "core/report/modelreport.h"
+#include "core/report/reportrender.h"
+#include "core/report/tracereport.h"
+#include "core/torch/layerprofile.h"
+#include "core/torch/runner.h"
+
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct ReportCliOptions {
+    std::vector<std::string> inputs;
+    std::string output;
+    std::string input; // model input shapes
+    int warmup = 10;
+    int iterations = 50;
+    std::size_t top = 15;
+    std::string timeUnit = "auto";
+};
+
+// Times and profiles a model as the Model page's Run profile does.
+std::optional<std::vector<report::Section>> modelSections(const std::string &model, const ReportCliOptions &options,
+                                                          const report::ReportOptions &reportOptions, const std::string &prefix)
+{
+    torch::RunOptions run;
+    if (!options.input.empty()) {
+        auto parsed = torch::parseInputSpecs(options.input);
+        if (!parsed.ok()) {
+            badInput(model + ": --input: " + parsed.error().message);
+            return std::nullopt;
+        }
+        run.inputs = std::move(parsed).value();
+    }
+    run.warmup = options.warmup;
+    run.iterations = options.iterations;
+    ProgressReporter progress;
+    const StopToken stop;
+    auto latency = torch::measureLatency(model, run, progress, stop);
+    if (!latency.ok()) {
+        badInput(latency.error().message);
+        return std::nullopt;
+    }
+    auto profileRun = run;
+    profileRun.warmup = 2;
+    profileRun.iterations = std::min(options.iterations, 10);
+    auto profile = torch::profileLayers(model, profileRun, progress, stop);
+    if (!profile.ok()) {
+        badInput(profile.error().message);
+        return std::nullopt;
+    }
+    return report::modelSections(latency.value(), profile.value(), prefix, reportOptions);
+}
+
+int runReport(const ReportCliOptions &options)
+{
+    const auto format = report::formatForPath(options.output);
+    if (!format)
+        return badInput(options.output + ": the report's name must end in .html or .md");
+    const auto unit = timeUnitFromName(options.timeUnit);
+    if (!unit)
+        return badInput("--time-unit " + options.timeUnit + ": expected auto, ns, us, ms or s");
+    report::ReportOptions reportOptions;
+    reportOptions.topRows = options.top;
+    reportOptions.timeUnit = *unit;
+
+    std::vector<report::Section> sections;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < options.inputs.size(); ++i) {
+        const auto &input = options.inputs[i];
+        const std::string prefix = options.inputs.size() > 1 ? "input" + std::to_string(i + 1) + "-" : "";
+        std::optional<std::vector<report::Section>> more;
+        if (trace::classifyInput(input) == trace::InputKind::Model) {
+            more = modelSections(input, options, reportOptions, prefix);
+        } else if (const auto loaded = loadAnalysisInput(input)) {
+            more = report::traceSections(*loaded->index, prefix, reportOptions);
+            names.push_back(loaded->trace->info.file.filename().string());
+        }
+        if (!more)
+            return kBadInput;
+        if (names.size() < i + 1)
+            names.push_back(std::filesystem::path(input).filename().string());
+        sections.insert(sections.end(), std::make_move_iterator(more->begin()), std::make_move_iterator(more->end()));
+    }
+    const auto written = report::writeReport(report::makeReport(names, std::move(sections)), options.output, *format);
+    if (!written.ok())
+        return badInput(written.error().message);
+    std::cerr << "pyrometer-cli: wrote " << options.output << "\n";
+    return kSuccess;
+}
+
+} // namespace
+
+void setupReport(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<ReportCliOptions>();
+    command.add_option("INPUT", options->inputs, "Traces (.json, .json.gz, log directories) and TorchScript models")
+        ->required();
+    command.add_option("-o,--output", options->output, "The report: .html (self-contained) or .md")->required();
+    command.add_option("--input", options->input, "Models' input shapes, 1x3x224x224 (default: as the model records)");
+    command.add_option("--warmup", options->warmup, "Models: untimed runs after the cold one")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    command.add_option("--iters", options->iterations, "Models: timed runs")->check(CLI::PositiveNumber)->capture_default_str();
+    command.add_option("--top", options->top, "Rows of the operator, kernel and layer tables")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command.add_option("--time-unit", options->timeUnit, "Durations in auto, ns, us, ms or s")
+        ->check(CLI::IsMember({"auto", "ns", "us", "ms", "s"}))
+        ->capture_default_str();
+    command.callback([options, exitCode] { *exitCode = runReport(*options); });
+}
+
+} // namespace pyrometer::cli

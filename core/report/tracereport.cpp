@@ -1,0 +1,251 @@
+#include "core/report/tracereport.h"
+
+#include "core/report/reportrender.h"
+
+#include "core/analysis/advice.h"
+#include "core/analysis/kerneltable.h"
+#include "core/analysis/optable.h"
+#include "core/analysis/steps.h"
+#include "core/analysis/traceindex.h"
+#include "core/trace/trace.h"
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace pyrometer::report {
+namespace {
+
+using analysis::kStepCategoryCount;
+using analysis::StepCategory;
+
+// The TensorBoard plugin's colours for its step categories.
+constexpr std::array<const char *, kStepCategoryCount> kCategoryColors{"#3366cc", "#dc3912", "#ff9900", "#109618",
+                                                                      "#990099", "#0099c6", "#b0b0b0"};
+constexpr std::array<const char *, kStepCategoryCount> kCategoryTitles{"Kernel",     "Memcpy",   "Memset", "Runtime",
+                                                                      "DataLoader", "CPU exec", "Other"};
+
+// Kernel names from templates run to hundreds of characters; a report keeps the start.
+std::string shortName(const std::string &name)
+{
+    constexpr std::size_t kMaxName = 96;
+    if (name.size() <= kMaxName)
+        return name;
+    std::size_t cut = kMaxName;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return name.substr(0, cut) + "\xE2\x80\xA6";
+}
+
+std::string percent(double fraction)
+{
+    return fixed(100.0 * fraction, 1) + " %";
+}
+
+std::string summaryTitle(const trace::Trace &trace)
+{
+    return "Trace " + trace.info.file.filename().string();
+}
+
+Section summarySection(const analysis::TraceIndex &index, const analysis::StepBreakdown &steps,
+                       const analysis::KernelTable &kernels, const std::string &prefix, const ReportOptions &options)
+{
+    const auto &trace = *index.trace;
+    const auto &info = trace.info;
+    const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
+    Section section{prefix + "summary", summaryTitle(trace), 2, {}, {}, {}, {}};
+    section.facts.push_back({"File", info.file.string()});
+    section.facts.push_back({"Size", formatBytes(info.fileBytes) + (trace.gzipped ? " (gzip)" : "")});
+    section.facts.push_back({"Events", std::to_string(info.eventCount)});
+    section.facts.push_back({"Processes / tracks", std::to_string(info.processCount) + " / " + std::to_string(info.trackCount)});
+    section.facts.push_back({"Span", duration(info.spanNanoseconds())});
+    if (!steps.steps.empty()) {
+        std::int64_t total = 0;
+        double utilization = 0;
+        for (const auto &step : steps.steps) {
+            total += step.durationNs;
+            utilization += step.gpuUtilization;
+        }
+        const auto count = std::int64_t(steps.steps.size());
+        section.facts.push_back({"Steps", std::to_string(count) + ", " + duration(total / count) + " on average"});
+        if (steps.hasDevice)
+            section.facts.push_back({"GPU utilization", percent(utilization / double(count)) + " of the step time"});
+    }
+    if (index.hasDevice)
+        section.facts.push_back({"GPU time", duration(kernels.totalNs) + " in kernels, memcpy and memset"});
+    if (info.warningCount > 0)
+        section.facts.push_back({"Warnings while loading", std::to_string(info.warningCount)});
+    if (info.partial)
+        section.paragraphs.push_back("The file is truncated: this report covers its valid part only.");
+    return section;
+}
+
+Section stepsSection(const analysis::StepBreakdown &steps, const std::string &prefix,
+                     const ReportOptions &options)
+{
+    Section section{prefix + "steps", "Step breakdown", 3, {}, {}, {}, {}};
+    if (steps.steps.empty()) {
+        section.paragraphs.push_back("The trace has no ProfilerStep#N annotations: record it inside a "
+                                     "torch.profiler schedule (prof.step() per iteration) for a per-step breakdown.");
+        return section;
+    }
+    section.paragraphs.push_back(
+        "Time per ProfilerStep by what the GPU and CPU were doing; where several overlap, the first category "
+        "in this order wins (the TensorBoard profiler plugin's rule).");
+    const auto chart = stepChart(steps, options.maxChartBars);
+    std::string caption = "One bar per step, split by category, in ms";
+    if (steps.steps.size() > options.maxChartBars)
+        caption += " (the first " + std::to_string(options.maxChartBars) + " of " + std::to_string(steps.steps.size()) + " steps)";
+    section.images.push_back({caption, "image/svg+xml", renderSvg(chart), 0});
+
+    Table table;
+    table.header = {"Step", "Duration"};
+    for (const auto *title : kCategoryTitles)
+        table.header.push_back(title);
+    if (steps.hasDevice)
+        table.header.push_back("GPU util.");
+    table.rightAligned.assign(table.header.size(), true);
+    table.rightAligned[0] = false;
+    for (const auto &step : steps.steps) {
+        std::vector<std::string> row{step.name, formatDuration(step.durationNs, options.timeUnit)};
+        for (const auto ns : step.categoryNs)
+            row.push_back(formatDuration(ns, options.timeUnit));
+        if (steps.hasDevice)
+            row.push_back(percent(step.gpuUtilization));
+        table.rows.push_back(std::move(row));
+    }
+    section.tables.push_back(std::move(table));
+    return section;
+}
+
+Section opsSection(const analysis::TraceIndex &index, const std::string &prefix, const ReportOptions &options,
+                   const StopToken *stop)
+{
+    analysis::OpTableOptions tableOptions;
+    tableOptions.top = options.topRows;
+    const auto ops = analysis::buildOpTable(index, tableOptions, stop);
+    Section section{prefix + "ops", "Top operators by self time", 3, {}, {}, {}, {}};
+    Table table{"", {"Operator", "Calls", "Self", "Self %", "Total", "Average"}, {false, true, true, true, true, true}, {}};
+    if (index.hasDevice) {
+        table.header.push_back("Device total");
+        table.rightAligned.push_back(true);
+    }
+    const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
+    for (const auto &op : ops.rows) {
+        std::vector<std::string> row{shortName(op.name),           std::to_string(op.calls),  duration(op.selfNs),
+                                     fixed(op.selfPercent, 1), duration(op.totalNs), duration(op.avgNs())};
+        if (index.hasDevice)
+            row.push_back(duration(op.deviceTotalNs));
+        table.rows.push_back(std::move(row));
+    }
+    if (table.rows.empty())
+        section.paragraphs.push_back("The trace has no CPU operators.");
+    else
+        section.tables.push_back(std::move(table));
+    return section;
+}
+
+Section kernelsSection(const analysis::KernelTable &kernels, const std::string &prefix, const ReportOptions &options)
+{
+    Section section{prefix + "kernels", "Top GPU kernels", 3, {}, {}, {}, {}};
+    if (kernels.rows.empty()) {
+        section.paragraphs.push_back("The trace has no GPU kernels, memcpy or memset.");
+        return section;
+    }
+    Table table{"", {"Kernel", "Kind", "Count", "Total", "Average", "%", "Launched by"},
+                {false, false, true, true, true, true, false}, {}};
+    for (const auto &kernel : kernels.rows) {
+        table.rows.push_back({shortName(kernel.name), std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
+                              formatDuration(kernel.totalNs, options.timeUnit),
+                              formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
+                              shortName(kernel.launchOp)});
+    }
+    section.tables.push_back(std::move(table));
+    return section;
+}
+
+Section adviceSection(const analysis::TraceIndex &index, const std::string &prefix, const StopToken *stop)
+{
+    const auto findings = analysis::adviseTrace(index, {}, stop);
+    Section section{prefix + "advice", "Advice", 3, {}, {}, {}, {}};
+    if (findings.empty()) {
+        section.paragraphs.push_back("No rule fired: no data-loader stalls, idle GPU, launch-bound kernels, "
+                                     "synchronizations or allocator churn above the thresholds.");
+        return section;
+    }
+    Table table{"", {"Finding", "Evidence", "Suggested fix"}, {}, {}};
+    for (const auto &finding : findings) {
+        std::string evidence;
+        for (const auto &e : finding.evidence)
+            evidence += (evidence.empty() ? "" : ", ") + e.name + " = " + fixed(e.value, e.unit == "count" ? 0 : 2) +
+                        (e.unit == "count" ? "" : " " + e.unit);
+        table.rows.push_back({finding.title + ": " + finding.detail, evidence, finding.fix});
+    }
+    section.tables.push_back(std::move(table));
+    return section;
+}
+
+} // namespace
+
+StackedBarChart stepChart(const analysis::StepBreakdown &steps, std::size_t maxBars)
+{
+    StackedBarChart chart;
+    chart.title = "Step time by category";
+    chart.unit = "ms";
+    for (std::size_t c = 0; c < kStepCategoryCount; ++c) {
+        chart.seriesNames.emplace_back(kCategoryTitles[c]);
+        chart.seriesColors.emplace_back(kCategoryColors[c]);
+    }
+    for (const auto &step : steps.steps) {
+        if (chart.bars.size() >= maxBars)
+            break;
+        StackedBarChart::Bar bar{step.name, {}};
+        for (const auto ns : step.categoryNs)
+            bar.values.push_back(double(ns) / 1e6);
+        chart.bars.push_back(std::move(bar));
+    }
+    return chart;
+}
+
+std::vector<Section> traceSections(const analysis::TraceIndex &index, const std::string &idPrefix,
+                                   const ReportOptions &options, const StopToken *stop)
+{
+    const auto steps = analysis::buildStepBreakdown(index, {}, stop);
+    analysis::KernelTableOptions kernelOptions;
+    kernelOptions.top = options.topRows;
+    const auto kernels = analysis::buildKernelTable(index, kernelOptions, stop);
+    std::vector<Section> sections;
+    sections.push_back(summarySection(index, steps, kernels, idPrefix, options));
+    sections.push_back(stepsSection(steps, idPrefix, options));
+    sections.push_back(opsSection(index, idPrefix, options, stop));
+    sections.push_back(kernelsSection(kernels, idPrefix, options));
+    sections.push_back(adviceSection(index, idPrefix, stop));
+    if (stop && stop->stopRequested())
+        return {};
+    return sections;
+}
+
+Report makeReport(const std::vector<std::string> &inputNames, std::vector<Section> sections)
+{
+    Report report;
+    report.title = "Pyrometer report";
+    for (std::size_t i = 0; i < inputNames.size(); ++i)
+        report.title += (i == 0 ? ": " : ", ") + inputNames[i];
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::array<char, 64> when{};
+    std::tm local{};
+    localtime_r(&now, &local);
+    std::strftime(when.data(), when.size(), "%Y-%m-%d %H:%M", &local);
+    report.subtitle = std::string("Made by Pyrometer on ") + when.data() + ".";
+    report.sections = std::move(sections);
+    return report;
+}
+
+void appendSections(Report &report, std::vector<Section> sections)
+{
+    for (auto &section : sections)
+        report.sections.push_back(std::move(section));
+}
+
+} // namespace pyrometer::report

@@ -1,0 +1,89 @@
+#include "core/session/sessionfile.h"
+
+#include "core/util/atomicfile.h"
+
+#include <system_error>
+
+namespace pyrometer::session {
+
+// Missing keys keep their defaults, so files from older versions still read.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Bookmark, trace, name, startNs, endNs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RangeSelection, trace, startNs, endNs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSummary, model, inputs, mode, threads, warmup, iterations, coldMs, meanMs,
+                                                stdMs, p50Ms, p90Ms, p99Ms, throughputPerSecond, forwardMs,
+                                                peakMemoryBytes, totalFlops, tracePath)
+
+namespace {
+constexpr const char *kVersionKey = "pyrometer_session";
+}
+
+nlohmann::json toJson(const SessionState &state)
+{
+    return {{kVersionKey, SessionState::kFormatVersion},
+            {"traces", state.traces},
+            {"models", state.models},
+            {"currentTrace", state.currentTrace},
+            {"currentPage", state.currentPage},
+            {"ranges", state.ranges},
+            {"bookmarks", state.bookmarks},
+            {"runs", state.runs},
+            {"comparison", state.comparison},
+            {"pages", state.pages}};
+}
+
+Result<SessionState> fromJson(const nlohmann::json &json, const std::string &source)
+{
+    if (!json.is_object() || !json.contains(kVersionKey) || !json[kVersionKey].is_number_integer())
+        return Error{source + ": not a Pyrometer session file"};
+    const int version = json[kVersionKey].get<int>();
+    if (version > SessionState::kFormatVersion)
+        return Error{source + ": written by a newer Pyrometer (session format " + std::to_string(version) + ")"};
+    try {
+        SessionState state;
+        state.traces = json.value("traces", state.traces);
+        state.models = json.value("models", state.models);
+        state.currentTrace = json.value("currentTrace", state.currentTrace);
+        state.currentPage = json.value("currentPage", state.currentPage);
+        state.ranges = json.value("ranges", state.ranges);
+        state.bookmarks = json.value("bookmarks", state.bookmarks);
+        state.runs = json.value("runs", state.runs);
+        if (json.contains("comparison") && json["comparison"].is_object())
+            state.comparison = json["comparison"];
+        if (json.contains("pages") && json["pages"].is_object())
+            state.pages = json["pages"];
+        return state;
+    } catch (const nlohmann::json::exception &error) {
+        return Error{source + ": malformed session: " + error.what()};
+    }
+}
+
+Result<std::filesystem::path> writeSession(const std::filesystem::path &path, const SessionState &state)
+{
+    return writeFileAtomically(path, toJson(state).dump(2) + "\n");
+}
+
+Result<SessionState> readSession(const std::filesystem::path &path)
+{
+    auto text = readWholeFile(path);
+    if (!text.ok())
+        return text.error();
+    const auto json = nlohmann::json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded())
+        return Error{path.string() + ": not a Pyrometer session file (invalid JSON)"};
+    return fromJson(json, path.string());
+}
+
+std::vector<std::string> missingFiles(const SessionState &state)
+{
+    std::vector<std::string> missing;
+    for (const auto *list : {&state.traces, &state.models}) {
+        for (const auto &file : *list) {
+            std::error_code error;
+            if (!std::filesystem::exists(file, error))
+                missing.push_back(file);
+        }
+    }
+    return missing;
+}
+
+} // namespace pyrometer::session

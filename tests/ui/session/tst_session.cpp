@@ -1,0 +1,324 @@
+// Sessions in the window: save one and open it in a new window (every field), a session whose
+// file is gone, bookmarks, and the crash-recovery offer after an unclean exit.
+#include "ui/jobs/jobtracker.h"
+#include "ui/model/modelpage.h"
+#include "ui/model/profileresultsview.h"
+#include "ui/session/bookmarklist.h"
+#include "ui/session/bookmarkmenu.h"
+#include "ui/session/sessioncontroller.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/messagebanner.h"
+#include "ui/timeline/timelinepage.h"
+#include "ui/workspace/workspace.h"
+
+#include "core/trace/trace.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+namespace {
+
+const QString kTraces = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces");
+const QString kTraceA = kTraces + QStringLiteral("/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+const QString kTraceB = kTraces + QStringLiteral("/debian_legacy_linear.json");
+const QString kModel = QStringLiteral(PYROMETER_FIXTURES_DIR "/models/tiny_scripted.pt");
+
+bool waitIdle(MainWindow &window)
+{
+    return QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000);
+}
+
+timeline::TimelinePage *timelineOf(MainWindow &window)
+{
+    return qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+}
+
+ModelPage *modelOf(MainWindow &window)
+{
+    return qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
+}
+
+int traceIndex(MainWindow &window, const QString &path)
+{
+    const auto &traces = window.workspace()->traces();
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        if (traces[i].path == path)
+            return int(i);
+    }
+    return -1;
+}
+
+// Shows the trace at path in the timeline and waits until it is indexed.
+bool showTrace(MainWindow &window, const QString &path)
+{
+    auto *timeline = timelineOf(window);
+    const int index = traceIndex(window, path);
+    if (index < 0)
+        return false;
+    timeline->chooseTrace(index);
+    return QTest::qWaitFor([&] {
+        return window.jobs()->isIdle() && timeline->view()->index() &&
+               timeline->view()->index()->trace == window.workspace()->traces()[std::size_t(index)].trace;
+    }, 30'000);
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_session"));
+    }
+
+    void init() { QSettings().clear(); }
+
+    void saveAndOpenRoundTripsEveryField()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("work.pyrometer"));
+        session::SessionState saved;
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.openPaths({kTraceA, kTraceB, kModel});
+            QVERIFY(waitIdle(window));
+            QCOMPARE(window.failureCount(), 0);
+
+            // A range and two bookmarks in trace A, a range in trace B, which stays shown.
+            QVERIFY(showTrace(window, kTraceA));
+            auto *view = timelineOf(window)->view();
+            const auto span = window.workspace()->traces()[std::size_t(traceIndex(window, kTraceA))].trace->info;
+            const double rangeStart = double(span.spanStart) + 1000;
+            const double rangeEnd = double(span.spanStart) + 250'000;
+            view->selectRange(rangeStart, rangeEnd);
+            QVERIFY(window.bookmarkMenu()->addBookmark(QStringLiteral("first range")));
+            view->setVisibleRange(double(span.spanStart), double(span.spanEnd));
+            view->selectRange(rangeStart, rangeStart); // an empty range: a position bookmark
+            QVERIFY(window.bookmarkMenu()->addBookmark(QStringLiteral("middle")));
+            view->selectRange(rangeStart, rangeEnd);
+            QVERIFY(showTrace(window, kTraceB));
+            const auto spanB = window.workspace()->traces()[std::size_t(traceIndex(window, kTraceB))].trace->info;
+            timelineOf(window)->view()->selectRange(double(spanB.spanStart), double(spanB.spanStart) + 500);
+            QCOMPARE(window.bookmarks()->bookmarks().size(), std::size_t(2));
+            QVERIFY(window.bookmarks()->bookmarks()[0].endNs > window.bookmarks()->bookmarks()[0].startNs);
+            QVERIFY(window.bookmarks()->bookmarks()[1].isPosition());
+
+            // A model run, so that its summary is kept.
+            modelOf(window)->setRunDefaults(1, 3);
+            modelOf(window)->inputsEdit()->setText(QStringLiteral("2x4"));
+            modelOf(window)->runProfile();
+            QVERIFY(waitIdle(window));
+            QVERIFY(modelOf(window)->results()->run());
+
+            // A later page's state and the comparison setup travel with the session.
+            window.session()->addPageState(QStringLiteral("flamegraph"), [] { return nlohmann::json{{"focus", "aten::mm"}}; },
+                                           [](const nlohmann::json &) {});
+            window.session()->setComparisonState([] { return nlohmann::json{{"baseline", "a"}}; }, [](const nlohmann::json &) {});
+            window.showPage(Page::Operators);
+
+            QVERIFY(window.session()->save(file));
+            saved = window.session()->capture();
+        }
+        QCOMPARE(saved.traces.size(), std::size_t(2));
+        QCOMPARE(saved.models, std::vector<std::string>{kModel.toStdString()});
+        QCOMPARE(saved.currentTrace, kTraceB.toStdString());
+        QCOMPARE(saved.currentPage, std::string("operators"));
+        QCOMPARE(saved.ranges.size(), std::size_t(2));
+        QCOMPARE(saved.runs.size(), std::size_t(1));
+        QCOMPARE(saved.runs[0].iterations, 3);
+        QVERIFY(saved.runs[0].meanMs > 0);
+        QVERIFY(saved.pages["flamegraph"]["focus"] == "aten::mm");
+        QVERIFY(saved.comparison["baseline"] == "a");
+        // The file on disk holds the same state.
+        const auto onDisk = session::readSession(file.toStdString());
+        QVERIFY(onDisk.ok());
+        QVERIFY(onDisk.value() == saved);
+
+        MainWindow restored;
+        restored.setInteractive(false);
+        nlohmann::json restoredFlame, restoredComparison;
+        restored.session()->addPageState(QStringLiteral("flamegraph"), [] { return nlohmann::json{}; },
+                                         [&](const nlohmann::json &state) { restoredFlame = state; });
+        restored.session()->setComparisonState([&] { return restoredComparison; },
+                                               [&](const nlohmann::json &state) { restoredComparison = state; });
+        QVERIFY(restored.session()->open(file));
+        QVERIFY(waitIdle(restored));
+        QVERIFY(QTest::qWaitFor([&] { return restored.jobs()->isIdle() && timelineOf(restored)->view()->selectedRange(); }, 30'000));
+        QCOMPARE(restored.failureCount(), 0);
+        QCOMPARE(restored.workspace()->traces().size(), std::size_t(2));
+        QCOMPARE(restored.workspace()->models().size(), std::size_t(1));
+        QCOMPARE(restored.currentPage(), Page::Operators);
+        QCOMPARE(restored.bookmarks()->bookmarks(), saved.bookmarks);
+        QVERIFY(restoredFlame["focus"] == "aten::mm");
+        QVERIFY(restoredComparison["baseline"] == "a");
+        // The timeline shows trace B with its range again.
+        QCOMPARE(timelineOf(restored)->currentTraceIndex(), traceIndex(restored, kTraceB));
+        const auto range = timelineOf(restored)->view()->selectedRange();
+        QVERIFY(range);
+        const auto savedB = std::find_if(saved.ranges.begin(), saved.ranges.end(),
+                                         [](const auto &r) { return r.trace == kTraceB.toStdString(); });
+        QCOMPARE(std::int64_t(range->first), savedB->startNs);
+        QCOMPARE(std::int64_t(range->second), savedB->endNs);
+        // The model page says what the saved run measured.
+        const auto labels = modelOf(restored)->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(),
+                            [](const QLabel *label) { return label->text().contains(QStringLiteral("Last run")); }));
+        // Saving the restored window gives the same session.
+        const auto again = restored.session()->capture();
+        QCOMPARE(again.traces.size(), saved.traces.size());
+        QCOMPARE(again.runs, saved.runs);
+        QCOMPARE(again.bookmarks, saved.bookmarks);
+        QCOMPARE(again.ranges.size(), saved.ranges.size());
+    }
+
+    void bookmarkTakesTheTimelineThere()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.openPaths({kTraceA});
+        QVERIFY(waitIdle(window));
+        QVERIFY(showTrace(window, kTraceA));
+        auto *view = timelineOf(window)->view();
+        const auto &info = window.workspace()->traces().front().trace->info;
+        session::Bookmark bookmark{kTraceA.toStdString(), "b", info.spanStart + 10'000, info.spanStart + 20'000};
+        window.bookmarks()->add(bookmark);
+        // The menu lists it after "Add bookmark".
+        const auto actions = window.bookmarkMenu()->actions();
+        QVERIFY(std::any_of(actions.begin(), actions.end(), [](QAction *a) { return a->text().startsWith(QLatin1String("b  (")); }));
+        view->fitAll();
+        window.bookmarkMenu()->goTo(0);
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QVERIFY(view->viewport().startNs <= double(bookmark.startNs));
+        QVERIFY(view->viewport().endNs() >= double(bookmark.endNs));
+        QVERIFY(view->viewport().endNs() - view->viewport().startNs < 2 * 10'000);
+        QCOMPARE(view->selectedRange()->first, double(bookmark.startNs));
+    }
+
+    void missingFileIsReportedAndTheRestOpens()
+    {
+        QTemporaryDir dir;
+        const QString gone = dir.filePath(QStringLiteral("gone.pt.trace.json"));
+        session::SessionState state;
+        state.traces = {gone.toStdString(), kTraceB.toStdString()};
+        state.models = {kModel.toStdString()};
+        const QString file = dir.filePath(QStringLiteral("s.pyrometer"));
+        QVERIFY(session::writeSession(file.toStdString(), state).ok());
+
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy missing(window.session(), &SessionController::filesMissing);
+        QVERIFY(window.session()->open(file));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(missing.size(), 1);
+        QCOMPARE(missing.front().front().toStringList(), QStringList{gone});
+        QVERIFY(window.banner()->messages().join(' ').contains(gone));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->traces().front().path, kTraceB);
+        QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+    }
+
+    void traceOpenedAfterARestoreIsShown()
+    {
+        QTemporaryDir dir;
+        session::SessionState state;
+        state.traces = {kTraceA.toStdString()};
+        state.currentTrace = state.traces[0];
+        const QString file = dir.filePath(QStringLiteral("s.pyrometer"));
+        QVERIFY(session::writeSession(file.toStdString(), state).ok());
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.session()->open(file));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceA));
+        // The session is restored: a trace the user opens now is the one shown.
+        window.openPaths({kTraceB});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceB));
+    }
+
+    void unreadableSessionIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("bad.pyrometer"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("{\"traceEvents\": []}");
+        out.close();
+        MainWindow window;
+        QVERIFY(!window.session()->open(file));
+        QCOMPARE(window.failureCount(), 1);
+        QVERIFY(window.banner()->messages().value(0).startsWith(file));
+        QVERIFY(!window.session()->save(dir.filePath(QStringLiteral("no/such/dir/x.pyrometer"))));
+        QCOMPARE(window.failureCount(), 2);
+    }
+
+    void crashedRunIsOfferedForRestore()
+    {
+        const QString sessions = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sessions");
+        QDir(sessions).removeRecursively();
+        QVERIFY(QDir().mkpath(sessions));
+        // What a run that crashed leaves: its marker and its autosave. No process has pid 2^22+1.
+        const qint64 deadPid = (1 << 22) + 1;
+        session::SessionState crashed;
+        crashed.traces = {kTraceB.toStdString()};
+        QVERIFY(session::writeSession((sessions + QStringLiteral("/autosave-%1.pyrometer").arg(deadPid)).toStdString(), crashed).ok());
+        QFile marker(sessions + QStringLiteral("/running-%1").arg(deadPid));
+        QVERIFY(marker.open(QIODevice::WriteOnly));
+        marker.close();
+
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.enableCrashRecovery();
+            QVERIFY(window.banner()->isVisibleTo(&window));
+            const auto buttons = window.banner()->actionButtons();
+            QCOMPARE(buttons.size(), 1);
+            QCOMPARE(buttons.front()->text(), QStringLiteral("Restore"));
+            // This run has its own marker; the crashed run's files were moved aside.
+            QVERIFY(QFile::exists(window.session()->markerPath()));
+            QVERIFY(!QFile::exists(marker.fileName()));
+            buttons.front()->click();
+            QVERIFY(waitIdle(window));
+            QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+            QCOMPARE(window.workspace()->traces().front().path, kTraceB);
+
+            // The autosave follows changes.
+            window.session()->autosaveNow();
+            window.session()->waitForAutosave();
+            const auto autosaved = session::readSession(window.session()->autosavePath().toStdString());
+            QVERIFY(autosaved.ok());
+            QCOMPARE(autosaved.value().traces, crashed.traces);
+            const QString ownMarker = window.session()->markerPath();
+            const QString ownAutosave = window.session()->autosavePath();
+            QVERIFY(QFile::exists(ownAutosave));
+            window.close(); // a clean exit removes the marker and the autosave
+            QVERIFY(!QFile::exists(ownMarker));
+            QVERIFY(!QFile::exists(ownAutosave));
+        }
+        QCOMPARE(QDir(sessions).entryList({QStringLiteral("running-*"), QStringLiteral("autosave-*")}, QDir::Files), QStringList{});
+
+        // After a clean exit nothing is offered.
+        MainWindow next;
+        next.enableCrashRecovery();
+        QVERIFY(next.banner()->actionButtons().isEmpty());
+        next.close();
+    }
+};
+
+QTEST_MAIN(TestSession)
+#include "tst_session.moc"

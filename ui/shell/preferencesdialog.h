@@ -1,0 +1,40 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QDialog>
+
+#include "ui/shell/preferences.h"
+
+class QCheckBox;
+class QComboBox;
+class QSpinBox;
+
+namespace pyrometer::ui {
+
+// Edit > Preferences: theme, time unit, timeline colours, mouse wheel, and the Model page's
+// default warm-up and timed runs. It edits a Preferences value; the window stores and applies it.
+class PreferencesDialog final : public QDialog {
+    Q_OBJECT
+public:
+    explicit PreferencesDialog(const Preferences &preferences, QWidget *parent = nullptr);
+
+    Preferences preferences() const;
+    void setPreferences(const Preferences &preferences);
+
+    QComboBox *themeCombo() const { return m_theme; }
+    QComboBox *timeUnitCombo() const { return m_timeUnit; }
+    QComboBox *colorCombo() const { return m_colors; }
+    QCheckBox *wheelCheck() const { return m_wheel; }
+    QSpinBox *warmupSpin() const { return m_warmup; }
+    QSpinBox *iterationsSpin() const { return m_iterations; }
+
+private:
+    QComboBox *m_theme;
+    QComboBox *m_timeUnit;
+    QComboBox *m_colors;
+    QCheckBox *m_wheel;
+    QSpinBox *m_warmup;
+    QSpinBox *m_iterations;
+};
+
+} // namespace pyrometer::ui
