@@ -2,6 +2,7 @@
 
 #include "core/torch/modelfile.h"
 #include "core/util/version.h"
+#include "ui/flamegraph/flamegraphpage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
@@ -102,18 +103,13 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createPages()
 {
-    const auto placeholder = [this](const QString &title, const QString &description) {
-        return new EmptyState(title, description, tr("Open a trace: Ctrl+O"), this);
-    };
     m_pages[Page::Overview] = new OverviewPage(m_workspace, this);
     m_pages[Page::Timeline] = new timeline::TimelinePage(m_workspace, m_jobs, this);
-    m_pages[Page::FlameGraph] = placeholder(
-        tr("Flame graph"),
-        tr("The operators' aggregated call tree, where width is time: with Python frames, a sandwich view "
-           "of one function, and a diff of two runs coloured by change."));
+    m_pages[Page::FlameGraph] = new flamegraph::FlameGraphPage(m_workspace, m_jobs, this);
     m_pages[Page::Operators] = new tables::OperatorsPage(m_workspace, m_jobs, this);
     m_pages[Page::Model] = new ModelPage(m_workspace, m_jobs, this);
     connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::timelineRequested, this, [this] { showPage(Page::Timeline); });
+    connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::flameGraphRequested, this, [this] { showPage(Page::FlameGraph); });
     auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
     auto *operatorsPage = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
     connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this, [this, operatorsPage](double start, double end) {
