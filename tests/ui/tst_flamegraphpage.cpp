@@ -1,10 +1,15 @@
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
@@ -26,7 +31,6 @@ using namespace pyrometer::ui::flamegraph;
 namespace {
 
 const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
-const QString kCnn = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.json");
 const QString kDemo = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json");
 
 struct Fixture {
@@ -260,9 +264,32 @@ private Q_SLOTS:
 
     void diffAgainstAnotherTrace()
     {
+        // Two variants of the demo: a base whose convolutions took half the time, and another
+        // whose ReLUs did. Only shrinking events keeps every stack as it was.
+        QTemporaryDir dir;
+        const auto variant = [&dir](const QString &fileName, const QString &halved) {
+            QFile in(kDemo);
+            if (!in.open(QIODevice::ReadOnly))
+                return QString();
+            QJsonArray events = QJsonDocument::fromJson(in.readAll()).array();
+            for (auto &&value : events) {
+                QJsonObject event = value.toObject();
+                if (event.value("name").toString() == halved)
+                    event.insert("dur", event.value("dur").toDouble() / 2);
+                value = event;
+            }
+            QFile out(dir.filePath(fileName));
+            if (events.isEmpty() || !out.open(QIODevice::WriteOnly))
+                return QString();
+            out.write(QJsonDocument(events).toJson());
+            return out.fileName();
+        };
+        const QString base = variant("base.json", "aten::mkldnn_convolution");
+        const QString changed = variant("changed.json", "aten::relu");
+        QVERIFY(!base.isEmpty() && !changed.isEmpty());
         Fixture f;
-        QVERIFY(f.open(kDemo));
-        QVERIFY(f.open(kCnn));
+        QVERIFY(f.open(base));
+        QVERIFY(f.open(changed));
         // The second trace is shown; the first is offered for comparison.
         QCOMPARE(f.page.compareChooser()->count(), 2);
         QVERIFY(!f.page.graphView()->graph()->isDiff());
@@ -276,28 +303,33 @@ private Q_SLOTS:
         QVERIFY(!f.page.perThreadToggle()->isEnabled());
         for (const auto child : graph->tree.nodes[0].children)
             QVERIFY(graph->tree.nodes[child].calls > 0 || graph->base[child].calls > 0);
-        // Colours follow the change: red for slower, blue for faster, grey otherwise.
+        // Colours follow the change: red for slower, blue for faster, grey when unchanged.
         int slower = 0;
         int faster = 0;
         for (std::uint32_t n = 1; n < graph->tree.nodes.size(); ++n) {
+            const auto &node = graph->tree.nodes[n];
             const auto color = frameColor(*graph, n, FlameColorMode::ByChange);
             const int red = int((color >> 16) & 0xff);
             const int blue = int(color & 0xff);
-            const double heat = analysis::diffHeat(graph->base[n].totalNs, graph->tree.nodes[n].totalNs);
-            if (graph->presence[n] != analysis::Presence::Both || heat == 0) {
-                QCOMPARE(color, kNeutralColor);
-            } else if (heat > 0.05) {
-                QVERIFY(red > blue);
+            if (graph->presence[n] != analysis::Presence::Both) {
+                QCOMPARE(color, kNeutralColor); // a stack only one run has (a child outside a halved parent)
+            } else if (node.name == "aten::mkldnn_convolution") {
+                QVERIFY(analysis::diffHeat(graph->base[n].totalNs, node.totalNs) > 0.5);
+                QVERIFY(red > blue + 100);
                 ++slower;
-            } else if (heat < -0.05) {
-                QVERIFY(blue > red);
+            } else if (node.name == "aten::relu") {
+                QVERIFY(analysis::diffHeat(graph->base[n].totalNs, node.totalNs) < -0.5);
+                QVERIFY(blue > red + 100);
                 ++faster;
+            } else if (node.totalNs == graph->base[n].totalNs) {
+                QCOMPARE(color, kNeutralColor);
             }
         }
-        QVERIFY(slower + faster > 0);
+        QVERIFY(slower > 0 && faster > 0);
         const auto *frame = wideFrame(f.page.graphView(), 60);
         QVERIFY(frame);
-        QVERIFY(f.page.graphView()->toolTipAt(centre(*frame)).contains("Base"));
+        const QString tip = f.page.graphView()->toolTipAt(centre(*frame));
+        QVERIFY2(tip.contains("Base total") && tip.contains("Change"), qPrintable(tip));
         f.screenshot("diff");
         f.page.compareWith(-1);
         QVERIFY(f.waitIdle());
