@@ -85,13 +85,18 @@ void FlameGraphView::recolor()
         m_colors[n] = frameColor(*m_graph, n, m_colorMode);
 }
 
+int FlameGraphView::rowHeight() const
+{
+    return fontMetrics().height() + 5;
+}
+
 analysis::IcicleViewport FlameGraphView::viewport() const
 {
     analysis::IcicleViewport v;
     v.zoom = m_zoom;
     v.width = width();
     v.height = height();
-    v.rowHeight = fontMetrics().height() + 5;
+    v.rowHeight = rowHeight();
     v.scrollY = m_scrollY;
     v.inverted = m_inverted;
     return v;

@@ -45,6 +45,7 @@ public:
     // The frame under a point, if any; merged boxes count as their first frame.
     std::optional<std::uint32_t> nodeAt(QPoint pos);
     QString toolTipAt(QPoint pos);
+    int rowHeight() const;
     QSize sizeHint() const override { return {800, 400}; }
 
 Q_SIGNALS:

@@ -9,11 +9,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace pyrometer::ui::flamegraph {
 
 SandwichView::SandwichView(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_back(new QToolButton(this)), m_callers(new FlameGraphView(this)),
-      m_callees(new FlameGraphView(this))
+      m_callees(new FlameGraphView(this)), m_splitter(new QSplitter(Qt::Vertical, this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -25,11 +27,10 @@ SandwichView::SandwichView(QWidget *parent)
     bar->addWidget(m_title, 1);
     layout->addLayout(bar);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_callers);
-    splitter->addWidget(m_callees);
-    splitter->setChildrenCollapsible(false);
-    layout->addWidget(splitter, 1);
+    m_splitter->addWidget(m_callers);
+    m_splitter->addWidget(m_callees);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_splitter, 1);
     m_callers->setInverted(true);
 
     connect(m_back, &QToolButton::clicked, this, &SandwichView::closeRequested);
@@ -47,8 +48,25 @@ void SandwichView::setSandwich(const QString &function, std::size_t stacks, std:
     m_title->setText(tr("<b>%1</b>: %2 total, %3 self, %4. Its callers are above it (read upwards), its callees "
                         "below.")
                          .arg(function.toHtmlEscaped(), duration(total), duration(self), on));
+    m_callerRows = int(callers->height[0]);
     m_callers->setGraph(std::move(callers));
     m_callees->setGraph(std::move(callees));
+    applySplit();
+}
+
+void SandwichView::applySplit()
+{
+    // The callers as tall as their rows, within reason: their chains are often short.
+    const int rowHeight = m_callers->rowHeight();
+    const int space = std::max(200, m_splitter->height());
+    const int above = std::clamp((m_callerRows + 1) * rowHeight, space / 5, space * 3 / 5);
+    m_splitter->setSizes({above, space - above});
+}
+
+void SandwichView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    applySplit();
 }
 
 void SandwichView::setColorMode(FlameColorMode mode)

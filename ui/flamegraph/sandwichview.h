@@ -9,6 +9,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QToolButton;
 
 namespace pyrometer::ui::flamegraph {
@@ -35,12 +36,19 @@ Q_SIGNALS:
     void closeRequested();
     void sandwichRequested(const QString &function);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void applySplit();
+
     QString m_function;
     QLabel *m_title;
     QToolButton *m_back;
     FlameGraphView *m_callers;
     FlameGraphView *m_callees;
+    QSplitter *m_splitter;
+    int m_callerRows = 1;
 };
 
 } // namespace pyrometer::ui::flamegraph
