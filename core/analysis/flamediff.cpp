@@ -7,16 +7,6 @@
 
 namespace pyrometer::analysis {
 
-namespace {
-
-// Step numbers differ between runs (and steps repeat in one): steps match as one frame.
-std::string_view matchName(std::string_view name)
-{
-    return isProfilerStep(name) ? std::string_view("ProfilerStep#*") : name;
-}
-
-} // namespace
-
 FlameDiff diffFlameTrees(const FlameTree &base, const FlameTree &other)
 {
     FlameDiff diff;
@@ -29,7 +19,7 @@ FlameDiff diffFlameTrees(const FlameTree &base, const FlameTree &other)
             std::uint32_t at = 0;
             if (n != 0) {
                 const auto parent = mergedOf[node.parent];
-                const auto name = matchName(node.name);
+                const auto name = stepMatchName(node.name); // step numbers differ between runs
                 const auto [it, added] = byName.try_emplace({parent, name}, std::uint32_t(diff.nodes.size()));
                 at = it->second;
                 if (added) {

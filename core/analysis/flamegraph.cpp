@@ -20,20 +20,28 @@ bool containsIgnoringCase(std::string_view haystack, std::string_view needle)
                        [](char a, char b) { return lower(a) == lower(b); }) != haystack.end();
 }
 
-// Adds a child named like `from` under `parent`, or finds the one already there.
-std::uint32_t mergedChild(FlameTree &tree, std::map<std::pair<std::uint32_t, std::string_view>, std::uint32_t> &byName,
-                          std::uint32_t parent, const FlameNode &from)
+using ChildIndex = std::map<std::pair<std::uint32_t, std::string_view>, std::uint32_t>;
+
+// Adds a child named `name` (which must outlive byName) like `from` under `parent`, or finds
+// the one already there.
+std::uint32_t mergedChild(FlameTree &tree, ChildIndex &byName, std::uint32_t parent, const FlameNode &from,
+                          std::string_view name)
 {
-    const auto [it, added] = byName.try_emplace({parent, from.name}, std::uint32_t(tree.nodes.size()));
+    const auto [it, added] = byName.try_emplace({parent, name}, std::uint32_t(tree.nodes.size()));
     if (added) {
         FlameNode node;
-        node.name = from.name;
+        node.name = std::string(name);
         node.category = from.category;
         node.parent = parent;
         tree.nodes.push_back(std::move(node));
         tree.nodes[parent].children.push_back(it->second);
     }
     return it->second;
+}
+
+std::uint32_t mergedChild(FlameTree &tree, ChildIndex &byName, std::uint32_t parent, const FlameNode &from)
+{
+    return mergedChild(tree, byName, parent, from, from.name);
 }
 
 void sumTotals(FlameTree &tree)
@@ -76,6 +84,35 @@ FlameGraph prepareFlameGraph(FlameTree tree)
         up = std::max(up, graph.height[n] + 1);
     }
     return graph;
+}
+
+std::string_view stepMatchName(std::string_view name)
+{
+    return isProfilerStep(name) ? std::string_view("ProfilerStep#*") : name;
+}
+
+FlameTree mergeProfilerSteps(const FlameTree &tree)
+{
+    FlameTree merged;
+    merged.nodes.emplace_back();
+    if (tree.nodes.empty())
+        return merged;
+    merged.nodes[0].name = tree.nodes[0].name;
+    merged.nodes[0].calls = tree.nodes[0].calls;
+    merged.nodes[0].selfNs = tree.nodes[0].selfNs;
+    ChildIndex byName;
+    std::vector<std::uint32_t> mergedOf(tree.nodes.size(), 0);
+    for (std::uint32_t n = 1; n < tree.nodes.size(); ++n) {
+        const auto &node = tree.nodes[n];
+        const auto at = mergedChild(merged, byName, mergedOf[node.parent], node, stepMatchName(node.name));
+        mergedOf[n] = at;
+        merged.nodes[at].calls += node.calls;
+        merged.nodes[at].selfNs += node.selfNs;
+    }
+    for (auto &node : merged.nodes)
+        node.totalNs = node.selfNs;
+    sumTotals(merged);
+    return merged;
 }
 
 std::vector<std::uint32_t> flamePath(const FlameTree &tree, std::uint32_t node)
@@ -196,8 +233,8 @@ Sandwich buildSandwich(const FlameTree &tree, std::string_view function)
     const auto &nodes = tree.nodes;
     std::vector<bool> inside(nodes.size(), false); // n or an ancestor is the function
     std::vector<std::uint32_t> calleeOf(nodes.size(), 0);
-    std::map<std::pair<std::uint32_t, std::string_view>, std::uint32_t> callerByName;
-    std::map<std::pair<std::uint32_t, std::string_view>, std::uint32_t> calleeByName;
+    ChildIndex callerByName;
+    ChildIndex calleeByName;
     auto &callers = sandwich.callers.nodes;
     auto &callees = sandwich.callees.nodes;
     for (std::uint32_t n = 1; n < nodes.size(); ++n) {

@@ -38,6 +38,14 @@ struct FlameGraph {
 
 FlameGraph prepareFlameGraph(FlameTree tree);
 
+// "ProfilerStep#12" -> "ProfilerStep#*", any other name as it is: steps are one frame when
+// merging steps or matching runs.
+std::string_view stepMatchName(std::string_view name);
+
+// The same tree with every ProfilerStep#N frame of a parent merged into one ProfilerStep#*
+// (calls, self and totals added), so the stacks of all steps add up.
+FlameTree mergeProfilerSteps(const FlameTree &tree);
+
 // The nodes from the root down to `node`, both included: what a breadcrumb shows.
 std::vector<std::uint32_t> flamePath(const FlameTree &tree, std::uint32_t node);
 

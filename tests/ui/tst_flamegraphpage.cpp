@@ -193,6 +193,27 @@ private Q_SLOTS:
             QVERIFY(merged->tree.nodes[child].calls > 0);
     }
 
+    void stepsMergeOrNot()
+    {
+        Fixture f;
+        QVERIFY(f.open(kDemo)); // three ProfilerStep#N under one thread
+        const auto stepsUnder = [&f] {
+            const auto &tree = f.page.graphView()->graph()->tree;
+            const auto thread = tree.nodes[0].children.front();
+            QStringList names;
+            for (const auto child : tree.nodes[thread].children)
+                names << QString::fromStdString(tree.nodes[child].name);
+            return names.filter("ProfilerStep#");
+        };
+        QVERIFY(f.page.mergeStepsToggle()->isChecked());
+        QCOMPARE(stepsUnder(), QStringList{"ProfilerStep#*"});
+        const auto total = f.page.graphView()->graph()->tree.nodes[0].totalNs;
+        f.page.mergeStepsToggle()->setChecked(false);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(stepsUnder().size(), 3);
+        QCOMPARE(f.page.graphView()->graph()->tree.nodes[0].totalNs, total);
+    }
+
     void sandwichShowsCallersAndCallees()
     {
         Fixture f;

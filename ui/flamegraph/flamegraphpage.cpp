@@ -66,7 +66,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
                                 "coloured by change."),
                              tr("Open a trace: Ctrl+O"), this)),
       m_traceChooser(new QComboBox(this)), m_mode(new QComboBox(this)), m_python(new QCheckBox(tr("Python frames"), this)),
-      m_perThread(new QCheckBox(tr("Per thread"), this)), m_color(new QComboBox(this)), m_compare(new QComboBox(this)),
+      m_perThread(new QCheckBox(tr("Per thread"), this)), m_mergeSteps(new QCheckBox(tr("Merge steps"), this)), m_color(new QComboBox(this)), m_compare(new QComboBox(this)),
       m_breadcrumb(new BreadcrumbBar(this)), m_search(new QLineEdit(this)), m_share(new QLabel(this)),
       m_summary(new QLabel(this)), m_sandwichButton(new QToolButton(this)), m_views(new QStackedWidget(this)),
       m_graphView(new FlameGraphView(this)), m_chartView(new FlameChartView(this)), m_sandwich(new SandwichView(this))
@@ -89,6 +89,9 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     bar->addWidget(m_python);
     m_perThread->setChecked(true);
     bar->addWidget(m_perThread);
+    m_mergeSteps->setChecked(true);
+    m_mergeSteps->setToolTip(tr("One ProfilerStep#* frame for all steps, so their stacks add up"));
+    bar->addWidget(m_mergeSteps);
     bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Colour:"), this));
     m_color->addItem(tr("Category"), int(FlameColorMode::ByCategory));
@@ -142,6 +145,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { setMode(Mode(m_mode->currentData().toInt())); });
     connect(m_python, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
     connect(m_perThread, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
+    connect(m_mergeSteps, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
     connect(m_color, &QComboBox::currentIndexChanged, this, [this] {
         m_graphView->setColorMode(colorMode());
         m_chartView->setByName(colorMode() == FlameColorMode::ByName);
@@ -304,8 +308,8 @@ void FlameGraphPage::rebuild()
     m_jobs->run<Built>(
         tr("Building the flame graph"), QStringLiteral("flamegraph"),
         [trace = traceOf(traceIndex), cached = cachedOf(traceIndex), base = traceOf(compareIndex),
-         cachedBase = cachedOf(compareIndex), options = options(), chart](ProgressReporter &progress,
-                                                                           const StopToken &stop) -> Result<Built> {
+         cachedBase = cachedOf(compareIndex), options = options(), mergeSteps = m_mergeSteps->isChecked(),
+         chart](ProgressReporter &progress, const StopToken &stop) -> Result<Built> {
             const Error cancelled{"flame graph cancelled"};
             Built built;
             built.source = indexed(cached, trace, stop);
@@ -313,9 +317,13 @@ void FlameGraphPage::rebuild()
             if (!built.source || (base && !built.compared))
                 return cancelled;
             progress.reportPermille(300);
-            auto tree = analysis::buildFlameTree(*built.source->index, options, &stop);
+            const auto treeOf = [&](const analysis::TraceIndex &index) {
+                auto tree = analysis::buildFlameTree(index, options, &stop);
+                return mergeSteps ? analysis::mergeProfilerSteps(tree) : tree;
+            };
+            auto tree = treeOf(*built.source->index);
             if (built.compared) {
-                const auto baseTree = analysis::buildFlameTree(*built.compared->index, options, &stop);
+                const auto baseTree = treeOf(*built.compared->index);
                 built.graph = std::make_shared<const analysis::FlameGraph>(
                     analysis::prepareDiffGraph(analysis::diffFlameTrees(baseTree, tree)));
             } else {

@@ -54,6 +54,7 @@ public:
     QComboBox *modeChooser() const { return m_mode; }
     QCheckBox *pythonToggle() const { return m_python; }
     QCheckBox *perThreadToggle() const { return m_perThread; }
+    QCheckBox *mergeStepsToggle() const { return m_mergeSteps; }
     QComboBox *colorChooser() const { return m_color; }
     QComboBox *compareChooser() const { return m_compare; }
     QLineEdit *searchBox() const { return m_search; }
@@ -90,6 +91,7 @@ private:
     QComboBox *m_mode;
     QCheckBox *m_python;
     QCheckBox *m_perThread;
+    QCheckBox *m_mergeSteps;
     QComboBox *m_color;
     QComboBox *m_compare;
     BreadcrumbBar *m_breadcrumb;

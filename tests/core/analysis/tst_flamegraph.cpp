@@ -252,6 +252,23 @@ private slots:
         QCOMPARE(buildSandwich(tree, "nothing").callees.nodes[0].totalNs, std::int64_t(0));
     }
 
+    void stepsMergeIntoOne()
+    {
+        const auto tree = treeOf("ProfilerStep#1;a 10\nProfilerStep#2;a 5\nProfilerStep#2;b 3\nx 1");
+        const auto merged = mergeProfilerSteps(tree);
+        QCOMPARE(merged.nodes.size(), std::size_t(5));
+        QCOMPARE(merged.nodes[0].totalNs, tree.nodes[0].totalNs);
+        const auto step = nodeAt(merged, "ProfilerStep#*");
+        QVERIFY(step != std::uint32_t(-1));
+        QCOMPARE(merged.nodes[step].totalNs, std::int64_t(18));
+        QCOMPARE(merged.nodes[nodeAt(merged, "ProfilerStep#*;a")].totalNs, std::int64_t(15));
+        QCOMPARE(merged.nodes[nodeAt(merged, "ProfilerStep#*;a")].calls, std::uint64_t(2));
+        QCOMPARE(merged.nodes[nodeAt(merged, "ProfilerStep#*;b")].totalNs, std::int64_t(3));
+        QCOMPARE(merged.nodes[nodeAt(merged, "x")].totalNs, std::int64_t(1));
+        QCOMPARE(std::string(stepMatchName("ProfilerStep#12")), std::string("ProfilerStep#*"));
+        QCOMPARE(std::string(stepMatchName("aten::mm")), std::string("aten::mm"));
+    }
+
     void diffMergesByPath()
     {
         const auto base = treeOf("a;b 10\na;c 10\ne 4");
