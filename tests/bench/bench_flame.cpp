@@ -101,6 +101,26 @@ FlameTree syntheticTree(std::size_t count)
     return tree;
 }
 
+// The icicle's layout alone through the zoom sequence, five times.
+void layoutIcicleFrames(const char *name, const FlameGraph &graph)
+{
+    std::vector<double> times;
+    std::size_t boxes = 0;
+    const auto path = widestPath(graph);
+    for (int pass = 0; pass < 5; ++pass) {
+        for (const auto node : path) {
+            IcicleViewport v;
+            v.width = 1920;
+            v.height = 1080;
+            v.zoom = node;
+            const auto t = Clock::now();
+            boxes = layoutIcicle(graph, v).boxes.size();
+            times.push_back(msSince(t));
+        }
+    }
+    frames(name, times, boxes);
+}
+
 // Layout + paint of the icicle through the zoom sequence (after one untimed paint, which
 // fills font caches).
 void paintIcicle(const char *name, const FlameGraph &graph, QImage &image)
@@ -176,22 +196,9 @@ int main(int argc, char **argv)
         return chart->lanes.size();
     });
 
-    const auto path = widestPath(graph);
+    layoutIcicleFrames("icicle layout 1920x1080", graph);
     std::vector<double> times;
     std::size_t boxes = 0;
-    for (int pass = 0; pass < 5; ++pass) {
-        for (const auto node : path) {
-            IcicleViewport v;
-            v.width = 1920;
-            v.height = 1080;
-            v.zoom = node;
-            const auto t = Clock::now();
-            boxes = layoutIcicle(graph, v).boxes.size();
-            times.push_back(msSince(t));
-        }
-    }
-    frames("icicle layout 1920x1080", times, boxes);
-
     times.clear();
     const double span = double(chart->endNs - chart->startNs);
     for (double fraction = 1; fraction > 1e-6; fraction /= 2) {
@@ -211,17 +218,7 @@ int main(int argc, char **argv)
     paintIcicle("icicle layout + paint 1920x1080", graph, image);
 
     const auto synthetic = prepareFlameGraph(syntheticTree(200000));
-    times.clear();
-    for (const auto node : widestPath(synthetic)) {
-        IcicleViewport v;
-        v.width = 1920;
-        v.height = 1080;
-        v.zoom = node;
-        const auto t = Clock::now();
-        boxes = layoutIcicle(synthetic, v).boxes.size();
-        times.push_back(msSince(t));
-    }
-    frames("200k-stack tree: icicle layout", times, boxes);
+    layoutIcicleFrames("200k-stack tree: icicle layout", synthetic);
     paintIcicle("200k-stack tree: layout + paint", synthetic, image);
 
     auto source = std::make_shared<const ui::flamegraph::TraceSource>(ui::flamegraph::TraceSource{trace, index});
