@@ -262,6 +262,7 @@ private Q_SLOTS:
         auto *chart = f.page.chartView();
         QCOMPARE(f.page.currentView(), chart);
         QVERIFY(chart->chart());
+        QVERIFY(!f.page.mergeStepsToggle()->isEnabled() && !f.page.compareChooser()->isEnabled());
         QCOMPARE(chart->chart()->chart.totalNs, f.page.graphView()->graph()->tree.nodes[0].totalNs);
         f.screenshot("chart");
         // Clicking the widest slice fits it to the width and names it in the breadcrumb.

@@ -280,11 +280,12 @@ void FlameGraphPage::updateColorChoices()
 
 void FlameGraphPage::updateEnabled()
 {
-    // The chart is per thread and of one run; a diff matches stacks without thread frames,
-    // since thread names differ between runs.
+    // The chart is per thread, of one run, with each step where it ran; a diff matches stacks
+    // without thread frames, since thread names differ between runs.
     const bool chart = Mode(m_mode->currentData().toInt()) == Mode::Chart;
     const bool diff = m_compareIndex >= 0;
     m_perThread->setEnabled(!chart && !diff);
+    m_mergeSteps->setEnabled(!chart);
     m_perThread->setToolTip(diff ? tr("A comparison merges the threads: their names differ between runs")
                                  : tr("A first level per thread; off merges the threads' stacks"));
     m_compare->setEnabled(!chart);
