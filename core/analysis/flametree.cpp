@@ -97,6 +97,8 @@ FlameTree buildFlameTree(const TraceIndex &index, const FlameOptions &options, c
             const auto name = track.eventName[i];
             nodeOf[i] = b.child(parentNode, name.value, [&] { return std::string(trace.string(name)); });
             auto &node = b.tree.nodes[nodeOf[i]];
+            if (node.calls == 0)
+                node.category = trace.string(track.category[i]);
             ++node.calls;
             self[i - first] += track.duration[i];
             if (p.isValid() && p.value >= first)

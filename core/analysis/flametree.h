@@ -26,6 +26,7 @@ struct FlameOptions {
 // A node of the aggregated call tree: one distinct stack. Node 0 is the root (no name).
 struct FlameNode {
     std::string name;
+    std::string category; // of the first event seen on this stack; empty for the root and threads
     std::uint32_t parent = 0;
     std::vector<std::uint32_t> children; // in first-seen order
     std::uint64_t calls = 0;

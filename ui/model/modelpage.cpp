@@ -108,6 +108,10 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
         m_workspace->openTrace(path);
         Q_EMIT timelineRequested();
     });
+    connect(m_results, &ProfileResultsView::openFlameGraphRequested, this, [this](const QString &path) {
+        m_workspace->openTrace(path);
+        Q_EMIT flameGraphRequested();
+    });
 }
 
 bool ModelPage::hasContent() const

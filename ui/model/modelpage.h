@@ -58,6 +58,8 @@ public:
 Q_SIGNALS:
     // A recorded trace was opened for the Timeline: the window shows that page.
     void timelineRequested();
+    // The same for the Flame graph page.
+    void flameGraphRequested();
 
 private:
     void showModel(int index);

@@ -41,8 +41,7 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     top->addWidget(m_headline, 1);
     m_timelineButton->setToolTip(tr("Export the recorded profile as a Chrome trace and open it in the Timeline page"));
-    m_flameButton->setEnabled(false);
-    m_flameButton->setToolTip(tr("The Flame graph page does not exist yet"));
+    m_flameButton->setToolTip(tr("Export the recorded profile as a Chrome trace and open it in the Flame graph page"));
     top->addWidget(m_timelineButton);
     top->addWidget(m_flameButton);
     layout->addLayout(top);
@@ -110,6 +109,10 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
         if (m_run && !m_run->tracePath.empty())
             Q_EMIT openTraceRequested(QString::fromStdString(m_run->tracePath.string()));
     });
+    connect(m_flameButton, &QPushButton::clicked, this, [this] {
+        if (m_run && !m_run->tracePath.empty())
+            Q_EMIT openFlameGraphRequested(QString::fromStdString(m_run->tracePath.string()));
+    });
     clear();
 }
 
@@ -122,6 +125,7 @@ void ProfileResultsView::clear()
     m_histogram->clear();
     m_model->clear();
     m_timelineButton->setEnabled(false);
+    m_flameButton->setEnabled(false);
 }
 
 void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QString &modelName)
@@ -154,6 +158,7 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
     for (int column = 0; column < LayerTreeModel::ColumnCount - 1; ++column)
         m_view->resizeColumnToContents(column);
     m_timelineButton->setEnabled(!m_run->tracePath.empty());
+    m_flameButton->setEnabled(!m_run->tracePath.empty());
 }
 
 } // namespace pyrometer::ui

@@ -46,6 +46,8 @@ public:
 Q_SIGNALS:
     // The user asked to see the recorded trace (a Chrome trace JSON file) in the Timeline.
     void openTraceRequested(const QString &tracePath);
+    // The same, for the Flame graph page.
+    void openFlameGraphRequested(const QString &tracePath);
 
 private:
     std::shared_ptr<const ProfileRun> m_run;

@@ -3,6 +3,7 @@
 #include "core/torch/modelfile.h"
 #include "core/util/version.h"
 #include "ui/compare/comparepage.h"
+#include "ui/flamegraph/flamegraphpage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
@@ -14,7 +15,6 @@
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
 #include "ui/session/sessioncontroller.h"
-#include "ui/shell/emptystate.h"
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
@@ -219,18 +219,13 @@ void MainWindow::applyPreferences(const Preferences &preferences)
 
 void MainWindow::createPages()
 {
-    const auto placeholder = [this](const QString &title, const QString &description) {
-        return new EmptyState(title, description, tr("Open a trace: Ctrl+O"), this);
-    };
     m_pages[Page::Overview] = new OverviewPage(m_workspace, m_jobs, this);
     m_pages[Page::Timeline] = new timeline::TimelinePage(m_workspace, m_jobs, this);
-    m_pages[Page::FlameGraph] = placeholder(
-        tr("Flame graph"),
-        tr("The operators' aggregated call tree, where width is time: with Python frames, a sandwich view "
-           "of one function, and a diff of two runs coloured by change."));
+    m_pages[Page::FlameGraph] = new flamegraph::FlameGraphPage(m_workspace, m_jobs, this);
     m_pages[Page::Operators] = new tables::OperatorsPage(m_workspace, m_jobs, this);
     m_pages[Page::Model] = new ModelPage(m_workspace, m_jobs, this);
     connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::timelineRequested, this, [this] { showPage(Page::Timeline); });
+    connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::flameGraphRequested, this, [this] { showPage(Page::FlameGraph); });
     auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
     auto *operatorsPage = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
     connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this, [this, operatorsPage](double start, double end) {
@@ -262,15 +257,6 @@ void MainWindow::createPages()
         m_stack->addWidget(m_pages.at(page));
     }
     m_sidebar->setCurrentRow(0);
-
-    // Pages that are still placeholders point at the Overview once something is open.
-    connect(m_workspace, &Workspace::traceOpened, this, [this](int index) {
-        const QString name = QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName();
-        for (const auto page : {Page::FlameGraph, Page::Operators}) {
-            if (auto *empty = qobject_cast<EmptyState *>(m_pages.at(page)))
-                empty->setHint(tr("%1 is open: its summary is on the Overview page.").arg(name));
-        }
-    });
 }
 
 void MainWindow::createMenus()

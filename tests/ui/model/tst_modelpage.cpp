@@ -145,10 +145,6 @@ private Q_SLOTS:
             total += it->value;
         QCOMPARE(total, 7.0);
 
-        // Flame graph: not built yet, said so.
-        QVERIFY(!results->flameGraphButton()->isEnabled());
-        QVERIFY(results->flameGraphButton()->toolTip().contains(QLatin1String("does not exist yet")));
-
         // Timeline: the trace is exported into the cache and opened in the workspace.
         QVERIFY(QFileInfo::exists(QString::fromStdString(run->tracePath.string())));
         QVERIFY(QString::fromStdString(run->tracePath.string())
@@ -160,6 +156,15 @@ private Q_SLOTS:
         QCOMPARE(timeline.count(), 1);
         QVERIFY(f.waitIdle());
         QCOMPARE(opened.count(), 1);
+        QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
+
+        // Flame graph: the same trace, opened for that page.
+        QVERIFY(results->flameGraphButton()->isEnabled());
+        QSignalSpy flame(&f.page, &ModelPage::flameGraphRequested);
+        results->flameGraphButton()->click();
+        QCOMPARE(flame.count(), 1);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(opened.count(), 2);
         QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
     }
 

@@ -1,0 +1,453 @@
+#include "ui/flamegraph/flamegraphpage.h"
+
+#include "core/analysis/flamediff.h"
+#include "ui/flamegraph/breadcrumbbar.h"
+#include "ui/flamegraph/flamegraphview.h"
+#include "ui/flamegraph/flametooltip.h"
+#include "ui/flamegraph/sandwichview.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/emptystate.h"
+#include "ui/workspace/workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QStackedLayout>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace pyrometer::ui::flamegraph {
+
+namespace {
+
+struct Built {
+    std::shared_ptr<const TraceSource> source;
+    std::shared_ptr<const TraceSource> compared;
+    std::shared_ptr<const analysis::FlameGraph> graph;
+    std::shared_ptr<const ChartData> chart;
+};
+
+struct BuiltSandwich {
+    analysis::Sandwich sandwich;
+    std::shared_ptr<const analysis::FlameGraph> callers;
+    std::shared_ptr<const analysis::FlameGraph> callees;
+};
+
+// The cached source, or a new one indexed now (in the job); null when stopped.
+std::shared_ptr<const TraceSource> indexed(std::shared_ptr<const TraceSource> cached,
+                                           const std::shared_ptr<const trace::Trace> &trace, const StopToken &stop)
+{
+    if (cached || !trace)
+        return cached;
+    auto index = analysis::buildTraceIndex(*trace, &stop);
+    if (!index)
+        return nullptr;
+    return std::make_shared<const TraceSource>(TraceSource{trace, std::move(index)});
+}
+
+QString fileName(const Workspace *workspace, int index)
+{
+    return QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName();
+}
+
+} // namespace
+
+FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
+      m_empty(new EmptyState(tr("Flame graph"),
+                             tr("The operators' aggregated call tree, where width is time: with Python frames, a "
+                                "time-ordered flame chart, a sandwich view of one function, and a diff of two runs "
+                                "coloured by change."),
+                             tr("Open a trace: Ctrl+O"), this)),
+      m_traceChooser(new QComboBox(this)), m_mode(new QComboBox(this)), m_python(new QCheckBox(tr("Python frames"), this)),
+      m_perThread(new QCheckBox(tr("Per thread"), this)), m_mergeSteps(new QCheckBox(tr("Merge steps"), this)), m_color(new QComboBox(this)), m_compare(new QComboBox(this)),
+      m_breadcrumb(new BreadcrumbBar(this)), m_search(new QLineEdit(this)), m_share(new QLabel(this)),
+      m_summary(new QLabel(this)), m_sandwichButton(new QToolButton(this)), m_views(new QStackedWidget(this)),
+      m_graphView(new FlameGraphView(this)), m_chartView(new FlameChartView(this)), m_sandwich(new SandwichView(this))
+{
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Trace:"), this));
+    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_traceChooser->setMinimumContentsLength(12);
+    bar->addWidget(m_traceChooser);
+    m_mode->addItem(tr("Call tree"), int(Mode::Icicle));
+    m_mode->addItem(tr("Time order"), int(Mode::Chart));
+    m_mode->setToolTip(tr("Call tree: stacks merged, width is total time. Time order: each call where it ran."));
+    bar->addWidget(m_mode);
+    m_python->setToolTip(tr("Include python_function frames (traces recorded with with_stack=True)"));
+    bar->addWidget(m_python);
+    m_perThread->setChecked(true);
+    bar->addWidget(m_perThread);
+    m_mergeSteps->setChecked(true);
+    m_mergeSteps->setToolTip(tr("One ProfilerStep#* frame for all steps, so their stacks add up"));
+    bar->addWidget(m_mergeSteps);
+    bar->addSpacing(4);
+    bar->addWidget(new QLabel(tr("Colour:"), this));
+    m_color->addItem(tr("Category"), int(FlameColorMode::ByCategory));
+    m_color->addItem(tr("Name"), int(FlameColorMode::ByName));
+    m_color->addItem(tr("Change"), int(FlameColorMode::ByChange));
+    bar->addWidget(m_color);
+    bar->addSpacing(4);
+    bar->addWidget(new QLabel(tr("Compare:"), this));
+    m_compare->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_compare->setMinimumContentsLength(10);
+    m_compare->setToolTip(tr("Another open trace as the base: frames are coloured by how their time changed from it"));
+    bar->addWidget(m_compare);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    auto *second = new QHBoxLayout;
+    second->addWidget(m_breadcrumb, 1);
+    m_search->setPlaceholderText(tr("Search frames"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(200);
+    second->addWidget(m_search);
+    m_share->setMinimumWidth(170);
+    second->addWidget(m_share);
+    m_sandwichButton->setText(tr("Sandwich"));
+    m_sandwichButton->setToolTip(tr("Callers and callees of the zoomed frame's function (or double-click any frame)"));
+    second->addWidget(m_sandwichButton);
+    layout->addLayout(second);
+    m_summary->setTextFormat(Qt::RichText);
+    layout->addWidget(m_summary);
+
+    m_views->addWidget(m_graphView);
+    m_views->addWidget(m_chartView);
+    m_views->addWidget(m_sandwich);
+    layout->addWidget(m_views, 1);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+    updateColorChoices();
+
+    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
+        m_traceChooser->addItem(fileName(m_workspace, index), index);
+        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
+    });
+    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
+        if (item >= 0)
+            showTrace(m_traceChooser->itemData(item).toInt());
+    });
+    connect(m_compare, &QComboBox::currentIndexChanged, this, [this](int item) {
+        if (item >= 0)
+            compareWith(m_compare->itemData(item).toInt());
+    });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { setMode(Mode(m_mode->currentData().toInt())); });
+    connect(m_python, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
+    connect(m_perThread, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
+    connect(m_mergeSteps, &QCheckBox::toggled, this, &FlameGraphPage::rebuild);
+    connect(m_color, &QComboBox::currentIndexChanged, this, [this] {
+        m_graphView->setColorMode(colorMode());
+        m_chartView->setByName(colorMode() == FlameColorMode::ByName);
+        m_sandwich->setColorMode(colorMode());
+    });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_graphView->setSearchText(text);
+        m_chartView->setSearchText(text);
+        updateShare();
+    });
+    connect(m_graphView, &FlameGraphView::zoomChanged, this, &FlameGraphPage::updateBreadcrumb);
+    connect(m_chartView, &FlameChartView::zoomChanged, this, &FlameGraphPage::updateBreadcrumb);
+    connect(m_breadcrumb, &BreadcrumbBar::crumbClicked, this, [this](int level) {
+        if (m_views->currentWidget() == m_chartView) {
+            const auto path = m_chartView->focusPath();
+            if (level == 0 || std::size_t(level) > path.size()) {
+                m_chartView->showAll();
+                return;
+            }
+            const auto &ref = path[std::size_t(level - 1)];
+            const auto &track = m_chartView->chart()->source->trace->track(ref.track);
+            m_chartView->showRange(double(track.start[ref.event.value]), double(track.end(ref.event)), ref);
+            return;
+        }
+        if (const auto *graph = m_graphView->graph()) {
+            const auto path = analysis::flamePath(graph->tree, m_graphView->zoom());
+            if (std::size_t(level) < path.size())
+                m_graphView->zoomTo(path[std::size_t(level)]);
+        }
+    });
+    connect(m_graphView, &FlameGraphView::sandwichRequested, this, &FlameGraphPage::showSandwich);
+    connect(m_sandwich, &SandwichView::sandwichRequested, this, &FlameGraphPage::showSandwich);
+    connect(m_sandwich, &SandwichView::closeRequested, this, &FlameGraphPage::closeSandwich);
+    connect(m_sandwichButton, &QToolButton::clicked, this, [this] {
+        if (const auto *graph = m_graphView->graph(); graph && m_graphView->zoom() != 0)
+            showSandwich(QString::fromStdString(graph->tree.nodes[m_graphView->zoom()].name));
+    });
+}
+
+bool FlameGraphPage::hasContent() const
+{
+    return m_stack->currentIndex() == 1;
+}
+
+QWidget *FlameGraphPage::currentView() const
+{
+    return m_views->currentWidget();
+}
+
+FlameColorMode FlameGraphPage::colorMode() const
+{
+    return FlameColorMode(m_color->currentData().toInt());
+}
+
+analysis::FlameOptions FlameGraphPage::options() const
+{
+    analysis::FlameOptions options;
+    options.events = m_python->isChecked() ? analysis::FlameEvents::OpsPython : analysis::FlameEvents::Ops;
+    options.threadRoots = m_perThread->isChecked() && m_compareIndex < 0;
+    return options;
+}
+
+void FlameGraphPage::showTrace(int workspaceIndex)
+{
+    if (workspaceIndex == m_traceIndex)
+        return;
+    m_traceIndex = workspaceIndex;
+    const int item = m_traceChooser->findData(workspaceIndex);
+    if (item >= 0 && item != m_traceChooser->currentIndex())
+        m_traceChooser->setCurrentIndex(item); // comes back here with m_traceIndex already set
+    // The other open traces, to compare with.
+    {
+        const QSignalBlocker blocker(m_compare);
+        m_compare->clear();
+        m_compare->addItem(tr("nothing"), -1);
+        for (int i = 0; i < int(m_workspace->traces().size()); ++i) {
+            if (i != workspaceIndex)
+                m_compare->addItem(fileName(m_workspace, i), i);
+        }
+        m_compareIndex = -1;
+    }
+    updateColorChoices();
+    rebuild();
+}
+
+void FlameGraphPage::compareWith(int workspaceIndex)
+{
+    if (workspaceIndex == m_traceIndex)
+        workspaceIndex = -1;
+    {
+        const QSignalBlocker blocker(m_compare);
+        m_compare->setCurrentIndex(std::max(0, m_compare->findData(workspaceIndex)));
+    }
+    if (workspaceIndex == m_compareIndex)
+        return;
+    m_compareIndex = workspaceIndex;
+    updateColorChoices();
+    rebuild();
+}
+
+void FlameGraphPage::setMode(Mode mode)
+{
+    {
+        const QSignalBlocker blocker(m_mode);
+        m_mode->setCurrentIndex(m_mode->findData(int(mode)));
+    }
+    const bool chart = mode == Mode::Chart;
+    updateEnabled();
+    if (chart && !m_chartView->chart())
+        rebuild();
+    else if (!chart && hasContent())
+        m_views->setCurrentWidget(m_graphView);
+    else if (chart && hasContent())
+        m_views->setCurrentWidget(m_chartView);
+    updateBreadcrumb();
+    updateSummary();
+}
+
+void FlameGraphPage::updateColorChoices()
+{
+    // "Change" needs a comparison; comparing starts with it.
+    const bool diff = m_compareIndex >= 0;
+    updateEnabled();
+    auto *model = qobject_cast<QStandardItemModel *>(m_color->model());
+    if (model)
+        model->item(2)->setEnabled(diff);
+    if (diff)
+        m_color->setCurrentIndex(2);
+    else if (colorMode() == FlameColorMode::ByChange)
+        m_color->setCurrentIndex(0);
+}
+
+void FlameGraphPage::updateEnabled()
+{
+    // The chart is per thread, of one run, with each step where it ran; a diff matches stacks
+    // without thread frames, since thread names differ between runs.
+    const bool chart = Mode(m_mode->currentData().toInt()) == Mode::Chart;
+    const bool diff = m_compareIndex >= 0;
+    m_perThread->setEnabled(!chart && !diff);
+    m_mergeSteps->setEnabled(!chart);
+    m_perThread->setToolTip(diff ? tr("A comparison merges the threads: their names differ between runs")
+                                 : tr("A first level per thread; off merges the threads' stacks"));
+    m_compare->setEnabled(!chart);
+}
+
+void FlameGraphPage::rebuild()
+{
+    if (m_traceIndex < 0 || std::size_t(m_traceIndex) >= m_workspace->traces().size())
+        return;
+    const auto cachedOf = [this](int index) -> std::shared_ptr<const TraceSource> {
+        const auto found = m_sources.find(index);
+        return found == m_sources.end() ? nullptr : found->second;
+    };
+    const auto traceOf = [this](int index) -> std::shared_ptr<const trace::Trace> {
+        return index < 0 ? nullptr : m_workspace->traces().at(std::size_t(index)).trace;
+    };
+    const int traceIndex = m_traceIndex;
+    const int compareIndex = m_compareIndex;
+    const bool chart = Mode(m_mode->currentData().toInt()) == Mode::Chart;
+    // Captures copies only: the traces, cached indexes and the options.
+    m_jobs->run<Built>(
+        tr("Building the flame graph"), QStringLiteral("flamegraph"),
+        [trace = traceOf(traceIndex), cached = cachedOf(traceIndex), base = traceOf(compareIndex),
+         cachedBase = cachedOf(compareIndex), options = options(), mergeSteps = m_mergeSteps->isChecked(),
+         chart](ProgressReporter &progress, const StopToken &stop) -> Result<Built> {
+            const Error cancelled{"flame graph cancelled"};
+            Built built;
+            built.source = indexed(cached, trace, stop);
+            built.compared = indexed(cachedBase, base, stop);
+            if (!built.source || (base && !built.compared))
+                return cancelled;
+            progress.reportPermille(300);
+            const auto treeOf = [&](const analysis::TraceIndex &index) {
+                auto tree = analysis::buildFlameTree(index, options, &stop);
+                return mergeSteps ? analysis::mergeProfilerSteps(tree) : tree;
+            };
+            auto tree = treeOf(*built.source->index);
+            if (built.compared) {
+                const auto baseTree = treeOf(*built.compared->index);
+                built.graph = std::make_shared<const analysis::FlameGraph>(
+                    analysis::prepareDiffGraph(analysis::diffFlameTrees(baseTree, tree)));
+            } else {
+                built.graph = std::make_shared<const analysis::FlameGraph>(analysis::prepareFlameGraph(std::move(tree)));
+            }
+            progress.reportPermille(700);
+            if (chart)
+                built.chart = std::make_shared<const ChartData>(
+                    ChartData{built.source, analysis::buildFlameChart(*built.source->index, options.events, &stop)});
+            if (stop.stopRequested())
+                return cancelled;
+            return built;
+        },
+        this,
+        [this, traceIndex, compareIndex](Built built) {
+            if (traceIndex != m_traceIndex || compareIndex != m_compareIndex)
+                return;
+            m_sources[traceIndex] = built.source;
+            if (built.compared)
+                m_sources[compareIndex] = built.compared;
+            m_graphView->setColorMode(colorMode());
+            m_graphView->setGraph(built.graph);
+            m_chartView->setChart(built.chart);
+            m_chartView->setSearchText(m_search->text());
+            m_stack->setCurrentIndex(1);
+            m_views->setCurrentWidget(built.chart ? static_cast<QWidget *>(m_chartView) : m_graphView);
+            updateBreadcrumb();
+            updateShare();
+            updateSummary();
+            Q_EMIT graphShown();
+        });
+}
+
+void FlameGraphPage::updateBreadcrumb()
+{
+    QStringList crumbs;
+    if (m_views->currentWidget() == m_chartView) {
+        crumbs << tr("all");
+        if (const auto *shown = m_chartView->chart()) {
+            const auto &trace = *shown->source->trace;
+            for (const auto &ref : m_chartView->focusPath())
+                crumbs << QString::fromUtf8(trace.string(trace.track(ref.track).eventName[ref.event.value]));
+        }
+    } else if (const auto *graph = m_graphView->graph()) {
+        for (const auto node : analysis::flamePath(graph->tree, m_graphView->zoom()))
+            crumbs << QString::fromUtf8(graph->label(node).data(), qsizetype(graph->label(node).size()));
+    }
+    m_breadcrumb->setCrumbs(crumbs);
+    m_sandwichButton->setEnabled(m_views->currentWidget() == m_graphView && m_graphView->zoom() != 0);
+}
+
+void FlameGraphPage::updateShare()
+{
+    if (m_search->text().isEmpty() || !m_graphView->graph()) {
+        m_share->clear();
+        return;
+    }
+    const auto &search = m_graphView->search();
+    const QString frames = search.frames == 1 ? tr("1 frame") : tr("%1 frames").arg(search.frames);
+    m_share->setText(tr("%1, %2 of total").arg(frames, percent(search.share)));
+    m_share->setToolTip(tr("%1 of %2: matches nested in other matches count once")
+                            .arg(duration(search.matchedNs), duration(m_graphView->graph()->tree.nodes[0].totalNs)));
+}
+
+void FlameGraphPage::updateSummary()
+{
+    const auto *graph = m_graphView->graph();
+    if (!graph || m_traceIndex < 0) {
+        m_summary->clear();
+        return;
+    }
+    const QString name = fileName(m_workspace, m_traceIndex).toHtmlEscaped();
+    const QString what = m_python->isChecked() ? tr("operator and Python time") : tr("operator time");
+    if (m_views->currentWidget() == m_chartView && m_chartView->chart()) {
+        const auto &chart = m_chartView->chart()->chart;
+        m_summary->setText(tr("<b>%1</b>: %2 of %3 on %4 thread(s), in time order. Wheel zooms, drag pans, "
+                              "click a slice to fit it.")
+                               .arg(name, duration(chart.totalNs), what)
+                               .arg(chart.threads.size()));
+        return;
+    }
+    const auto total = graph->tree.nodes[0].totalNs;
+    if (!graph->isDiff()) {
+        m_summary->setText(tr("<b>%1</b>: %2 of %3. Click a frame to zoom, double-click for its sandwich view.")
+                               .arg(name, duration(total), what));
+        return;
+    }
+    const auto baseTotal = graph->base[0].totalNs;
+    const QString change = baseTotal > 0 ? percent(double(total - baseTotal) / double(baseTotal)) : QStringLiteral("–");
+    m_summary->setText(tr("<b>%1</b> (%2, widths) against <b>%3</b> (%4): %5%6. "
+                          "<span style='color:#d62728'>■</span> slower, <span style='color:#1f6fd6'>■</span> faster, "
+                          "deeper for a larger change; grey: unchanged or in one run only.")
+                           .arg(name, duration(total), fileName(m_workspace, m_compareIndex).toHtmlEscaped(),
+                                duration(baseTotal), total >= baseTotal ? QStringLiteral("+") : QString(), change));
+}
+
+void FlameGraphPage::showSandwich(const QString &function)
+{
+    const auto graph = m_graphView->sharedGraph();
+    if (!graph || function.isEmpty())
+        return;
+    m_jobs->run<BuiltSandwich>(
+        tr("Building the sandwich view"), QStringLiteral("flamegraph-sandwich"),
+        [graph, function = function.toStdString()](ProgressReporter &, const StopToken &) -> Result<BuiltSandwich> {
+            BuiltSandwich built;
+            built.sandwich = analysis::buildSandwich(graph->tree, function);
+            built.callers = std::make_shared<const analysis::FlameGraph>(analysis::prepareFlameGraph(built.sandwich.callers));
+            built.callees = std::make_shared<const analysis::FlameGraph>(analysis::prepareFlameGraph(built.sandwich.callees));
+            return built;
+        },
+        this,
+        [this, function](BuiltSandwich built) {
+            m_sandwich->setColorMode(colorMode());
+            m_sandwich->setSandwich(function, built.sandwich.stacks, built.callers, built.callees);
+            m_views->setCurrentWidget(m_sandwich);
+            m_sandwichButton->setEnabled(false);
+            Q_EMIT sandwichShown();
+        });
+}
+
+void FlameGraphPage::closeSandwich()
+{
+    setMode(Mode(m_mode->currentData().toInt()));
+}
+
+} // namespace pyrometer::ui::flamegraph
