@@ -3,6 +3,7 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
 #include "ui/overview/overviewpage.h"
+#include "ui/shell/emptystate.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/recentfiles.h"
