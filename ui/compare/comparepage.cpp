@@ -1,6 +1,6 @@
 #include "ui/compare/comparepage.h"
 
-#include "ui/shell/emptystate.h"
+#include "ui/flamegraph/flamegraphview.h"
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
@@ -61,12 +61,7 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
     layout->addWidget(m_tabs);
     m_tabs->addTab(createVariantsTab(), tr("Model variants"));
     m_tabs->addTab(createTracesTab(), tr("Traces"));
-    // Reserved for the flame graph widget's diff mode (two traces, coloured by change).
-    m_flameTab = new EmptyState(tr("Diff flame graph"),
-                                tr("The two traces' call trees merged into one flame graph, each frame coloured by how much "
-                                   "its time changed. This tab will hold the flame graph view's diff mode."),
-                                tr("Until then: the Traces tab lists the same deltas per operator and kernel."), this);
-    m_tabs->addTab(m_flameTab, tr("Diff flame graph"));
+    m_tabs->addTab(createFlameTab(), tr("Diff flame graph"));
 
     connect(workspace, &Workspace::modelOpened, this, &ComparePage::modelOpened);
     connect(workspace, &Workspace::traceOpened, this, &ComparePage::traceOpened);
@@ -183,6 +178,26 @@ QWidget *ComparePage::createTracesTab()
     return tab;
 }
 
+QWidget *ComparePage::createFlameTab()
+{
+    auto *tab = new QWidget(this);
+    m_flameStatus = wrappedLabel(tab);
+    m_flameStatus->setText(tr("Compare two traces on the Traces tab: their call trees merge here into one flame graph, "
+                              "as wide as the other trace's times, each frame coloured by its change from the base: "
+                              "red slower, blue faster, deeper for a larger change, grey unchanged or in one trace only."));
+    auto *whole = new QPushButton(tr("Whole tree"), tab);
+    m_flameView = new flamegraph::FlameGraphView(tab);
+    m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_flameStatus, 1);
+    row->addWidget(whole);
+    auto *layout = new QVBoxLayout(tab);
+    layout->addLayout(row);
+    layout->addWidget(m_flameView, 1);
+    connect(whole, &QPushButton::clicked, this, [this] { m_flameView->zoomTo(0); });
+    return tab;
+}
+
 void ComparePage::modelOpened(int index)
 {
     m_modelPath = m_workspace->models().at(std::size_t(index)).path;
@@ -280,12 +295,21 @@ void ComparePage::diffTraces()
     const auto otherTrace = traces[std::size_t(other)].trace;
     m_diffTraces->setEnabled(false);
     m_traceStatus->setText(tr("Comparing…"));
-    m_traceJob = m_jobs->run<analysis::TraceDiff>(
+    m_traceJob = m_jobs->run<TracesComparison>(
         tr("Comparing %1 with %2").arg(m_baseTrace->currentText(), m_otherTrace->currentText()), QStringLiteral("compare-traces"),
         [baseTrace, otherTrace](ProgressReporter &progress, const StopToken &stop) {
             return diffLoadedTraces(baseTrace, otherTrace, progress, stop);
         },
-        this, [this](analysis::TraceDiff diff) { showDiff(diff); });
+        this, [this, names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
+            showDiff(comparison.diff);
+            m_flameView->setGraph(comparison.flame);
+            m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
+            m_flameStatus->setText(tr("<b>%1</b> against the base <b>%2</b>: widths are %1's times; "
+                                      "<span style='color:#c0392b'>red</span> is slower, "
+                                      "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one trace only. "
+                                      "Click a frame to zoom; hover for both times.")
+                                       .arg(names.second.toHtmlEscaped(), names.first.toHtmlEscaped()));
+        });
 }
 
 void ComparePage::showDiff(const analysis::TraceDiff &diff)

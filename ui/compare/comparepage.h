@@ -17,11 +17,14 @@ class QTableView;
 namespace pyrometer::ui {
 
 class Workspace;
+namespace flamegraph {
+class FlameGraphView;
+}
 
 // The Compare page. Model variants: the open model's variants (baseline, frozen, channels_last,
 // int8, bf16, threads=N) timed on the same inputs, with speedup, size and output difference,
 // and a per-layer delta table against the baseline. Traces: the op and kernel deltas of two
-// open traces. Diff flame graph: a reserved tab for the flame graph widget's diff mode.
+// open traces. Diff flame graph: the two traces' call trees merged, coloured by change.
 class ComparePage final : public QWidget {
     Q_OBJECT
 public:
@@ -43,7 +46,7 @@ public:
     TraceDiffModel *opDiffModel() const { return m_opModel; }
     TraceDiffModel *kernelDiffModel() const { return m_kernelModel; }
     QLabel *traceStatus() const { return m_traceStatus; }
-    QWidget *diffFlameGraphTab() const { return m_flameTab; }
+    flamegraph::FlameGraphView *diffFlameGraph() const { return m_flameView; }
 
     void runVariants();
     void diffTraces();
@@ -56,6 +59,7 @@ private:
     void showDiff(const analysis::TraceDiff &diff);
     QWidget *createVariantsTab();
     QWidget *createTracesTab();
+    QWidget *createFlameTab();
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -83,7 +87,9 @@ private:
     TraceDiffModel *m_opModel = nullptr;
     TraceDiffModel *m_kernelModel = nullptr;
     JobTracker::JobId m_traceJob = 0;
-    QWidget *m_flameTab = nullptr;
+    // Diff flame graph
+    QLabel *m_flameStatus = nullptr;
+    flamegraph::FlameGraphView *m_flameView = nullptr;
 };
 
 } // namespace pyrometer::ui

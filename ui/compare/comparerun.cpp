@@ -1,5 +1,7 @@
 #include "ui/compare/comparerun.h"
 
+#include "core/analysis/flamediff.h"
+#include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
 #include "core/torch/layerprofile.h"
 #include "ui/model/profilerun.h"
@@ -63,16 +65,28 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     return run;
 }
 
-Result<analysis::TraceDiff> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
-                                             ProgressReporter &progress, const StopToken &stop)
+Result<TracesComparison> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
+                                          ProgressReporter &progress, const StopToken &stop)
 {
     const auto baseIndex = analysis::buildTraceIndex(*base, &stop);
-    progress.reportPermille(400);
+    progress.reportPermille(300);
     const auto otherIndex = baseIndex ? analysis::buildTraceIndex(*other, &stop) : nullptr;
-    progress.reportPermille(800);
+    progress.reportPermille(600);
     if (!baseIndex || !otherIndex || stop.stopRequested())
         return Error{"trace comparison cancelled"};
-    return analysis::diffTraces(*baseIndex, *otherIndex, &stop);
+    TracesComparison comparison;
+    comparison.diff = analysis::diffTraces(*baseIndex, *otherIndex, &stop);
+    progress.reportPermille(800);
+    analysis::FlameOptions options;
+    options.threadRoots = false;
+    const auto tree = [&](const analysis::TraceIndex &index) {
+        return analysis::mergeProfilerSteps(analysis::buildFlameTree(index, options, &stop));
+    };
+    comparison.flame = std::make_shared<const analysis::FlameGraph>(
+        analysis::prepareDiffGraph(analysis::diffFlameTrees(tree(*baseIndex), tree(*otherIndex))));
+    if (stop.stopRequested())
+        return Error{"trace comparison cancelled"};
+    return comparison;
 }
 
 } // namespace pyrometer::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/diff.h"
+#include "core/analysis/flamegraph.h"
 #include "core/torch/layerdelta.h"
 #include "core/torch/variant.h"
 #include "core/util/progress.h"
@@ -42,8 +43,14 @@ struct VariantsRun {
 // layer: the whole of one "Run compare", on a worker thread.
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop);
 
-// The op and kernel deltas of two loaded traces.
-Result<analysis::TraceDiff> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
+// Two loaded traces compared: op and kernel deltas, and the diff flame graph (widths from the
+// other trace, the base's values kept for colour by change; steps merged, threads merged,
+// since thread names and step numbers differ between runs).
+struct TracesComparison {
+    analysis::TraceDiff diff;
+    std::shared_ptr<const analysis::FlameGraph> flame;
+};
+Result<TracesComparison> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
                                              ProgressReporter &progress, const StopToken &stop);
 
 } // namespace pyrometer::ui

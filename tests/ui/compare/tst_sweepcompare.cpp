@@ -20,11 +20,17 @@
 
 #include <qcustomplot.h>
 
+#include "core/analysis/flamegraph.h"
+#include "core/analysis/flametree.h"
+#include "core/analysis/traceindex.h"
 #include "ui/compare/comparepage.h"
+#include "ui/flamegraph/flamegraphview.h"
 #include "ui/model/modelpage.h"
 #include "ui/model/sweepview.h"
 #include "ui/plots/sweepplots.h"
 #include "ui/workspace/workspace.h"
+
+#include <algorithm>
 
 using namespace pyrometer;
 using namespace pyrometer::ui;
@@ -181,7 +187,25 @@ private Q_SLOTS:
         page.tabs()->setCurrentIndex(1);
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-traces")));
+        // The diff flame graph: widths from the other trace, the base's values beside them,
+        // each root's total that of its own trace's flame tree (steps merged, no thread level).
         QCOMPARE(page.tabs()->tabText(2), QStringLiteral("Diff flame graph"));
+        const auto *graph = page.diffFlameGraph()->graph();
+        QVERIFY(graph && graph->isDiff());
+        QCOMPARE(graph->base.size(), graph->tree.nodes.size());
+        const auto rootTotal = [](const TraceDocument &document) {
+            const auto index = analysis::buildTraceIndex(*document.trace);
+            analysis::FlameOptions options;
+            options.threadRoots = false;
+            return analysis::mergeProfilerSteps(analysis::buildFlameTree(*index, options)).nodes[0].totalNs;
+        };
+        QCOMPARE(graph->base[0].totalNs, rootTotal(workspace.traces()[0]));
+        QCOMPARE(graph->tree.nodes[0].totalNs, rootTotal(workspace.traces()[1]));
+        QVERIFY(graph->base[0].totalNs != graph->tree.nodes[0].totalNs);
+        QVERIFY(std::count(graph->presence.begin(), graph->presence.end(), analysis::Presence::OtherOnly) > 0);
+        page.tabs()->setCurrentIndex(2);
+        QTest::qWait(50);
+        QVERIFY(page.grab().save(screenshotPath("compare-flame")));
     }
 };
 
