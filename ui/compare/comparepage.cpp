@@ -65,6 +65,8 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
 
     connect(workspace, &Workspace::modelOpened, this, &ComparePage::modelOpened);
     connect(workspace, &Workspace::traceOpened, this, &ComparePage::traceOpened);
+    if (!workspace->traces().empty())
+        traceOpened(); // what was open before this page was made
     connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
         const QString text = outcome == JobOutcome::Cancelled ? tr("Cancelled.")
                              : outcome == JobOutcome::Failed  ? tr("Failed: %1").arg(message)
@@ -225,6 +227,59 @@ void ComparePage::traceOpened()
         m_traceStatus->clear();
     }
     m_diffTraces->setEnabled(traces.size() >= 2 && !m_traceJob);
+    choosePendingTraces();
+}
+
+void ComparePage::choosePendingTraces()
+{
+    if (m_pendingBase.isEmpty())
+        return;
+    const auto &traces = m_workspace->traces();
+    const auto find = [&](const QString &path) {
+        for (std::size_t i = 0; i < traces.size(); ++i) {
+            if (traces[i].path == path)
+                return int(i);
+        }
+        return -1;
+    };
+    const int base = find(m_pendingBase);
+    const int other = find(m_pendingOther);
+    if (base < 0 || other < 0)
+        return;
+    m_baseTrace->setCurrentIndex(base);
+    m_otherTrace->setCurrentIndex(other);
+    m_pendingBase.clear();
+    m_pendingOther.clear();
+}
+
+nlohmann::json ComparePage::saveState() const
+{
+    nlohmann::json state{{"variants", m_variants->text().toStdString()},
+                         {"inputs", m_inputs->text().toStdString()},
+                         {"iterations", m_iterations->value()}};
+    const auto &traces = m_workspace->traces();
+    const int base = m_baseTrace->currentIndex();
+    const int other = m_otherTrace->currentIndex();
+    if (base >= 0 && other >= 0 && std::size_t(std::max(base, other)) < traces.size()) {
+        state["base_trace"] = traces[std::size_t(base)].path.toStdString();
+        state["other_trace"] = traces[std::size_t(other)].path.toStdString();
+    }
+    return state;
+}
+
+void ComparePage::restoreState(const nlohmann::json &state)
+{
+    if (!state.is_object())
+        return;
+    const auto text = [&](const char *key) { return QString::fromStdString(state.value(key, std::string())); };
+    if (state.contains("variants"))
+        m_variants->setText(text("variants"));
+    m_inputs->setText(text("inputs"));
+    if (const auto iterations = state.find("iterations"); iterations != state.end() && iterations->is_number_integer())
+        m_iterations->setValue(iterations->get<int>());
+    m_pendingBase = text("base_trace");
+    m_pendingOther = text("other_trace");
+    choosePendingTraces();
 }
 
 void ComparePage::runVariants()

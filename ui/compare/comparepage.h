@@ -6,6 +6,8 @@
 #include "ui/compare/comparetables.h"
 #include "ui/jobs/jobtracker.h"
 
+#include <nlohmann/json.hpp>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -51,9 +53,15 @@ public:
     void runVariants();
     void diffTraces();
 
+    // The setup, for sessions: variants, inputs, timed runs, and the two traces by path. The
+    // traces are chosen when both are open (now, or when they arrive).
+    nlohmann::json saveState() const;
+    void restoreState(const nlohmann::json &state);
+
 private:
     void modelOpened(int index);
     void traceOpened();
+    void choosePendingTraces();
     void showVariants(const VariantsRun &run);
     void showLayers(int index);
     void showDiff(const analysis::TraceDiff &diff);
@@ -87,6 +95,8 @@ private:
     TraceDiffModel *m_opModel = nullptr;
     TraceDiffModel *m_kernelModel = nullptr;
     JobTracker::JobId m_traceJob = 0;
+    QString m_pendingBase; // from a restored session, chosen once open
+    QString m_pendingOther;
     // Diff flame graph
     QLabel *m_flameStatus = nullptr;
     flamegraph::FlameGraphView *m_flameView = nullptr;

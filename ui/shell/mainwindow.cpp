@@ -11,6 +11,7 @@
 #include "ui/overview/overviewpage.h"
 #include "resources/bundleddemo.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/report/pagesections.h"
 #include "ui/report/reportexporter.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
@@ -139,6 +140,9 @@ void MainWindow::createSession()
             showPage(*page);
     };
     m_session = new SessionController(std::move(parts), this);
+    auto *comparePage = qobject_cast<ComparePage *>(m_pages.at(Page::Compare));
+    m_session->setComparisonState([comparePage] { return comparePage->saveState(); },
+                                  [comparePage](const nlohmann::json &state) { comparePage->restoreState(state); });
     connect(m_session, &SessionController::failed, this, &MainWindow::showError);
     connect(m_session, &SessionController::filesMissing, this, [this](const QStringList &files) {
         showError(tr("Not found, so not opened: %1. The rest of the session is open.").arg(files.join(QStringLiteral(", "))));
@@ -148,6 +152,10 @@ void MainWindow::createSession()
 
     m_reports = new ReportExporter(m_workspace, m_jobs, this);
     m_reports->setModelRun([modelPage] { return modelPage->results()->sharedRun(); });
+    m_reports->addContributor(QStringLiteral("sweep"), [modelPage] { return sweepSections(*modelPage->sweepView()); });
+    m_reports->addContributor(QStringLiteral("compare"), [page = qobject_cast<ComparePage *>(m_pages.at(Page::Compare))] {
+        return compareSections(*page);
+    });
     connect(m_reports, &ReportExporter::failed, this, &MainWindow::showError);
     connect(m_reports, &ReportExporter::exported, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 8000); });

@@ -28,6 +28,7 @@
 #include "ui/model/modelpage.h"
 #include "ui/model/sweepview.h"
 #include "ui/plots/sweepplots.h"
+#include "ui/report/pagesections.h"
 #include "ui/workspace/workspace.h"
 
 #include <algorithm>
@@ -136,6 +137,17 @@ private Q_SLOTS:
 
         QVERIFY(page.grab().save(screenshotPath("sweep-tab")));
         QVERIFY(sweep->exportPng(screenshotPath("sweep-export"))); // what Export writes, for a look too
+
+        // What the sweep adds to an exported report: the charts as a PNG and every point.
+        const auto sections = sweepSections(*sweep);
+        QCOMPARE(sections.size(), std::size_t(1));
+        QCOMPARE(sections[0].images.size(), std::size_t(1));
+        QCOMPARE(sections[0].images[0].mimeType, std::string("image/png"));
+        QVERIFY(sections[0].images[0].data.starts_with("\x89PNG"));
+        QCOMPARE(sections[0].tables.size(), std::size_t(1));
+        QCOMPARE(int(sections[0].tables[0].rows.size()), sweep->pointsModel()->rowCount());
+        QCOMPARE(sections[0].tables[0].header.front(), std::string("Variant"));
+        QCOMPARE(sections[0].tables[0].rows[0][0], std::string("baseline"));
     }
 
     void comparePageFillsItsTables()
@@ -206,6 +218,31 @@ private Q_SLOTS:
         page.tabs()->setCurrentIndex(2);
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-flame")));
+
+        // What the page adds to an exported report: the variants, then the two traces' deltas
+        // with the diff flame graph.
+        const auto sections = compareSections(page);
+        QCOMPARE(sections.size(), std::size_t(2));
+        QCOMPARE(sections[0].id, std::string("variants"));
+        QCOMPARE(int(sections[0].tables[0].rows.size()), page.variantsModel()->rowCount());
+        QCOMPARE(sections[1].id, std::string("trace-diff"));
+        QCOMPARE(sections[1].images.size(), std::size_t(1));
+        QVERIFY(sections[1].images[0].data.starts_with("\x89PNG"));
+        QCOMPARE(int(sections[1].tables[0].rows.size()), std::min(25, page.opDiffModel()->rowCount()));
+
+        // The setup round-trips through a session's "comparison" field: a second page over
+        // the same workspace takes the variants, inputs, runs and the two traces, swapped here.
+        page.baseTraceCombo()->setCurrentIndex(1);
+        page.otherTraceCombo()->setCurrentIndex(0);
+        page.inputsEdit()->setText(QStringLiteral("2x3x32x32"));
+        const auto state = nlohmann::json::parse(page.saveState().dump());
+        ComparePage restored(&workspace, &jobs);
+        restored.restoreState(state);
+        QCOMPARE(restored.variantsEdit()->text(), page.variantsEdit()->text());
+        QCOMPARE(restored.inputsEdit()->text(), QStringLiteral("2x3x32x32"));
+        QCOMPARE(restored.iterationsSpin()->value(), page.iterationsSpin()->value());
+        QCOMPARE(restored.baseTraceCombo()->currentIndex(), 1);
+        QCOMPARE(restored.otherTraceCombo()->currentIndex(), 0);
     }
 };
 
