@@ -188,16 +188,59 @@ QWidget *ComparePage::createFlameTab()
                               "as wide as the other trace's times, each frame coloured by its change from the base: "
                               "red slower, blue faster, deeper for a larger change, grey unchanged or in one trace only."));
     auto *whole = new QPushButton(tr("Whole tree"), tab);
+    m_flameSource = new QComboBox(tab);
+    m_flameSource->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_flameSource->setToolTip(tr("Two compared traces, or the baseline against a variant of the model"));
     m_flameView = new flamegraph::FlameGraphView(tab);
     m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
     auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Show"), tab));
+    row->addWidget(m_flameSource);
     row->addWidget(m_flameStatus, 1);
     row->addWidget(whole);
     auto *layout = new QVBoxLayout(tab);
     layout->addLayout(row);
     layout->addWidget(m_flameView, 1);
     connect(whole, &QPushButton::clicked, this, [this] { m_flameView->zoomTo(0); });
+    connect(m_flameSource, &QComboBox::currentIndexChanged, this, &ComparePage::showFlameSource);
     return tab;
+}
+
+void ComparePage::refreshFlameSources(int select)
+{
+    const QSignalBlocker blocker(m_flameSource);
+    m_flameSource->clear();
+    if (m_tracesFlame)
+        m_flameSource->addItem(tr("The two traces"), -1);
+    for (std::size_t i = 0; i < m_layers.size(); ++i) {
+        if (m_layers[i].flame)
+            m_flameSource->addItem(tr("baseline → %1").arg(QString::fromStdString(m_layers[i].variant)), int(i));
+    }
+    const int at = m_flameSource->findData(select);
+    m_flameSource->setCurrentIndex(at >= 0 ? at : 0);
+    showFlameSource(m_flameSource->currentIndex());
+}
+
+void ComparePage::showFlameSource(int comboIndex)
+{
+    if (comboIndex < 0) {
+        m_flameView->setGraph(nullptr);
+        return;
+    }
+    const int source = m_flameSource->itemData(comboIndex).toInt();
+    if (source < 0) {
+        m_flameView->setGraph(m_tracesFlame);
+        m_flameStatus->setText(m_tracesFlameText);
+    } else {
+        const auto &layers = m_layers[std::size_t(source)];
+        m_flameView->setGraph(layers.flame);
+        m_flameStatus->setText(tr("<b>%1</b> against the <b>baseline</b>, both profiled on the same inputs: widths are %1's "
+                                  "operator times; <span style='color:#c0392b'>red</span> is slower, "
+                                  "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one only. "
+                                  "Variants that inline their modules (frozen) run other operators.")
+                                   .arg(QString::fromStdString(layers.variant).toHtmlEscaped()));
+    }
+    m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
 }
 
 void ComparePage::modelOpened(int index)
@@ -208,6 +251,7 @@ void ComparePage::modelOpened(int index)
         m_jobs->cancel(m_variantsJob);
     m_variantsModel->clear();
     m_layers.clear();
+    refreshFlameSources(-1);
     m_layerVariant->clear();
     m_layerModel->clear();
     m_runVariants->setEnabled(true);
@@ -293,6 +337,7 @@ void ComparePage::runVariants()
     request.iterations = m_iterations->value();
     m_variantsModel->clear();
     m_layers.clear();
+    refreshFlameSources(-1);
     m_layerVariant->clear();
     m_layerModel->clear();
     m_runVariants->setEnabled(false);
@@ -321,6 +366,7 @@ void ComparePage::showVariants(const VariantsRun &run)
         m_layerVariant->addItem(QString::fromStdString(layers.variant));
     if (m_layers.empty())
         m_layerNote->setText(tr("No variant ran besides the baseline."));
+    refreshFlameSources(m_tracesFlame ? -1 : 0);
 }
 
 void ComparePage::showLayers(int index)
@@ -357,13 +403,13 @@ void ComparePage::diffTraces()
         },
         this, [this, names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
             showDiff(comparison.diff);
-            m_flameView->setGraph(comparison.flame);
-            m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
-            m_flameStatus->setText(tr("<b>%1</b> against the base <b>%2</b>: widths are %1's times; "
+            m_tracesFlame = comparison.flame;
+            m_tracesFlameText = (tr("<b>%1</b> against the base <b>%2</b>: widths are %1's times; "
                                       "<span style='color:#c0392b'>red</span> is slower, "
                                       "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one trace only. "
                                       "Click a frame to zoom; hover for both times.")
                                        .arg(names.second.toHtmlEscaped(), names.first.toHtmlEscaped()));
+            refreshFlameSources(-1);
         });
 }
 

@@ -26,7 +26,8 @@ class FlameGraphView;
 // The Compare page. Model variants: the open model's variants (baseline, frozen, channels_last,
 // int8, bf16, threads=N) timed on the same inputs, with speedup, size and output difference,
 // and a per-layer delta table against the baseline. Traces: the op and kernel deltas of two
-// open traces. Diff flame graph: the two traces' call trees merged, coloured by change.
+// open traces. Diff flame graph: two traces' call trees, or the baseline's and a variant's
+// profiled operators, merged and coloured by change.
 class ComparePage final : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +50,8 @@ public:
     TraceDiffModel *kernelDiffModel() const { return m_kernelModel; }
     QLabel *traceStatus() const { return m_traceStatus; }
     flamegraph::FlameGraphView *diffFlameGraph() const { return m_flameView; }
+    // What the diff flame graph shows: the two traces, or the baseline against a variant.
+    QComboBox *flameSourceCombo() const { return m_flameSource; }
 
     void runVariants();
     void diffTraces();
@@ -68,6 +71,10 @@ private:
     QWidget *createVariantsTab();
     QWidget *createTracesTab();
     QWidget *createFlameTab();
+    // Lists what has a diff flame graph and shows the entry whose data is select (-1: the
+    // traces, i: m_layers[i]), or the first.
+    void refreshFlameSources(int select);
+    void showFlameSource(int comboIndex);
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -99,6 +106,9 @@ private:
     QString m_pendingOther;
     // Diff flame graph
     QLabel *m_flameStatus = nullptr;
+    QComboBox *m_flameSource = nullptr;
+    std::shared_ptr<const analysis::FlameGraph> m_tracesFlame;
+    QString m_tracesFlameText;
     flamegraph::FlameGraphView *m_flameView = nullptr;
 };
 

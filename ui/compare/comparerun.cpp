@@ -4,9 +4,46 @@
 #include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
 #include "core/torch/layerprofile.h"
+#include "core/torch/traceexport.h"
+#include "core/trace/loader.h"
 #include "ui/model/profilerun.h"
 
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <unistd.h>
+
 namespace pyrometer::ui {
+
+namespace {
+
+analysis::FlameTree flameTreeOf(const analysis::TraceIndex &index, const StopToken &stop)
+{
+    analysis::FlameOptions options;
+    options.threadRoots = false; // thread names differ between runs: diff merged trees
+    return analysis::mergeProfilerSteps(analysis::buildFlameTree(index, options, &stop));
+}
+
+// The operators' call tree of a recorded profile: written as the Chrome trace it exports to,
+// read back by the trace loader, so it is the tree the Flame graph page would show.
+std::optional<analysis::FlameTree> profileFlameTree(const torch::RecordedProfile &events, const StopToken &stop)
+{
+    static std::atomic<int> serial{0};
+    const auto file = std::filesystem::temp_directory_path() /
+                      ("pyrometer-variant-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".json");
+    std::optional<analysis::FlameTree> tree;
+    if (torch::writeChromeTrace(file, events, "variant").ok()) {
+        if (auto loaded = trace::loadTrace(file); loaded.ok()) {
+            if (const auto index = analysis::buildTraceIndex(*loaded.value(), &stop))
+                tree = flameTreeOf(*index, stop);
+        }
+    }
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
+    return tree;
+}
+
+} // namespace
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = request.model.filename().string();
@@ -41,6 +78,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     const auto &rows = run.report.rows;
     const int count = int(rows.size());
     std::vector<torch::LayerRow> baseline;
+    std::optional<analysis::FlameTree> baselineTree;
     for (int i = 0; i < count; ++i) {
         if (stop.stopRequested())
             return Error{file + ": cancelled"};
@@ -52,13 +90,17 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
             if (!profile.ok())
                 return profile.error();
             baseline = profile->rows;
+            baselineTree = profileFlameTree(profile->events, stop);
             continue;
         }
         VariantLayers layers;
         layers.variant = rows[std::size_t(i)].name;
-        if (profile.ok())
+        if (profile.ok()) {
             layers.deltas = torch::layerDeltas(baseline, profile->rows);
-        else
+            if (const auto tree = profileFlameTree(profile->events, stop); tree && baselineTree)
+                layers.flame = std::make_shared<const analysis::FlameGraph>(
+                    analysis::prepareDiffGraph(analysis::diffFlameTrees(*baselineTree, *tree)));
+        } else
             layers.error = profile.error().message;
         run.layers.push_back(std::move(layers));
     }
@@ -77,13 +119,8 @@ Result<TracesComparison> diffLoadedTraces(const std::shared_ptr<const trace::Tra
     TracesComparison comparison;
     comparison.diff = analysis::diffTraces(*baseIndex, *otherIndex, &stop);
     progress.reportPermille(800);
-    analysis::FlameOptions options;
-    options.threadRoots = false;
-    const auto tree = [&](const analysis::TraceIndex &index) {
-        return analysis::mergeProfilerSteps(analysis::buildFlameTree(index, options, &stop));
-    };
     comparison.flame = std::make_shared<const analysis::FlameGraph>(
-        analysis::prepareDiffGraph(analysis::diffFlameTrees(tree(*baseIndex), tree(*otherIndex))));
+        analysis::prepareDiffGraph(analysis::diffFlameTrees(flameTreeOf(*baseIndex, stop), flameTreeOf(*otherIndex, stop))));
     if (stop.stopRequested())
         return Error{"trace comparison cancelled"};
     return comparison;

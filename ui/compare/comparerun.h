@@ -32,6 +32,9 @@ struct VariantLayers {
     std::string variant;
     std::string error; // why it has no per-layer profile
     std::vector<torch::LayerDelta> deltas; // against the baseline's profile
+    // The profiled operators' call trees against the baseline's, as a diff flame graph (null
+    // when either profile could not be read back).
+    std::shared_ptr<const analysis::FlameGraph> flame;
 };
 
 struct VariantsRun {

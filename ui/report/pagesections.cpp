@@ -90,7 +90,10 @@ std::vector<report::Section> compareSections(const ComparePage &page)
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);
             if (flame->grab().save(&buffer, "PNG"))
-                traces.images.push_back(pngImage(png, "Diff flame graph: red slower, blue faster than the base", 0));
+                traces.images.push_back(pngImage(png,
+                                                 "Diff flame graph of " + page.flameSourceCombo()->currentText().toStdString() +
+                                                     ": red slower, blue faster than the base",
+                                                 0));
         }
         traces.tables.push_back(tableOfModel(*page.opDiffModel(), "Operators (self time)", 25));
         traces.tables.push_back(tableOfModel(*page.kernelDiffModel(), "Kernels, memcpy and memset (device time)", 25));

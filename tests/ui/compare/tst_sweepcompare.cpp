@@ -175,6 +175,25 @@ private Q_SLOTS:
         QVERIFY(!variants->rows()[6].ok()); // int8_static says why
         QCOMPARE(page.layerVariantCombo()->count(), 5); // every variant that ran
         page.layerVariantCombo()->setCurrentText(QStringLiteral("channels_last"));
+        // Each variant's profiled operators against the baseline's, as a diff flame graph; the
+        // chooser lists them and shows the one picked.
+        QVERIFY(page.flameSourceCombo()->count() >= 1);
+        const int channelsLast = page.flameSourceCombo()->findText(QStringLiteral("baseline → channels_last"));
+        QVERIFY(channelsLast >= 0);
+        page.flameSourceCombo()->setCurrentIndex(channelsLast);
+        const auto *variantFlame = page.diffFlameGraph()->graph();
+        QVERIFY(variantFlame && variantFlame->isDiff());
+        QVERIFY(variantFlame->base[0].totalNs > 0 && variantFlame->tree.nodes[0].totalNs > 0);
+        // The same CNN in another memory format runs the same convolutions: matched by path.
+        bool convolutionMatched = false;
+        for (std::size_t node = 1; node < variantFlame->tree.nodes.size(); ++node)
+            convolutionMatched = convolutionMatched || (variantFlame->presence[node] == analysis::Presence::Both &&
+                                                        variantFlame->tree.nodes[node].name.find("conv") != std::string::npos);
+        QVERIFY(convolutionMatched);
+        page.tabs()->setCurrentIndex(2);
+        QTest::qWait(50);
+        QVERIFY(page.grab().save(screenshotPath("compare-variant-flame")));
+        page.tabs()->setCurrentIndex(0);
         QVERIFY(page.layerModel()->rowCount() >= 8); // the model and its seven leaf modules
         QVERIFY(page.layerModel()->rows()[1].inBase && page.layerModel()->rows()[1].inOther);
         // Sorted by delta (column 4), the view's first row has the smallest delta.
