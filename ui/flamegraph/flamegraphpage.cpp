@@ -7,6 +7,7 @@
 #include "ui/flamegraph/sandwichview.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
 #include <QCheckBox>
@@ -65,7 +66,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
                                 "time-ordered flame chart, a sandwich view of one function, and a diff of two runs "
                                 "coloured by change."),
                              tr("Open a trace: Ctrl+O"), this)),
-      m_traceChooser(new QComboBox(this)), m_mode(new QComboBox(this)), m_python(new QCheckBox(tr("Python frames"), this)),
+      m_traceChooser(new TraceChooser(workspace, this)), m_mode(new QComboBox(this)), m_python(new QCheckBox(tr("Python frames"), this)),
       m_perThread(new QCheckBox(tr("Per thread"), this)), m_mergeSteps(new QCheckBox(tr("Merge steps"), this)), m_color(new QComboBox(this)), m_compare(new QComboBox(this)),
       m_breadcrumb(new BreadcrumbBar(this)), m_search(new QLineEdit(this)), m_share(new QLabel(this)),
       m_summary(new QLabel(this)), m_sandwichButton(new QToolButton(this)), m_views(new QStackedWidget(this)),
@@ -78,8 +79,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Trace:"), this));
-    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_traceChooser->setMinimumContentsLength(12);
+    m_traceChooser->setMinimumContentsLength(12); // a narrower box: this page's bar is full
     bar->addWidget(m_traceChooser);
     m_mode->addItem(tr("Call tree"), int(Mode::Icicle));
     m_mode->addItem(tr("Time order"), int(Mode::Chart));
@@ -130,14 +130,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     m_stack->addWidget(content);
     updateColorChoices();
 
-    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
-        m_traceChooser->addItem(fileName(m_workspace, index), index);
-        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
-    });
-    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
-        if (item >= 0)
-            showTrace(m_traceChooser->itemData(item).toInt());
-    });
+    connect(m_traceChooser, &TraceChooser::traceChosen, this, &FlameGraphPage::showTrace);
     connect(m_compare, &QComboBox::currentIndexChanged, this, [this](int item) {
         if (item >= 0)
             compareWith(m_compare->itemData(item).toInt());

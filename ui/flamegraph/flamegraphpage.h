@@ -6,6 +6,7 @@
 #include "core/analysis/flametree.h"
 #include "ui/flamegraph/flamechartview.h"
 #include "ui/flamegraph/flamecolors.h"
+#include "ui/shell/tracechooser.h"
 
 #include <map>
 #include <memory>
@@ -19,6 +20,7 @@ class QStackedWidget;
 class QToolButton;
 
 namespace pyrometer::ui {
+
 
 class EmptyState;
 class JobTracker;
@@ -87,7 +89,7 @@ private:
     JobTracker *m_jobs;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
-    QComboBox *m_traceChooser;
+    TraceChooser *m_traceChooser;
     QComboBox *m_mode;
     QCheckBox *m_python;
     QCheckBox *m_perThread;

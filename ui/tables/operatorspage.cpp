@@ -10,6 +10,7 @@
 #include "ui/tables/tablebuild.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
@@ -50,7 +51,7 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
                                 "the GPU kernels, the nn.Module tree and each operator's memory, grouped by name, "
                                 "input shape, module or call stack."),
                              tr("Open a trace: Ctrl+O"), this)),
-      m_traceChooser(new QComboBox(this)), m_grouping(new QComboBox(this)), m_filter(new QLineEdit(this)),
+      m_traceChooser(new TraceChooser(workspace, this)), m_grouping(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_rangeLabel(new QLabel(this)), m_clearRange(new QPushButton(tr("Clear range"), this)),
       m_rangeBar(new QWidget(this)), m_tabs(new QTabWidget(this)), m_operators(new TablePane(this)),
       m_kernels(new TablePane(this)), m_modules(new TablePane(this)), m_memory(new TablePane(this))
@@ -62,8 +63,6 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Trace:"), this));
-    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_traceChooser->setMinimumContentsLength(18);
     bar->addWidget(m_traceChooser);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Group by:"), this));
@@ -104,14 +103,7 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
 
-    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
-        m_traceChooser->addItem(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName(), index);
-        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
-    });
-    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
-        if (item >= 0)
-            showTrace(m_traceChooser->itemData(item).toInt());
-    });
+    connect(m_traceChooser, &TraceChooser::traceChosen, this, &OperatorsPage::showTrace);
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "core/analysis/optable.h"
+#include "ui/shell/tracechooser.h"
 
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@ class QStackedLayout;
 class QTabWidget;
 
 namespace pyrometer::ui {
+
 
 class EmptyState;
 class JobTracker;
@@ -87,7 +89,7 @@ private:
     JobTracker *m_jobs;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
-    QComboBox *m_traceChooser;
+    TraceChooser *m_traceChooser;
     QComboBox *m_grouping;
     QLineEdit *m_filter;
     QLabel *m_rangeLabel;

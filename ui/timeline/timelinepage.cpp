@@ -9,6 +9,7 @@
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/overviewstrip.h"
 #include "ui/timeline/search.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
 #include <QCheckBox>
@@ -47,7 +48,7 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
                                 "with W A S D or the mouse wheel, search by name, follow launches to their kernels, "
                                 "and Shift+drag to measure a range."),
                              tr("Open a trace: Ctrl+O"), this)),
-      m_traceChooser(new QComboBox(this)), m_search(new QLineEdit(this)), m_regex(new QCheckBox(tr("Regex"), this)),
+      m_traceChooser(new TraceChooser(workspace, this)), m_search(new QLineEdit(this)), m_regex(new QCheckBox(tr("Regex"), this)),
       m_matchLabel(new QLabel(this)), m_colorMode(new QComboBox(this)), m_allFlows(new QCheckBox(tr("All flows"), this)),
       m_legend(new QLabel(this)), m_view(new TimelineView(this)), m_details(new QTextBrowser(this))
 {
@@ -59,8 +60,6 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Trace:"), this));
-    m_traceChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_traceChooser->setMinimumContentsLength(18);
     bar->addWidget(m_traceChooser);
     bar->addSpacing(12);
     m_search->setPlaceholderText(tr("Search names (Ctrl+F)"));
@@ -105,14 +104,7 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
 
-    connect(workspace, &Workspace::traceOpened, this, [this](int index) {
-        m_traceChooser->addItem(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName(), index);
-        m_traceChooser->setCurrentIndex(m_traceChooser->count() - 1);
-    });
-    connect(m_traceChooser, &QComboBox::currentIndexChanged, this, [this](int item) {
-        if (item >= 0)
-            showTrace(m_traceChooser->itemData(item).toInt());
-    });
+    connect(m_traceChooser, &TraceChooser::traceChosen, this, &TimelinePage::showTrace);
     connect(m_search, &QLineEdit::textChanged, this, &TimelinePage::runSearch);
     connect(m_regex, &QCheckBox::toggled, this, &TimelinePage::runSearch);
     connect(m_search, &QLineEdit::returnPressed, this, &TimelinePage::nextMatch);

@@ -17,6 +17,8 @@ class QToolButton;
 
 namespace pyrometer::ui {
 
+class TraceChooser;
+
 class EmptyState;
 class JobTracker;
 class Workspace;
@@ -72,7 +74,7 @@ private:
     JobTracker *m_jobs;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
-    QComboBox *m_traceChooser;
+    TraceChooser *m_traceChooser;
     QLineEdit *m_search;
     QCheckBox *m_regex;
     QLabel *m_matchLabel;
