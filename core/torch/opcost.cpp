@@ -159,6 +159,31 @@ OpCost recurrent(const OpRecord &op, int gates)
     return macs(macsCount, elementwise);
 }
 
+// The int8 recurrent ops carry their weights packed in cell-parameter objects, so the weight
+// sizes come from the shapes: hidden size from the output, input size from the input.
+// aten::quantized_lstm(input, hx[], cells[], has_biases, num_layers, dropout, train, bidirectional, batch_first)
+// aten::quantized_gru(input, hx, cells[], has_biases, num_layers, dropout, train, bidirectional, batch_first)
+OpCost quantizedRecurrent(const OpRecord &op, int gates)
+{
+    const auto *input = tensorArg(op, 0);
+    if (!input || input->size() != 3 || op.outputShapes.empty() || op.outputShapes.front().size() != 3 || op.args.size() < 9)
+        return {};
+    const auto value = [&](std::size_t index) { return op.args[index].values.empty() ? 0 : op.args[index].values[0]; };
+    const double layers = double(value(4));
+    const double directions = value(7) != 0 ? 2 : 1;
+    const bool batchFirst = value(8) != 0;
+    const double steps = double(batchFirst ? (*input)[1] : (*input)[0]);
+    const double batch = double(batchFirst ? (*input)[0] : (*input)[1]);
+    const double hidden = double(op.outputShapes.front().back()) / directions;
+    const double in = double(input->back());
+    if (layers < 1)
+        return {};
+    // Per cell and step: w_ih [gates*H, I] (I = H x directions past the first layer) and w_hh [gates*H, H].
+    const double perStep = directions * gates * hidden * ((in + hidden) + (layers - 1) * (hidden * directions + hidden));
+    const double elementwise = steps * batch * layers * directions * hidden * (gates * 4.0 + 4.0);
+    return macs(steps * batch * perStep, elementwise);
+}
+
 // scaled_dot_product_attention(q, k, v, ...): QK^T and AV, plus the softmax.
 OpCost attention(const OpRecord &op)
 {
@@ -214,6 +239,16 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         t["aten::_scaled_dot_product_attention"] = attention;
         t["aten::lstm"] = [](const OpRecord &op) { return recurrent(op, 4); };
         t["aten::gru"] = [](const OpRecord &op) { return recurrent(op, 3); };
+        t["aten::quantized_lstm"] = [](const OpRecord &op) { return quantizedRecurrent(op, 4); };
+        t["aten::quantized_gru"] = [](const OpRecord &op) { return quantizedRecurrent(op, 3); };
+        // Packed int8 weights: input elements x output features, from the shapes.
+        for (const char *name : {"quantized::linear_dynamic", "quantized::linear", "quantized::linear_relu_dynamic"})
+            t[name] = [](const OpRecord &op) {
+                const auto *input = tensorArg(op, 0);
+                if (!input || input->empty() || op.outputShapes.empty() || op.outputShapes.front().empty())
+                    return OpCost{};
+                return macs(product(*input) * double(op.outputShapes.front().back()));
+            };
         t["aten::rnn_tanh"] = [](const OpRecord &op) { return recurrent(op, 1); };
         t["aten::rnn_relu"] = [](const OpRecord &op) { return recurrent(op, 1); };
         // Normalization: mean, variance, normalize, scale and shift: about 5 FLOPs per element in

@@ -51,6 +51,33 @@ void collectNodes(jit::Block *block, c10::Symbol kind, std::vector<jit::Node *> 
     }
 }
 
+// The int8 weight of a float [out, in] matrix, symmetric around zero: per output channel where
+// the engine takes it, per tensor on qnnpack.
+at::Tensor quantizeWeight(const at::Tensor &weight, at::QEngine engine)
+{
+    const auto w = weight.to(at::kFloat).contiguous();
+    if (engine != at::QEngine::QNNPACK) {
+        const auto scales = (std::get<0>(w.abs().max(1)) / 127.0).clamp_min(1e-8).to(at::kDouble);
+        return at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
+    }
+    return at::quantize_per_tensor(w, std::max(w.abs().max().item<double>() / 127.0, 1e-8), 0, at::kQInt8);
+}
+
+// quantized::linear_prepack(int8 weight, float bias or None): the engine's packed weight.
+c10::IValue prepackLinear(const at::Tensor &weight, const std::optional<at::Tensor> &bias, at::QEngine engine)
+{
+    static const auto prepack = c10::Dispatcher::singleton().findSchemaOrThrow("quantized::linear_prepack", "");
+    jit::Stack stack{quantizeWeight(weight, engine), bias ? c10::IValue(bias->to(at::kFloat)) : c10::IValue()};
+    prepack.callBoxed(&stack);
+    return stack.back();
+}
+
+// fbgemm's int8 kernels can saturate at full range; qnnpack and onednn have no such limit.
+bool reduceRange(at::QEngine engine)
+{
+    return engine == at::QEngine::FBGEMM || engine == at::QEngine::X86;
+}
+
 // Rewrites every aten::linear whose weight is a constant (a frozen module's) as
 // quantized::linear_dynamic on int8 weights prepacked once into a module attribute.
 // Returns how many it rewrote and how many it left float.
@@ -59,11 +86,7 @@ std::pair<int, int> quantizeLinears(jit::Module &module, at::QEngine engine)
     auto graph = module.get_method("forward").graph();
     std::vector<jit::Node *> linears;
     collectNodes(graph->block(), c10::Symbol::fromQualString("aten::linear"), linears);
-    const auto prepack = c10::Dispatcher::singleton().findSchemaOrThrow("quantized::linear_prepack", "");
     const auto dynamic = c10::Symbol::fromQualString("quantized::linear_dynamic");
-    // fbgemm's int8 kernels can saturate at full range; qnnpack has no such limit.
-    const bool reduceRange = engine == at::QEngine::FBGEMM || engine == at::QEngine::X86;
-    const bool perChannel = engine != at::QEngine::QNNPACK;
     auto *self = graph->inputs().at(0);
     int rewritten = 0;
     int left = 0;
@@ -74,28 +97,114 @@ std::pair<int, int> quantizeLinears(jit::Module &module, at::QEngine engine)
             ++left;
             continue;
         }
-        const auto w = weight->toTensor().to(at::kFloat).contiguous();
-        at::Tensor qweight;
-        if (perChannel) {
-            const auto scales = (std::get<0>(w.abs().max(1)) / 127.0).clamp_min(1e-8).to(at::kDouble);
-            qweight = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
-        } else {
-            qweight = at::quantize_per_tensor(w, std::max(w.abs().max().item<double>() / 127.0, 1e-8), 0, at::kQInt8);
-        }
-        jit::Stack stack{qweight, bias->isTensor() ? c10::IValue(bias->toTensor().to(at::kFloat)) : c10::IValue()};
-        prepack.callBoxed(&stack);
-        const auto packed = stack.back();
+        const auto packed = prepackLinear(weight->toTensor(), bias->isTensor() ? std::optional(bias->toTensor()) : std::nullopt, engine);
         const std::string attribute = "_int8_linear_" + std::to_string(rewritten);
         module.register_attribute(attribute, packed.type(), packed);
         jit::WithInsertPoint insertion(node);
         auto *packedValue = graph->insertGetAttr(self, attribute);
-        auto *output = graph->insert(dynamic, {node->input(0), packedValue, c10::IValue(reduceRange)});
+        auto *output = graph->insert(dynamic, {node->input(0), packedValue, c10::IValue(reduceRange(engine))});
         node->output()->replaceAllUsesWith(output);
         node->destroy();
         ++rewritten;
     }
     jit::EliminateDeadCode(graph);
     return {rewritten, left};
+}
+
+// How many recurrent layers of each kind were rewritten, and why any was left float.
+struct RecurrentCount {
+    int lstm = 0;
+    int gru = 0;
+    int left = 0;
+    std::string whyLeft;
+};
+
+// Rewrites every aten::lstm and aten::gru whose weights are constants as aten::quantized_lstm
+// and aten::quantized_gru on dynamic int8 cell parameters, as
+// torch.ao.quantization.quantize_dynamic does in Python: per layer and direction, w_ih and
+// w_hh are prepacked int8 with their biases, and joined by
+// quantized::make_quantized_cell_params_dynamic into a module attribute.
+RecurrentCount quantizeRecurrent(jit::Module &module, at::QEngine engine)
+{
+    auto graph = module.get_method("forward").graph();
+    static const auto makeCell =
+        c10::Dispatcher::singleton().findSchemaOrThrow("quantized::make_quantized_cell_params_dynamic", "");
+    auto *self = graph->inputs().at(0);
+    RecurrentCount count;
+    const auto leave = [&](const std::string &why) {
+        ++count.left;
+        count.whyLeft = why;
+    };
+    int cells = 0;
+    for (const bool lstm : {true, false}) {
+        std::vector<jit::Node *> nodes;
+        collectNodes(graph->block(), c10::Symbol::fromQualString(lstm ? "aten::lstm" : "aten::gru"), nodes);
+        for (auto *node : nodes) {
+            const auto *schema = node->maybeSchema();
+            if (!schema) {
+                leave("a recurrent op of an unknown overload");
+                continue;
+            }
+            // input overload: (input, hx, params, has_biases, num_layers, dropout, train,
+            // bidirectional, batch_first); data overload: (data, batch_sizes, hx, params,
+            // has_biases, num_layers, dropout, train, bidirectional).
+            const bool packedSequence = schema->overload_name() == "data";
+            const std::size_t paramsAt = packedSequence ? 3 : 2;
+            const auto params = jit::toIValue(node->input(paramsAt));
+            const auto hasBiases = jit::toIValue(node->input(paramsAt + 1));
+            const auto layers = jit::toIValue(node->input(paramsAt + 2));
+            const auto bidirectional = jit::toIValue(node->input(paramsAt + 5));
+            if (!params || !params->isTensorList() || !hasBiases || !layers || !bidirectional) {
+                leave("a recurrent layer whose weights are not constants");
+                continue;
+            }
+            const auto weights = params->toTensorVector();
+            const bool biases = hasBiases->toBool();
+            const std::size_t perCell = biases ? 4 : 2;
+            const auto cellCount = std::size_t(layers->toInt()) * (bidirectional->toBool() ? 2 : 1);
+            if (weights.size() != cellCount * perCell) {
+                leave("an LSTM with projections (proj_size), which quantized_lstm does not take");
+                continue;
+            }
+            jit::WithInsertPoint insertion(node);
+            std::vector<jit::Value *> cellValues;
+            c10::TypePtr cellType;
+            for (std::size_t c = 0; c < cellCount; ++c) {
+                const auto *w = &weights[c * perCell];
+                const auto biasIh = biases ? w[2] : at::zeros({w[0].size(0)}, at::kFloat);
+                const auto biasHh = biases ? w[3] : at::zeros({w[1].size(0)}, at::kFloat);
+                jit::Stack stack{prepackLinear(w[0], biasIh, engine), prepackLinear(w[1], biasHh, engine),
+                                 biasIh.to(at::kFloat), biasHh.to(at::kFloat), reduceRange(engine)};
+                makeCell.callBoxed(&stack);
+                const auto cell = stack.back();
+                cellType = cell.type();
+                const std::string attribute = "_int8_cell_" + std::to_string(cells++);
+                module.register_attribute(attribute, cellType, cell);
+                cellValues.push_back(graph->insertGetAttr(self, attribute));
+            }
+            auto *list = graph->insertNode(graph->createList(cellType, cellValues))->output();
+            std::vector<jit::NamedValue> args;
+            for (std::size_t i = 0; i < node->inputs().size(); ++i)
+                args.emplace_back(i == paramsAt ? list : node->input(i));
+            std::vector<jit::NamedValue> kwargs;
+            if (lstm) {
+                kwargs.emplace_back("dtype", c10::IValue(int64_t(at::kQInt8)));
+                kwargs.emplace_back("use_dynamic", c10::IValue(true));
+            }
+            auto *replacement = graph->insert(c10::Symbol::fromQualString(lstm ? "aten::quantized_lstm" : "aten::quantized_gru"),
+                                              args, kwargs);
+            // A builtin of several outputs is inserted with a TupleConstruct of them after it.
+            auto *packed = replacement->node();
+            if (packed->kind() != c10::prim::TupleConstruct || packed->inputs().size() != node->outputs().size())
+                throw std::runtime_error("quantized recurrent op: unexpected outputs");
+            for (std::size_t i = 0; i < node->outputs().size(); ++i)
+                node->output(i)->replaceAllUsesWith(packed->input(i));
+            node->destroy();
+            ++(lstm ? count.lstm : count.gru);
+        }
+    }
+    jit::EliminateDeadCode(graph);
+    return count;
 }
 
 std::string plural(int count, const std::string &word)
@@ -153,11 +262,23 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
         module.eval();
         model.module = jit::freeze(module);
         const auto [rewritten, left] = quantizeLinears(model.module, *engine);
-        if (rewritten == 0)
-            return fail("no linear layer with constant weights to quantize (LSTM, GRU and convolutions stay float)");
-        model.note = plural(rewritten, "linear layer") + " int8 (" + qengineName(*engine) + ")";
-        if (left > 0)
-            model.note += ", " + std::to_string(left) + " left float";
+        const auto recurrent = quantizeRecurrent(model.module, *engine);
+        if (rewritten == 0 && recurrent.lstm == 0 && recurrent.gru == 0)
+            return fail("no linear, LSTM or GRU layer with constant weights to quantize (convolutions stay float)" +
+                        (recurrent.whyLeft.empty() ? std::string() : "; left float: " + recurrent.whyLeft));
+        std::vector<std::string> parts;
+        if (rewritten > 0)
+            parts.push_back(plural(rewritten, "linear layer"));
+        if (recurrent.lstm > 0)
+            parts.push_back(std::to_string(recurrent.lstm) + " LSTM");
+        if (recurrent.gru > 0)
+            parts.push_back(std::to_string(recurrent.gru) + " GRU");
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            model.note += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+        model.note += " int8 (" + qengineName(*engine) + ")";
+        if (left + recurrent.left > 0)
+            model.note += ", " + std::to_string(left + recurrent.left) + " left float" +
+                          (recurrent.whyLeft.empty() ? std::string() : " (" + recurrent.whyLeft + ")");
         break;
     }
     case VariantKind::Int8Static:

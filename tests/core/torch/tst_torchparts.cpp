@@ -195,6 +195,40 @@ private Q_SLOTS:
         QCOMPARE(cost.macs, 7.0 * 2 * (256 * 32 + 256 * 64));
     }
 
+    void quantizedRecurrentMacsMatchFloat()
+    {
+        // Two layers, bidirectional, not batch_first, input 32, hidden 64, 7 steps, batch 2. The
+        // float op counts its weight lists; the int8 one (packed weights) must count the same
+        // from the shapes alone.
+        OpArg hx;
+        hx.kind = OpArg::Kind::TensorList;
+        hx.tensors = {{4, 2, 64}, {4, 2, 64}};
+        OpArg weights;
+        weights.kind = OpArg::Kind::TensorList;
+        for (const std::int64_t in : {32, 32, 128, 128})
+            for (const auto &shape : std::vector<std::vector<std::int64_t>>{{256, in}, {256, 64}, {256}, {256}})
+                weights.tensors.push_back(shape);
+        OpRecord lstm;
+        lstm.name = "aten::lstm";
+        lstm.args = {tensor({7, 2, 32}), hx, weights, flag(true), integer(2), OpArg{}, flag(false), flag(true), flag(false)};
+        lstm.outputShapes = {{7, 2, 128}, {4, 2, 64}, {4, 2, 64}};
+        OpRecord quantized = lstm;
+        quantized.name = "aten::quantized_lstm";
+        quantized.args[2] = OpArg{OpArg::Kind::Other, {}, {}, 0};
+        const auto floatCost = opCost(lstm);
+        const auto int8Cost = opCost(quantized);
+        QVERIFY(int8Cost.counted);
+        QCOMPARE(floatCost.macs, 7.0 * 2 * 2 * (256 * (32 + 64) + 256 * (128 + 64)));
+        QCOMPARE(int8Cost.macs, floatCost.macs);
+        QCOMPARE(int8Cost.flops, floatCost.flops);
+
+        OpRecord linear;
+        linear.name = "quantized::linear_dynamic";
+        linear.args = {tensor({4, 10, 256}), OpArg{OpArg::Kind::Other, {}, {}, 0}, flag(false)};
+        linear.outputShapes = {{4, 10, 512}};
+        QCOMPARE(opCost(linear).macs, 4.0 * 10 * 256 * 512);
+    }
+
     void elementwiseHasFlopsButNoMacs()
     {
         OpRecord op;

@@ -1,6 +1,7 @@
 // Sweeps and variants on real TorchScript models made by scripts/make-test-models.py (the
 // torch_make_test_models fixture). Few runs and small batches: the figures are checked for
 // order and agreement, never for speed.
+#include "core/torch/layerprofile.h"
 #include "core/torch/sweep.h"
 #include "core/torch/variant.h"
 
@@ -172,6 +173,41 @@ private Q_SLOTS:
         // small_cnn has one Linear (fc): quantized; the convolutions stay float.
         QVERIFY2(int8 && int8->ok(), int8 ? int8->error.c_str() : "no row");
         QVERIFY(QString::fromStdString(int8->note).startsWith("1 linear layer int8"));
+    }
+
+    void int8QuantizesRecurrentLayers()
+    {
+        const auto report = compare("recurrent", "int8");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        const auto &baseline = report->rows[0];
+        const auto *int8 = row(report.value(), "int8");
+        QVERIFY2(int8 && int8->ok(), int8 ? int8->error.c_str() : "no row");
+        // The head is a Linear; the 2-layer LSTM and the GRU become quantized_lstm and quantized_gru.
+        QVERIFY2(QString::fromStdString(int8->note).startsWith("1 linear layer, 1 LSTM and 1 GRU int8"), int8->note.c_str());
+        QVERIFY(!QString::fromStdString(int8->note).contains("left float"));
+        // 74 k of its 74.5 k weights are recurrent: int8 packs them into well under half.
+        QVERIFY2(baseline.modelBytes >= 2 * int8->modelBytes,
+                 qPrintable(QStringLiteral("%1 vs %2 bytes").arg(baseline.modelBytes).arg(int8->modelBytes)));
+        // Seven steps of two stacked LSTM layers and a GRU, each step's int8 error fed back
+        // through the hidden state: within 5% relative L2 error, as for the MLP.
+        QVERIFY2(*int8->relativeError < 0.05, qPrintable(QString::number(*int8->relativeError)));
+        QVERIFY(*int8->maxAbsDiff > 0);
+    }
+
+    void int8RecurrentProfilesWithTheSameMacs()
+    {
+        // profileVariant saves the variant and loads it back, so this also checks that the
+        // int8 cell parameters serialize; the packed layers still count their MACs.
+        RunOptions options;
+        options.warmup = 0;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto baseline = profileVariant(model("recurrent"), Variant{}, options, progress, StopToken());
+        const auto int8 = profileVariant(model("recurrent"), parseVariants("int8").value().front(), options, progress, StopToken());
+        QVERIFY2(baseline.ok(), baseline.ok() ? "" : baseline.error().message.c_str());
+        QVERIFY2(int8.ok(), int8.ok() ? "" : int8.error().message.c_str());
+        QVERIFY(baseline->totalMacs > 0);
+        QCOMPARE(int8->totalMacs, baseline->totalMacs);
     }
 
     void badModelIsAnError()
