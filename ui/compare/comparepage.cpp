@@ -237,7 +237,7 @@ void ComparePage::showFlameSource(int comboIndex)
         m_flameStatus->setText(tr("<b>%1</b> against the <b>baseline</b>, both profiled on the same inputs: widths are %1's "
                                   "operator times; <span style='color:#c0392b'>red</span> is slower, "
                                   "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one only. "
-                                  "Variants that inline their modules (frozen) run other operators.")
+                                  "Frozen variants run fused operators, int8 ones quantized operators: those show as in one only.")
                                    .arg(QString::fromStdString(layers.variant).toHtmlEscaped()));
     }
     m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);

@@ -150,6 +150,45 @@ private Q_SLOTS:
         QCOMPARE(sections[0].tables[0].rows[0][0], std::string("baseline"));
     }
 
+    void comparePageShowsQuantizedRecurrentLayers()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        ComparePage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        page.show();
+        workspace.openModel(QStringLiteral(PYROMETER_TEST_MODELS_DIR "/recurrent.pt"));
+        QVERIFY(waitIdle(jobs));
+        page.variantsEdit()->setText(QStringLiteral("baseline,int8"));
+        page.iterationsSpin()->setValue(3);
+        page.runVariantsButton()->click();
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(page.variantsModel()->rowCount(), 2);
+        const auto &int8 = page.variantsModel()->rows()[1];
+        QVERIFY2(int8.ok(), int8.error.c_str());
+        QVERIFY2(QString::fromStdString(int8.note).contains("1 LSTM and 1 GRU"), int8.note.c_str());
+        // In the diff flame graph the float recurrent ops are gone and the int8 ones are new.
+        const int flame = page.flameSourceCombo()->findText(QStringLiteral("baseline → int8"));
+        QVERIFY(flame >= 0);
+        page.flameSourceCombo()->setCurrentIndex(flame);
+        const auto *graph = page.diffFlameGraph()->graph();
+        QVERIFY(graph && graph->isDiff());
+        const auto presenceOf = [&](const std::string &name) {
+            for (std::size_t node = 1; node < graph->tree.nodes.size(); ++node)
+                if (graph->tree.nodes[node].name == name)
+                    return std::optional(graph->presence[node]);
+            return std::optional<analysis::Presence>();
+        };
+        QCOMPARE(presenceOf("aten::quantized_lstm"), std::optional(analysis::Presence::OtherOnly));
+        QCOMPARE(presenceOf("aten::quantized_gru"), std::optional(analysis::Presence::OtherOnly));
+        page.tabs()->setCurrentIndex(0);
+        QTest::qWait(50);
+        QVERIFY(page.grab().save(screenshotPath("compare-recurrent-int8")));
+        page.tabs()->setCurrentIndex(2);
+        QTest::qWait(50);
+        QVERIFY(page.grab().save(screenshotPath("compare-recurrent-int8-flame")));
+    }
+
     void comparePageFillsItsTables()
     {
         JobTracker jobs;
