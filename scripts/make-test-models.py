@@ -41,6 +41,19 @@ class SmallCnn(nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
+class ConvOnly(nn.Module):
+    """Convolutions and no Linear: what int8 dynamic cannot quantize and int8 static can."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2d(8, 4, 3, padding=1)
+
+    def forward(self, x):
+        return self.conv2(self.relu(self.conv1(x)))
+
+
 class Recurrent(nn.Module):
     def __init__(self):
         super().__init__()
@@ -128,6 +141,7 @@ def main(argv):
     save_traced(out_dir, "encoder", Encoder(), "2x16:int64", facts)
     save_traced(out_dir, "two_inputs", TwoInputs(), "3x8,3x5:int64", facts)
     save_traced(out_dir, "mlp", Mlp(), "4x256", facts)
+    save_traced(out_dir, "conv_only", ConvOnly(), "1x3x16x16", facts)
     if not skip_large:
         import torchvision.models as models
         save_traced(out_dir, "resnet18", models.resnet18(weights=None), "1x3x224x224", facts)

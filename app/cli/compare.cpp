@@ -89,8 +89,11 @@ int compareModelVariants(const CompareCliOptions &options)
                                  {"model_bytes", row.modelBytes},
                                  {"max_abs_diff", row.maxAbsDiff ? nlohmann::json(*row.maxAbsDiff) : nlohmann::json()},
                                  {"relative_error", row.relativeError ? nlohmann::json(*row.relativeError) : nlohmann::json()}};
-            if (!row.error.empty())
+            if (!row.error.empty()) {
                 entry["error"] = row.error;
+                for (const char *measured : {"latency_ms", "p50_ms", "p90_ms", "throughput_per_s", "speedup", "model_bytes"})
+                    entry[measured] = nullptr; // not measured, rather than zero
+            }
             if (!row.note.empty())
                 entry["note"] = row.note;
             json.push_back(std::move(entry));

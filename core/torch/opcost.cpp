@@ -215,7 +215,8 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         std::unordered_map<std::string_view, Formula> t;
         for (const char *name : {"aten::_convolution", "aten::convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
                                  "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d",
-                                 "aten::mkldnn_convolution", "aten::thnn_conv2d"})
+                                 "aten::mkldnn_convolution", "aten::thnn_conv2d", "quantized::conv1d", "quantized::conv2d",
+                                 "quantized::conv3d", "quantized::conv1d_relu", "quantized::conv2d_relu", "quantized::conv3d_relu"})
             t[name] = convolution;
         t["aten::linear"] = linear;
         for (const char *name : {"aten::matmul", "aten::mm", "aten::bmm"})
@@ -241,8 +242,9 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         t["aten::gru"] = [](const OpRecord &op) { return recurrent(op, 3); };
         t["aten::quantized_lstm"] = [](const OpRecord &op) { return quantizedRecurrent(op, 4); };
         t["aten::quantized_gru"] = [](const OpRecord &op) { return quantizedRecurrent(op, 3); };
-        // Packed int8 weights: input elements x output features, from the shapes.
-        for (const char *name : {"quantized::linear_dynamic", "quantized::linear", "quantized::linear_relu_dynamic"})
+        // Packed int8 weights: input elements x output features, from the shapes (the recorder
+        // gives the unpacked weight where the engine can unpack it; these need only the output).
+        for (const char *name : {"quantized::linear_dynamic", "quantized::linear", "quantized::linear_relu", "quantized::linear_relu_dynamic"})
             t[name] = [](const OpRecord &op) {
                 const auto *input = tensorArg(op, 0);
                 if (!input || input->empty() || op.outputShapes.empty() || op.outputShapes.front().empty())

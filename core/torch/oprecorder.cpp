@@ -81,6 +81,22 @@ OpArg toArg(const c10::IValue &value)
         } else {
             arg.kind = OpArg::Kind::Other;
         }
+    } else if (value.isObject()) {
+        // A packed int8 weight (quantized convolutions and linears take one): recorded as the
+        // weight tensor its unpack() gives, so the cost formulas see the kernel's shape. Ops
+        // unpack() runs nest inside this one and are not recorded.
+        arg.kind = OpArg::Kind::Other;
+        if (auto *unpack = value.toObjectRef().type()->findMethod("unpack")) {
+            try {
+                const auto unpacked = (*unpack)({value});
+                if (unpacked.isTuple() && !unpacked.toTupleRef().elements().empty() && unpacked.toTupleRef().elements()[0].isTensor()) {
+                    arg.kind = OpArg::Kind::Tensor;
+                    arg.values = unpacked.toTupleRef().elements()[0].toTensor().sizes().vec();
+                }
+            } catch (const std::exception &) {
+                // An engine that cannot unpack: the op is recorded without its weight.
+            }
+        }
     } else if (!value.isNone()) {
         arg.kind = OpArg::Kind::Other;
     }

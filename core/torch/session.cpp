@@ -43,9 +43,9 @@ bool isFloating(DType dtype)
 
 } // namespace
 
-std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs)
+std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs, std::uint64_t salt)
 {
-    auto generator = at::detail::createCPUGenerator(kSeed);
+    auto generator = at::detail::createCPUGenerator(kSeed + salt);
     std::vector<c10::IValue> inputs;
     for (const auto &spec : specs) {
         at::Tensor tensor;

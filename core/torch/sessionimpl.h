@@ -21,7 +21,8 @@ struct ModelSession::Impl {
     Error runError(const std::string &what) const;
 };
 
-// Random inputs of these shapes with a fixed seed: the same specs give the same tensors.
-std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs);
+// Random inputs of these shapes with a fixed seed: the same specs give the same tensors. Another
+// salt gives other tensors of the same shapes (calibration batches apart from the checked ones).
+std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs, std::uint64_t salt = 0);
 
 } // namespace pyrometer::torch

@@ -104,7 +104,7 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
     for (std::size_t v = 0; v < variants.size(); ++v) {
         SweepSummary summary;
         summary.variant = variantName(variants[v]);
-        auto built = buildVariant(path, variants[v]);
+        auto built = buildVariant(path, variants[v], withBatch(specs, batches.front()));
         std::int64_t modelBytes = 0;
         if (built.ok()) {
             try {

@@ -22,7 +22,7 @@ enum class VariantKind {
     Frozen,       // torch::jit::freeze + optimize_for_inference (folds conv-bn, prepacks weights)
     ChannelsLast, // 4-D inputs and conv weights in channels_last memory format
     Int8Dynamic,  // frozen, then aten::linear, lstm and gru with constant weights on dynamic int8 weights
-    Int8Static,   // convolutions quantized with calibrated activations: not supported, says why
+    Int8Static,   // convolutions and linears with int8 activations, calibrated on random batches
     BFloat16,     // parameters, buffers and floating inputs in bfloat16
     Threads,      // the baseline at another intra-op thread count
 };

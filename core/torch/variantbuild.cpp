@@ -2,13 +2,13 @@
 // pieces that time and check them. Includes libtorch.
 #include "core/torch/variantmodel.h"
 
+#include "core/torch/quantize.h"
+#include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
+#include "core/util/format.h"
 
 #include <ATen/Parallel.h>
-#include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/Allocator.h>
-#include <torch/csrc/jit/ir/constants.h>
-#include <torch/csrc/jit/passes/dead_code_elimination.h>
 #include <torch/csrc/jit/passes/freeze_module.h>
 
 #include <atomic>
@@ -21,198 +21,10 @@ namespace {
 
 namespace jit = ::torch::jit;
 
-std::string qengineName(at::QEngine engine)
-{
-    return c10::toString(engine);
-}
+// How many random batches static quantization observes to fit its activation ranges.
+constexpr std::uint64_t kCalibrationBatches = 4;
 
-// The engine quantized ops run on: the current one where it is set, else the first
-// libtorch supports in order of preference on this CPU.
-std::optional<at::QEngine> chooseQEngine()
-{
-    const auto &supported = at::globalContext().supportedQEngines();
-    const auto has = [&](at::QEngine engine) { return std::find(supported.begin(), supported.end(), engine) != supported.end(); };
-    const auto current = at::globalContext().qEngine();
-    if (current != at::QEngine::NoQEngine && has(current))
-        return current;
-    for (const auto engine : {at::QEngine::X86, at::QEngine::FBGEMM, at::QEngine::ONEDNN, at::QEngine::QNNPACK})
-        if (has(engine))
-            return engine;
-    return std::nullopt;
-}
-
-void collectNodes(jit::Block *block, c10::Symbol kind, std::vector<jit::Node *> &out)
-{
-    for (auto *node : block->nodes()) {
-        if (node->kind() == kind)
-            out.push_back(node);
-        for (auto *inner : node->blocks())
-            collectNodes(inner, kind, out);
-    }
-}
-
-// The int8 weight of a float [out, in] matrix, symmetric around zero: per output channel where
-// the engine takes it, per tensor on qnnpack.
-at::Tensor quantizeWeight(const at::Tensor &weight, at::QEngine engine)
-{
-    const auto w = weight.to(at::kFloat).contiguous();
-    if (engine != at::QEngine::QNNPACK) {
-        const auto scales = (std::get<0>(w.abs().max(1)) / 127.0).clamp_min(1e-8).to(at::kDouble);
-        return at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
-    }
-    return at::quantize_per_tensor(w, std::max(w.abs().max().item<double>() / 127.0, 1e-8), 0, at::kQInt8);
-}
-
-// quantized::linear_prepack(int8 weight, float bias or None): the engine's packed weight.
-c10::IValue prepackLinear(const at::Tensor &weight, const std::optional<at::Tensor> &bias, at::QEngine engine)
-{
-    static const auto prepack = c10::Dispatcher::singleton().findSchemaOrThrow("quantized::linear_prepack", "");
-    jit::Stack stack{quantizeWeight(weight, engine), bias ? c10::IValue(bias->to(at::kFloat)) : c10::IValue()};
-    prepack.callBoxed(&stack);
-    return stack.back();
-}
-
-// fbgemm's int8 kernels can saturate at full range; qnnpack and onednn have no such limit.
-bool reduceRange(at::QEngine engine)
-{
-    return engine == at::QEngine::FBGEMM || engine == at::QEngine::X86;
-}
-
-// Rewrites every aten::linear whose weight is a constant (a frozen module's) as
-// quantized::linear_dynamic on int8 weights prepacked once into a module attribute.
-// Returns how many it rewrote and how many it left float.
-std::pair<int, int> quantizeLinears(jit::Module &module, at::QEngine engine)
-{
-    auto graph = module.get_method("forward").graph();
-    std::vector<jit::Node *> linears;
-    collectNodes(graph->block(), c10::Symbol::fromQualString("aten::linear"), linears);
-    const auto dynamic = c10::Symbol::fromQualString("quantized::linear_dynamic");
-    auto *self = graph->inputs().at(0);
-    int rewritten = 0;
-    int left = 0;
-    for (auto *node : linears) {
-        const auto weight = jit::toIValue(node->input(1));
-        const auto bias = jit::toIValue(node->input(2));
-        if (!weight || !weight->isTensor() || weight->toTensor().dim() != 2 || !bias || !(bias->isTensor() || bias->isNone())) {
-            ++left;
-            continue;
-        }
-        const auto packed = prepackLinear(weight->toTensor(), bias->isTensor() ? std::optional(bias->toTensor()) : std::nullopt, engine);
-        const std::string attribute = "_int8_linear_" + std::to_string(rewritten);
-        module.register_attribute(attribute, packed.type(), packed);
-        jit::WithInsertPoint insertion(node);
-        auto *packedValue = graph->insertGetAttr(self, attribute);
-        auto *output = graph->insert(dynamic, {node->input(0), packedValue, c10::IValue(reduceRange(engine))});
-        node->output()->replaceAllUsesWith(output);
-        node->destroy();
-        ++rewritten;
-    }
-    jit::EliminateDeadCode(graph);
-    return {rewritten, left};
-}
-
-// How many recurrent layers of each kind were rewritten, and why any was left float.
-struct RecurrentCount {
-    int lstm = 0;
-    int gru = 0;
-    int left = 0;
-    std::string whyLeft;
-};
-
-// Rewrites every aten::lstm and aten::gru whose weights are constants as aten::quantized_lstm
-// and aten::quantized_gru on dynamic int8 cell parameters, as
-// torch.ao.quantization.quantize_dynamic does in Python: per layer and direction, w_ih and
-// w_hh are prepacked int8 with their biases, and joined by
-// quantized::make_quantized_cell_params_dynamic into a module attribute.
-RecurrentCount quantizeRecurrent(jit::Module &module, at::QEngine engine)
-{
-    auto graph = module.get_method("forward").graph();
-    static const auto makeCell =
-        c10::Dispatcher::singleton().findSchemaOrThrow("quantized::make_quantized_cell_params_dynamic", "");
-    auto *self = graph->inputs().at(0);
-    RecurrentCount count;
-    const auto leave = [&](const std::string &why) {
-        ++count.left;
-        count.whyLeft = why;
-    };
-    int cells = 0;
-    for (const bool lstm : {true, false}) {
-        std::vector<jit::Node *> nodes;
-        collectNodes(graph->block(), c10::Symbol::fromQualString(lstm ? "aten::lstm" : "aten::gru"), nodes);
-        for (auto *node : nodes) {
-            const auto *schema = node->maybeSchema();
-            if (!schema) {
-                leave("a recurrent op of an unknown overload");
-                continue;
-            }
-            // input overload: (input, hx, params, has_biases, num_layers, dropout, train,
-            // bidirectional, batch_first); data overload: (data, batch_sizes, hx, params,
-            // has_biases, num_layers, dropout, train, bidirectional).
-            const bool packedSequence = schema->overload_name() == "data";
-            const std::size_t paramsAt = packedSequence ? 3 : 2;
-            const auto params = jit::toIValue(node->input(paramsAt));
-            const auto hasBiases = jit::toIValue(node->input(paramsAt + 1));
-            const auto layers = jit::toIValue(node->input(paramsAt + 2));
-            const auto bidirectional = jit::toIValue(node->input(paramsAt + 5));
-            if (!params || !params->isTensorList() || !hasBiases || !layers || !bidirectional) {
-                leave("a recurrent layer whose weights are not constants");
-                continue;
-            }
-            const auto weights = params->toTensorVector();
-            const bool biases = hasBiases->toBool();
-            const std::size_t perCell = biases ? 4 : 2;
-            const auto cellCount = std::size_t(layers->toInt()) * (bidirectional->toBool() ? 2 : 1);
-            if (weights.size() != cellCount * perCell) {
-                leave("an LSTM with projections (proj_size), which quantized_lstm does not take");
-                continue;
-            }
-            jit::WithInsertPoint insertion(node);
-            std::vector<jit::Value *> cellValues;
-            c10::TypePtr cellType;
-            for (std::size_t c = 0; c < cellCount; ++c) {
-                const auto *w = &weights[c * perCell];
-                const auto biasIh = biases ? w[2] : at::zeros({w[0].size(0)}, at::kFloat);
-                const auto biasHh = biases ? w[3] : at::zeros({w[1].size(0)}, at::kFloat);
-                jit::Stack stack{prepackLinear(w[0], biasIh, engine), prepackLinear(w[1], biasHh, engine),
-                                 biasIh.to(at::kFloat), biasHh.to(at::kFloat), reduceRange(engine)};
-                makeCell.callBoxed(&stack);
-                const auto cell = stack.back();
-                cellType = cell.type();
-                const std::string attribute = "_int8_cell_" + std::to_string(cells++);
-                module.register_attribute(attribute, cellType, cell);
-                cellValues.push_back(graph->insertGetAttr(self, attribute));
-            }
-            auto *list = graph->insertNode(graph->createList(cellType, cellValues))->output();
-            std::vector<jit::NamedValue> args;
-            for (std::size_t i = 0; i < node->inputs().size(); ++i)
-                args.emplace_back(i == paramsAt ? list : node->input(i));
-            std::vector<jit::NamedValue> kwargs;
-            if (lstm) {
-                kwargs.emplace_back("dtype", c10::IValue(int64_t(at::kQInt8)));
-                kwargs.emplace_back("use_dynamic", c10::IValue(true));
-            }
-            auto *replacement = graph->insert(c10::Symbol::fromQualString(lstm ? "aten::quantized_lstm" : "aten::quantized_gru"),
-                                              args, kwargs);
-            // A builtin of several outputs is inserted with a TupleConstruct of them after it.
-            auto *packed = replacement->node();
-            if (packed->kind() != c10::prim::TupleConstruct || packed->inputs().size() != node->outputs().size())
-                throw std::runtime_error("quantized recurrent op: unexpected outputs");
-            for (std::size_t i = 0; i < node->outputs().size(); ++i)
-                node->output(i)->replaceAllUsesWith(packed->input(i));
-            node->destroy();
-            ++(lstm ? count.lstm : count.gru);
-        }
-    }
-    jit::EliminateDeadCode(graph);
-    return count;
-}
-
-std::string plural(int count, const std::string &word)
-{
-    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
-}
-
-Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
+Result<VariantModel> applyVariant(VariantModel model, const std::string &file, const std::vector<InputSpec> &calibration)
 {
     const auto fail = [&](const std::string &why) { return Error{file + ": " + variantName(model.variant) + ": " + why}; };
     auto &module = model.module;
@@ -240,7 +52,7 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
             }
         }
         model.channelsLast = true;
-        model.note = plural(converted, "4-D weight") + " in channels_last";
+        model.note = countOf(converted, "4-D weight") + " in channels_last";
         break;
     }
     case VariantKind::BFloat16: {
@@ -251,7 +63,7 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
             return fail("the model has no floating-point parameters to convert");
         module.to(at::kBFloat16);
         model.bfloat16 = true;
-        model.note = plural(floating, "parameter") + " in bfloat16";
+        model.note = countOf(floating, "parameter") + " in bfloat16";
         break;
     }
     case VariantKind::Int8Dynamic: {
@@ -261,30 +73,30 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file)
         at::globalContext().setQEngine(*engine);
         module.eval();
         model.module = jit::freeze(module);
-        const auto [rewritten, left] = quantizeLinears(model.module, *engine);
-        const auto recurrent = quantizeRecurrent(model.module, *engine);
-        if (rewritten == 0 && recurrent.lstm == 0 && recurrent.gru == 0)
-            return fail("no linear, LSTM or GRU layer with constant weights to quantize (convolutions stay float)" +
-                        (recurrent.whyLeft.empty() ? std::string() : "; left float: " + recurrent.whyLeft));
-        std::vector<std::string> parts;
-        if (rewritten > 0)
-            parts.push_back(plural(rewritten, "linear layer"));
-        if (recurrent.lstm > 0)
-            parts.push_back(std::to_string(recurrent.lstm) + " LSTM");
-        if (recurrent.gru > 0)
-            parts.push_back(std::to_string(recurrent.gru) + " GRU");
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            model.note += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-        model.note += " int8 (" + qengineName(*engine) + ")";
-        if (left + recurrent.left > 0)
-            model.note += ", " + std::to_string(left + recurrent.left) + " left float" +
-                          (recurrent.whyLeft.empty() ? std::string() : " (" + recurrent.whyLeft + ")");
+        auto note = quantizeDynamic(model.module, *engine);
+        if (!note.ok())
+            return fail(note.error().message);
+        model.note = std::move(note).value();
         break;
     }
-    case VariantKind::Int8Static:
-        return fail("not supported: static quantization calibrates activation ranges with the observer modules of "
-                    "Python's torch.ao.quantization, which a TorchScript archive does not carry; quantize in Python "
-                    "(torch.ao.quantization.quantize_fx) and open the saved result");
+    case VariantKind::Int8Static: {
+        const auto engine = chooseQEngine();
+        if (!engine)
+            return fail("this libtorch supports no quantized engine");
+        if (calibration.empty())
+            return fail("needs input shapes to calibrate on");
+        at::globalContext().setQEngine(*engine);
+        module.eval();
+        // Batches apart from the inputs the variants are checked on, so the accuracy check
+        // does not see the very values the ranges were fitted to.
+        std::vector<std::vector<c10::IValue>> batches;
+        for (std::uint64_t salt = 1; salt <= kCalibrationBatches; ++salt)
+            batches.push_back(makeInputs(calibration, salt));
+        auto quantized = quantizeStatic(module, *engine, batches);
+        model.module = std::move(quantized.module);
+        model.note = std::move(quantized.note);
+        break;
+    }
     }
     return model;
 }
@@ -328,7 +140,7 @@ c10::IValue VariantModel::forward(const std::vector<c10::IValue> &inputs)
     return module.forward(inputs);
 }
 
-Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant)
+Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant, const std::vector<InputSpec> &calibration)
 {
     const std::string file = path.filename().string();
     VariantModel model;
@@ -336,7 +148,7 @@ Result<VariantModel> buildVariant(const std::filesystem::path &path, const Varia
     try {
         model.module = jit::load(path.string(), ::torch::kCPU);
         model.module.eval();
-        return applyVariant(std::move(model), file);
+        return applyVariant(std::move(model), file, calibration);
     } catch (const c10::Error &error) {
         return Error{file + ": " + variantName(variant) + ": " + cleanTorchMessage(error.what_without_backtrace())};
     } catch (const std::exception &error) {

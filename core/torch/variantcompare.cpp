@@ -68,7 +68,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         row.variant = variant;
         row.name = variantName(variant);
         const bool baseline = variant == Variant{};
-        auto built = buildVariant(path, variant);
+        auto built = buildVariant(path, variant, report.inputs);
         if (!built.ok()) {
             if (baseline)
                 return built.error();
@@ -129,9 +129,6 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
         return profileLayers(path, options, progress, stop);
     if (auto info = inspectModel(path); !info.ok())
         return info.error();
-    auto built = buildVariant(path, variant);
-    if (!built.ok())
-        return built.error();
     auto run = options;
     if (run.inputs.empty()) {
         auto parsed = parseInputSpecs(recordedInputSpec(path));
@@ -139,6 +136,9 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
             return Error{path.string() + ": no input shapes given and the model records none"};
         run.inputs = std::move(parsed).value();
     }
+    auto built = buildVariant(path, variant, run.inputs);
+    if (!built.ok())
+        return built.error();
     if (built->bfloat16)
         for (auto &input : run.inputs)
             if (input.dtype == DType::Float32 || input.dtype == DType::Float64 || input.dtype == DType::Float16)

@@ -32,7 +32,10 @@ struct VariantModel {
 
 // Loads path afresh and applies the variant's passes; an Error says why it cannot apply.
 // Callers check the file with inspectModel first, for its wording of what the file is.
-Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant);
+// calibration: the input shapes int8 static fits its activation ranges on (random batches of
+// them, apart from the inputs the variants are checked on); the other variants ignore it.
+Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant,
+                                  const std::vector<InputSpec> &calibration = {});
 
 // The size of the variant as torch::jit::Module::save writes it (its saveable module where it
 // has one); throws what libtorch throws.

@@ -113,4 +113,9 @@ std::string formatCount(std::uint64_t count)
     return text;
 }
 
+std::string countOf(std::int64_t count, std::string_view word)
+{
+    return std::to_string(count) + " " + std::string(word) + (count == 1 ? "" : "s");
+}
+
 } // namespace pyrometer

@@ -26,4 +26,7 @@ std::string formatBytes(std::uint64_t bytes);
 // "1.23k", "4.56M": for counts in tight table cells.
 std::string formatCount(std::uint64_t count);
 
+// "1 linear layer", "3 linear layers": the count and the word, with an "s" unless it is one.
+std::string countOf(std::int64_t count, std::string_view word);
+
 } // namespace pyrometer

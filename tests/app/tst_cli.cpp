@@ -356,7 +356,28 @@ private Q_SLOTS:
             QVERIFY2(frozen.value(key).toDouble() > 0, key);
         QVERIFY(frozen.value("max_abs_diff").toDouble() < 1e-4);
         QVERIFY(!frozen.contains("error"));
-        QVERIFY(rows[2].toObject().value("error").toString().startsWith("not supported"));
+        // int8 static: convolutions and the head calibrated and quantized.
+        const auto int8Static = rows[2].toObject();
+        QVERIFY2(!int8Static.contains("error"), qPrintable(int8Static.value("error").toString()));
+        QVERIFY2(int8Static.value("note").toString().contains("int8 static"), qPrintable(int8Static.value("note").toString()));
+        QVERIFY(int8Static.value("model_bytes").toInteger() < baseline.value("model_bytes").toInteger());
+    }
+
+    void compareRowSaysWhyAVariantFailed()
+    {
+        // A model of convolutions only: int8 dynamic has nothing to quantize and says so in
+        // its row; the other variant still runs, and a failed variant is not a bad input.
+        const auto run = runCli({"compare", QStringLiteral(PYROMETER_TEST_MODELS_DIR "/conv_only.pt"), "--variants", "int8,int8_static",
+                                 "--warmup", "0", "--iters", "1", "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto rows = QJsonDocument::fromJson(run.out.toUtf8()).object().value("rows").toArray();
+        QCOMPARE(rows.size(), 3);
+        const auto failed = rows[1].toObject();
+        QCOMPARE(failed.value("variant").toString(), QStringLiteral("int8"));
+        QVERIFY2(failed.value("error").toString().startsWith("no linear, LSTM or GRU layer"), qPrintable(failed.value("error").toString()));
+        QVERIFY(failed.value("latency_ms").isNull() && failed.value("model_bytes").isNull()); // not measured, not zero
+        QVERIFY2(rows[2].toObject().value("note").toString().startsWith("2 convolutions int8 static"),
+                 qPrintable(rows[2].toObject().value("note").toString()));
     }
 
     void compareDiffsTwoProfiles()

@@ -143,10 +143,19 @@ private Q_SLOTS:
         const auto *threads = row(report.value(), "threads=1");
         QVERIFY(threads && threads->ok());
         QCOMPARE(*threads->maxAbsDiff, 0.0);
-        const auto *unsupported = row(report.value(), "int8_static");
-        QVERIFY(unsupported && !unsupported->ok());
-        QVERIFY(QString::fromStdString(unsupported->error).startsWith("not supported"));
-        QCOMPARE(unsupported->speedup, 0.0);
+        // int8 static: conv-bn folded, three convolutions (two with their relu fused) and the
+        // head quantized on ranges observed over random batches other than the checked inputs.
+        const auto *int8Static = row(report.value(), "int8_static");
+        QVERIFY2(int8Static && int8Static->ok(), int8Static ? int8Static->error.c_str() : "no row");
+        QVERIFY2(QString::fromStdString(int8Static->note).startsWith("3 convolutions and 1 linear layer int8 static"),
+                 int8Static->note.c_str());
+        QVERIFY(QString::fromStdString(int8Static->note).contains("calibrated on 4 random input batches"));
+        QVERIFY(!QString::fromStdString(int8Static->note).contains("left float"));
+        // Activations quantized to 8 bits at every layer, not only weights: still within 5%.
+        QVERIFY2(*int8Static->relativeError < 0.05, qPrintable(QString::number(*int8Static->relativeError)));
+        QVERIFY(*int8Static->relativeError > 0);
+        QVERIFY(int8Static->modelBytes < report->rows[0].modelBytes);
+        QVERIFY(int8Static->speedup > 0);
     }
 
     void int8ShrinksLinearModel()
@@ -208,6 +217,46 @@ private Q_SLOTS:
         QVERIFY2(int8.ok(), int8.ok() ? "" : int8.error().message.c_str());
         QVERIFY(baseline->totalMacs > 0);
         QCOMPARE(int8->totalMacs, baseline->totalMacs);
+    }
+
+    void int8VariantsOnConvolutionsOnly()
+    {
+        // Dynamic int8 quantizes weights of linear and recurrent layers only: with none, it says
+        // why and the others still run; static int8 takes the convolutions.
+        const auto report = compare("conv_only", "int8,int8_static,frozen");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->rows.size(), std::size_t(4));
+        const auto *dynamic = row(report.value(), "int8");
+        QVERIFY(dynamic && !dynamic->ok());
+        QVERIFY2(QString::fromStdString(dynamic->error).startsWith("no linear, LSTM or GRU layer"), dynamic->error.c_str());
+        QCOMPARE(dynamic->speedup, 0.0);
+        const auto *int8Static = row(report.value(), "int8_static");
+        QVERIFY2(int8Static && int8Static->ok(), int8Static ? int8Static->error.c_str() : "no row");
+        QVERIFY2(QString::fromStdString(int8Static->note).startsWith("2 convolutions int8 static"), int8Static->note.c_str());
+        QVERIFY2(*int8Static->relativeError < 0.05, qPrintable(QString::number(*int8Static->relativeError)));
+        QVERIFY(row(report.value(), "frozen")->ok());
+    }
+
+    void int8StaticProfiles()
+    {
+        // The quantized module saves and loads back (profileVariant profiles the saved file),
+        // and its profile runs the quantized convolutions.
+        RunOptions options;
+        options.warmup = 0;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto profile = profileVariant(model("small_cnn"), parseVariants("int8_static").value().front(), options, progress, StopToken());
+        QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
+        // The same multiply-accumulates as the float model: the quantized convolutions' kernels
+        // come from their unpacked weights.
+        const auto baseline = profileVariant(model("small_cnn"), Variant{}, options, progress, StopToken());
+        QVERIFY(baseline.ok() && baseline->totalMacs > 0);
+        QCOMPARE(profile->totalMacs, baseline->totalMacs);
+        QVERIFY(profile->forwardMs > 0);
+        bool quantizedConvolution = false;
+        for (const auto &op : profile->events.ops)
+            quantizedConvolution = quantizedConvolution || op.name.starts_with("quantized::conv2d");
+        QVERIFY(quantizedConvolution);
     }
 
     void badModelIsAnError()
