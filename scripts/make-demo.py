@@ -41,7 +41,8 @@ def main(out_dir: str) -> None:
     example = torch.randn(1, 3, 64, 64)
     scripted = torch.jit.trace(model, example)
     model_path = os.path.join(out_dir, "demo_model.pt")
-    scripted.save(model_path)
+    # The batch the demo trace was recorded at: the Model page fills its inputs with it.
+    scripted.save(model_path, _extra_files={"example_inputs.txt": "8x3x64x64"})
 
     batch = torch.randn(8, 3, 64, 64)
     with torch.no_grad():

@@ -25,7 +25,7 @@ const std::vector<CommandSpec> &commandSpecs()
          "summary, step breakdown, top tables, advice and charts as one HTML or Markdown file", setupReport},
         {"sweep", "MODEL --input Bx3x224x224 --batches 1,2,4,8 [--variants ...] [--memory-budget 4GiB] [--warmup N --iters N]",
          "batch-size sweep: latency, throughput, peak memory, knee", setupSweep},
-        {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",
+        {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,int8_static,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",
          "optimized variants side by side, or per-layer deltas of two profiles", setupCompare},
     };
     return specs;

@@ -224,7 +224,7 @@ void setupCompare(CLI::App &command, int *exitCode)
     command.add_option("--fail-if-slower", options->failIfSlower,
                        "Exit 1 when the gated variant (or OTHER.json's forward pass) is slower than the baseline by more than PCT percent");
     command.add_option("--gate", options->gate, "The variant --fail-if-slower judges (needed when several are compared)");
-    addModelRunOptions(command, &options->run, "baseline,frozen,channels_last,int8,bf16", 5, 20);
+    addModelRunOptions(command, &options->run, "baseline,frozen,channels_last,int8,int8_static,bf16", 5, 20);
     command.callback([options, exitCode] {
         if (options->files.size() == 2 && isJsonFile(options->files[0]) && isJsonFile(options->files[1]))
             *exitCode = compareProfiles(*options);

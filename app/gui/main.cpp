@@ -54,7 +54,15 @@ int main(int argc, char *argv[])
         QStringLiteral("Load TRACE, render the timeline offscreen at 1920x1080 through a fixed zoom and pan "
                        "sequence, print per-frame figures as JSON and exit."),
         QStringLiteral("TRACE"));
-    parser.addOptions({demo, screenshot, view, renderBenchmark});
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("With --view model or compare: once everything is open, run the "
+                                                "page's profile or compare of the open model (before the "
+                                                "screenshot, with --screenshot)."));
+    const QCommandLineOption input(QStringLiteral("input"),
+                                   QStringLiteral("Input shapes for --run, as 8x3x224x224 (default: those the model "
+                                                  "records)."),
+                                   QStringLiteral("SHAPES"));
+    parser.addOptions({demo, screenshot, view, run, input, renderBenchmark});
     parser.process(app);
     if (parser.isSet(renderBenchmark))
         return ui::timeline::runRenderBenchmark(parser.value(renderBenchmark), stdout);
@@ -84,13 +92,28 @@ int main(int argc, char *argv[])
         window.openDemo();
     window.openPaths(inputs);
 
-    if (screenshotMode) {
+    const auto grab = [&] {
         ui::screenshotWhenIdle(&window, page.value_or(ui::Page::Overview), parser.value(screenshot),
                                [](int code, const QString &message) {
                                    if (!message.isEmpty())
                                        std::fprintf(stderr, "pyrometer: %s\n", qPrintable(message));
                                    QApplication::exit(code);
                                });
+    };
+    if (parser.isSet(run)) {
+        ui::whenIdle(&window, [&] {
+            const QString why = ui::startPageRun(&window, page.value_or(ui::Page::Overview), parser.value(input));
+            if (!why.isEmpty()) {
+                std::fprintf(stderr, "pyrometer: --run: %s\n", qPrintable(why));
+                if (screenshotMode)
+                    QApplication::exit(2);
+                return;
+            }
+            if (screenshotMode)
+                grab();
+        });
+    } else if (screenshotMode) {
+        grab();
     }
     return QApplication::exec();
 }

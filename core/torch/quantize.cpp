@@ -352,7 +352,7 @@ StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, co
     if (linears > 0)
         parts.push_back(countOf(linears, "linear layer"));
     result.note = joinWithAnd(parts) + " int8 static (" + qengineName(engine) + "), calibrated on " +
-                  std::to_string(calibration.size()) + " random input batches";
+                  std::to_string(calibration.size()) + " random batches";
     if (floatLeft > 0)
         result.note += ", " + std::to_string(floatLeft) + " left float";
     return result;

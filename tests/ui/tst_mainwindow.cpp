@@ -2,6 +2,7 @@
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
+#include "ui/model/profileresultsview.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/mainwindow.h"
@@ -24,6 +25,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QLabel>
@@ -139,6 +141,27 @@ private Q_SLOTS:
         auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(window.pageWidget(Page::FlameGraph));
         QVERIFY(flame->hasContent());
         QVERIFY(flame->graphView()->graph()->tree.nodes[0].totalNs > 0);
+    }
+
+    void pageRunStartsTheModelProfile()
+    {
+        MainWindow window;
+        // Nothing to run before a model is open, and only the Model and Compare pages run.
+        QVERIFY(startPageRun(&window, Page::Model, {}).contains("open a TorchScript model"));
+        window.openDemo();
+        QVERIFY(waitIdle(window));
+        QVERIFY(startPageRun(&window, Page::Timeline, {}).contains("only the Model and Compare pages"));
+        auto *model = qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
+        // The demo model records the batch its trace was taken at: the page fills it in.
+        QCOMPARE(model->inputsEdit()->text(), QStringLiteral("%1").arg(demoFacts().value("input").toString()));
+        model->warmupSpin()->setValue(0);
+        model->iterationsSpin()->setValue(2);
+        QCOMPARE(startPageRun(&window, Page::Model, QStringLiteral("2x3x32x32")), QString());
+        QCOMPARE(window.currentPage(), Page::Model);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QVERIFY(model->results()->run());
+        QCOMPARE(model->inputsEdit()->text(), QStringLiteral("2x3x32x32"));
     }
 
     void timelineRangeListsItsOperators()

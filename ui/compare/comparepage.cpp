@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -23,6 +24,14 @@
 
 namespace pyrometer::ui {
 namespace {
+
+// Whether a variant's profile still has the baseline's modules beside the model itself
+// (freezing and quantizing inline them, so their time is all on the model's row).
+bool keepsModules(const VariantLayers &layers)
+{
+    return layers.error.empty() &&
+           std::count_if(layers.deltas.begin(), layers.deltas.end(), [](const auto &d) { return d.inBase && d.inOther; }) > 1;
+}
 
 // A read-only table over model, sorted by value (SortRole) when a header is clicked.
 QTableView *sortedTable(QAbstractItemModel *model, QWidget *parent)
@@ -91,7 +100,7 @@ QWidget *ComparePage::createVariantsTab()
     m_modelLabel->setText(tr("Open a model (Ctrl+M) to compare its variants."));
     m_inputs = new QLineEdit(tab);
     m_inputs->setPlaceholderText(tr("as the model records, or 1x3x224x224"));
-    m_variants = new QLineEdit(QStringLiteral("baseline,frozen,channels_last,int8,bf16,threads=1"), tab);
+    m_variants = new QLineEdit(QStringLiteral("baseline,frozen,channels_last,int8,int8_static,bf16,threads=1"), tab);
     m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
     m_iterations = new QSpinBox(tab);
     m_iterations->setRange(1, 10000);
@@ -132,8 +141,11 @@ QWidget *ComparePage::createVariantsTab()
     auto *splitter = new QSplitter(Qt::Vertical, tab);
     splitter->addWidget(variantsView);
     splitter->addWidget(layersBox);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    // Room for the baseline and the default six variants before the per-layer table.
+    variantsView->setMinimumHeight(variantsView->verticalHeader()->defaultSectionSize() * 8 +
+                                   variantsView->horizontalHeader()->sizeHint().height());
 
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(settings);
@@ -362,10 +374,19 @@ void ComparePage::showVariants(const VariantsRun &run)
     m_variantsModel->setRows(run.report.rows);
     m_layers = run.layers;
     m_layerVariant->clear();
-    for (const auto &layers : m_layers)
-        m_layerVariant->addItem(QString::fromStdString(layers.variant));
+    {
+        // Listing the variants selects the first; the first that keeps its modules is shown
+        // instead, since a frozen or quantized one has all its time on the model's row.
+        const QSignalBlocker blocker(m_layerVariant);
+        for (const auto &layers : m_layers)
+            m_layerVariant->addItem(QString::fromStdString(layers.variant));
+    }
+    const auto kept = std::find_if(m_layers.begin(), m_layers.end(), keepsModules);
     if (m_layers.empty())
         m_layerNote->setText(tr("No variant ran besides the baseline."));
+    else
+        m_layerVariant->setCurrentIndex(kept == m_layers.end() ? 0 : int(kept - m_layers.begin()));
+    showLayers(m_layerVariant->currentIndex());
     refreshFlameSources(m_tracesFlame ? -1 : 0);
 }
 
@@ -379,7 +400,7 @@ void ComparePage::showLayers(int index)
     m_layerModel->setRows(layers.deltas);
     if (!layers.error.empty())
         m_layerNote->setText(tr("No per-layer profile: %1").arg(QString::fromStdString(layers.error)));
-    else if (std::count_if(layers.deltas.begin(), layers.deltas.end(), [](const auto &d) { return d.inBase && d.inOther; }) <= 1)
+    else if (!keepsModules(layers))
         m_layerNote->setText(tr("This variant inlines its submodules (freezing does): its time is all on the model's row."));
     else
         m_layerNote->setText(tr("Total time per layer and iteration; sort by Delta to find what changed most."));

@@ -1,11 +1,16 @@
 #include "ui/shell/screenshot.h"
 
+#include "ui/compare/comparepage.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/model/modelpage.h"
+#include "ui/workspace/workspace.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QPixmap>
+#include <QPushButton>
 #include <QTimer>
 
 namespace pyrometer::ui {
@@ -35,22 +40,51 @@ void grabNow(MainWindow *window, Page page, const QString &path,
 
 } // namespace
 
-void screenshotWhenIdle(MainWindow *window, Page page, const QString &path,
-                        std::function<void(int exitCode, const QString &message)> done)
+void whenIdle(MainWindow *window, std::function<void()> then)
 {
-    // Queued, so that a finished job's results reach the pages first; a job that started
-    // from another's results (a trace, then its timeline index) is waited for too.
-    QTimer::singleShot(0, window, [window, page, path, done] {
+    QTimer::singleShot(0, window, [window, then] {
         if (window->jobs()->isIdle()) {
-            grabNow(window, page, path, done);
+            then();
             return;
         }
         auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(window->jobs(), &JobTracker::becameIdle, window, [connection, window, page, path, done] {
+        *connection = QObject::connect(window->jobs(), &JobTracker::becameIdle, window, [connection, window, then] {
             QObject::disconnect(*connection);
-            screenshotWhenIdle(window, page, path, done);
+            whenIdle(window, then);
         });
     });
+}
+
+QString startPageRun(MainWindow *window, Page page, const QString &inputs)
+{
+    if (page != Page::Model && page != Page::Compare)
+        return QObject::tr("only the Model and Compare pages run something");
+    if (window->workspace()->models().empty())
+        return QObject::tr("nothing to run: open a TorchScript model");
+    QLineEdit *inputsEdit = nullptr;
+    QPushButton *run = nullptr;
+    if (auto *model = qobject_cast<ModelPage *>(window->pageWidget(page)); model && page == Page::Model) {
+        inputsEdit = model->inputsEdit();
+        run = model->runButton();
+    } else if (auto *compare = qobject_cast<ComparePage *>(window->pageWidget(page)); compare && page == Page::Compare) {
+        inputsEdit = compare->inputsEdit();
+        run = compare->runVariantsButton();
+    } else {
+        return QObject::tr("the page is missing");
+    }
+    if (!run->isEnabled())
+        return QObject::tr("the page is busy with a run");
+    window->showPage(page);
+    if (!inputs.isEmpty())
+        inputsEdit->setText(inputs);
+    run->click();
+    return {};
+}
+
+void screenshotWhenIdle(MainWindow *window, Page page, const QString &path,
+                        std::function<void(int exitCode, const QString &message)> done)
+{
+    whenIdle(window, [window, page, path, done] { grabNow(window, page, path, done); });
 }
 
 } // namespace pyrometer::ui

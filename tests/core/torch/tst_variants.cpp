@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY2(int8Static && int8Static->ok(), int8Static ? int8Static->error.c_str() : "no row");
         QVERIFY2(QString::fromStdString(int8Static->note).startsWith("3 convolutions and 1 linear layer int8 static"),
                  int8Static->note.c_str());
-        QVERIFY(QString::fromStdString(int8Static->note).contains("calibrated on 4 random input batches"));
+        QVERIFY(QString::fromStdString(int8Static->note).contains("calibrated on 4 random batches"));
         QVERIFY(!QString::fromStdString(int8Static->note).contains("left float"));
         // Activations quantized to 8 bits at every layer, not only weights: still within 5%.
         QVERIFY2(*int8Static->relativeError < 0.05, qPrintable(QString::number(*int8Static->relativeError)));
