@@ -15,6 +15,7 @@
 #include <torch/csrc/jit/passes/quantization/insert_quant_dequant.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace pyrometer::torch {
 namespace {
@@ -26,19 +27,41 @@ std::string qengineName(at::QEngine engine)
     return c10::toString(engine);
 }
 
+// "qnnpack", "onednn": as variant names spell engines.
+std::string lowerName(at::QEngine engine)
+{
+    auto name = qengineName(engine);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return name;
+}
+
 } // namespace
 
-std::optional<at::QEngine> chooseQEngine()
+Result<at::QEngine> selectQEngine(std::string_view name)
 {
+    // Variants set the process's engine as they build; an unnamed one keeps to the first.
+    static const auto initial = at::globalContext().qEngine();
     const auto &supported = at::globalContext().supportedQEngines();
     const auto has = [&](at::QEngine engine) { return std::find(supported.begin(), supported.end(), engine) != supported.end(); };
-    const auto current = at::globalContext().qEngine();
-    if (current != at::QEngine::NoQEngine && has(current))
-        return current;
-    for (const auto engine : {at::QEngine::X86, at::QEngine::FBGEMM, at::QEngine::ONEDNN, at::QEngine::QNNPACK})
-        if (has(engine))
+    std::string available;
+    for (const auto engine : supported)
+        if (engine != at::QEngine::NoQEngine)
+            available += (available.empty() ? "" : ", ") + lowerName(engine);
+    if (!name.empty()) {
+        for (const auto engine : supported)
+            if (engine != at::QEngine::NoQEngine && lowerName(engine) == name) {
+                at::globalContext().setQEngine(engine);
+                return engine;
+            }
+        return Error{"this libtorch has no quantized engine " + std::string(name) + " (it has: " + available + ")"};
+    }
+    for (const auto engine : {initial, at::QEngine::X86, at::QEngine::FBGEMM, at::QEngine::ONEDNN, at::QEngine::QNNPACK}) {
+        if (engine != at::QEngine::NoQEngine && has(engine)) {
+            at::globalContext().setQEngine(engine);
             return engine;
-    return std::nullopt;
+        }
+    }
+    return Error{"this libtorch supports no quantized engine"};
 }
 
 namespace {

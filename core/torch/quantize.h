@@ -8,13 +8,17 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pyrometer::torch {
 
-// The engine quantized ops run on: the current one where it is set, else the first libtorch
-// supports in order of preference on this CPU (x86, fbgemm, onednn, qnnpack).
-std::optional<at::QEngine> chooseQEngine();
+// Selects the engine quantized ops run on, for the process (libtorch's setting), and returns
+// it: the one named ("qnnpack", "onednn", "fbgemm", "x86") when libtorch supports it; unnamed,
+// the one libtorch had selected when the process started, else the first it supports of x86,
+// fbgemm, onednn, qnnpack. An Error says why none. Packed weights are packed for the engine
+// selected when they are made or loaded.
+Result<at::QEngine> selectQEngine(std::string_view name = {});
 
 // Dynamic int8 of a frozen module, in place: every aten::linear with a constant weight as
 // quantized::linear_dynamic, every aten::lstm and aten::gru as aten::quantized_lstm and

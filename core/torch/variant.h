@@ -29,11 +29,13 @@ enum class VariantKind {
 
 struct Variant {
     VariantKind kind = VariantKind::Baseline;
-    int threads = 0; // for Threads
+    int threads = 0;    // for Threads
+    std::string engine; // for the int8 kinds: "qnnpack", "onednn", "fbgemm" or "x86"; empty: the default
     bool operator==(const Variant &) const = default;
 };
 
-// "baseline", "frozen", "channels_last", "int8" (dynamic), "int8_static", "bf16", "threads=2".
+// "baseline", "frozen", "channels_last", "int8" (dynamic), "int8_static", "bf16", "threads=2";
+// an int8 kind on a named quantized engine as "int8@qnnpack", "int8_static@onednn".
 std::string variantName(const Variant &variant);
 
 // Parses a comma-separated list of variant names (aliases: int8_dynamic, bfloat16,

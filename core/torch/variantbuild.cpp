@@ -67,32 +67,30 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file, c
         break;
     }
     case VariantKind::Int8Dynamic: {
-        const auto engine = chooseQEngine();
-        if (!engine)
-            return fail("this libtorch supports no quantized engine");
-        at::globalContext().setQEngine(*engine);
+        const auto engine = selectQEngine(model.variant.engine);
+        if (!engine.ok())
+            return fail(engine.error().message);
         module.eval();
         model.module = jit::freeze(module);
-        auto note = quantizeDynamic(model.module, *engine);
+        auto note = quantizeDynamic(model.module, engine.value());
         if (!note.ok())
             return fail(note.error().message);
         model.note = std::move(note).value();
         break;
     }
     case VariantKind::Int8Static: {
-        const auto engine = chooseQEngine();
-        if (!engine)
-            return fail("this libtorch supports no quantized engine");
+        const auto engine = selectQEngine(model.variant.engine);
+        if (!engine.ok())
+            return fail(engine.error().message);
         if (calibration.empty())
             return fail("needs input shapes to calibrate on");
-        at::globalContext().setQEngine(*engine);
         module.eval();
         // Batches apart from the inputs the variants are checked on, so the accuracy check
         // does not see the very values the ranges were fitted to.
         std::vector<std::vector<c10::IValue>> batches;
         for (std::uint64_t salt = 1; salt <= kCalibrationBatches; ++salt)
             batches.push_back(makeInputs(calibration, salt));
-        auto quantized = quantizeStatic(module, *engine, batches);
+        auto quantized = quantizeStatic(module, engine.value(), batches);
         model.module = std::move(quantized.module);
         model.note = std::move(quantized.note);
         break;

@@ -103,7 +103,7 @@ private Q_SLOTS:
         const auto parsed = parseVariants("baseline, frozen,channels_last,int8,bf16,threads=2,int8_static,frozen");
         QVERIFY(parsed.ok());
         QCOMPARE(parsed->size(), std::size_t(7));
-        QCOMPARE(parsed.value()[5], (Variant{VariantKind::Threads, 2}));
+        QCOMPARE(parsed.value()[5], (Variant{VariantKind::Threads, 2, {}}));
         QStringList names;
         for (const auto &variant : parsed.value())
             names << QString::fromStdString(variantName(variant));
@@ -113,6 +113,15 @@ private Q_SLOTS:
         QVERIFY(!parseVariants("threads=0").ok());
         QVERIFY(!parseVariants("threads=x").ok());
         QVERIFY(!parseVariants(" , ").ok());
+        // int8 kinds on a named quantized engine: a variant of their own, named as written.
+        const auto engines = parseVariants("int8,int8@qnnpack,int8_static@onednn,int8@qnnpack");
+        QVERIFY(engines.ok());
+        QCOMPARE(engines->size(), std::size_t(3));
+        QCOMPARE(engines.value()[1].engine, std::string("qnnpack"));
+        QCOMPARE(variantName(engines.value()[1]), std::string("int8@qnnpack"));
+        QCOMPARE(variantName(engines.value()[2]), std::string("int8_static@onednn"));
+        QVERIFY(QString::fromStdString(parseVariants("bf16@qnnpack").error().message).contains("only int8 and int8_static"));
+        QVERIFY(QString::fromStdString(parseVariants("int8@tpu").error().message).contains("unknown quantized engine"));
     }
 
     void byteSizes()

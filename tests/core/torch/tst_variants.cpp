@@ -259,6 +259,27 @@ private Q_SLOTS:
         QVERIFY(quantizedConvolution);
     }
 
+    void int8OnEachQuantizedEngine()
+    {
+        // The same quantization on two engines: each row says which it ran on, and both stay
+        // close to the baseline. An engine this libtorch lacks is that row's error only.
+        const auto report = compare("recurrent", "int8@qnnpack,int8@onednn,int8@fbgemm");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->rows.size(), std::size_t(4));
+        for (const char *engine : {"qnnpack", "onednn", "fbgemm"}) {
+            const auto *r = row(report.value(), std::string("int8@") + engine);
+            QVERIFY(r);
+            if (!QString::fromStdString(report->quantizationEngines).toLower().contains(engine)) {
+                QVERIFY2(QString::fromStdString(r->error).contains("has no quantized engine"), r->error.c_str());
+                continue;
+            }
+            QVERIFY2(r->ok(), r->error.c_str());
+            QVERIFY2(QString::fromStdString(r->note).contains(QStringLiteral("int8 (%1)").arg(QString::fromLatin1(engine).toUpper())),
+                     r->note.c_str());
+            QVERIFY2(*r->relativeError < 0.05, qPrintable(QString::number(*r->relativeError)));
+        }
+    }
+
     void badModelIsAnError()
     {
         CompareOptions options;
