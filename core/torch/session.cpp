@@ -142,7 +142,11 @@ std::string recordedInputSpec(const fs::path &path)
 }
 
 ModelSession::ModelSession(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-ModelSession::~ModelSession() = default;
+ModelSession::~ModelSession()
+{
+    if (m_impl && m_impl->threadsBefore > 0 && at::get_num_threads() != m_impl->threadsBefore)
+        at::set_num_threads(m_impl->threadsBefore);
+}
 
 Result<std::unique_ptr<ModelSession>> ModelSession::open(const fs::path &path, std::vector<InputSpec> inputs, RunMode mode, int threads)
 {
@@ -180,8 +184,10 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const fs::path &path, s
     impl->specs = inputs;
     impl->inputs = makeInputs(inputs);
     impl->module.train(mode == RunMode::Train);
-    if (threads > 0)
+    if (threads > 0 && threads != at::get_num_threads()) {
+        impl->threadsBefore = at::get_num_threads();
         at::set_num_threads(threads);
+    }
     return std::unique_ptr<ModelSession>(new ModelSession(std::move(impl)));
 }
 

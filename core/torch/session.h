@@ -26,7 +26,9 @@ public:
     // inputs with a fixed seed. With no inputs, uses the ones the archive records (the extra
     // file "example_inputs.txt", written by scripts/make-test-models.py and by
     // `torch.jit.save(m, path, _extra_files={"example_inputs.txt": "1x3x224x224"})`).
-    // threads > 0 sets libtorch's intra-op thread count (at::set_num_threads, process-wide).
+    // threads > 0 sets libtorch's intra-op thread count (at::set_num_threads, for the calling
+    // thread's parallel regions) until the session is destroyed, which restores the count it
+    // found (destroy it on the thread that opened it).
     static Result<std::unique_ptr<ModelSession>> open(const std::filesystem::path &path, std::vector<InputSpec> inputs,
                                                       RunMode mode = RunMode::Inference, int threads = 0);
     ~ModelSession();

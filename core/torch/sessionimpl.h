@@ -13,6 +13,7 @@ struct ModelSession::Impl {
     RunMode mode = RunMode::Inference;
     ::torch::jit::Module module;
     std::vector<c10::IValue> inputs;
+    int threadsBefore = 0; // the intra-op thread count open() changed, restored on close; 0: unchanged
 
     // One forward (or train step); throws what libtorch throws.
     void runOnce();

@@ -153,17 +153,13 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
     } catch (const std::exception &error) {
         return Error{path.filename().string() + ": " + variantName(variant) + ": cannot be saved for profiling: " + cleanTorchMessage(error.what())};
     }
-    std::optional<Result<ProfileReport>> report;
-    {
-        ThreadCountScope restore(0);
-        report = profileLayers(temporary, run, progress, stop);
-    }
+    auto report = profileLayers(temporary, run, progress, stop);
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    if (!report->ok())
-        return Error{path.filename().string() + ": " + variantName(variant) + ": " + report->error().message};
-    (*report)->path = path;
-    return std::move(*report);
+    if (!report.ok())
+        return Error{path.filename().string() + ": " + variantName(variant) + ": " + report.error().message};
+    report->path = path;
+    return report;
 }
 
 } // namespace pyrometer::torch

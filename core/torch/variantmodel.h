@@ -67,7 +67,7 @@ private:
 };
 
 // Sets libtorch's intra-op thread count for a scope (0 leaves it), and restores the count it
-// found, whatever changed it meanwhile (ModelSession::open sets it for the calling thread).
+// found, whatever changed it meanwhile.
 class ThreadCountScope {
 public:
     explicit ThreadCountScope(int threads);

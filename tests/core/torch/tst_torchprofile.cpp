@@ -211,6 +211,20 @@ private Q_SLOTS:
         QVERIFY(qAbs(report->throughputPerSecond - 4000.0 / report->warm.mean) < 1e-6);
     }
 
+    void sessionRestoresTheThreadCount()
+    {
+        // A run at another thread count leaves the process's count as it found it.
+        auto before = ModelSession::open(model("small_cnn"), spec("1x3x32x32"));
+        QVERIFY(before.ok());
+        const int threads = before.value()->threads();
+        {
+            auto one = ModelSession::open(model("small_cnn"), spec("1x3x32x32"), RunMode::Inference, threads == 1 ? 2 : 1);
+            QVERIFY(one.ok());
+            QCOMPARE(one.value()->threads(), threads == 1 ? 2 : 1);
+        }
+        QCOMPARE(before.value()->threads(), threads);
+    }
+
     void cancels()
     {
         const StopToken stop;
