@@ -7,6 +7,17 @@
 namespace pyrometer::ui {
 namespace {
 
+// The "In" column: where a row was seen, in words.
+QString presenceText(analysis::Presence presence)
+{
+    switch (presence) {
+    case analysis::Presence::Both: return QObject::tr("both");
+    case analysis::Presence::BaseOnly: return QObject::tr("base only");
+    case analysis::Presence::OtherOnly: return QObject::tr("other only");
+    }
+    return {};
+}
+
 QVariant optionalNumber(const std::optional<double> &value, char format, int precision)
 {
     return value ? QVariant(QString::number(*value, format, precision)) : QVariant();
@@ -82,7 +93,7 @@ std::vector<TraceDiffModel::Column> traceDiffColumns(bool withKind)
                        true, {}});
     columns.push_back({QObject::tr("Calls"), [](const R &r) { return QStringLiteral("%1 → %2").arg(r.baseCalls).arg(r.otherCalls); },
                        [](const R &r) { return qint64(r.otherCalls) - qint64(r.baseCalls); }, true, {}});
-    columns.push_back({QObject::tr("In"), [](const R &r) { const auto name = analysis::presenceName(r.presence); return QString::fromUtf8(name.data(), qsizetype(name.size())); }, {}, false, {}});
+    columns.push_back({QObject::tr("In"), [](const R &r) { return presenceText(r.presence); }, {}, false, {}});
     return columns;
 }
 

@@ -123,7 +123,8 @@ private Q_SLOTS:
         model.setRows({grew, gone});
         QCOMPARE(model.columnCount(), 8);
         QCOMPARE(model.index(0, 4).data().toString(), QString("+2.0"));
-        QCOMPARE(model.index(1, 7).data().toString(), QString("base_only"));
+        QCOMPARE(model.index(0, 7).data().toString(), QString("both"));
+        QCOMPARE(model.index(1, 7).data().toString(), QString("base only"));
         QCOMPARE(sortedColumn(&model, 1, 4, Qt::AscendingOrder), QStringList({"HtoD", "gemm"}));
     }
 };
