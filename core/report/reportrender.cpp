@@ -37,6 +37,23 @@ bool rightAligned(const Table &table, std::size_t column)
     return column < table.rightAligned.size() && table.rightAligned[column];
 }
 
+// A relative path as a Markdown link destination: blanks and parentheses percent-encoded.
+std::string linkPath(std::string_view path)
+{
+    std::string link;
+    for (const char c : path) {
+        if (c == ' ')
+            link += "%20";
+        else if (c == '(')
+            link += "%28";
+        else if (c == ')')
+            link += "%29";
+        else
+            link += c;
+    }
+    return link;
+}
+
 std::string dataUri(const Image &image)
 {
     return "data:" + image.mimeType + ";base64," + base64(image.data);
@@ -192,8 +209,19 @@ std::string renderHtml(const Report &report)
     return out.str();
 }
 
-std::string renderMarkdown(const Report &report)
+std::string imageFileName(const Image &image, std::size_t number)
 {
+    const std::string extension = image.mimeType == "image/svg+xml" ? ".svg"
+                                  : image.mimeType == "image/png"   ? ".png"
+                                  : image.mimeType == "image/jpeg"  ? ".jpg"
+                                                                    : ".bin";
+    const auto digits = std::to_string(number);
+    return "image-" + std::string(digits.size() < 2 ? 2 - digits.size() : 0, '0') + digits + extension;
+}
+
+std::string renderMarkdown(const Report &report, std::string_view imageDirectory)
+{
+    std::size_t images = 0;
     std::ostringstream out;
     out << "# " << report.title << "\n\n";
     if (!report.subtitle.empty())
@@ -206,8 +234,11 @@ std::string renderMarkdown(const Report &report)
             out << "- **" << fact.label << ":** " << fact.value << "\n";
         if (!section.facts.empty())
             out << "\n";
-        for (const auto &image : section.images)
-            out << "![" << image.caption << "](" << dataUri(image) << ")\n\n";
+        for (const auto &image : section.images) {
+            ++images;
+            const auto target = imageDirectory.empty() ? dataUri(image) : linkPath(std::string(imageDirectory) + "/" + imageFileName(image, images));
+            out << "![" << image.caption << "](" << target << ")\n\n";
+        }
         for (const auto &table : section.tables)
             markdownTable(out, table);
     }
@@ -233,7 +264,23 @@ std::optional<ReportFormat> formatForPath(const std::filesystem::path &path)
 
 Result<std::filesystem::path> writeReport(const Report &report, const std::filesystem::path &path, ReportFormat format)
 {
-    return writeFileAtomically(path, render(report, format));
+    if (format == ReportFormat::Html)
+        return writeFileAtomically(path, renderHtml(report));
+    const std::string directory = path.stem().string() + "_files";
+    std::size_t images = 0;
+    for (const auto &section : report.sections) {
+        for (const auto &image : section.images) {
+            ++images;
+            std::error_code error;
+            std::filesystem::create_directories(path.parent_path() / directory, error);
+            if (error)
+                return Error{(path.parent_path() / directory).string() + ": cannot create the image folder: " + error.message()};
+            auto written = writeFileAtomically(path.parent_path() / directory / imageFileName(image, images), image.data);
+            if (!written.ok())
+                return written.error();
+        }
+    }
+    return writeFileAtomically(path, renderMarkdown(report, images > 0 ? std::string_view(directory) : std::string_view()));
 }
 
 } // namespace pyrometer::report

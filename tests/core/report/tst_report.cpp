@@ -181,6 +181,33 @@ private Q_SLOTS:
         QCOMPARE(report::niceStep(37, 5), 10.0);
     }
 
+    void markdownImagesAreFilesBesideIt()
+    {
+        // GitHub shows no data: URIs: a written Markdown report links its images as files in
+        // "<name>_files/", written with it (the link percent-encodes the blank); rendered alone
+        // it embeds them.
+        QTemporaryDir dir;
+        report::Report document{"t", "", {}};
+        report::Section section;
+        section.title = "Charts";
+        section.images.push_back({"steps", "image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", 0});
+        section.images.push_back({"sweep", "image/png", std::string("\x89PNG\r\n\x1a\n", 8), 0});
+        document.sections.push_back(section);
+        QVERIFY(qs(report::renderMarkdown(document)).contains(QStringLiteral("](data:image/png;base64,")));
+        const auto path = std::filesystem::path(dir.filePath(QStringLiteral("run 1.md")).toStdString());
+        QVERIFY(report::writeReport(document, path, report::ReportFormat::Markdown).ok());
+        QFile markdown(dir.filePath(QStringLiteral("run 1.md")));
+        QVERIFY(markdown.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(markdown.readAll());
+        QVERIFY2(text.contains(QStringLiteral("![steps](run%201_files/image-01.svg)")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("![sweep](run%201_files/image-02.png)")));
+        QVERIFY(!text.contains(QStringLiteral("data:")));
+        QFile png(dir.filePath(QStringLiteral("run 1_files/image-02.png")));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        QCOMPARE(png.readAll(), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("run 1_files/image-01.svg"))));
+    }
+
     void writeIsAtomic()
     {
         QTemporaryDir dir;
