@@ -4,6 +4,7 @@
 #include "ui/session/bookmarklist.h"
 #include "ui/timeline/timelineindex.h"
 #include "ui/timeline/timelinepage.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/workspace/workspace.h"
 
 #include "core/trace/trace.h"
@@ -38,8 +39,12 @@ BookmarkMenu::BookmarkMenu(BookmarkList *bookmarks, Workspace *workspace, timeli
         addBookmark(name);
     });
     connect(m_bookmarks, &BookmarkList::changed, this, &BookmarkMenu::rebuild);
+    connect(m_bookmarks, &BookmarkList::changed, this, &BookmarkMenu::showMarkers);
     // Adding needs a trace in the timeline.
-    connect(m_timeline, &timeline::TimelinePage::traceShown, this, [this] { m_add->setEnabled(true); });
+    connect(m_timeline, &timeline::TimelinePage::traceShown, this, [this] {
+        m_add->setEnabled(true);
+        showMarkers();
+    });
     m_add->setEnabled(false);
     rebuild();
 }
@@ -103,6 +108,19 @@ void BookmarkMenu::reveal(double startNs, double endNs)
     }
     const double half = std::min(kPositionWindowNs, view->viewport().endNs() - view->viewport().startNs) / 2;
     view->setVisibleRange(startNs - half, startNs + half);
+}
+
+void BookmarkMenu::showMarkers()
+{
+    const int traceIndex = m_timeline->currentTraceIndex();
+    std::vector<timeline::TimelineView::Marker> markers;
+    if (traceIndex >= 0 && std::size_t(traceIndex) < m_workspace->traces().size()) {
+        const auto path = m_workspace->traces()[std::size_t(traceIndex)].path.toStdString();
+        for (const auto &bookmark : m_bookmarks->bookmarks())
+            if (bookmark.trace == path)
+                markers.push_back({double(bookmark.startNs), double(bookmark.endNs), QString::fromStdString(bookmark.name)});
+    }
+    m_timeline->view()->setMarkers(std::move(markers));
 }
 
 void BookmarkMenu::rebuild()

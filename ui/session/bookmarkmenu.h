@@ -34,6 +34,8 @@ Q_SIGNALS:
 private:
     void rebuild();
     void reveal(double startNs, double endNs);
+    // Draws the bookmarks of the trace the timeline shows on it.
+    void showMarkers();
 
     BookmarkList *m_bookmarks;
     Workspace *m_workspace;

@@ -208,6 +208,47 @@ void TimelineView::selectEvent(std::optional<EventRef> event, bool reveal)
     Q_EMIT eventSelected(m_selected);
 }
 
+void TimelineView::setMarkers(std::vector<Marker> markers)
+{
+    if (markers == m_markers)
+        return;
+    m_markers = std::move(markers);
+    update();
+}
+
+void TimelineView::paintMarkers(QPainter &painter) const
+{
+    if (m_markers.empty())
+        return;
+    const QRect rows = rowsRect();
+    painter.save();
+    painter.setClipRect(rows);
+    const QColor colour(230, 150, 20);
+    QColor band = colour;
+    band.setAlpha(28);
+    QPen edge(colour, 1, Qt::DashLine);
+    const QFontMetrics metrics(painter.font());
+    for (const auto &marker : m_markers) {
+        const double x0 = rows.left() + m_viewport.toX(marker.startNs);
+        const double x1 = rows.left() + m_viewport.toX(marker.endNs);
+        if (x1 < rows.left() - 1 || x0 > rows.right() + 1)
+            continue;
+        if (marker.endNs > marker.startNs)
+            painter.fillRect(QRectF(x0, rows.top(), std::max(1.0, x1 - x0), rows.height()), band);
+        painter.setPen(edge);
+        painter.drawLine(QPointF(x0, rows.top()), QPointF(x0, rows.bottom()));
+        if (marker.endNs > marker.startNs)
+            painter.drawLine(QPointF(x1, rows.top()), QPointF(x1, rows.bottom()));
+        // The name on a flag at the top of the rows, left-aligned on the start line.
+        const QString label = metrics.elidedText(marker.name, Qt::ElideRight, 240);
+        const QRectF flag(x0, rows.top(), metrics.horizontalAdvance(label) + 8, metrics.height() + 2);
+        painter.fillRect(flag, colour);
+        painter.setPen(Qt::black);
+        painter.drawText(flag.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+    }
+    painter.restore();
+}
+
 void TimelineView::setHighlights(std::vector<EventRef> events, std::optional<EventRef> current)
 {
     m_highlights = std::move(events);
@@ -265,6 +306,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     for (const QRect &around : QRegion(rect()).subtracted(rowsRect()))
         painter.fillRect(around, palette().base());
     paintRows(painter);
+    paintMarkers(painter);
     paintOverlays(painter);
     paintFlows(painter);
     paintRuler(painter);

@@ -68,6 +68,17 @@ public:
     // Events to outline (search matches); the current match is drawn stronger.
     void setHighlights(std::vector<EventRef> events, std::optional<EventRef> current);
 
+    // Named marks drawn over the rows (bookmarks): a flagged line for a position, a shaded
+    // band for a range. Times as the viewport's.
+    struct Marker {
+        double startNs = 0;
+        double endNs = 0;
+        QString name;
+        bool operator==(const Marker &) const = default;
+    };
+    void setMarkers(std::vector<Marker> markers);
+    const std::vector<Marker> &markers() const { return m_markers; }
+
     // The rows area in widget coordinates.
     QRect rowsRect() const;
 
@@ -98,6 +109,7 @@ private:
     void paintRows(QPainter &painter) const;
     void paintOverlays(QPainter &painter) const;
     void paintFlows(QPainter &painter) const;
+    void paintMarkers(QPainter &painter) const;
 
     std::shared_ptr<const TimelineIndex> m_index;
     TimelineLayout m_layout;
@@ -113,6 +125,7 @@ private:
     std::optional<std::pair<double, double>> m_range;
     std::vector<EventRef> m_highlights;
     std::optional<EventRef> m_currentHighlight;
+    std::vector<Marker> m_markers;
     bool m_showAllFlows = false;
     bool m_wheelZooms = true;
 

@@ -9,11 +9,13 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
 #include "ui/timeline/timelinepage.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/workspace/workspace.h"
 
 #include "core/trace/trace.h"
 
 #include <QDir>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -117,6 +119,22 @@ private Q_SLOTS:
             QCOMPARE(window.bookmarks()->bookmarks().size(), std::size_t(2));
             QVERIFY(window.bookmarks()->bookmarks()[0].endNs > window.bookmarks()->bookmarks()[0].startNs);
             QVERIFY(window.bookmarks()->bookmarks()[1].isPosition());
+            // Trace B's timeline draws none of trace A's bookmarks; back on A, both are drawn.
+            QVERIFY(timelineOf(window)->view()->markers().empty());
+            QVERIFY(showTrace(window, kTraceA));
+            const auto markers = timelineOf(window)->view()->markers();
+            QCOMPARE(markers.size(), std::size_t(2));
+            QCOMPARE(markers[0].name, QStringLiteral("first range"));
+            QCOMPARE(markers[0].startNs, double(std::int64_t(rangeStart)));
+            QCOMPARE(markers[1].startNs, markers[1].endNs);
+            {
+                QImage shot(timelineOf(window)->view()->size(), QImage::Format_RGB32);
+                timelineOf(window)->view()->render(&shot);
+                shot.save(QDir::temp().filePath(QStringLiteral("pyrometer-timeline-bookmarks.png")));
+            }
+            window.bookmarks()->removeAt(1);
+            QCOMPARE(timelineOf(window)->view()->markers().size(), std::size_t(1));
+            QVERIFY(showTrace(window, kTraceB));
 
             // A model run, so that its summary is kept.
             modelOf(window)->setRunDefaults(1, 3);
