@@ -368,7 +368,7 @@ StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, co
             ++floatLeft;
     });
     if (convolutions + linears == 0)
-        throw std::runtime_error("no convolution or linear layer could be quantized");
+        throw std::runtime_error("no convolution or linear layer could be quantized statically (LSTM and GRU layers take int8 dynamic: the int8 variant)");
     std::vector<std::string> parts;
     if (convolutions > 0)
         parts.push_back(countOf(convolutions, "convolution"));
