@@ -1,5 +1,7 @@
 #include "ui/overview/overviewpage.h"
 
+#include "ui/shell/preferences.h"
+
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/overview/advicedelegate.h"
@@ -32,9 +34,10 @@ namespace {
 
 constexpr int kNameRole = Qt::UserRole + 1;
 
+// Durations in the unit the preferences ask for.
 QString duration(std::int64_t ns)
 {
-    return QString::fromStdString(formatDuration(ns));
+    return displayDuration(ns);
 }
 
 QString bytes(std::int64_t value)
@@ -284,6 +287,13 @@ void OverviewPage::refreshDetails()
     m_details->setText(html);
     const bool any = !m_workspace->traces().empty() || !m_workspace->models().empty();
     m_stack->setCurrentIndex(any ? 1 : 0);
+}
+
+void OverviewPage::reformat()
+{
+    refreshDetails();
+    if (m_data)
+        populate(m_data);
 }
 
 void OverviewPage::showTrace(int workspaceIndex)

@@ -41,6 +41,8 @@ public:
     EmptyState *emptyState() const { return m_empty; }
     // The details of every open trace and model as HTML, for tests and reports.
     QString summaryHtml() const;
+    // Formats what is shown again, after the time-unit preference changed.
+    void reformat();
 
     void showTrace(int workspaceIndex);
     int currentTrace() const { return m_traceIndex; }

@@ -1,5 +1,7 @@
 #include "ui/overview/summarycards.h"
 
+#include "ui/shell/preferences.h"
+
 #include "core/trace/trace.h"
 #include "core/util/format.h"
 #include "ui/workspace/workspace.h"
@@ -45,7 +47,7 @@ QString traceCard(const TraceDocument &document)
     html += row(QObject::tr("Processes / tracks"),
                 QStringLiteral("%1 / %2").arg(locale.toString(qulonglong(info.processCount)),
                                               locale.toString(qulonglong(info.trackCount))));
-    html += row(QObject::tr("Span"), QString::fromStdString(formatDuration(info.spanNanoseconds())));
+    html += row(QObject::tr("Span"), displayDuration(info.spanNanoseconds()));
     QStringList processNames;
     for (const auto &process : document.trace->processes)
         processNames.append(qs(process.name));

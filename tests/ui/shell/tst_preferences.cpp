@@ -1,6 +1,7 @@
 // Preferences: stored and read back, applied to the window (theme, durations, timeline
 // colours and wheel, the Model page's defaults), and the View menu's wheel item in sync.
 #include "ui/model/modelpage.h"
+#include "ui/overview/overviewpage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
@@ -13,6 +14,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QLabel>
 #include <QComboBox>
 #include <QDir>
 #include <QSettings>
@@ -124,6 +126,21 @@ private Q_SLOTS:
         QCOMPARE(model->iterationsSpin()->value(), 100);
         QVERIFY(window.wheelZoomsAction()->isChecked());
         QVERIFY(timeline->view()->wheelZooms());
+
+        // The Overview's figures follow the unit: the demo's 10 ms-scale span in µs, then as
+        // chosen automatically again.
+        window.openDemo();
+        QVERIFY(QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 60'000));
+        auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
+        light.timeUnit = TimeUnit::Microseconds;
+        window.applyPreferences(light);
+        QVERIFY2(overview->headline()->text().contains(QStringLiteral(" µs")), qPrintable(overview->headline()->text()));
+        QVERIFY(!overview->headline()->text().contains(QStringLiteral(" ms<")));
+        QVERIFY(overview->summaryHtml().contains(QStringLiteral(" µs")));
+        light.timeUnit = TimeUnit::Milliseconds;
+        window.applyPreferences(light);
+        QVERIFY2(overview->headline()->text().contains(QStringLiteral(" ms")), qPrintable(overview->headline()->text()));
+        QVERIFY(!overview->headline()->text().contains(QStringLiteral(" µs")));
     }
 
     void viewMenuWheelItemAndPreferencesStayInSync()
