@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 namespace pyrometer::torch {
 namespace {
@@ -43,17 +44,13 @@ Result<at::QEngine> selectQEngine(std::string_view name)
     static const auto initial = at::globalContext().qEngine();
     const auto &supported = at::globalContext().supportedQEngines();
     const auto has = [&](at::QEngine engine) { return std::find(supported.begin(), supported.end(), engine) != supported.end(); };
-    std::string available;
-    for (const auto engine : supported)
-        if (engine != at::QEngine::NoQEngine)
-            available += (available.empty() ? "" : ", ") + lowerName(engine);
     if (!name.empty()) {
         for (const auto engine : supported)
             if (engine != at::QEngine::NoQEngine && lowerName(engine) == name) {
                 at::globalContext().setQEngine(engine);
                 return engine;
             }
-        return Error{"this libtorch has no quantized engine " + std::string(name) + " (it has: " + available + ")"};
+        return Error{"this libtorch has no quantized engine " + std::string(name) + " (it has: " + quantizedEngineNames() + ")"};
     }
     for (const auto engine : {initial, at::QEngine::X86, at::QEngine::FBGEMM, at::QEngine::ONEDNN, at::QEngine::QNNPACK}) {
         if (engine != at::QEngine::NoQEngine && has(engine)) {
@@ -64,16 +61,35 @@ Result<at::QEngine> selectQEngine(std::string_view name)
     return Error{"this libtorch supports no quantized engine"};
 }
 
+std::string quantizedEngineNames()
+{
+    std::string names;
+    for (const auto engine : at::globalContext().supportedQEngines())
+        if (engine != at::QEngine::NoQEngine)
+            names += (names.empty() ? "" : ", ") + lowerName(engine);
+    return names;
+}
+
 namespace {
 
-void collectNodes(jit::Block *block, c10::Symbol kind, std::vector<jit::Node *> &out)
+// Calls visit on every node of block, those in nested blocks (loops, ifs) included.
+void forEachNode(jit::Block *block, const std::function<void(jit::Node *)> &visit)
 {
     for (auto *node : block->nodes()) {
-        if (node->kind() == kind)
-            out.push_back(node);
+        visit(node);
         for (auto *inner : node->blocks())
-            collectNodes(inner, kind, out);
+            forEachNode(inner, visit);
     }
+}
+
+std::vector<jit::Node *> nodesOfKind(jit::Block *block, c10::Symbol kind)
+{
+    std::vector<jit::Node *> nodes;
+    forEachNode(block, [&](jit::Node *node) {
+        if (node->kind() == kind)
+            nodes.push_back(node);
+    });
+    return nodes;
 }
 
 // The int8 weight of a float [out, in] matrix, symmetric around zero: per output channel where
@@ -109,8 +125,7 @@ bool reduceRange(at::QEngine engine)
 std::pair<int, int> quantizeLinears(jit::Module &module, at::QEngine engine)
 {
     auto graph = module.get_method("forward").graph();
-    std::vector<jit::Node *> linears;
-    collectNodes(graph->block(), c10::Symbol::fromQualString("aten::linear"), linears);
+    const auto linears = nodesOfKind(graph->block(), c10::Symbol::fromQualString("aten::linear"));
     const auto dynamic = c10::Symbol::fromQualString("quantized::linear_dynamic");
     auto *self = graph->inputs().at(0);
     int rewritten = 0;
@@ -162,8 +177,7 @@ RecurrentCount quantizeRecurrent(jit::Module &module, at::QEngine engine)
     };
     int cells = 0;
     for (const bool lstm : {true, false}) {
-        std::vector<jit::Node *> nodes;
-        collectNodes(graph->block(), c10::Symbol::fromQualString(lstm ? "aten::lstm" : "aten::gru"), nodes);
+        const auto nodes = nodesOfKind(graph->block(), c10::Symbol::fromQualString(lstm ? "aten::lstm" : "aten::gru"));
         for (auto *node : nodes) {
             const auto *schema = node->maybeSchema();
             if (!schema) {
@@ -306,15 +320,6 @@ bool kindStartsWith(const jit::Node *node, std::string_view prefix)
     return std::string_view(node->kind().toQualString()).starts_with(prefix);
 }
 
-void countNodes(jit::Block *block, const std::function<void(jit::Node *)> &visit)
-{
-    for (auto *node : block->nodes()) {
-        visit(node);
-        for (auto *inner : node->blocks())
-            countNodes(inner, visit);
-    }
-}
-
 } // namespace
 
 Result<std::string> quantizeDynamic(jit::Module &frozen, at::QEngine engine)
@@ -359,7 +364,7 @@ StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, co
     int convolutions = 0;
     int linears = 0;
     int floatLeft = 0;
-    countNodes(graph->block(), [&](jit::Node *node) {
+    forEachNode(graph->block(), [&](jit::Node *node) {
         if (kindStartsWith(node, "quantized::conv"))
             ++convolutions;
         else if (kindStartsWith(node, "quantized::linear"))

@@ -20,6 +20,9 @@ namespace pyrometer::torch {
 // selected when they are made or loaded.
 Result<at::QEngine> selectQEngine(std::string_view name = {});
 
+// The quantized engines this libtorch supports, as variant names spell them: "qnnpack, onednn".
+std::string quantizedEngineNames();
+
 // Dynamic int8 of a frozen module, in place: every aten::linear with a constant weight as
 // quantized::linear_dynamic, every aten::lstm and aten::gru as aten::quantized_lstm and
 // aten::quantized_gru on int8 cell parameters. Returns what it did ("1 linear layer, 1 LSTM

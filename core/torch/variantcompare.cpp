@@ -4,6 +4,7 @@
 
 #include "core/torch/layerprofile.h"
 #include "core/torch/modelfile.h"
+#include "core/torch/quantize.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
 
@@ -13,18 +14,6 @@
 #include <unistd.h>
 
 namespace pyrometer::torch {
-namespace {
-
-std::string engineList()
-{
-    std::string text;
-    for (const auto engine : at::globalContext().supportedQEngines())
-        if (engine != at::QEngine::NoQEngine)
-            text += (text.empty() ? "" : ", ") + c10::toString(engine);
-    return text;
-}
-
-} // namespace
 
 Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options, const VariantCallback &onRow,
                                       ProgressReporter &progress, const StopToken &stop)
@@ -35,7 +24,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         return info.error();
     CompareReport report;
     report.path = path;
-    report.quantizationEngines = engineList();
+    report.quantizationEngines = quantizedEngineNames();
     report.inputs = options.inputs;
     if (report.inputs.empty()) {
         auto parsed = parseInputSpecs(recordedInputSpec(path));
