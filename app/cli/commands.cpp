@@ -27,6 +27,8 @@ const std::vector<CommandSpec> &commandSpecs()
          "batch-size sweep: latency, throughput, peak memory, knee", setupSweep},
         {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,int8_static,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",
          "optimized variants side by side, or per-layer deltas of two profiles", setupCompare},
+        {"export", "MODEL --variant int8_static|int8|frozen|channels_last|bf16 [--input SHAPES] -o OUT.pt",
+         "the optimized variant as a TorchScript file", setupExport},
     };
     return specs;
 }

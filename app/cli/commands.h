@@ -40,6 +40,7 @@ void setupFlops(CLI::App &command, int *exitCode);
 void setupReport(CLI::App &command, int *exitCode);
 void setupSweep(CLI::App &command, int *exitCode);
 void setupCompare(CLI::App &command, int *exitCode);
+void setupExport(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();

@@ -1,6 +1,7 @@
 // pyrometer-cli flops MODEL --input SHAPE: parameters, MACs and FLOPs per module.
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "app/cli/variantoptions.h"
 #include "core/torch/flops.h"
 
 #include <cstdio>
@@ -36,14 +37,10 @@ std::string giga(double value)
 
 int runFlops(const FlopsOptions &options)
 {
-    std::vector<torch::InputSpec> inputs;
-    if (!options.input.empty()) {
-        auto parsed = torch::parseInputSpecs(options.input);
-        if (!parsed.ok())
-            return badInput(options.model + ": --input: " + parsed.error().message);
-        inputs = std::move(parsed).value();
-    }
-    auto report = torch::countFlops(options.model, inputs);
+    const auto inputs = parseInputOption(options.model, options.input);
+    if (!inputs)
+        return kBadInput;
+    auto report = torch::countFlops(options.model, *inputs);
     if (!report.ok())
         return badInput(report.error().message);
     const auto &r = report.value();

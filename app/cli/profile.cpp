@@ -1,6 +1,7 @@
 // pyrometer-cli profile MODEL --input SHAPE: cold and warm latency, then a per-layer profile.
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "app/cli/variantoptions.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/runner.h"
 #include "core/torch/traceexport.h"
@@ -45,12 +46,10 @@ std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
 int runProfile(const ProfileOptions &options)
 {
     torch::RunOptions run;
-    if (!options.input.empty()) {
-        auto parsed = torch::parseInputSpecs(options.input);
-        if (!parsed.ok())
-            return badInput(options.model + ": --input: " + parsed.error().message);
-        run.inputs = std::move(parsed).value();
-    }
+    auto inputs = parseInputOption(options.model, options.input);
+    if (!inputs)
+        return kBadInput;
+    run.inputs = std::move(*inputs);
     run.warmup = options.warmup;
     run.iterations = options.iterations;
     run.threads = options.threads;

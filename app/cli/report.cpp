@@ -2,6 +2,7 @@
 // operators, kernels and layers, advice and charts of traces and models, in one file.
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
+#include "app/cli/variantoptions.h"
 #include "core/report/modelreport.h"
 #include "core/report/reportrender.h"
 #include "core/report/tracereport.h"
@@ -28,14 +29,10 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
                                                           const report::ReportOptions &reportOptions, const std::string &prefix)
 {
     torch::RunOptions run;
-    if (!options.input.empty()) {
-        auto parsed = torch::parseInputSpecs(options.input);
-        if (!parsed.ok()) {
-            badInput(model + ": --input: " + parsed.error().message);
-            return std::nullopt;
-        }
-        run.inputs = std::move(parsed).value();
-    }
+    auto inputs = parseInputOption(model, options.input);
+    if (!inputs)
+        return std::nullopt;
+    run.inputs = std::move(*inputs);
     run.warmup = options.warmup;
     run.iterations = options.iterations;
     ProgressReporter progress;

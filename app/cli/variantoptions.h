@@ -1,5 +1,6 @@
 #pragma once
-// What `sweep` and `compare` share: the model, its input shapes and the variant list.
+// What the model commands share: the model, its input shapes (all of them) and the variant
+// list (`sweep`, `compare` and `export`).
 
 #include "app/cli/output.h"
 #include "core/torch/variant.h"
@@ -32,6 +33,20 @@ inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, cons
     addFormatOption(command, &options->format);
 }
 
+// The parsed --input (empty: none given, the model's recorded ones), or nothing after
+// badInput() told the user why.
+inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::string &model, const std::string &input)
+{
+    if (input.empty())
+        return std::vector<torch::InputSpec>{};
+    auto inputs = torch::parseInputSpecs(input);
+    if (!inputs.ok()) {
+        badInput(model + ": --input: " + inputs.error().message);
+        return std::nullopt;
+    }
+    return std::move(inputs).value();
+}
+
 // The parsed --input and --variants, or nothing after badInput() told the user why.
 struct ParsedModelRun {
     std::vector<torch::InputSpec> inputs;
@@ -41,14 +56,10 @@ struct ParsedModelRun {
 inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &options)
 {
     ParsedModelRun parsed;
-    if (!options.input.empty()) {
-        auto inputs = torch::parseInputSpecs(options.input);
-        if (!inputs.ok()) {
-            badInput(options.model + ": --input: " + inputs.error().message);
-            return std::nullopt;
-        }
-        parsed.inputs = std::move(inputs).value();
-    }
+    auto inputs = parseInputOption(options.model, options.input);
+    if (!inputs)
+        return std::nullopt;
+    parsed.inputs = std::move(*inputs);
     auto variants = torch::parseVariants(options.variants);
     if (!variants.ok()) {
         badInput(options.model + ": --variants: " + variants.error().message);

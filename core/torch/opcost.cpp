@@ -79,6 +79,28 @@ OpCost convolution(const OpRecord &op)
     return macs(result, bias ? outputElements(op) : 0);
 }
 
+// Quantized convolutions take their weight packed (recorded as the unpacked weight) after the
+// input, and some records carry an extra tensor before them: the weight is the last tensor
+// argument whose first dimension is the output's channels, the input the one before it.
+OpCost quantizedConvolution(const OpRecord &op)
+{
+    if (op.outputShapes.empty() || op.outputShapes.front().size() < 3)
+        return {};
+    const auto channels = op.outputShapes.front()[1];
+    for (std::size_t w = op.args.size(); w-- > 1;) {
+        const auto *weight = tensorArg(op, w);
+        const auto *input = tensorArg(op, w - 1);
+        if (weight && input && weight->size() >= 3 && weight->front() == channels && input->size() == weight->size()) {
+            OpRecord plain;
+            plain.name = op.name;
+            plain.args = {op.args[w - 1], op.args[w]};
+            plain.outputShapes = op.outputShapes;
+            return convolution(plain);
+        }
+    }
+    return {};
+}
+
 // [.., n, k] x [.., k, m] with broadcasting; 1-D operands are vectors.
 OpCost matmul(const Shape &a, const Shape &b)
 {
@@ -215,9 +237,11 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         std::unordered_map<std::string_view, Formula> t;
         for (const char *name : {"aten::_convolution", "aten::convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
                                  "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d",
-                                 "aten::mkldnn_convolution", "aten::thnn_conv2d", "quantized::conv1d", "quantized::conv2d",
-                                 "quantized::conv3d", "quantized::conv1d_relu", "quantized::conv2d_relu", "quantized::conv3d_relu"})
+                                 "aten::mkldnn_convolution", "aten::thnn_conv2d"})
             t[name] = convolution;
+        for (const char *name : {"quantized::conv1d", "quantized::conv2d", "quantized::conv3d", "quantized::conv1d_relu",
+                                 "quantized::conv2d_relu", "quantized::conv3d_relu"})
+            t[name] = quantizedConvolution;
         t["aten::linear"] = linear;
         for (const char *name : {"aten::matmul", "aten::mm", "aten::bmm"})
             t[name] = [](const OpRecord &op) {

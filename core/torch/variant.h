@@ -87,6 +87,13 @@ using VariantCallback = std::function<void(const VariantResult &)>;
 Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options, const VariantCallback &onRow,
                                       ProgressReporter &progress, const StopToken &stop);
 
+// Builds the variant of the model and saves it as TorchScript at out (written beside it, then
+// renamed over it), recording inputs (empty: those the model records) as its example inputs,
+// so that Pyrometer opens it ready to run. Returns what the variant applied. The baseline and
+// threads=N are refused: they save nothing but the model itself.
+Result<std::string> exportVariant(const std::filesystem::path &path, const Variant &variant, const std::vector<InputSpec> &inputs,
+                                  const std::filesystem::path &out);
+
 struct ProfileReport;
 
 // A per-layer profile of one variant (torch::profileLayers on the variant's module, saved to a

@@ -111,6 +111,74 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
 
 namespace pyrometer::torch {
 
+namespace {
+
+std::string uniqueName(const std::string &prefix, const std::string &suffix)
+{
+    static std::atomic<int> counter{0};
+    return prefix + std::to_string(::getpid()) + "-" + std::to_string(counter++) + suffix;
+}
+
+// Saves what a user would keep of the variant (its saveable module where it has one) with
+// inputs as its recorded example inputs.
+Result<std::filesystem::path> saveModule(const VariantModel &model, const std::vector<InputSpec> &inputs, const std::filesystem::path &out)
+{
+    try {
+        (model.saveable ? *model.saveable : model.module).save(out.string(), {{"example_inputs.txt", formatInputSpecs(inputs)}});
+    } catch (const std::exception &error) {
+        return Error{cleanTorchMessage(error.what())};
+    }
+    return out;
+}
+
+// The inputs as a variant takes them: floating ones in bfloat16 for bf16.
+std::vector<InputSpec> variantInputs(std::vector<InputSpec> inputs, const VariantModel &model)
+{
+    if (model.bfloat16)
+        for (auto &input : inputs)
+            if (input.dtype == DType::Float32 || input.dtype == DType::Float64 || input.dtype == DType::Float16)
+                input.dtype = DType::BFloat16;
+    return inputs;
+}
+
+} // namespace
+
+Result<std::string> exportVariant(const std::filesystem::path &path, const Variant &variant, const std::vector<InputSpec> &inputs,
+                                  const std::filesystem::path &out)
+{
+    const std::string prefix = path.filename().string() + ": " + variantName(variant) + ": ";
+    if (variant.kind == VariantKind::Baseline || variant.kind == VariantKind::Threads)
+        return Error{prefix + "nothing to save: it runs the model as it is" +
+                     (variant.kind == VariantKind::Threads ? " (the thread count is a setting of the run)" : "")};
+    if (auto info = inspectModel(path); !info.ok())
+        return info.error();
+    auto specs = inputs;
+    if (specs.empty()) {
+        auto parsed = parseInputSpecs(recordedInputSpec(path));
+        if (!parsed.ok())
+            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
+        specs = std::move(parsed).value();
+    }
+    auto built = buildVariant(path, variant, specs);
+    if (!built.ok())
+        return built.error();
+    // Written beside the target and renamed over it: a reader never sees half a model.
+    auto temporary = out;
+    temporary += uniqueName(".", ".part");
+    if (auto saved = saveModule(built.value(), variantInputs(specs, built.value()), temporary); !saved.ok())
+        return Error{out.string() + ": cannot save " + variantName(variant) + ": " + saved.error().message};
+    std::error_code error;
+    std::filesystem::rename(temporary, out, error);
+    if (error) {
+        const auto why = error.message();
+        std::filesystem::remove(temporary, error);
+        return Error{out.string() + ": cannot write it: " + why};
+    }
+    if (built->saveable)
+        return built->note + " (saved before optimize_for_inference, whose MKLDNN weights a TorchScript file cannot hold)";
+    return built->note;
+}
+
 Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Variant &variant, const RunOptions &options,
                                      ProgressReporter &progress, const StopToken &stop)
 {
@@ -128,20 +196,12 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
     auto built = buildVariant(path, variant, run.inputs);
     if (!built.ok())
         return built.error();
-    if (built->bfloat16)
-        for (auto &input : run.inputs)
-            if (input.dtype == DType::Float32 || input.dtype == DType::Float64 || input.dtype == DType::Float16)
-                input.dtype = DType::BFloat16;
+    run.inputs = variantInputs(std::move(run.inputs), built.value());
     if (built->threads > 0)
         run.threads = built->threads;
-    static std::atomic<int> counter{0};
-    const auto temporary = std::filesystem::temp_directory_path() /
-                           ("pyrometer-variant-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".pt");
-    try {
-        (built->saveable ? *built->saveable : built->module).save(temporary.string(), {{"example_inputs.txt", formatInputSpecs(run.inputs)}});
-    } catch (const std::exception &error) {
-        return Error{path.filename().string() + ": " + variantName(variant) + ": cannot be saved for profiling: " + cleanTorchMessage(error.what())};
-    }
+    const auto temporary = std::filesystem::temp_directory_path() / uniqueName("pyrometer-variant-", ".pt");
+    if (auto saved = saveModule(built.value(), run.inputs, temporary); !saved.ok())
+        return Error{path.filename().string() + ": " + variantName(variant) + ": cannot be saved for profiling: " + saved.error().message};
     auto report = profileLayers(temporary, run, progress, stop);
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);

@@ -1,3 +1,4 @@
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -361,6 +362,45 @@ private Q_SLOTS:
         QVERIFY2(!int8Static.contains("error"), qPrintable(int8Static.value("error").toString()));
         QVERIFY2(int8Static.value("note").toString().contains("int8 static"), qPrintable(int8Static.value("note").toString()));
         QVERIFY(int8Static.value("model_bytes").toInteger() < baseline.value("model_bytes").toInteger());
+    }
+
+    void exportWritesTheVariantAsTorchScript()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("conv_int8.pt"));
+        const QString model = QStringLiteral(PYROMETER_TEST_MODELS_DIR "/conv_only.pt");
+        const auto run = runCli({"export", model, "--variant", "int8_static", "-o", out});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("2 convolutions int8 static"), qPrintable(run.err));
+        // The file opens as a model of its own, records its inputs, and runs its int8 convolutions.
+        const auto again = runCli({"compare", out, "--variants", "baseline", "--warmup", "0", "--iters", "1", "--format", "json"});
+        QCOMPARE(again.exitCode, 0);
+        const auto json = QJsonDocument::fromJson(again.out.toUtf8()).object();
+        QCOMPARE(json.value("input").toString(), QStringLiteral("1x3x16x16"));
+        const auto original = runCli({"compare", model, "--variants", "baseline", "--warmup", "0", "--iters", "1", "--format", "json"});
+        const auto bytes = [](const Run &r) {
+            return QJsonDocument::fromJson(r.out.toUtf8()).object().value("rows").toArray()[0].toObject().value("model_bytes").toInteger();
+        };
+        QVERIFY2(bytes(again) < bytes(original), qPrintable(QStringLiteral("%1 vs %2").arg(bytes(again)).arg(bytes(original))));
+        const QString trace = dir.filePath(QStringLiteral("conv_int8.trace.json"));
+        const auto profile = runCli({"profile", out, "--warmup", "0", "--iters", "1", "--format", "json", "--trace", trace});
+        QCOMPARE(profile.exitCode, 0);
+        QFile traceFile(trace);
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        QVERIFY(traceFile.readAll().contains("quantized::conv2d"));
+        // Its MACs, from the unpacked int8 weights, are the float model's: 16x16 outputs of
+        // 8 channels over 3x3x3, then of 4 over 8x3x3.
+        const auto layers = QJsonDocument::fromJson(profile.out.toUtf8()).object().value("layers").toArray();
+        QCOMPARE(layers[0].toObject().value("macs").toDouble(), 16.0 * 16 * 8 * 27 + 16.0 * 16 * 4 * 72);
+
+        // What saves nothing, and where nothing can be written, are bad input.
+        const auto threads = runCli({"export", model, "--variant", "threads=1", "-o", out});
+        QCOMPARE(threads.exitCode, 2);
+        QVERIFY(threads.err.contains("nothing to save"));
+        const auto nowhere = runCli({"export", model, "--variant", "frozen", "-o", dir.filePath(QStringLiteral("missing/x.pt"))});
+        QCOMPARE(nowhere.exitCode, 2);
+        QVERIFY2(nowhere.err.contains("missing/x.pt"), qPrintable(nowhere.err));
+        QVERIFY(!QDir(dir.path()).entryList(QDir::Files).join(' ').contains(QStringLiteral("part"))); // no half-written file left
     }
 
     void compareRowSaysWhyAVariantFailed()

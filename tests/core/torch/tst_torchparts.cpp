@@ -222,6 +222,17 @@ private Q_SLOTS:
         QCOMPARE(int8Cost.macs, floatCost.macs);
         QCOMPARE(int8Cost.flops, floatCost.flops);
 
+        // A quantized convolution's weight comes unpacked after its input, sometimes after an
+        // extra tensor too (as int8 ResNet's downsample convolutions are recorded).
+        OpRecord conv;
+        conv.name = "quantized::conv2d";
+        conv.args = {tensor({1, 128, 28, 28}), tensor({1, 64, 56, 56}), tensor({128, 64, 1, 1}), OpArg{OpArg::Kind::Double, {}, {}, 0.1},
+                     integer(0)};
+        conv.outputShapes = {{1, 128, 28, 28}};
+        QCOMPARE(opCost(conv).macs, 128.0 * 28 * 28 * 64);
+        conv.args.erase(conv.args.begin());
+        QCOMPARE(opCost(conv).macs, 128.0 * 28 * 28 * 64);
+
         OpRecord linear;
         linear.name = "quantized::linear_dynamic";
         linear.args = {tensor({4, 10, 256}), OpArg{OpArg::Kind::Other, {}, {}, 0}, flag(false)};
