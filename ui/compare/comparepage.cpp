@@ -4,6 +4,8 @@
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -84,6 +86,11 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
             m_variantsJob = 0;
             m_runVariants->setEnabled(!m_modelPath.isEmpty());
             m_variantsStatus->setText(text);
+        } else if (id == m_saveJob) {
+            m_saveJob = 0;
+            updateSaveButton();
+            if (outcome != JobOutcome::Succeeded) // success leaves the note the job wrote
+                m_variantsStatus->setText(text);
         } else if (id == m_traceJob) {
             m_traceJob = 0;
             m_diffTraces->setEnabled(m_workspace->traces().size() >= 2);
@@ -108,6 +115,9 @@ QWidget *ComparePage::createVariantsTab()
     m_iterations->setMaximumWidth(120);
     m_runVariants = new QPushButton(tr("Run compare"), tab);
     m_runVariants->setEnabled(false);
+    m_saveVariant = new QPushButton(tr("Save variant…"), tab);
+    m_saveVariant->setToolTip(tr("Save the variant selected in the table as a TorchScript file, to deploy or to open again"));
+    m_saveVariant->setEnabled(false);
     m_variantsStatus = wrappedLabel(tab);
 
     auto *settings = new QGroupBox(tr("Variants of the open model"), tab);
@@ -118,11 +128,25 @@ QWidget *ComparePage::createVariantsTab()
     form->addRow(tr("Timed runs"), m_iterations);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_runVariants);
+    buttons->addWidget(m_saveVariant);
     buttons->addWidget(m_variantsStatus, 1);
     form->addRow(buttons);
 
     m_variantsModel = new VariantsModel(variantColumns(), this);
     auto *variantsView = sortedTable(m_variantsModel, tab);
+    m_variantsView = variantsView;
+    connect(variantsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ComparePage::updateSaveButton);
+    connect(m_saveVariant, &QPushButton::clicked, this, [this] {
+        const auto variant = selectedSavableVariant();
+        if (!variant)
+            return;
+        const QString suggested = QFileInfo(m_modelPath).dir().filePath(
+            QFileInfo(m_modelPath).completeBaseName() + QLatin1Char('_') +
+            QString::fromStdString(torch::variantName(*variant)).replace(QLatin1Char('@'), QLatin1Char('_')) + QStringLiteral(".pt"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save variant"), suggested, tr("TorchScript (*.pt *.pth)"));
+        if (!path.isEmpty())
+            saveVariant(*variant, path);
+    });
 
     auto *layersBox = new QGroupBox(tr("Per-layer time against the baseline"), tab);
     m_layerVariant = new QComboBox(layersBox);
@@ -262,9 +286,11 @@ void ComparePage::modelOpened(int index)
     if (m_variantsJob)
         m_jobs->cancel(m_variantsJob);
     m_variantsModel->clear();
+    updateSaveButton();
     m_layers.clear();
     refreshFlameSources(-1);
     m_layerVariant->clear();
+    m_layerNote->clear();
     m_layerModel->clear();
     m_runVariants->setEnabled(true);
 }
@@ -348,6 +374,7 @@ void ComparePage::runVariants()
     request.variants = m_variants->text().toStdString();
     request.iterations = m_iterations->value();
     m_variantsModel->clear();
+    updateSaveButton();
     m_layers.clear();
     refreshFlameSources(-1);
     m_layerVariant->clear();
@@ -369,9 +396,49 @@ void ComparePage::runVariants()
         });
 }
 
+std::optional<torch::Variant> ComparePage::selectedSavableVariant() const
+{
+    const auto current = m_variantsView->selectionModel()->currentIndex();
+    const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(m_variantsView->model());
+    if (!current.isValid() || !proxy)
+        return std::nullopt;
+    const int row = proxy->mapToSource(current).row();
+    if (row < 0 || row >= m_variantsModel->rowCount())
+        return std::nullopt;
+    const auto &result = m_variantsModel->rows()[std::size_t(row)];
+    if (!result.ok() || result.variant.kind == torch::VariantKind::Baseline || result.variant.kind == torch::VariantKind::Threads)
+        return std::nullopt;
+    return result.variant;
+}
+
+void ComparePage::updateSaveButton()
+{
+    m_saveVariant->setEnabled(m_saveJob == 0 && selectedSavableVariant().has_value());
+}
+
+void ComparePage::saveVariant(const torch::Variant &variant, const QString &path)
+{
+    if (m_modelPath.isEmpty() || m_saveJob)
+        return;
+    const std::filesystem::path model = m_modelPath.toStdString();
+    const auto inputs = m_comparedInputs;
+    const auto out = std::filesystem::path(path.toStdString());
+    const QString name = QString::fromStdString(torch::variantName(variant));
+    m_saveVariant->setEnabled(false);
+    m_variantsStatus->setText(tr("Saving %1…").arg(name));
+    m_saveJob = m_jobs->run<std::string>(
+        tr("Saving %1 of %2").arg(name, QFileInfo(m_modelPath).fileName()), QStringLiteral("save-variant"),
+        [model, variant, inputs, out](ProgressReporter &, const StopToken &) { return torch::exportVariant(model, variant, inputs, out); },
+        this, [this, name, path](const std::string &note) {
+            m_variantsStatus->setText(tr("Saved %1 as %2: %3").arg(name, QDir::toNativeSeparators(path), QString::fromStdString(note)));
+        });
+}
+
 void ComparePage::showVariants(const VariantsRun &run)
 {
     m_variantsModel->setRows(run.report.rows);
+    m_comparedInputs = run.report.inputs;
+    updateSaveButton();
     m_layers = run.layers;
     m_layerVariant->clear();
     {
@@ -401,7 +468,7 @@ void ComparePage::showLayers(int index)
     if (!layers.error.empty())
         m_layerNote->setText(tr("No per-layer profile: %1").arg(QString::fromStdString(layers.error)));
     else if (!keepsModules(layers))
-        m_layerNote->setText(tr("This variant inlines its submodules (freezing does): its time is all on the model's row."));
+        m_layerNote->setText(tr("This variant inlines its submodules (freezing and int8 quantization do): its time is all on the model's row."));
     else
         m_layerNote->setText(tr("Total time per layer and iteration; sort by Delta to find what changed most."));
 }

@@ -41,6 +41,7 @@ public:
     QLabel *variantsStatus() const { return m_variantsStatus; }
     VariantsModel *variantsModel() const { return m_variantsModel; }
     QComboBox *layerVariantCombo() const { return m_layerVariant; }
+    QLabel *layerNote() const { return m_layerNote; }
     LayerDeltaModel *layerModel() const { return m_layerModel; }
     QTableView *layerView() const { return m_layerView; }
     QComboBox *baseTraceCombo() const { return m_baseTrace; }
@@ -55,6 +56,12 @@ public:
 
     void runVariants();
     void diffTraces();
+    // Saves a variant of the open model as TorchScript at path (a background job), calibrated
+    // on and recording the inputs of the last compare. Save variant… asks where, for the
+    // variant selected in the table.
+    void saveVariant(const torch::Variant &variant, const QString &path);
+    QPushButton *saveVariantButton() const { return m_saveVariant; }
+    QTableView *variantsView() const { return m_variantsView; }
 
     // The setup, for sessions: variants, inputs, timed runs, and the two traces by path. The
     // traces are chosen when both are open (now, or when they arrive).
@@ -66,6 +73,9 @@ private:
     void traceOpened();
     void choosePendingTraces();
     void showVariants(const VariantsRun &run);
+    // The selected variant when it can be saved (it ran, and it is more than a run setting).
+    std::optional<torch::Variant> selectedSavableVariant() const;
+    void updateSaveButton();
     void showLayers(int index);
     void showDiff(const analysis::TraceDiff &diff);
     QWidget *createVariantsTab();
@@ -85,6 +95,10 @@ private:
     QLineEdit *m_variants = nullptr;
     QSpinBox *m_iterations = nullptr;
     QPushButton *m_runVariants = nullptr;
+    QPushButton *m_saveVariant = nullptr;
+    QTableView *m_variantsView = nullptr;
+    std::vector<torch::InputSpec> m_comparedInputs; // of the last compare
+    JobTracker::JobId m_saveJob = 0;
     QLabel *m_variantsStatus = nullptr;
     VariantsModel *m_variantsModel = nullptr;
     QComboBox *m_layerVariant = nullptr;

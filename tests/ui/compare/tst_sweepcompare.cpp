@@ -23,6 +23,8 @@
 #include "core/analysis/flamegraph.h"
 #include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
+#include "core/torch/modelfile.h"
+#include "core/torch/session.h"
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/model/modelpage.h"
@@ -181,9 +183,28 @@ private Q_SLOTS:
         };
         QCOMPARE(presenceOf("aten::quantized_lstm"), std::optional(analysis::Presence::OtherOnly));
         QCOMPARE(presenceOf("aten::quantized_gru"), std::optional(analysis::Presence::OtherOnly));
+        // Save variant: only for a variant that ran and is more than a run setting.
         page.tabs()->setCurrentIndex(0);
+        QVERIFY(!page.saveVariantButton()->isEnabled());
+        auto *proxy = page.variantsView()->model();
+        page.variantsView()->setCurrentIndex(proxy->index(0, 0)); // the baseline
+        QVERIFY(!page.saveVariantButton()->isEnabled());
+        page.variantsView()->setCurrentIndex(proxy->index(1, 0));
+        QVERIFY(page.saveVariantButton()->isEnabled());
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("recurrent_int8.pt"));
+        page.saveVariant(int8.variant, saved);
+        QVERIFY(waitIdle(jobs));
+        QVERIFY2(page.variantsStatus()->text().startsWith(QStringLiteral("Saved int8 as")), qPrintable(page.variantsStatus()->text()));
+        QVERIFY(page.variantsStatus()->text().contains(QStringLiteral("1 LSTM and 1 GRU")));
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-recurrent-int8")));
+        // The saved model opens like any other, with the compare's inputs recorded.
+        workspace.openModel(saved);
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(workspace.models().size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(torch::recordedInputSpec(saved.toStdString())), QStringLiteral("2x7x32"));
+        QVERIFY(page.layerNote()->text().isEmpty()); // nothing said of the previous model's variants
         page.tabs()->setCurrentIndex(2);
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-recurrent-int8-flame")));
