@@ -270,11 +270,12 @@ Result<std::filesystem::path> writeReport(const Report &report, const std::files
     std::size_t images = 0;
     for (const auto &section : report.sections) {
         for (const auto &image : section.images) {
-            ++images;
-            std::error_code error;
-            std::filesystem::create_directories(path.parent_path() / directory, error);
-            if (error)
-                return Error{(path.parent_path() / directory).string() + ": cannot create the image folder: " + error.message()};
+            if (images++ == 0) {
+                std::error_code error;
+                std::filesystem::create_directories(path.parent_path() / directory, error);
+                if (error)
+                    return Error{(path.parent_path() / directory).string() + ": cannot create the image folder: " + error.message()};
+            }
             auto written = writeFileAtomically(path.parent_path() / directory / imageFileName(image, images), image.data);
             if (!written.ok())
                 return written.error();

@@ -141,6 +141,16 @@ std::string recordedInputSpec(const fs::path &path)
     return {};
 }
 
+Result<std::vector<InputSpec>> givenOrRecordedInputs(const fs::path &path, std::vector<InputSpec> given)
+{
+    if (!given.empty())
+        return given;
+    auto parsed = parseInputSpecs(recordedInputSpec(path));
+    if (!parsed.ok())
+        return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
+    return std::move(parsed).value();
+}
+
 ModelSession::ModelSession(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 ModelSession::~ModelSession()
 {

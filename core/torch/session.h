@@ -63,4 +63,9 @@ private:
 // Reads the input spec a TorchScript archive records ("example_inputs.txt"); empty if none.
 std::string recordedInputSpec(const std::filesystem::path &path);
 
+// The given input shapes, or, when none are given, those the archive records; an Error
+// ("path: no input shapes given and the model records none; give them as --input ...") when
+// there are neither.
+Result<std::vector<InputSpec>> givenOrRecordedInputs(const std::filesystem::path &path, std::vector<InputSpec> given);
+
 } // namespace pyrometer::torch

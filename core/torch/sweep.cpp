@@ -75,13 +75,10 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
     report.path = path;
     report.memoryBudgetBytes = std::max<std::int64_t>(0, options.memoryBudgetBytes);
     report.memorySource = "cpu-allocator";
-    auto specs = options.inputs;
-    if (specs.empty()) {
-        auto parsed = parseInputSpecs(recordedInputSpec(path));
-        if (!parsed.ok())
-            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
-        specs = std::move(parsed).value();
-    }
+    auto given = givenOrRecordedInputs(path, options.inputs);
+    if (!given.ok())
+        return given.error();
+    auto specs = std::move(given).value();
     if (specs.empty() || specs.front().shape.empty())
         return Error{path.string() + ": the first input " + formatInputSpecs(specs) + " has no batch dimension to sweep"};
     report.inputs = withBatch(specs, 1);

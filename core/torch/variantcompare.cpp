@@ -25,13 +25,10 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
     CompareReport report;
     report.path = path;
     report.quantizationEngines = quantizedEngineNames();
-    report.inputs = options.inputs;
-    if (report.inputs.empty()) {
-        auto parsed = parseInputSpecs(recordedInputSpec(path));
-        if (!parsed.ok())
-            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
-        report.inputs = std::move(parsed).value();
-    }
+    auto specs = givenOrRecordedInputs(path, options.inputs);
+    if (!specs.ok())
+        return specs.error();
+    report.inputs = std::move(specs).value();
     std::vector<Variant> variants{Variant{}};
     for (const auto &variant : options.variants)
         if (variant != Variant{})
@@ -152,13 +149,10 @@ Result<std::string> exportVariant(const std::filesystem::path &path, const Varia
                      (variant.kind == VariantKind::Threads ? " (the thread count is a setting of the run)" : "")};
     if (auto info = inspectModel(path); !info.ok())
         return info.error();
-    auto specs = inputs;
-    if (specs.empty()) {
-        auto parsed = parseInputSpecs(recordedInputSpec(path));
-        if (!parsed.ok())
-            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
-        specs = std::move(parsed).value();
-    }
+    auto given = givenOrRecordedInputs(path, inputs);
+    if (!given.ok())
+        return given.error();
+    const auto &specs = given.value();
     auto built = buildVariant(path, variant, specs);
     if (!built.ok())
         return built.error();
@@ -187,12 +181,10 @@ Result<ProfileReport> profileVariant(const std::filesystem::path &path, const Va
     if (auto info = inspectModel(path); !info.ok())
         return info.error();
     auto run = options;
-    if (run.inputs.empty()) {
-        auto parsed = parseInputSpecs(recordedInputSpec(path));
-        if (!parsed.ok())
-            return Error{path.string() + ": no input shapes given and the model records none"};
-        run.inputs = std::move(parsed).value();
-    }
+    auto inputs = givenOrRecordedInputs(path, run.inputs);
+    if (!inputs.ok())
+        return inputs.error();
+    run.inputs = std::move(inputs).value();
     auto built = buildVariant(path, variant, run.inputs);
     if (!built.ok())
         return built.error();

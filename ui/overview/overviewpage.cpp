@@ -34,11 +34,6 @@ namespace {
 
 constexpr int kNameRole = Qt::UserRole + 1;
 
-// Durations in the unit the preferences ask for.
-QString duration(std::int64_t ns)
-{
-    return displayDuration(ns);
-}
 
 QString bytes(std::int64_t value)
 {
@@ -365,13 +360,13 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
             .arg(QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).fileName().toHtmlEscaped());
-    html += tile(duration(info.spanNanoseconds()), tr("trace span"));
+    html += tile(displayDuration(info.spanNanoseconds()), tr("trace span"));
     if (d.hasProfilerSteps) {
         std::int64_t total = 0;
         for (const auto &step : d.steps)
             total += step.durationNs;
         html += tile(locale.toString(qulonglong(d.steps.size())), tr("steps"));
-        html += tile(duration(total / std::int64_t(d.steps.size())), tr("mean step"));
+        html += tile(displayDuration(total / std::int64_t(d.steps.size())), tr("mean step"));
     }
     html += tile(devices, tr("devices"));
     for (const auto &busy : d.utilization)
@@ -396,7 +391,7 @@ void OverviewPage::fillUtilization(const OverviewData &d)
     }
     m_gpuNote->setText(tr("Share of %1 (%2) in which each GPU ran a kernel, memcpy or memset.")
                            .arg(d.hasProfilerSteps ? tr("the steps") : tr("the trace"),
-                                duration(d.busySpanEndNs - d.busySpanStartNs)));
+                                displayDuration(d.busySpanEndNs - d.busySpanStartNs)));
     int row = 0;
     for (const auto &busy : d.utilization) {
         auto *name = new QLabel(gpuName(busy.device), m_utilization);
@@ -405,8 +400,8 @@ void OverviewPage::fillUtilization(const OverviewData &d)
         bar->setValue(int(std::lround(1000.0 * busy.utilization())));
         bar->setFormat(percent(100.0 * busy.utilization()));
         bar->setMaximumHeight(18);
-        bar->setToolTip(tr("%1 busy of %2").arg(duration(busy.busyNs), duration(busy.spanNs)));
-        auto *time = new QLabel(tr("%1 of %2").arg(duration(busy.busyNs), duration(busy.spanNs)), m_utilization);
+        bar->setToolTip(tr("%1 busy of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)));
+        auto *time = new QLabel(tr("%1 of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)), m_utilization);
         for (auto *w : std::initializer_list<QWidget *>{name, bar, time})
             normalFont(w);
         m_utilizationGrid->addWidget(name, row, 0);
@@ -466,8 +461,8 @@ void OverviewPage::fillTopTables(const OverviewData &d)
     for (const auto &op : d.topOps.rows) {
         const auto name = QString::fromStdString(op.name);
         tableRow(m_topOps,
-                 {name, duration(op.selfNs), percent(op.selfPercent), QLocale().toString(qulonglong(op.calls)),
-                  duration(op.totalNs), device ? duration(op.deviceTotalNs) : QString()},
+                 {name, displayDuration(op.selfNs), percent(op.selfPercent), QLocale().toString(qulonglong(op.calls)),
+                  displayDuration(op.totalNs), device ? displayDuration(op.deviceTotalNs) : QString()},
                  name);
     }
     fitRows(m_topOps, int(d.topOps.rows.size()));
@@ -484,8 +479,8 @@ void OverviewPage::fillTopTables(const OverviewData &d)
                 : QStringLiteral(" [%1]").arg(QString::fromUtf8(analysis::kindName(kernel.kind).data(),
                                                                 qsizetype(analysis::kindName(kernel.kind).size())));
         tableRow(m_topKernels,
-                 {name + kind, duration(kernel.totalNs), percent(kernel.percent),
-                  QLocale().toString(qulonglong(kernel.count)), duration(kernel.avgNs())},
+                 {name + kind, displayDuration(kernel.totalNs), percent(kernel.percent),
+                  QLocale().toString(qulonglong(kernel.count)), displayDuration(kernel.avgNs())},
                  name);
     }
     fitRows(m_topKernels, int(std::max(d.topKernels.rows.size(), d.topOps.rows.size())));
@@ -503,7 +498,7 @@ void OverviewPage::fillMemory(const OverviewData &d)
         html += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
                                "<td style='color:#666; padding-left:8px'>at %3</td></tr>")
                     .arg(QString::fromStdString(device.device), bytes(device.peakBytes),
-                         duration(device.peakTimeNs - d.trace->info.spanStart));
+                         displayDuration(device.peakTimeNs - d.trace->info.spanStart));
     }
     m_memoryNote->setText(html + QStringLiteral("</table>") +
                           tr("<span style='color:#666'>Curves and allocating "
