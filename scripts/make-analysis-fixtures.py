@@ -21,15 +21,15 @@ from decimal import Decimal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "fixtures", "analysis")
-SHARED = os.path.join(ROOT, "..", "shared", "fixtures", "traces")
+TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
 
-# Fixture name -> path relative to the shared fixtures directory (or to OUT for recorded ones).
+# Fixture name -> path relative to tests/fixtures/traces (or to OUT for recorded ones).
 FIXTURES = {
-    "a100_alexnet": "hta/benchmark_result_2869224_1695835535_trace.json.gz",
-    "mi250_rocm": "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
-    "cpu_gloo": "hta/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
-    "h100_bert": "tracelens/gaunernst_bert-small-uncased__1016001.json.gz",
-    "kineto_unordered": "kineto/before_fix_trace.json",
+    "a100_alexnet": "benchmark_result_2869224_1695835535_trace.json.gz",
+    "mi250_rocm": "mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+    "cpu_gloo": "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
+    "h100_bert": "gaunernst_bert-small-uncased__1016001.json.gz",
+    "kineto_unordered": "before_fix_trace.json",
     "v100_resnet50": "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
 }
 
@@ -272,7 +272,7 @@ def main():
     fixtures = dict(FIXTURES)
     fixtures["torch_cpu_cnn"] = os.path.join(OUT, "torch_cpu_cnn.json")
     for name, rel in fixtures.items():
-        events = load(os.path.join(SHARED, rel))
+        events = load(os.path.join(TRACES, rel))
         ops, gpu, threads = analyse(events)
         write_ops(os.path.join(OUT, name + ".ops.csv"), ops)
         write_kernels(os.path.join(OUT, name + ".kernels.csv"), gpu)

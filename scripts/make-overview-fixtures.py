@@ -204,7 +204,7 @@ def main():
     fixtures = dict(base.FIXTURES)
     fixtures["torch_cpu_cnn"] = os.path.join(base.OUT, "torch_cpu_cnn.json")
     for name, rel in fixtures.items():
-        events = base.load(os.path.join(base.SHARED, rel))
+        events = base.load(os.path.join(base.TRACES, rel))
         with open(os.path.join(base.OUT, name + ".modules.csv"), "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["path", "calls", "total_us", "self_us", "device_total_us", "device_self_us"])

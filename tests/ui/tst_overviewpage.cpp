@@ -35,7 +35,7 @@ using pyrometer::analysis::testing::readCsv;
 namespace {
 
 const QString kResnet = QStringLiteral(
-    PYROMETER_SHARED_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+    PYROMETER_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
 const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/debian_legacy_linear.json");
 
 // The row of a golden CSV with the largest value in a column.

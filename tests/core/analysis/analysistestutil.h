@@ -18,26 +18,23 @@
 
 namespace pyrometer::analysis::testing {
 
-// The real traces of ../shared/fixtures/traces by short name (the names the golden files use),
-// read from the copy in tests/fixtures/traces when there is one.
+// The real traces of tests/fixtures/traces by short name (the names the golden files use); the
+// recorded CPU trace lives beside its goldens in tests/fixtures/analysis.
 inline std::filesystem::path fixturePath(const std::string &name)
 {
-    static const std::map<std::string, std::string> shared{
-        {"a100_alexnet", "hta/benchmark_result_2869224_1695835535_trace.json.gz"},
-        {"mi250_rocm", "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz"},
-        {"cpu_gloo", "hta/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"},
-        {"h100_bert", "tracelens/gaunernst_bert-small-uncased__1016001.json.gz"},
-        {"kineto_unordered", "kineto/before_fix_trace.json"},
+    static const std::map<std::string, std::string> real{
+        {"a100_alexnet", "benchmark_result_2869224_1695835535_trace.json.gz"},
+        {"mi250_rocm", "mi250_minitoy_train_ROCm6_2_kineto.json.gz"},
+        {"cpu_gloo", "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"},
+        {"h100_bert", "gaunernst_bert-small-uncased__1016001.json.gz"},
+        {"kineto_unordered", "before_fix_trace.json"},
         {"v100_resnet50", "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"},
     };
     const std::filesystem::path fixtures = PYROMETER_FIXTURES_DIR;
-    const auto it = shared.find(name);
-    if (it == shared.end())
+    const auto it = real.find(name);
+    if (it == real.end())
         return fixtures / "analysis" / (name + ".json");
-    const auto copy = fixtures / "traces" / std::filesystem::path(it->second).filename();
-    if (std::filesystem::exists(copy))
-        return copy;
-    return std::filesystem::path(PYROMETER_SHARED_FIXTURES_DIR) / "traces" / it->second;
+    return fixtures / "traces" / it->second;
 }
 
 inline std::filesystem::path goldenPath(const std::string &name, const std::string &suffix)
@@ -57,7 +54,8 @@ struct Loaded {
     std::shared_ptr<const TraceIndex> index;
 };
 
-// Loads (once per process) a fixture and its index.
+// Loads (once per process) a fixture and its index; empty when it cannot be loaded. Tests call
+// verifyFixtures() from initTestCase first, so a missing file fails by name instead of crashing.
 inline Loaded loadFixture(const std::string &name)
 {
     static std::map<std::string, Loaded> cache;
@@ -71,6 +69,16 @@ inline Loaded loadFixture(const std::string &name)
     Loaded result{loaded.value(), buildTraceIndex(*loaded.value())};
     cache.emplace(name, result);
     return result;
+}
+
+// Fails (by file name) unless every fixture trace is there and loads.
+inline void verifyFixtures()
+{
+    for (const auto &name : fixtureNames()) {
+        const auto path = fixturePath(name);
+        QVERIFY2(std::filesystem::exists(path), qPrintable(QString::fromStdString("missing fixture " + path.string())));
+        QVERIFY2(loadFixture(name).index, qPrintable(QString::fromStdString("fixture does not load: " + path.string())));
+    }
 }
 
 // RFC 4180 CSV: rows of cells, header included.

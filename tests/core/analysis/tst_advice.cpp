@@ -89,6 +89,8 @@ class TestAdvice : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void rules_data()
     {
         QTest::addColumn<QString>("rule");

@@ -17,6 +17,8 @@ class TestDiff : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void sameTrace()
     {
         const auto loaded = loadFixture("a100_alexnet");

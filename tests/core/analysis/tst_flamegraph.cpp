@@ -102,6 +102,8 @@ class TestFlameGraph : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void widthsFollowTotals()
     {
         const auto graph = prepareFlameGraph(treeOf("A;B 40\nA;C 20\nD 40"));

@@ -41,6 +41,8 @@ class TestFlameTree : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void golden_data()
     {
         QTest::addColumn<QString>("fixture");

@@ -17,6 +17,8 @@ class TestKernelTable : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void golden_data()
     {
         QTest::addColumn<QString>("fixture");

@@ -15,6 +15,8 @@ class TestMemory : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void golden_data()
     {
         QTest::addColumn<QString>("fixture");

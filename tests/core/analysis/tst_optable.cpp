@@ -42,6 +42,8 @@ class TestOpTable : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void matchesKeyAverages()
     {
         const auto loaded = loadFixture("torch_cpu_cnn");

@@ -20,6 +20,8 @@ class TestOverviewAnalyses : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void modules_data() { fixtures(); }
     void modules()
     {

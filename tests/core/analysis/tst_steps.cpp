@@ -16,6 +16,8 @@ class TestSteps : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { verifyFixtures(); }
+
     void golden_data()
     {
         QTest::addColumn<QString>("fixture");

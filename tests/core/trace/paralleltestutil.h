@@ -16,10 +16,7 @@ namespace fs = std::filesystem;
 
 inline fs::path fixture(const std::string &name)
 {
-    const fs::path local = fs::path(PYROMETER_FIXTURES_DIR) / "traces" / name;
-    if (fs::exists(local))
-        return local;
-    return fs::path(PYROMETER_SHARED_FIXTURES_DIR) / "traces" / name;
+    return fs::path(PYROMETER_FIXTURES_DIR) / "traces" / name;
 }
 
 // A text dump of everything the model holds, with strings by text (pools differ in order).

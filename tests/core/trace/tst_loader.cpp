@@ -22,10 +22,7 @@ namespace {
 
 fs::path fixture(const QString &name)
 {
-    const fs::path local = fs::path(PYROMETER_FIXTURES_DIR) / "traces" / name.toStdString();
-    if (fs::exists(local))
-        return local;
-    return fs::path(PYROMETER_SHARED_FIXTURES_DIR) / "traces" / name.toStdString();
+    return fs::path(PYROMETER_FIXTURES_DIR) / "traces" / name.toStdString();
 }
 
 QString phases(const TraceInfo &info)
@@ -92,8 +89,7 @@ private slots:
     {
         QFETCH(QString, file);
         const auto path = fixture(file);
-        if (!fs::exists(path))
-            QSKIP("fixture not available");
+        QVERIFY2(fs::exists(path), qPrintable("missing fixture " + QString::fromStdString(path.string())));
         const auto result = loadTrace(path);
         QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
         const Trace &trace = *result.value();

@@ -74,9 +74,8 @@ private slots:
 
     void discoverSharedLogDir()
     {
-        const fs::path logDir = fs::path(PYROMETER_SHARED_FIXTURES_DIR) / "traces" / "tb_logdir";
-        if (!fs::exists(logDir))
-            QSKIP("shared fixtures not available");
+        const fs::path logDir = fs::path(PYROMETER_FIXTURES_DIR) / "traces" / "tb_logdir";
+        QVERIFY2(fs::exists(logDir), qPrintable("missing fixture " + QString::fromStdString(logDir.string())));
         const auto runs = discoverRuns(logDir);
         QCOMPARE(runs.size(), 1u);
         QCOMPARE(runs[0].name, std::string("resnet50_num_workers_0"));

@@ -27,6 +27,7 @@ using pyrometer::analysis::testing::goldenPath;
 using pyrometer::analysis::testing::loadFixture;
 using pyrometer::analysis::testing::microsToNs;
 using pyrometer::analysis::testing::readCsv;
+using pyrometer::analysis::testing::verifyFixtures;
 
 namespace {
 
@@ -45,6 +46,8 @@ TableTree treeFor(const std::string &fixture, bool modules)
 class TestModuleTables : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { verifyFixtures(); }
+
     void modelTester_data()
     {
         QTest::addColumn<QString>("fixture");
