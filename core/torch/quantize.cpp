@@ -113,10 +113,20 @@ c10::IValue prepackLinear(const at::Tensor &weight, const std::optional<at::Tens
     return stack.back();
 }
 
-// fbgemm's int8 kernels can saturate at full range; qnnpack and onednn have no such limit.
+// x86 int8 kernels (fbgemm, x86, onednn) multiply u8 activations by s8 weights into 16-bit
+// pairs, which saturate on a CPU without VNNI unless activations keep to 7 bits; PyTorch
+// quantizes with reduce_range there (nn.quantized.dynamic.Linear, its LSTM and GRU cells,
+// the fbgemm and x86 qconfigs), on every x86 CPU so that results do not depend on the CPU.
+// qnnpack (ARM-style kernels) has no such limit and PyTorch keeps the full range for it.
 bool reduceRange(at::QEngine engine)
 {
-    return engine == at::QEngine::FBGEMM || engine == at::QEngine::X86;
+    return engine != at::QEngine::QNNPACK;
+}
+
+// What a note says of the activation range.
+std::string rangeNote(at::QEngine engine)
+{
+    return reduceRange(engine) ? ", 7-bit activations (reduce_range, as PyTorch on x86)" : std::string();
 }
 
 // Rewrites every aten::linear whose weight is a constant (a frozen module's) as
@@ -260,8 +270,9 @@ std::string joinWithAnd(const std::vector<std::string> &parts)
 // weight observers. The graph-mode passes read what those carry: forward(x) records the
 // range, calculate_qparams() gives (scale, zero_point), and the attributes dtype, qscheme and
 // ch_axis say how to quantize. (Dtypes are written as their numbers, 4 being int64: a
-// module defined from C++ resolves no torch.int64.)
-jit::Module makeObserver(bool weight, bool perChannel)
+// module defined from C++ resolves no torch.int64.) A reduced range keeps activations to
+// 0..127, as the observers of PyTorch's x86 qconfigs do.
+jit::Module makeObserver(bool weight, bool perChannel, bool reducedRange)
 {
     jit::Module observer(weight ? "__torch__.pyrometer.WeightObserver" : "__torch__.pyrometer.ActivationObserver");
     observer.register_buffer("min_val", at::full({}, std::numeric_limits<float>::infinity()));
@@ -272,7 +283,7 @@ jit::Module makeObserver(bool weight, bool perChannel)
     observer.register_attribute("qscheme", c10::IntType::get(), std::int64_t(scheme));
     observer.register_attribute("ch_axis", c10::IntType::get(), std::int64_t(0));
     observer.register_attribute("quant_min", c10::IntType::get(), std::int64_t(weight ? -128 : 0));
-    observer.register_attribute("quant_max", c10::IntType::get(), std::int64_t(weight ? 127 : 255));
+    observer.register_attribute("quant_max", c10::IntType::get(), std::int64_t(weight ? 127 : reducedRange ? 127 : 255));
     if (!weight) {
         observer.define(R"(
 def forward(self, x: Tensor) -> Tensor:
@@ -336,7 +347,7 @@ Result<std::string> quantizeDynamic(jit::Module &frozen, at::QEngine engine)
         parts.push_back(std::to_string(recurrent.lstm) + " LSTM");
     if (recurrent.gru > 0)
         parts.push_back(std::to_string(recurrent.gru) + " GRU");
-    auto note = joinWithAnd(parts) + " int8 (" + qengineName(engine) + ")";
+    auto note = joinWithAnd(parts) + " int8 (" + qengineName(engine) + ")" + rangeNote(engine);
     if (left + recurrent.left > 0)
         note += ", " + std::to_string(left + recurrent.left) + " left float" +
                 (recurrent.whyLeft.empty() ? std::string() : " (" + recurrent.whyLeft + ")");
@@ -348,7 +359,8 @@ StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, co
     // qnnpack quantizes weights per tensor; the others per output channel.
     const bool perChannel = engine != at::QEngine::QNNPACK;
     auto folded = jit::FoldConvBatchNorm(module);
-    const jit::QConfigDict qconfig{{"", jit::QConfig{makeObserver(false, perChannel), makeObserver(true, perChannel)}}};
+    const jit::QConfigDict qconfig{{"", jit::QConfig{makeObserver(false, perChannel, reduceRange(engine)),
+                                                          makeObserver(true, perChannel, false)}}};
     auto observed = jit::InsertObservers(folded, "forward", qconfig, /*inplace=*/false, jit::QuantType::STATIC);
     {
         ::torch::NoGradGuard noGrad;
@@ -380,7 +392,7 @@ StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, co
     if (linears > 0)
         parts.push_back(countOf(linears, "linear layer"));
     result.note = joinWithAnd(parts) + " int8 static (" + qengineName(engine) + "), calibrated on " +
-                  std::to_string(calibration.size()) + " random batches";
+                  std::to_string(calibration.size()) + " random batches" + rangeNote(engine);
     if (floatLeft > 0)
         result.note += ", " + std::to_string(floatLeft) + " left float";
     return result;
