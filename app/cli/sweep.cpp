@@ -132,7 +132,7 @@ void setupSweep(CLI::App &command, int *exitCode)
     command.add_option("--knee-threshold", options->kneePercent, "Knee: doubling the batch gains less than PCT percent throughput")
         ->check(CLI::Range(0.0, 1000.0))
         ->capture_default_str();
-    addModelRunOptions(command, &options->run, "baseline", 3, 10);
+    addModelRunOptions(command, &options->run, "baseline", 3, 10, torch::BatchDim::Swept);
     command.callback([options, exitCode] { *exitCode = runSweep(*options); });
 }
 

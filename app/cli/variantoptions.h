@@ -3,6 +3,7 @@
 // list (`sweep`, `compare` and `export`).
 
 #include "app/cli/output.h"
+#include "core/torch/inputspec.h"
 #include "core/torch/variant.h"
 
 #include <optional>
@@ -18,15 +19,22 @@ struct ModelRunOptions {
     int warmup = 0;
     int iterations = 0;
     Format format = Format::Table;
+    torch::BatchDim batch = torch::BatchDim::Fixed; // Swept: --input may write the batch as "B"
 };
 
 // Adds --input, --variants, --warmup and --iters (with these defaults) and --format.
-inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, const std::string &variants, int warmup, int iterations)
+inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, const std::string &variants, int warmup, int iterations,
+                               torch::BatchDim batch = torch::BatchDim::Fixed)
 {
     options->variants = variants;
     options->warmup = warmup;
     options->iterations = iterations;
-    command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
+    options->batch = batch;
+    command.add_option("--input", options->input,
+                       batch == torch::BatchDim::Swept
+                           ? "Input shapes, B the swept batch: Bx3x224x224 or Bx3x224x224,Bx10:int64 (a number instead of B: inputs "
+                             "whose first dimension equals the first input's are swept; default: as the model records)"
+                           : "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
     command.add_option("--variants", options->variants, "Comma-separated: " + torch::knownVariantNames())->capture_default_str();
     command.add_option("--warmup", options->warmup, "Untimed runs per measurement")->check(CLI::NonNegativeNumber)->capture_default_str();
     command.add_option("--iters", options->iterations, "Timed runs per measurement")->check(CLI::PositiveNumber)->capture_default_str();
@@ -35,11 +43,12 @@ inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, cons
 
 // The parsed --input (empty: none given, the model's recorded ones), or nothing after
 // badInput() told the user why.
-inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::string &model, const std::string &input)
+inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::string &model, const std::string &input,
+                                                                    torch::BatchDim batch = torch::BatchDim::Fixed)
 {
     if (input.empty())
         return std::vector<torch::InputSpec>{};
-    auto inputs = torch::parseInputSpecs(input);
+    auto inputs = torch::parseInputSpecs(input, batch);
     if (!inputs.ok()) {
         badInput(model + ": --input: " + inputs.error().message);
         return std::nullopt;
@@ -56,7 +65,7 @@ struct ParsedModelRun {
 inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &options)
 {
     ParsedModelRun parsed;
-    auto inputs = parseInputOption(options.model, options.input);
+    auto inputs = parseInputOption(options.model, options.input, options.batch);
     if (!inputs)
         return std::nullopt;
     parsed.inputs = std::move(*inputs);

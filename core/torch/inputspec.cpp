@@ -21,7 +21,7 @@ constexpr std::array<DTypeName, 16> kDTypeNames{{
     {"f32", DType::Float32},
 }};
 
-Result<InputSpec> parseOne(std::string_view part, std::size_t index)
+Result<InputSpec> parseOne(std::string_view part, std::size_t index, BatchDim batch)
 {
     const auto where = "input " + std::to_string(index + 1) + " \"" + std::string(part) + "\"";
     InputSpec spec;
@@ -47,13 +47,24 @@ Result<InputSpec> parseOne(std::string_view part, std::size_t index)
     while (true) {
         const auto x = shape.find_first_of("xX*");
         const auto dim = trimBlanks(shape.substr(0, x));
-        std::int64_t value = 0;
-        const auto [end, ec] = std::from_chars(dim.data(), dim.data() + dim.size(), value);
-        if (dim.empty() || ec != std::errc() || end != dim.data() + dim.size())
-            return Error{where + ": \"" + std::string(dim) + "\" is not a dimension (expected dimensions like 1x3x224x224)"};
-        if (value <= 0)
-            return Error{where + ": dimension " + std::string(dim) + " must be positive"};
-        spec.shape.push_back(value);
+        if (dim == "B" || dim == "b") {
+            if (batch == BatchDim::Fixed)
+                return Error{where + ": \"" + std::string(dim) +
+                             "\" stands for the batch size a sweep varies; give a number here, such as 1x3x224x224"};
+            if (!spec.shape.empty())
+                return Error{where + ": only the first dimension can be the swept batch \"" + std::string(dim) + "\""};
+            spec.sweptBatch = true;
+            spec.shape.push_back(1);
+        } else {
+            std::int64_t value = 0;
+            const auto [end, ec] = std::from_chars(dim.data(), dim.data() + dim.size(), value);
+            if (dim.empty() || ec != std::errc() || end != dim.data() + dim.size())
+                return Error{where + ": \"" + std::string(dim) + "\" is not a dimension (expected dimensions like 1x3x224x224" +
+                             (batch == BatchDim::Swept ? " or Bx3x224x224)" : ")")};
+            if (value <= 0)
+                return Error{where + ": dimension " + std::string(dim) + " must be positive"};
+            spec.shape.push_back(value);
+        }
         if (x == std::string_view::npos)
             break;
         shape = shape.substr(x + 1);
@@ -63,7 +74,7 @@ Result<InputSpec> parseOne(std::string_view part, std::size_t index)
 
 } // namespace
 
-Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text)
+Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text, BatchDim batch)
 {
     text = trimBlanks(text);
     if (text.empty())
@@ -71,7 +82,7 @@ Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text)
     std::vector<InputSpec> inputs;
     while (true) {
         const auto comma = text.find(',');
-        auto parsed = parseOne(trimBlanks(text.substr(0, comma)), inputs.size());
+        auto parsed = parseOne(trimBlanks(text.substr(0, comma)), inputs.size(), batch);
         if (!parsed.ok())
             return parsed.error();
         inputs.push_back(std::move(parsed).value());
@@ -108,7 +119,7 @@ std::string formatInputSpecs(const std::vector<InputSpec> &inputs)
         if (input.shape.empty())
             text += "scalar";
         for (std::size_t i = 0; i < input.shape.size(); ++i)
-            text += (i ? "x" : "") + std::to_string(input.shape[i]);
+            text += (i ? "x" : "") + (i == 0 && input.sweptBatch ? std::string("B") : std::to_string(input.shape[i]));
         if (input.dtype != DType::Float32)
             text += ":" + dtypeName(input.dtype);
     }

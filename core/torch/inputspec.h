@@ -16,15 +16,24 @@ enum class DType { Float32, Float64, Float16, BFloat16, Int64, Int32, Int16, Int
 struct InputSpec {
     std::vector<std::int64_t> shape;
     DType dtype = DType::Float32;
+    // The first dimension was written "B": it is the batch a sweep varies (shape holds 1 there
+    // until withBatch gives it a size).
+    bool sweptBatch = false;
     bool operator==(const InputSpec &) const = default;
 };
 
+// Whether a shape may name its first dimension "B", the batch size a sweep varies.
+enum class BatchDim { Fixed, Swept };
+
 // Parses "1x3x224x224" or several inputs "1x3x224x224,1x10:int64". Dtype names: float32
 // (float), float64 (double), float16 (half), bfloat16, int64 (long), int32 (int), int16,
-// int8, uint8, bool. An empty shape "" is not allowed; a scalar is written "scalar".
-Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text);
+// int8, uint8, bool. An empty shape "" is not allowed; a scalar is written "scalar". With
+// BatchDim::Swept an input's first dimension may be "B" ("Bx3x224x224"); with Fixed, "B" is
+// refused with a message saying that only a sweep varies the batch.
+Result<std::vector<InputSpec>> parseInputSpecs(std::string_view text, BatchDim batch = BatchDim::Fixed);
 
-// The inverse of parseInputSpecs: "1x3x224x224,1x10:int64" (float32 is left implicit).
+// The inverse of parseInputSpecs: "1x3x224x224,1x10:int64" (float32 is left implicit, a swept
+// batch is written "B").
 std::string formatInputSpecs(const std::vector<InputSpec> &inputs);
 
 std::string dtypeName(DType dtype);

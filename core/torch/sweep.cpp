@@ -8,6 +8,7 @@
 #include "core/torch/variantmodel.h"
 #include "core/util/format.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
@@ -53,15 +54,33 @@ std::optional<std::int64_t> parseByteSize(std::string_view text)
     return std::nullopt;
 }
 
+namespace {
+
+// Which inputs' first dimension is the batch: those written "B..." where any is, otherwise
+// those whose first dimension equals the first input's.
+std::vector<bool> batchedInputs(const std::vector<InputSpec> &inputs)
+{
+    std::vector<bool> batched(inputs.size(), false);
+    const bool marked = std::any_of(inputs.begin(), inputs.end(), [](const InputSpec &input) { return input.sweptBatch; });
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const auto &shape = inputs[i].shape;
+        batched[i] = !shape.empty() && (marked ? inputs[i].sweptBatch
+                                               : !inputs.front().shape.empty() && shape.front() == inputs.front().shape.front());
+    }
+    return batched;
+}
+
+} // namespace
+
 std::vector<InputSpec> withBatch(const std::vector<InputSpec> &inputs, std::int64_t batch)
 {
     auto result = inputs;
-    if (result.empty() || result.front().shape.empty())
-        return result;
-    const auto original = result.front().shape.front();
-    for (auto &input : result)
-        if (!input.shape.empty() && input.shape.front() == original)
-            input.shape.front() = batch;
+    const auto batched = batchedInputs(inputs);
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        if (batched[i])
+            result[i].shape.front() = batch;
+        result[i].sweptBatch = false;
+    }
     return result;
 }
 
@@ -79,9 +98,12 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
     if (!given.ok())
         return given.error();
     auto specs = std::move(given).value();
-    if (specs.empty() || specs.front().shape.empty())
+    const auto batched = batchedInputs(specs);
+    if (std::find(batched.begin(), batched.end(), true) == batched.end())
         return Error{path.string() + ": the first input " + formatInputSpecs(specs) + " has no batch dimension to sweep"};
     report.inputs = withBatch(specs, 1);
+    for (std::size_t i = 0; i < report.inputs.size(); ++i)
+        report.inputs[i].sweptBatch = batched[i];
     for (const auto batch : options.batches)
         if (batch < 1)
             return Error{path.string() + ": batch sizes must be 1 or more, not " + std::to_string(batch)};

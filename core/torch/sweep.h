@@ -45,7 +45,7 @@ struct SweepSummary {
 
 struct SweepReport {
     std::filesystem::path path;
-    std::vector<InputSpec> inputs; // at batch 1
+    std::vector<InputSpec> inputs; // at batch 1, the swept dimensions marked (written "B")
     std::int64_t memoryBudgetBytes = 0;
     // How peak memory was measured: "cpu-allocator" (libtorch's CPU allocator reports every
     // allocation and free made on the running thread) is the only source this build uses.
@@ -58,8 +58,9 @@ struct SweepReport {
 // "4GiB", "512MiB", "2GB", "1000000" (bytes): binary and decimal units, case-insensitive.
 std::optional<std::int64_t> parseByteSize(std::string_view text);
 
-// The inputs with their first (batch) dimension set to batch: every input whose first
-// dimension equals the first input's.
+// The inputs with their first (batch) dimension set to batch, as concrete shapes: the inputs
+// written "B..." where any is; otherwise every input whose first dimension equals the first
+// input's.
 std::vector<InputSpec> withBatch(const std::vector<InputSpec> &inputs, std::int64_t batch);
 
 // Runs every variant over the batches: warmup untimed and iterations timed runs per point.

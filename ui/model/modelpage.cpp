@@ -51,7 +51,8 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     auto *form = new QFormLayout(settings);
     m_inputs->setPlaceholderText(tr("1x3x224x224 or 1x3x224x224,1x10:int64"));
     m_inputs->setToolTip(tr("One shape per model input, separated by commas; a dtype after a colon (float32 by default: "
-                            "float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool)"));
+                            "float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool). For a batch sweep the "
+                            "first dimension may be B, the swept batch: Bx3x224x224"));
     form->addRow(tr("Inputs"), m_inputs);
     m_warmup->setRange(0, 10000);
     m_warmup->setValue(10);

@@ -167,7 +167,7 @@ void SweepView::runSweep()
     }
     const QString spec = m_inputs ? m_inputs->text().trimmed() : QString();
     if (!spec.isEmpty()) {
-        const auto inputs = torch::parseInputSpecs(spec.toStdString());
+        const auto inputs = torch::parseInputSpecs(spec.toStdString(), torch::BatchDim::Swept);
         if (!inputs.ok())
             return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(inputs.error().message)));
         options.inputs = inputs.value();

@@ -7,6 +7,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -142,6 +143,11 @@ private Q_SLOTS:
         const auto batched = withBatch(inputs, 16);
         QCOMPARE(formatInputSpecs(batched), std::string("16x3x8x8,16x5:int64,7"));
         QCOMPARE(formatInputSpecs(withBatch(parseInputSpecs("4x16:int64").value(), 2)), std::string("2x16:int64"));
+        // Where B marks the batch, exactly the marked inputs are swept, even when another input's
+        // first dimension happens to be 1 too; the result is concrete (no B left).
+        const auto marked = withBatch(parseInputSpecs("Bx3x8x8,1x5:int64,Bx2", BatchDim::Swept).value(), 8);
+        QCOMPARE(formatInputSpecs(marked), std::string("8x3x8x8,1x5:int64,8x2"));
+        QVERIFY(std::none_of(marked.begin(), marked.end(), [](const InputSpec &input) { return input.sweptBatch; }));
     }
 
     void deltas()

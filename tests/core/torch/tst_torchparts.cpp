@@ -112,6 +112,26 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(parsed.error().message).contains(says), parsed.error().message.c_str());
     }
 
+    void batchDimensionBOnlyWhereSwept()
+    {
+        // Refused by the commands that run one batch, with a message that says why.
+        const auto fixed = parseInputSpecs("Bx3x224x224");
+        QVERIFY(!fixed.ok());
+        QVERIFY2(QString::fromStdString(fixed.error().message).contains("batch size a sweep varies"), fixed.error().message.c_str());
+        // Accepted where a batch is swept: marked, with 1 in its place, written back as B.
+        const auto swept = parseInputSpecs("Bx3x224x224, bx10:int64, 5", BatchDim::Swept);
+        QVERIFY2(swept.ok(), swept.ok() ? "" : swept.error().message.c_str());
+        QCOMPARE(int(swept->size()), 3);
+        QVERIFY(swept->at(0).sweptBatch && swept->at(1).sweptBatch && !swept->at(2).sweptBatch);
+        QCOMPARE(swept->at(0).shape, (std::vector<std::int64_t>{1, 3, 224, 224}));
+        QCOMPARE(formatInputSpecs(swept.value()), std::string("Bx3x224x224,Bx10:int64,5"));
+        // Numbers keep working in a sweep; B anywhere but first is refused.
+        QCOMPARE(formatInputSpecs(parseInputSpecs("1x3x224x224", BatchDim::Swept).value()), std::string("1x3x224x224"));
+        const auto inner = parseInputSpecs("3xB", BatchDim::Swept);
+        QVERIFY(!inner.ok());
+        QVERIFY2(QString::fromStdString(inner.error().message).contains("only the first dimension"), inner.error().message.c_str());
+    }
+
     void batchSizeIsTheFirstDimension()
     {
         QCOMPARE(batchSizeOf(parseInputSpecs("8x3x32x32,8x4:int64").value()), std::int64_t(8));
