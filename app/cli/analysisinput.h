@@ -73,9 +73,11 @@ inline std::string fixed(double value, int decimals = 3)
     return out.str();
 }
 
-inline std::string microsText(std::int64_t ns)
+// Microseconds as text: to the nanosecond in csv and md (for scripts and reports), to a tenth
+// of a microsecond in a terminal table, where the width is better spent on names.
+inline std::string microsText(std::int64_t ns, Format format)
 {
-    return fixed(micros(ns));
+    return fixed(micros(ns), format == Format::Table ? 1 : 3);
 }
 
 } // namespace pyrometer::cli

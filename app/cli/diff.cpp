@@ -55,12 +55,12 @@ int runDiff(const DiffOptions &options)
                        {false, false, true, true, true, true, false}};
         for (std::size_t i = 0; i < count; ++i) {
             const auto &row = diff.rows[i];
-            text.rows.push_back({row.kind, row.name, microsText(row.baseNs), microsText(row.otherNs),
-                                 microsText(row.deltaNs()), fixed(row.deltaPercent(), 2),
+            text.rows.push_back({row.kind, row.name, microsText(row.baseNs, options.format), microsText(row.otherNs, options.format),
+                                 microsText(row.deltaNs(), options.format), fixed(row.deltaPercent(), 2),
                                  std::string(analysis::presenceName(row.presence))});
         }
-        text.rows.push_back({"total", "ops self + kernels", microsText(diff.total.baseNs),
-                             microsText(diff.total.otherNs), microsText(diff.total.deltaNs()),
+        text.rows.push_back({"total", "ops self + kernels", microsText(diff.total.baseNs, options.format),
+                             microsText(diff.total.otherNs, options.format), microsText(diff.total.deltaNs(), options.format),
                              fixed(diff.total.deltaPercent(), 2), ""});
         writeTable(std::cout, text, options.format);
     }

@@ -30,13 +30,13 @@ nlohmann::json nodeJson(const analysis::FlameTree &tree, std::uint32_t n)
             {"children", children}};
 }
 
-void addRows(const analysis::FlameTree &tree, std::uint32_t n, const std::string &path, TextTable &text)
+void addRows(const analysis::FlameTree &tree, std::uint32_t n, const std::string &path, Format format, TextTable &text)
 {
     for (const auto c : tree.nodes[n].children) {
         const auto &node = tree.nodes[c];
         const auto stack = path.empty() ? node.name : path + ";" + node.name;
-        text.rows.push_back({stack, std::to_string(node.calls), microsText(node.selfNs), microsText(node.totalNs)});
-        addRows(tree, c, stack, text);
+        text.rows.push_back({stack, std::to_string(node.calls), microsText(node.selfNs, format), microsText(node.totalNs, format)});
+        addRows(tree, c, stack, format, text);
     }
 }
 
@@ -61,12 +61,10 @@ int runFlame(const FlameCliOptions &options)
         writeJson(std::cout, nodeJson(tree, 0));
         return kSuccess;
     }
+    const auto format = options.format == "csv" ? Format::Csv : options.format == "md" ? Format::Markdown : Format::Table;
     TextTable text{{"stack", "calls", "self us", "total us"}, {}, {false, true, true, true}};
-    addRows(tree, 0, "", text);
-    writeTable(std::cout, text,
-               options.format == "csv"  ? Format::Csv
-               : options.format == "md" ? Format::Markdown
-                                        : Format::Table);
+    addRows(tree, 0, "", format, text);
+    writeTable(std::cout, text, format);
     return kSuccess;
 }
 

@@ -62,7 +62,7 @@ int runKernels(const KernelsOptions &options)
         text.rightAligned.assign(text.header.size(), true);
         for (const auto &s : table.streams)
             text.rows.push_back({std::to_string(s.device), std::to_string(s.stream), std::to_string(s.count),
-                                 microsText(s.totalNs), fixed(s.percent, 2)});
+                                 microsText(s.totalNs, options.format), fixed(s.percent, 2)});
         writeTable(std::cout, text, options.format);
         return kSuccess;
     }
@@ -76,8 +76,8 @@ int runKernels(const KernelsOptions &options)
         std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), row.name};
         if (options.byStream)
             cells.insert(cells.end(), {std::to_string(row.device), std::to_string(row.stream)});
-        cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs), microsText(row.avgNs()),
-                                   microsText(row.minNs), microsText(row.maxNs), fixed(row.percent, 2), row.launchOp});
+        cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs, options.format), microsText(row.avgNs(), options.format),
+                                   microsText(row.minNs, options.format), microsText(row.maxNs, options.format), fixed(row.percent, 2), row.launchOp});
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);

@@ -66,7 +66,7 @@ int runMemory(const MemoryCliOptions &options)
         text.rightAligned = {false, true, true};
         for (const auto &d : report.devices)
             for (const auto &p : d.allocated)
-                text.rows.push_back({d.device, microsText(p.timeNs), std::to_string(p.bytes)});
+                text.rows.push_back({d.device, microsText(p.timeNs, options.format), std::to_string(p.bytes)});
         writeTable(std::cout, text, options.format);
         return kSuccess;
     }
@@ -76,7 +76,7 @@ int runMemory(const MemoryCliOptions &options)
         const auto *top = d.topOps.empty() ? nullptr : &d.topOps.front();
         text.rows.push_back({d.device, std::to_string(d.peakBytes),
                              formatBytes(static_cast<std::uint64_t>(std::max<std::int64_t>(0, d.peakBytes))),
-                             microsText(d.peakTimeNs), std::to_string(d.allocations), std::to_string(d.frees),
+                             microsText(d.peakTimeNs, options.format), std::to_string(d.allocations), std::to_string(d.frees),
                              top ? top->name : "", top ? std::to_string(top->allocatedBytes) : ""});
     }
     writeTable(std::cout, text, options.format);

@@ -87,11 +87,11 @@ int runOps(const OpsOptions &options)
         std::vector<std::string> cells{row.name};
         if (grouped)
             cells.push_back(row.group);
-        cells.insert(cells.end(), {std::to_string(row.calls), microsText(row.selfNs), fixed(row.selfPercent, 2),
-                                   microsText(row.totalNs), fixed(row.totalPercent, 2), microsText(row.avgNs()),
-                                   microsText(row.minNs), microsText(row.maxNs)});
+        cells.insert(cells.end(), {std::to_string(row.calls), microsText(row.selfNs, options.format), fixed(row.selfPercent, 2),
+                                   microsText(row.totalNs, options.format), fixed(row.totalPercent, 2), microsText(row.avgNs(), options.format),
+                                   microsText(row.minNs, options.format), microsText(row.maxNs, options.format)});
         if (device)
-            cells.insert(cells.end(), {microsText(row.deviceSelfNs), microsText(row.deviceTotalNs)});
+            cells.insert(cells.end(), {microsText(row.deviceSelfNs, options.format), microsText(row.deviceTotalNs, options.format)});
         if (memory)
             cells.insert(cells.end(),
                          {std::to_string(row.cpuMemSelfBytes), std::to_string(row.cpuMemTotalBytes),

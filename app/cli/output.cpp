@@ -3,9 +3,15 @@
 #include "app/cli/commands.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <string_view>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace pyrometer::cli {
 
@@ -55,7 +61,71 @@ bool alignRight(const TextTable &table, std::size_t column)
     return column < table.rightAligned.size() && table.rightAligned[column];
 }
 
+// The byte offset of code point `points` in UTF-8 text (its size when text is shorter).
+std::size_t byteOffsetOf(const std::string &text, std::size_t points)
+{
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+            continue;
+        if (seen++ == points)
+            return i;
+    }
+    return text.size();
+}
+
+// text in at most width columns: the start and the end kept, "…" in the middle, where a
+// kernel's or operator's distinguishing parts usually are at both ends.
+std::string elideMiddle(const std::string &text, std::size_t width)
+{
+    const auto length = displayWidth(text);
+    if (length <= width || width == 0)
+        return text;
+    const auto kept = width - 1;
+    const auto head = (kept + 1) / 2;
+    const auto tail = kept - head;
+    return text.substr(0, byteOffsetOf(text, head)) + "…" + text.substr(byteOffsetOf(text, length - tail));
+}
+
+// Names narrower than this are never elided further: a table wider than the terminal is
+// better than names nobody can tell apart.
+constexpr std::size_t kMinimumNameWidth = 16;
+
+// Narrows the left-aligned (name) columns, widest first, until the table fits maxWidth or
+// every name column is at its minimum. Number columns keep their width.
+void fitWidths(std::vector<std::size_t> &widths, const std::vector<std::size_t> &minimums, const TextTable &table, std::size_t maxWidth)
+{
+    std::size_t total = widths.empty() ? 0 : 2 * (widths.size() - 1);
+    for (const auto width : widths)
+        total += width;
+    while (total > maxWidth) {
+        std::size_t widest = widths.size();
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            if (!alignRight(table, c) && widths[c] > minimums[c] && (widest == widths.size() || widths[c] > widths[widest]))
+                widest = c;
+        if (widest == widths.size())
+            return;
+        --widths[widest];
+        --total;
+    }
+}
+
 } // namespace
+
+std::size_t terminalColumns()
+{
+    if (const char *columns = std::getenv("COLUMNS")) {
+        const std::string_view text(columns);
+        std::size_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec == std::errc() && end == text.data() + text.size() && value > 0)
+            return value;
+    }
+    winsize size{};
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        return size.ws_col;
+    return 80;
+}
 
 void writeTable(std::ostream &out, const TextTable &table, Format format)
 {
@@ -92,12 +162,18 @@ void writeTable(std::ostream &out, const TextTable &table, Format format)
     std::vector<std::size_t> widths(columns, 0);
     for (std::size_t c = 0; c < columns; ++c)
         widths[c] = displayWidth(table.header[c]);
+    std::vector<std::size_t> minimums(columns, 0);
+    for (std::size_t c = 0; c < columns; ++c)
+        minimums[c] = std::max(widths[c], kMinimumNameWidth);
     for (const auto &row : table.rows)
         for (std::size_t c = 0; c < std::min(columns, row.size()); ++c)
             widths[c] = std::max(widths[c], displayWidth(row[c]));
+    for (std::size_t c = 0; c < columns; ++c)
+        minimums[c] = std::min(minimums[c], widths[c]);
+    fitWidths(widths, minimums, table, terminalColumns());
     const auto writeRow = [&](const std::vector<std::string> &row) {
         for (std::size_t c = 0; c < columns; ++c) {
-            const std::string cell = c < row.size() ? row[c] : std::string();
+            const std::string cell = elideMiddle(c < row.size() ? row[c] : std::string(), widths[c]);
             const std::string pad(widths[c] - displayWidth(cell), ' ');
             out << (c ? "  " : "") << (alignRight(table, c) ? pad + cell : (c + 1 < columns ? cell + pad : cell));
         }

@@ -22,8 +22,14 @@ struct TextTable {
     std::vector<bool> rightAligned; // per column; missing entries mean left
 };
 
-// Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says.
+// Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says. The
+// table form fits terminalColumns(): long names are elided in the middle ("…"), never below
+// 16 characters, and numbers are never cut; csv and md keep every cell whole.
 void writeTable(std::ostream &out, const TextTable &table, Format format);
+
+// The width table output fits: $COLUMNS when set, else the terminal's width when standard
+// output is one, else 80.
+std::size_t terminalColumns();
 
 // Writes json, pretty-printed with two spaces, and a newline.
 void writeJson(std::ostream &out, const nlohmann::json &json);

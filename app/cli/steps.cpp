@@ -52,14 +52,14 @@ int runSteps(const StepsOptions &options)
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
     for (const auto &step : breakdown.steps) {
-        std::vector<std::string> cells{step.name, microsText(step.durationNs)};
+        std::vector<std::string> cells{step.name, microsText(step.durationNs, options.format)};
         for (const auto ns : step.categoryNs)
-            cells.push_back(microsText(ns));
+            cells.push_back(microsText(ns, options.format));
         if (breakdown.hasDevice)
             cells.insert(cells.end(),
                          {fixed(100.0 * step.gpuUtilization, 1),
-                          step.largestIdleGaps.empty() ? std::string("0.000")
-                                                       : microsText(step.largestIdleGaps.front().durationNs)});
+                          step.largestIdleGaps.empty() ? microsText(0, options.format)
+                                                       : microsText(step.largestIdleGaps.front().durationNs, options.format)});
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);

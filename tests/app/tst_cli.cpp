@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -16,9 +18,14 @@ struct Run {
     QString err;
 };
 
-Run runCli(const QStringList &arguments)
+Run runCli(const QStringList &arguments, const QString &columns = QString())
 {
     QProcess process;
+    if (!columns.isEmpty()) {
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("COLUMNS"), columns);
+        process.setProcessEnvironment(environment);
+    }
     process.start(QStringLiteral(PYROMETER_CLI), arguments);
     process.waitForFinished(60'000);
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
@@ -176,6 +183,42 @@ private Q_SLOTS:
             QVERIFY2(line.match(text).hasMatch(), qPrintable(text));
     }
 
+    void tablesFitTheTerminalAndMachineFormatsKeepNames()
+    {
+        // The two spans of the TensorBoard run: kernel names several hundred characters long.
+        const QString run = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/");
+        const QStringList spans{run + "worker0.1623143089861.pt.trace.json.gz", run + "worker0.1623143566756.pt.trace.json.gz"};
+        const auto csv = runCli({"diff", spans[0], spans[1], "--format", "csv"}, "80");
+        QCOMPARE(csv.exitCode, 0);
+        QStringList fullNames;
+        for (const auto &line : csv.out.split('\n', Qt::SkipEmptyParts))
+            fullNames << line;
+        QVERIFY2(std::any_of(fullNames.begin(), fullNames.end(), [](const QString &line) { return line.size() > 200; }),
+                 "csv keeps long names whole");
+        for (const QString columns : {"80", "120"}) {
+            const auto table = runCli({"diff", spans[0], spans[1]}, columns);
+            QCOMPARE(table.exitCode, 0);
+            int elided = 0;
+            for (const auto &line : table.out.split('\n', Qt::SkipEmptyParts)) {
+                QVERIFY2(line.size() <= columns.toInt(), qPrintable(QString::number(line.size()) + ": " + line));
+                const auto cells = line.split(QRegularExpression(QStringLiteral("\\s{2,}")));
+                const auto it = std::find_if(cells.begin(), cells.end(), [](const QString &cell) { return cell.contains(QChar(0x2026)); });
+                if (it == cells.end())
+                    continue;
+                const auto name = *it;
+                const auto cut = name.indexOf(QChar(0x2026));
+                ++elided;
+                // The elided name keeps both ends of one real name.
+                const auto head = name.left(cut), tail = name.mid(cut + 1);
+                QVERIFY2(head.size() >= 7 && tail.size() >= 7, qPrintable(name));
+                QVERIFY2(std::any_of(fullNames.begin(), fullNames.end(),
+                                     [&](const QString &full) { return full.contains(head) && full.contains(tail); }),
+                         qPrintable(name));
+            }
+            QVERIFY2(elided > 0, qPrintable(table.out));
+        }
+    }
+
     void diffGatesOnRegressions()
     {
         const QString base = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json");
@@ -310,12 +353,23 @@ private Q_SLOTS:
         QCOMPARE(run.err.count('\n'), 1);
     }
 
+    void batchDimensionBOnlyForSweeps()
+    {
+        const auto help = runCli({"sweep", "--help"});
+        QVERIFY2(help.out.contains("Bx3x224x224"), qPrintable(help.out));
+        const auto run = runCli({"profile", kDemoModel, "--input", "Bx3x64x64"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--input") && run.err.contains("batch size a sweep varies"), qPrintable(run.err));
+    }
+
     void sweepWritesRowsInOrderAndKnees()
     {
-        const auto run = runCli({"sweep", kDemoModel, "--input", "1x3x64x64", "--batches", "1,2,4", "--variants", "baseline,threads=1",
+        // B, as the help shows it, names the swept batch dimension.
+        const auto run = runCli({"sweep", kDemoModel, "--input", "Bx3x64x64", "--batches", "1,2,4", "--variants", "baseline,threads=1",
                                  "--memory-budget", "64MiB", "--warmup", "0", "--iters", "2", "--format", "json"});
         QCOMPARE(run.exitCode, 0);
         const auto json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(json.value("input").toString(), QString("Bx3x64x64"));
         const auto rows = json.value("rows").toArray();
         QCOMPARE(rows.size(), 6);
         const qint64 batches[] = {1, 2, 4, 1, 2, 4};
