@@ -46,7 +46,7 @@ int runAdvise(const AdviseOptions &options)
         }
         writeJson(std::cout, {{"rows", rows}});
     } else {
-        TextTable text{{"rule", "finding", "evidence", "range us", "fix"}, {}, {}};
+        TextTable text{{"rule", "finding", "evidence", "range us", "fix"}, {}, {}, {false, true, true, false, true}};
         for (const auto &f : findings) {
             std::string evidence;
             for (const auto &e : f.evidence)

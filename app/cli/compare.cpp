@@ -105,7 +105,8 @@ int compareModelVariants(const CompareCliOptions &options)
     } else {
         TextTable table{{"variant", "latency ms", "p90 ms", "speedup", "model bytes", "max abs diff", "rel error", "note"},
                         {},
-                        {false, true, true, true, true, true, true, false}};
+                        {false, true, true, true, true, true, true, false},
+                        {false, false, false, false, false, false, false, true}};
         for (const auto &row : rows) {
             if (!row.ok()) {
                 table.rows.push_back({row.name, "", "", "", "", "", "", "failed: " + row.error});

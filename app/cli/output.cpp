@@ -93,7 +93,7 @@ constexpr std::size_t kMinimumNameWidth = 16;
 
 // Narrows the left-aligned (name) columns, widest first, until the table fits maxWidth or
 // every name column is at its minimum. Number columns keep their width.
-void fitWidths(std::vector<std::size_t> &widths, const std::vector<std::size_t> &minimums, const TextTable &table, std::size_t maxWidth)
+void fitWidths(std::vector<std::size_t> &widths, const std::vector<std::size_t> &minimums, const std::vector<bool> &right, std::size_t maxWidth)
 {
     std::size_t total = widths.empty() ? 0 : 2 * (widths.size() - 1);
     for (const auto width : widths)
@@ -101,12 +101,84 @@ void fitWidths(std::vector<std::size_t> &widths, const std::vector<std::size_t> 
     while (total > maxWidth) {
         std::size_t widest = widths.size();
         for (std::size_t c = 0; c < widths.size(); ++c)
-            if (!alignRight(table, c) && widths[c] > minimums[c] && (widest == widths.size() || widths[c] > widths[widest]))
+            if (!right[c] && widths[c] > minimums[c] && (widest == widths.size() || widths[c] > widths[widest]))
                 widest = c;
         if (widest == widths.size())
             return;
         --widths[widest];
         --total;
+    }
+}
+
+
+bool isProse(const TextTable &table, std::size_t column)
+{
+    return column < table.prose.size() && table.prose[column];
+}
+
+// text broken at spaces into lines of at most width code points after indent (a word longer
+// than a line stands alone).
+void writeWrapped(std::ostream &out, const std::string &indent, const std::string &text, std::size_t width)
+{
+    const auto room = std::max<std::size_t>(20, width > indent.size() ? width - indent.size() : 0);
+    std::string line;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const auto word = text.substr(start, end - start);
+        if (!line.empty() && displayWidth(line) + 1 + displayWidth(word) > room) {
+            out << indent << line << '\n';
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    if (!line.empty())
+        out << indent << line << '\n';
+}
+
+// The table form: a grid of the non-prose columns fitted to maxWidth, each row followed by its
+// prose cells as "header: text", wrapped and indented.
+void writeGrid(std::ostream &out, const TextTable &table, std::size_t maxWidth)
+{
+    std::vector<std::size_t> grid;
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+        if (!isProse(table, c))
+            grid.push_back(c);
+    const auto columns = grid.size();
+    const auto cellOf = [](const std::vector<std::string> &row, std::size_t c) { return c < row.size() ? row[c] : std::string(); };
+    std::vector<std::size_t> widths(columns, 0);
+    std::vector<std::size_t> minimums(columns, 0);
+    std::vector<bool> right(columns, false);
+    for (std::size_t g = 0; g < columns; ++g) {
+        widths[g] = displayWidth(table.header[grid[g]]);
+        minimums[g] = std::max(widths[g], kMinimumNameWidth);
+        right[g] = alignRight(table, grid[g]);
+        for (const auto &row : table.rows)
+            widths[g] = std::max(widths[g], displayWidth(cellOf(row, grid[g])));
+        minimums[g] = std::min(minimums[g], widths[g]);
+    }
+    fitWidths(widths, minimums, right, maxWidth);
+    const auto writeRow = [&](const std::vector<std::string> &row) {
+        for (std::size_t g = 0; g < columns; ++g) {
+            const std::string cell = elideMiddle(cellOf(row, grid[g]), widths[g]);
+            const std::string pad(widths[g] - displayWidth(cell), ' ');
+            out << (g ? "  " : "") << (right[g] ? pad + cell : (g + 1 < columns ? cell + pad : cell));
+        }
+        out << '\n';
+    };
+    writeRow(table.header);
+    std::vector<std::string> rule(table.header.size());
+    for (std::size_t g = 0; g < columns; ++g)
+        rule[grid[g]] = std::string(widths[g], '-');
+    writeRow(rule);
+    for (const auto &row : table.rows) {
+        writeRow(row);
+        for (std::size_t c = 0; c < table.header.size(); ++c)
+            if (isProse(table, c) && !cellOf(row, c).empty())
+                writeWrapped(out, "    ", table.header[c] + ": " + cellOf(row, c), maxWidth);
     }
 }
 
@@ -159,33 +231,7 @@ void writeTable(std::ostream &out, const TextTable &table, Format format)
         }
         return;
     }
-    std::vector<std::size_t> widths(columns, 0);
-    for (std::size_t c = 0; c < columns; ++c)
-        widths[c] = displayWidth(table.header[c]);
-    std::vector<std::size_t> minimums(columns, 0);
-    for (std::size_t c = 0; c < columns; ++c)
-        minimums[c] = std::max(widths[c], kMinimumNameWidth);
-    for (const auto &row : table.rows)
-        for (std::size_t c = 0; c < std::min(columns, row.size()); ++c)
-            widths[c] = std::max(widths[c], displayWidth(row[c]));
-    for (std::size_t c = 0; c < columns; ++c)
-        minimums[c] = std::min(minimums[c], widths[c]);
-    fitWidths(widths, minimums, table, terminalColumns());
-    const auto writeRow = [&](const std::vector<std::string> &row) {
-        for (std::size_t c = 0; c < columns; ++c) {
-            const std::string cell = elideMiddle(c < row.size() ? row[c] : std::string(), widths[c]);
-            const std::string pad(widths[c] - displayWidth(cell), ' ');
-            out << (c ? "  " : "") << (alignRight(table, c) ? pad + cell : (c + 1 < columns ? cell + pad : cell));
-        }
-        out << '\n';
-    };
-    writeRow(table.header);
-    std::vector<std::string> rule;
-    for (const auto width : widths)
-        rule.emplace_back(width, '-');
-    writeRow(rule);
-    for (const auto &row : table.rows)
-        writeRow(row);
+    writeGrid(out, table, terminalColumns());
 }
 
 void writeJson(std::ostream &out, const nlohmann::json &json)

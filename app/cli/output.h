@@ -20,11 +20,13 @@ struct TextTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
     std::vector<bool> rightAligned; // per column; missing entries mean left
+    std::vector<bool> prose = {};   // per column: sentences, printed under their row in table form
 };
 
 // Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says. The
 // table form fits terminalColumns(): long names are elided in the middle ("…"), never below
-// 16 characters, and numbers are never cut; csv and md keep every cell whole.
+// 16 characters, numbers are never cut, and prose columns are printed under their row,
+// wrapped; csv and md keep every cell whole, in its column.
 void writeTable(std::ostream &out, const TextTable &table, Format format);
 
 // The width table output fits: $COLUMNS when set, else the terminal's width when standard

@@ -219,6 +219,26 @@ private Q_SLOTS:
         }
     }
 
+    void proseColumnsWrapUnderTheirRow()
+    {
+        // Findings are sentences: in a table they go under their row, whole, wrapped to fit.
+        const auto table = runCli({"advise", kGpuTrace}, "80");
+        QCOMPARE(table.exitCode, 0);
+        const auto json = runCli({"advise", kGpuTrace, "--format", "json"});
+        const auto rows = QJsonDocument::fromJson(json.out.toUtf8()).object().value("rows").toArray();
+        QVERIFY(!rows.isEmpty());
+        QString unwrapped;
+        for (const auto &line : table.out.split('\n', Qt::SkipEmptyParts)) {
+            QVERIFY2(line.size() <= 80, qPrintable(line));
+            unwrapped += line.startsWith("    ") ? " " + line.trimmed() : "\n" + line;
+        }
+        for (const auto &row : rows) {
+            const auto finding = row.toObject();
+            QVERIFY2(unwrapped.contains("finding: " + finding.value("detail").toString()), qPrintable(unwrapped));
+            QVERIFY2(unwrapped.contains("fix: " + finding.value("fix").toString()), qPrintable(unwrapped));
+        }
+    }
+
     void diffGatesOnRegressions()
     {
         const QString base = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json");
