@@ -5,6 +5,7 @@
 #include "core/torch/quantize.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
+#include "core/util/cpufeatures.h"
 #include "core/util/format.h"
 
 #include <ATen/Parallel.h>
@@ -64,6 +65,9 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file, c
         module.to(at::kBFloat16);
         model.bfloat16 = true;
         model.note = countOf(floating, "parameter") + " in bfloat16";
+        if (!cpuHasNativeBFloat16())
+            model.note += "; this CPU has no native bfloat16 (AVX512-BF16 or AMX), so each operation converts to float32 and "
+                          "back and runs slower than the baseline: a fact of this CPU, not of bf16";
         break;
     }
     case VariantKind::Int8Dynamic: {

@@ -5,6 +5,8 @@
 #include "core/torch/sweep.h"
 #include "core/torch/variant.h"
 
+#include "core/util/cpufeatures.h"
+
 #include <QTest>
 
 using namespace pyrometer;
@@ -140,6 +142,8 @@ private Q_SLOTS:
         // bfloat16 keeps 8 bits of mantissa: a relative error near 2^-8 per op.
         QVERIFY2(*bf16->relativeError < 0.05, qPrintable(QString::number(*bf16->relativeError)));
         QVERIFY(*bf16->relativeError > 0);
+        // Without native bfloat16 the note says why bf16 is slow here.
+        QCOMPARE(QString::fromStdString(bf16->note).contains("no native bfloat16"), !cpuHasNativeBFloat16());
         const auto *threads = row(report.value(), "threads=1");
         QVERIFY(threads && threads->ok());
         QCOMPARE(*threads->maxAbsDiff, 0.0);

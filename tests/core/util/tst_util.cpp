@@ -1,8 +1,11 @@
+#include "core/util/cpufeatures.h"
 #include "core/util/format.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "core/util/strongid.h"
 
+#include <QFile>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <thread>
@@ -79,6 +82,16 @@ private Q_SLOTS:
         QCOMPARE(pyrometer::formatCount(999), std::string("999"));
         QCOMPARE(pyrometer::formatCount(1234), std::string("1.23k"));
         QCOMPARE(pyrometer::formatCount(4'560'000), std::string("4.56M"));
+    }
+
+    void nativeBFloat16AgreesWithTheKernel()
+    {
+        // The kernel's own reading of CPUID, independent of ours.
+        QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+        QVERIFY(cpuinfo.open(QIODevice::ReadOnly));
+        const auto flags = QString::fromLatin1(cpuinfo.readAll()).split(QRegularExpression(QStringLiteral("\\s+")));
+        const bool kernelSays = flags.contains(QStringLiteral("avx512_bf16")) || flags.contains(QStringLiteral("amx_bf16"));
+        QCOMPARE(cpuHasNativeBFloat16(), kernelSays);
     }
 
     void resultHoldsValueOrError()
