@@ -27,7 +27,13 @@ Run runCli(const QStringList &arguments, const QString &columns = QString())
         process.setProcessEnvironment(environment);
     }
     process.start(QStringLiteral(PYROMETER_CLI), arguments);
-    process.waitForFinished(60'000);
+    // A hang or a crash is never read as success: -2 when it did not finish, -1 when it crashed.
+    if (!process.waitForFinished(180'000)) {
+        process.kill();
+        process.waitForFinished();
+        return {-2, QString::fromUtf8(process.readAllStandardOutput()),
+                "pyrometer-cli did not finish in 180 s: " + QString::fromUtf8(process.readAllStandardError())};
+    }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
 }

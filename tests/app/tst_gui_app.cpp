@@ -21,7 +21,12 @@ Run runGui(const QStringList &arguments, const QString &home)
     env.insert("XDG_CACHE_HOME", home + "/cache");
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(PYROMETER_GUI), arguments);
-    process.waitForFinished(120'000);
+    // A hang or a crash is never read as success: -2 when it did not finish, -1 when it crashed.
+    if (!process.waitForFinished(240'000)) {
+        process.kill();
+        process.waitForFinished();
+        return {-2, "pyrometer did not finish in 240 s: " + QString::fromUtf8(process.readAllStandardError())};
+    }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardError())};
 }
