@@ -182,21 +182,32 @@ def op_memory(events):
     return rows
 
 
+def merged(spans):
+    """The union of (start, end) spans as sorted disjoint spans."""
+    out = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        elif b > a:
+            out.append((a, b))
+    return out
+
+
 def utilization(events):
-    _, gpu = thread_events(events)
+    """Per device: (busy over the whole trace, busy inside the ProfilerStep#N spans, the sum of
+    the step times); the step figures are None without steps."""
+    threads, gpu = thread_events(events)
+    steps = merged([(op["start"], op["end"]) for t in threads.values() for op in t["ops"]
+                    if re.fullmatch(r"ProfilerStep#\d+", op["name"])])
+    step_time = sum(b - a for a, b in steps)
     spans = defaultdict(list)
     for k in gpu:
         spans[int(k["device"])].append((k["start"], k["end"]))
     busy = {}
     for device, s in spans.items():
-        s.sort()
-        total, covered = 0, None
-        for a, b in s:
-            frm = a if covered is None else max(a, covered)
-            if b > frm:
-                total += b - frm
-            covered = b if covered is None else max(covered, b)
-        busy[device] = total
+        union = merged(s)
+        inside = sum(max(0, min(b, d) - max(a, c)) for a, b in union for c, d in steps)
+        busy[device] = (sum(b - a for a, b in union), inside if steps else None, step_time if steps else None)
     return busy
 
 
@@ -220,9 +231,9 @@ def main():
                 w.writerow([key[0], key[1], r["allocs"], r["frees"], r["alloc"], r["freed"], r["peak"]])
         with open(os.path.join(base.OUT, name + ".utilization.csv"), "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["device", "busy_us"])
-            for device, total in sorted(utilization(events).items()):
-                w.writerow([device, base.fmt(total)])
+            w.writerow(["device", "busy_us", "step_busy_us", "step_time_us"])
+            for device, (total, inside, step_time) in sorted(utilization(events).items()):
+                w.writerow([device, base.fmt(total)] + (["", ""] if inside is None else [base.fmt(inside), base.fmt(step_time)]))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // pyrometer-cli steps TRACE: time per ProfilerStep by category (the TensorBoard plugin's rule).
 #include "core/analysis/steps.h"
+#include "core/analysis/utilization.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
 
@@ -23,6 +24,7 @@ int runSteps(const StepsOptions &options)
     if (!range)
         return kBadInput;
     const auto breakdown = analysis::buildStepBreakdown(*input->index, *range);
+    const auto gpu = analysis::gpuUtilization(*input->index, breakdown.steps, *range);
     using analysis::StepCategory;
 
     if (options.format == Format::Json) {
@@ -40,7 +42,13 @@ int runSteps(const StepsOptions &options)
             r["idle_gaps"] = gaps;
             rows.push_back(std::move(r));
         }
-        writeJson(std::cout, {{"rows", rows}});
+        nlohmann::json devices = nlohmann::json::array();
+        for (const auto &busy : gpu.devices)
+            devices.push_back({{"device", busy.device},
+                               {"busy_us", micros(busy.busyNs)},
+                               {"time_us", micros(busy.spanNs)},
+                               {"utilization", busy.utilization()}});
+        writeJson(std::cout, {{"rows", rows}, {"gpu_utilization", {{"over", gpu.overSteps ? "steps" : "span"}, {"devices", devices}}}});
         return kSuccess;
     }
     TextTable text;
@@ -63,6 +71,11 @@ int runSteps(const StepsOptions &options)
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
+    if (options.format == Format::Table)
+        for (const auto &busy : gpu.devices)
+            std::cout << "GPU " << busy.device << " busy " << fixed(100.0 * busy.utilization(), 1) << "% of the "
+                      << (gpu.overSteps ? "step time" : "trace's span (no steps)") << ": " << microsText(busy.busyNs, options.format)
+                      << " of " << microsText(busy.spanNs, options.format) << " us\n";
     return kSuccess;
 }
 

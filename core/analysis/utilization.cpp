@@ -5,10 +5,45 @@
 
 namespace pyrometer::analysis {
 
+namespace {
+
+using Window = std::pair<std::int64_t, std::int64_t>;
+
+// Sorted, disjoint, non-empty.
+std::vector<Window> mergedWindows(std::vector<Window> windows)
+{
+    std::sort(windows.begin(), windows.end());
+    std::vector<Window> merged;
+    for (const auto &[a, b] : windows) {
+        if (b <= a)
+            continue;
+        if (!merged.empty() && a <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, b);
+        else
+            merged.push_back({a, b});
+    }
+    return merged;
+}
+
+} // namespace
+
 std::vector<DeviceBusy> deviceUtilization(const TraceIndex &index, std::int64_t start, std::int64_t end)
 {
+    return deviceUtilization(index, std::vector<Window>{{start, end}});
+}
+
+std::vector<DeviceBusy> deviceUtilization(const TraceIndex &index, std::vector<Window> windows)
+{
+    windows = mergedWindows(std::move(windows));
+    if (windows.empty())
+        return {};
+    const auto start = windows.front().first;
+    const auto end = windows.back().second;
+    std::int64_t total = 0;
+    for (const auto &[a, b] : windows)
+        total += b - a;
     const auto &trace = *index.trace;
-    std::map<std::int32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> intervals;
+    std::map<std::int32_t, std::vector<Window>> intervals;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
         if (!ti.hasDevice)
@@ -27,17 +62,34 @@ std::vector<DeviceBusy> deviceUtilization(const TraceIndex &index, std::int64_t 
     }
     std::vector<DeviceBusy> result;
     for (auto &[device, spans] : intervals) {
-        std::sort(spans.begin(), spans.end());
-        DeviceBusy busy{device, 0, end - start};
-        std::int64_t coveredUntil = std::numeric_limits<std::int64_t>::min();
-        for (const auto &[a, b] : spans) {
-            const auto from = std::max(a, coveredUntil);
-            if (b > from)
-                busy.busyNs += b - from;
-            coveredUntil = std::max(coveredUntil, b);
+        DeviceBusy busy{device, 0, total};
+        // Both lists sorted and disjoint: walk them together.
+        const auto busySpans = mergedWindows(std::move(spans));
+        std::size_t w = 0;
+        for (const auto &[a, b] : busySpans) {
+            while (w < windows.size() && windows[w].second <= a)
+                ++w;
+            for (auto v = w; v < windows.size() && windows[v].first < b; ++v)
+                busy.busyNs += std::min(b, windows[v].second) - std::max(a, windows[v].first);
         }
         result.push_back(busy);
     }
+    return result;
+}
+
+GpuUtilization gpuUtilization(const TraceIndex &index, const std::vector<StepRow> &steps, const TimeRange &range)
+{
+    GpuUtilization result;
+    result.steps = steps.size();
+    result.overSteps = !steps.empty();
+    if (!index.hasDevice)
+        return result;
+    std::vector<Window> windows;
+    for (const auto &step : steps)
+        windows.push_back({step.startNs, step.startNs + step.durationNs});
+    if (windows.empty())
+        windows.push_back({std::max(index.trace->info.spanStart, range.start), std::min(index.trace->info.spanEnd, range.end)});
+    result.devices = deviceUtilization(index, std::move(windows));
     return result;
 }
 

@@ -7,6 +7,7 @@
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/traceindex.h"
+#include "core/analysis/utilization.h"
 #include "core/trace/trace.h"
 
 #include <array>
@@ -62,16 +63,16 @@ Section summarySection(const analysis::TraceIndex &index, const analysis::StepBr
     section.facts.push_back({"Span", duration(info.spanNanoseconds())});
     if (!steps.steps.empty()) {
         std::int64_t total = 0;
-        double utilization = 0;
-        for (const auto &step : steps.steps) {
+        for (const auto &step : steps.steps)
             total += step.durationNs;
-            utilization += step.gpuUtilization;
-        }
         const auto count = std::int64_t(steps.steps.size());
         section.facts.push_back({"Steps", std::to_string(count) + ", " + duration(total / count) + " on average"});
-        if (steps.hasDevice)
-            section.facts.push_back({"GPU utilization", percent(utilization / double(count)) + " of the step time"});
     }
+    const auto gpu = analysis::gpuUtilization(index, steps.steps);
+    for (const auto &busy : gpu.devices)
+        section.facts.push_back({"GPU " + std::to_string(busy.device) + " utilization",
+                                 percent(busy.utilization()) + (gpu.overSteps ? " of the step time (" : " of the trace's span, no steps (") +
+                                     duration(busy.busyNs) + " of " + duration(busy.spanNs) + ")"});
     if (index.hasDevice)
         section.facts.push_back({"GPU time", duration(kernels.totalNs) + " in kernels, memcpy and memset"});
     if (info.warningCount > 0)

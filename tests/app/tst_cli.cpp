@@ -225,6 +225,28 @@ private Q_SLOTS:
         }
     }
 
+    void stepsGpuUtilizationMatchesTheGolden()
+    {
+        // v100_resnet50 in the analysis goldens: busy inside the steps and the summed step time.
+        QFile golden(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/v100_resnet50.utilization.csv"));
+        QVERIFY(golden.open(QIODevice::ReadOnly));
+        const auto row = QString::fromUtf8(golden.readAll()).split('\n').at(1).split(',');
+        const QString run = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/");
+        const auto json = runCli({"steps", run + "worker0.1623143089861.pt.trace.json.gz", "--format", "json"});
+        QCOMPARE(json.exitCode, 0);
+        const auto gpu = QJsonDocument::fromJson(json.out.toUtf8()).object().value("gpu_utilization").toObject();
+        QCOMPARE(gpu.value("over").toString(), QString("steps"));
+        const auto device = gpu.value("devices").toArray().at(0).toObject();
+        QCOMPARE(device.value("device").toInt(), row[0].toInt());
+        QCOMPARE(device.value("busy_us").toDouble(), row[2].toDouble());
+        QCOMPARE(device.value("time_us").toDouble(), row[3].toDouble());
+        QCOMPARE(device.value("utilization").toDouble(), row[2].toDouble() / row[3].toDouble());
+        // The table says the same in its last line.
+        const auto table = runCli({"steps", run + "worker0.1623143089861.pt.trace.json.gz"}, "100");
+        const auto percent = QString::number(100.0 * row[2].toDouble() / row[3].toDouble(), 'f', 1);
+        QVERIFY2(table.out.contains("GPU " + row[0] + " busy " + percent + "% of the step time"), qPrintable(table.out.right(300)));
+    }
+
     void proseColumnsWrapUnderTheirRow()
     {
         // Findings are sentences: in a table they go under their row, whole, wrapped to fit.

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
@@ -14,10 +15,12 @@
 #include <qcustomplot.h>
 
 #include "../core/analysis/analysistestutil.h"
+#include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/plots/stepbreakdownplot.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/preferences.h"
 #include "ui/tables/operatorspage.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
@@ -56,6 +59,24 @@ bool openAndWait(OverviewPage &page, Workspace &workspace, const QString &path)
     QSignalSpy shown(&page, &OverviewPage::overviewShown);
     workspace.openTrace(path);
     return QTest::qWaitFor([&] { return shown.count() == 1; }, 20000);
+}
+
+// The headline's figures by caption: "steps" -> "2", "GPU 0 busy in steps" -> "12.3%".
+QMap<QString, QString> headlineTiles(const QString &html)
+{
+    static const QRegularExpression tile(QStringLiteral("<span[^>]*>([^<]*)</span><br><span[^>]*>([^<]*)</span>"));
+    QMap<QString, QString> tiles;
+    for (auto it = tile.globalMatch(html); it.hasNext();) {
+        const auto match = it.next();
+        tiles.insert(match.captured(2), match.captured(1));
+    }
+    return tiles;
+}
+
+// The page's rule for percentages: one decimal under 10%.
+QString percentText(double value)
+{
+    return QStringLiteral("%1%").arg(value, 0, 'f', value < 10 ? 1 : 0);
 }
 
 void click(QAbstractItemView *view, const QModelIndex &index)
@@ -155,6 +176,86 @@ private Q_SLOTS:
         QCOMPARE(ops.count(), 2);
         QCOMPARE(ops.at(1).at(2).toBool(), true);
         QCOMPARE(ops.at(1).at(1).toString().toStdString(), largest("v100_resnet50", ".kernels.csv", 3)[1]);
+    }
+
+    // Every headline figure and every step bar's layers against the independent goldens, for
+    // every fixture trace.
+    void headlineAndBarsMatchTheGoldens_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const auto &name : analysis::testing::fixtureNames())
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    }
+    void headlineAndBarsMatchTheGoldens()
+    {
+        QFETCH(QString, fixture);
+        const auto name = fixture.toStdString();
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        QVERIFY(openAndWait(page, workspace, QString::fromStdString(analysis::testing::fixturePath(name).string())));
+        const auto tiles = headlineTiles(page.headline()->text());
+        const QLocale locale;
+
+        // Steps and the mean step.
+        auto steps = readCsv(goldenPath(name, ".steps.csv"));
+        steps.erase(steps.begin());
+        if (steps.empty()) {
+            QVERIFY(!tiles.contains(QStringLiteral("steps")));
+            QCOMPARE(page.stepPlot()->stepCount(), 1); // the whole trace as one bar
+        } else {
+            QCOMPARE(tiles.value(QStringLiteral("steps")), locale.toString(qulonglong(steps.size())));
+            std::int64_t total = 0;
+            for (const auto &step : steps)
+                total += microsToNs(step[1]);
+            QCOMPARE(tiles.value(QStringLiteral("mean step")), displayDuration(total / std::int64_t(steps.size())));
+            // Each bar's layers are the step's categories.
+            static const QMap<QString, int> column{{"Kernel", 2},  {"Memcpy", 3},     {"Memset", 4}, {"Runtime", 5},
+                                                   {"DataLoader", 6}, {"CPU exec", 7}, {"Other", 8}};
+            auto *plot = page.stepPlot();
+            QCOMPARE(plot->stepCount(), int(steps.size()));
+            int nonEmpty = 0;
+            for (int c = 2; c <= 8; ++c)
+                nonEmpty += std::any_of(steps.begin(), steps.end(), [&](const auto &step) { return microsToNs(step[std::size_t(c)]) > 0; });
+            QCOMPARE(int(plot->layers().size()), nonEmpty);
+            for (auto *layer : plot->layers()) {
+                QVERIFY2(column.contains(layer->name()), qPrintable(layer->name()));
+                for (std::size_t s = 0; s < steps.size(); ++s) {
+                    const double expected = double(microsToNs(steps[s][std::size_t(column.value(layer->name()))])) / 1e6;
+                    QVERIFY2(std::abs((layer->data()->constBegin() + int(s))->value - expected) < 1e-9,
+                             qPrintable(layer->name() + " of " + QString::fromStdString(steps[s][0])));
+                }
+            }
+        }
+
+        // GPU busy per device: inside the steps over the step time, else over the span.
+        auto busy = readCsv(goldenPath(name, ".utilization.csv"));
+        busy.erase(busy.begin());
+        int gpuTiles = 0;
+        for (auto it = tiles.begin(); it != tiles.end(); ++it)
+            gpuTiles += it.key().contains(QStringLiteral(" busy in ")) ? 1 : 0;
+        QCOMPARE(gpuTiles, int(busy.size()));
+        for (const auto &row : busy) {
+            const bool overSteps = !row[2].empty();
+            const double share = overSteps ? double(microsToNs(row[2])) / double(microsToNs(row[3]))
+                                           : double(microsToNs(row[1])) / double(page.data()->trace->info.spanNanoseconds());
+            const auto caption = QStringLiteral("GPU %1 busy in %2").arg(QString::fromStdString(row[0]), overSteps ? "steps" : "the trace");
+            QCOMPARE(tiles.value(caption), percentText(100.0 * share));
+        }
+        if (!busy.empty())
+            QVERIFY(page.gpuNote()->text().contains(busy.front()[2].empty() ? QStringLiteral("span") : QStringLiteral("step time")));
+
+        // The peak of every device that is not the CPU.
+        auto memory = readCsv(goldenPath(name, ".memory.csv"));
+        memory.erase(memory.begin());
+        for (const auto &row : memory)
+            if (row[0] != "cpu")
+                QCOMPARE(tiles.value("peak on " + QString::fromStdString(row[0])),
+                         QString::fromStdString(formatBytes(std::uint64_t(std::stoll(row[1])))));
+
+        // Findings: as many as the analysis found (the rules have their own golden tests).
+        const auto findings = page.data()->advice.size();
+        QCOMPARE(tiles.value(findings == 1 ? QStringLiteral("finding") : QStringLiteral("findings")), QString::number(findings));
     }
 
     void cpuTraceSaysSoInOneLine()

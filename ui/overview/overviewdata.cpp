@@ -26,13 +26,9 @@ Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
     }
     if (stop.stopRequested())
         return cancelled;
-    // Utilization over the steps when there are some (warm-up and the profiler's own start and
-    // stop lie outside them), else over the whole trace.
-    data.busySpanStartNs = data.hasProfilerSteps ? data.steps.front().startNs : info.spanStart;
-    data.busySpanEndNs =
-        data.hasProfilerSteps ? data.steps.back().startNs + data.steps.back().durationNs : info.spanEnd;
-    if (ix.hasDevice)
-        data.utilization = analysis::deviceUtilization(ix, data.busySpanStartNs, data.busySpanEndNs);
+    // Over the step time when there are steps (warm-up, the profiler's own start and stop and
+    // the gaps between steps lie outside it), else over the whole trace.
+    data.utilization = analysis::gpuUtilization(ix, data.hasProfilerSteps ? data.steps : std::vector<analysis::StepRow>{});
     progress.reportPermille(500);
 
     analysis::OpTableOptions ops;

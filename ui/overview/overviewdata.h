@@ -23,12 +23,10 @@ struct OverviewData {
     std::shared_ptr<const analysis::TraceIndex> index;
     std::vector<analysis::StepRow> steps; // ProfilerSteps; one row "whole trace" when it has none
     bool hasProfilerSteps = false;
-    std::int64_t busySpanStartNs = 0; // the span utilization is measured over
-    std::int64_t busySpanEndNs = 0;
-    std::vector<analysis::DeviceBusy> utilization; // per GPU over that span
-    analysis::OpTable topOps;                      // by self time
-    analysis::KernelTable topKernels;              // by total time
-    analysis::MemoryReport memory;                 // peaks only, no curves
+    analysis::GpuUtilization utilization; // per GPU, over the step time (or the span without steps)
+    analysis::OpTable topOps;             // by self time
+    analysis::KernelTable topKernels;     // by total time
+    analysis::MemoryReport memory;        // peaks only, no curves
     std::vector<analysis::Finding> advice;
 };
 

@@ -348,14 +348,14 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     const auto &info = d.trace->info;
     const QLocale locale;
     QString devices;
-    if (d.utilization.empty()) {
+    const auto &gpus = d.utilization.devices;
+    if (gpus.empty()) {
         devices = d.index->hasDevice ? tr("GPU") : tr("CPU only");
     } else {
         QStringList names;
-        for (const auto &busy : d.utilization)
+        for (const auto &busy : gpus)
             names << QString::number(busy.device);
-        devices = d.utilization.size() == 1 ? tr("GPU %1").arg(names.front())
-                                            : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
+        devices = gpus.size() == 1 ? tr("GPU %1").arg(names.front()) : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
     }
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
@@ -369,8 +369,9 @@ void OverviewPage::fillHeadline(const OverviewData &d)
         html += tile(displayDuration(total / std::int64_t(d.steps.size())), tr("mean step"));
     }
     html += tile(devices, tr("devices"));
-    for (const auto &busy : d.utilization)
-        html += tile(percent(100.0 * busy.utilization()), tr("GPU %1 busy").arg(busy.device));
+    for (const auto &busy : gpus)
+        html += tile(percent(100.0 * busy.utilization()),
+                     d.utilization.overSteps ? tr("GPU %1 busy in steps").arg(busy.device) : tr("GPU %1 busy in the trace").arg(busy.device));
     for (const auto &device : d.memory.devices)
         if (device.deviceType != 0)
             html += tile(bytes(device.peakBytes), tr("peak on %1").arg(QString::fromStdString(device.device)));
@@ -389,11 +390,15 @@ void OverviewPage::fillUtilization(const OverviewData &d)
         m_utilization->setVisible(false);
         return;
     }
-    m_gpuNote->setText(tr("Share of %1 (%2) in which each GPU ran a kernel, memcpy or memset.")
-                           .arg(d.hasProfilerSteps ? tr("the steps") : tr("the trace"),
-                                displayDuration(d.busySpanEndNs - d.busySpanStartNs)));
+    const auto measured = d.utilization.devices.empty() ? 0 : d.utilization.devices.front().spanNs;
+    m_gpuNote->setText(d.utilization.overSteps
+                           ? tr("Share of the step time (%1 in %2) in which each GPU ran a kernel, memcpy or memset.")
+                                 .arg(displayDuration(measured),
+                                      d.utilization.steps == 1 ? tr("1 step") : tr("%1 steps").arg(d.utilization.steps))
+                           : tr("No profiler steps: share of the trace's span (%1) in which each GPU ran a kernel, memcpy or memset.")
+                                 .arg(displayDuration(measured)));
     int row = 0;
-    for (const auto &busy : d.utilization) {
+    for (const auto &busy : d.utilization.devices) {
         auto *name = new QLabel(gpuName(busy.device), m_utilization);
         auto *bar = new QProgressBar(m_utilization);
         bar->setRange(0, 1000);

@@ -5,6 +5,7 @@
 #ifndef Q_MOC_RUN
 #include "core/analysis/moduletable.h"
 #include "core/analysis/opmemory.h"
+#include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
 #endif
 
@@ -152,6 +153,55 @@ private slots:
         for (const auto &d : busy)
             whole += d.busyNs;
         QCOMPARE(sum, whole);
+    }
+
+    // The figure every view shows: busy inside the steps over the summed step time, or over
+    // the span when there are no steps, against the independent computation.
+    void gpuUtilizationOverSteps_data() { fixtures(); }
+    void gpuUtilizationOverSteps()
+    {
+        QFETCH(QString, fixture);
+        const auto name = fixture.toStdString();
+        const auto loaded = loadFixture(name);
+        QVERIFY(loaded.index);
+        const auto steps = buildStepBreakdown(*loaded.index).steps;
+        const auto gpu = gpuUtilization(*loaded.index, steps);
+        const auto expected = readCsv(goldenPath(name, ".utilization.csv"));
+        QCOMPARE(gpu.devices.size(), expected.size() - 1);
+        QCOMPARE(gpu.steps, steps.size());
+        for (std::size_t r = 1; r < expected.size(); ++r) {
+            const auto &e = expected[r];
+            const auto &d = gpu.devices[r - 1];
+            QCOMPARE(d.device, std::stoi(e[0]));
+            QCOMPARE(gpu.overSteps, !e[2].empty());
+            if (gpu.overSteps) {
+                QCOMPARE(d.busyNs, microsToNs(e[2]));
+                QCOMPARE(d.spanNs, microsToNs(e[3]));
+            } else {
+                QCOMPARE(d.busyNs, microsToNs(e[1]));
+                QCOMPARE(d.spanNs, loaded.trace->info.spanNanoseconds());
+            }
+        }
+    }
+
+    void gpuUtilizationCountsOverlappingWindowsOnce()
+    {
+        const auto loaded = loadFixture("v100_resnet50");
+        QVERIFY(loaded.index);
+        const auto &info = loaded.trace->info;
+        const auto third = info.spanNanoseconds() / 3;
+        const auto a = info.spanStart, b = a + third, c = b + third;
+        // [a, c) given as two overlapping windows in reverse order equals [a, c) given once.
+        const auto once = deviceUtilization(*loaded.index, a, c);
+        const auto twice = deviceUtilization(*loaded.index, {{b - 1000, c}, {a, b + 1000}});
+        QCOMPARE(twice, once);
+        // Two disjoint windows add up.
+        const auto first = deviceUtilization(*loaded.index, a, b);
+        const auto second = deviceUtilization(*loaded.index, c, info.spanEnd);
+        const auto both = deviceUtilization(*loaded.index, {{c, info.spanEnd}, {a, b}});
+        QCOMPARE(both.size(), std::size_t(1));
+        QCOMPARE(both[0].busyNs, first[0].busyNs + second[0].busyNs);
+        QCOMPARE(both[0].spanNs, first[0].spanNs + second[0].spanNs);
     }
 
 private:

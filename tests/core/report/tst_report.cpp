@@ -13,6 +13,8 @@
 #include "core/trace/loader.h"
 #endif
 
+#include "../analysis/analysistestutil.h"
+
 #include <QDomDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -125,6 +127,43 @@ private Q_SLOTS:
         // One labelled bar per step.
         for (const auto &step : steps.steps)
             QVERIFY(charts.front().contains(QByteArray::fromStdString(step.name)));
+    }
+
+    // The summary's GPU utilization per device, for every fixture, against the independent
+    // goldens: busy inside the steps over the step time (over the span without steps).
+    void gpuUtilizationMatchesTheGoldens_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const auto &name : analysis::testing::fixtureNames())
+            QTest::newRow(name.c_str()) << qs(name);
+    }
+    void gpuUtilizationMatchesTheGoldens()
+    {
+        QFETCH(QString, fixture);
+        using namespace analysis::testing;
+        const auto name = fixture.toStdString();
+        const auto loaded = loadFixture(name);
+        QVERIFY(loaded.index);
+        const auto sections = report::traceSections(*loaded.index, "", {});
+        QVERIFY(!sections.empty());
+        const auto &facts = sections.front().facts;
+        auto expected = readCsv(goldenPath(name, ".utilization.csv"));
+        expected.erase(expected.begin());
+        const auto gpuFacts = std::count_if(facts.begin(), facts.end(), [](const report::Fact &f) {
+            return f.label.rfind("GPU ", 0) == 0 && f.label.find("utilization") != std::string::npos;
+        });
+        QCOMPARE(std::size_t(gpuFacts), expected.size());
+        for (const auto &row : expected) {
+            const bool overSteps = !row[2].empty();
+            const double share = overSteps ? double(microsToNs(row[2])) / double(microsToNs(row[3]))
+                                           : double(microsToNs(row[1])) / double(loaded.trace->info.spanNanoseconds());
+            const auto fact = std::find_if(facts.begin(), facts.end(),
+                                           [&](const report::Fact &f) { return f.label == "GPU " + row[0] + " utilization"; });
+            QVERIFY2(fact != facts.end(), row[0].c_str());
+            const auto value = qs(fact->value);
+            QVERIFY2(value.startsWith(QString::number(100.0 * share, 'f', 1) + " % of the " + (overSteps ? "step time" : "trace's span")),
+                     qPrintable(value));
+        }
     }
 
     void markdownHasTheTables()
