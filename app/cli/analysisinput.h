@@ -73,6 +73,18 @@ inline std::string fixed(double value, int decimals = 3)
     return out.str();
 }
 
+// A delta percentage as text: "new" for a row the base does not have (nothing to divide by).
+inline std::string deltaPercentText(const std::optional<double> &percent, int decimals)
+{
+    return percent ? fixed(*percent, decimals) : std::string("new");
+}
+
+// The same for json: null for a new row.
+inline nlohmann::json deltaPercentJson(const std::optional<double> &percent)
+{
+    return percent ? nlohmann::json(*percent) : nlohmann::json(nullptr);
+}
+
 // Microseconds as text: to the nanosecond in csv and md (for scripts and reports), to a tenth
 // of a microsecond in a terminal table, where the width is better spent on names.
 inline std::string microsText(std::int64_t ns, Format format)

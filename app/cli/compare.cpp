@@ -187,7 +187,7 @@ int compareProfiles(const CompareCliOptions &options)
                             {"base_ms", d.baseMs},
                             {"other_ms", d.otherMs},
                             {"delta_ms", d.deltaMs},
-                            {"delta_pct", d.deltaPercent},
+                            {"delta_pct", deltaPercentJson(d.deltaPercent)},
                             {"presence", presence(d)}});
         writeJson(std::cout, {{"base", options.files[0]}, {"other", options.files[1]}, {"rows", rows}});
     } else {
@@ -196,7 +196,7 @@ int compareProfiles(const CompareCliOptions &options)
                         {false, false, true, true, true, true, false}};
         for (const auto &d : deltas)
             table.rows.push_back({std::string(std::size_t(std::max(0, d.depth)) * 2, ' ') + (d.module.empty() ? "(model)" : d.module), d.type,
-                                  fixed(d.baseMs), fixed(d.otherMs), fixed(d.deltaMs), fixed(d.deltaPercent, 1), presence(d)});
+                                  fixed(d.baseMs), fixed(d.otherMs), fixed(d.deltaMs), deltaPercentText(d.deltaPercent, 1), presence(d)});
         writeTable(std::cout, table, options.run.format);
     }
     if (options.failIfSlower && !deltas.empty() && deltas.front().inBase && deltas.front().inOther) {

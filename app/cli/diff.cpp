@@ -35,7 +35,7 @@ int runDiff(const DiffOptions &options)
                             {"base_us", micros(row.baseNs)},
                             {"other_us", micros(row.otherNs)},
                             {"delta_us", micros(row.deltaNs())},
-                            {"delta_pct", row.deltaPercent()},
+                            {"delta_pct", deltaPercentJson(row.deltaPercent())},
                             {"base_calls", row.baseCalls},
                             {"other_calls", row.otherCalls},
                             {"presence", analysis::presenceName(row.presence)}});
@@ -56,7 +56,7 @@ int runDiff(const DiffOptions &options)
         for (std::size_t i = 0; i < count; ++i) {
             const auto &row = diff.rows[i];
             text.rows.push_back({row.kind, row.name, microsText(row.baseNs, options.format), microsText(row.otherNs, options.format),
-                                 microsText(row.deltaNs(), options.format), fixed(row.deltaPercent(), 2),
+                                 microsText(row.deltaNs(), options.format), deltaPercentText(row.deltaPercent(), 2),
                                  std::string(analysis::presenceName(row.presence))});
         }
         text.rows.push_back({"total", "ops self + kernels", microsText(diff.total.baseNs, options.format),

@@ -23,8 +23,10 @@ struct Side {
 
 } // namespace
 
-double DiffRow::deltaPercent() const
+std::optional<double> DiffRow::deltaPercent() const
 {
+    if (baseNs == 0 && otherNs != 0)
+        return std::nullopt;
     return percentOf(deltaNs(), baseNs);
 }
 double DiffTotal::deltaPercent() const

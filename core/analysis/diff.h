@@ -3,6 +3,7 @@
 #include "core/analysis/traceindex.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct DiffRow {
     std::uint64_t otherCalls = 0;
     Presence presence = Presence::Both;
     std::int64_t deltaNs() const { return otherNs - baseNs; }
-    double deltaPercent() const; // of base; 0 when base is 0
+    // Of base; nothing for a row that is new in other (base 0, other not), 0 when both are 0.
+    std::optional<double> deltaPercent() const;
     bool operator==(const DiffRow &) const = default;
 };
 

@@ -16,7 +16,10 @@ std::vector<LayerDelta> layerDeltas(const std::vector<LayerRow> &base, const std
         delta.baseMs = baseRow ? baseRow->totalMs : 0;
         delta.otherMs = otherRow ? otherRow->totalMs : 0;
         delta.deltaMs = delta.otherMs - delta.baseMs;
-        delta.deltaPercent = delta.baseMs > 0 ? delta.deltaMs / delta.baseMs * 100.0 : 0;
+        if (delta.baseMs > 0)
+            delta.deltaPercent = delta.deltaMs / delta.baseMs * 100.0;
+        else if (delta.otherMs <= 0)
+            delta.deltaPercent = 0.0;
         deltas.push_back(std::move(delta));
     };
     for (const auto &row : base) {

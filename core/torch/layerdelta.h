@@ -2,6 +2,7 @@
 
 #include "core/torch/layerprofile.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ struct LayerDelta {
     double baseMs = 0;  // total ms per iteration, 0 when absent
     double otherMs = 0;
     double deltaMs = 0;      // otherMs - baseMs
-    double deltaPercent = 0; // deltaMs / baseMs * 100; 0 when the base has no time
+    std::optional<double> deltaPercent = std::nullopt; // deltaMs / baseMs * 100; nothing when new in other (base has no time)
     bool operator==(const LayerDelta &) const = default;
 };
 

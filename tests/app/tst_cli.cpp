@@ -267,6 +267,38 @@ private Q_SLOTS:
         }
     }
 
+    void diffOfTheHandBuiltPair()
+    {
+        const QString base = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json");
+        const QString other = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json");
+        const auto json = runCli({"diff", base, other, "--format", "json"});
+        QCOMPARE(json.exitCode, 0);
+        const auto document = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QMap<QString, QJsonObject> rows;
+        for (const auto &row : document.value("rows").toArray())
+            rows.insert(row.toObject().value("name").toString(), row.toObject());
+        QCOMPARE(rows.size(), 8);
+        QCOMPARE(rows["aten::convolution"].value("base_us").toDouble(), 80.0);
+        QCOMPARE(rows["aten::convolution"].value("other_us").toDouble(), 50.0);
+        QCOMPARE(rows["aten::convolution"].value("delta_pct").toDouble(), -37.5);
+        QCOMPARE(rows["aten::relu"].value("base_calls").toInt(), 2);
+        QCOMPARE(rows["aten::relu"].value("delta_us").toDouble(), -10.0);
+        QCOMPARE(rows["aten::gone"].value("delta_pct").toDouble(), -100.0);
+        QCOMPARE(rows["aten::gone"].value("presence").toString(), QString("base_only"));
+        QVERIFY(rows["aten::added"].value("delta_pct").isNull()); // new: no percentage
+        QCOMPARE(rows["aten::added"].value("presence").toString(), QString("other_only"));
+        QCOMPARE(rows["kernel_a"].value("delta_pct").toDouble(), -40.0);
+        QVERIFY(rows["kernel_c"].value("delta_pct").isNull());
+        QCOMPARE(document.value("total").toObject().value("base_us").toDouble(), 230.0);
+        QCOMPARE(document.value("total").toObject().value("other_us").toDouble(), 185.0);
+        QCOMPARE(document.value("ops").toObject().value("delta_us").toDouble(), -35.0);
+        QCOMPARE(document.value("kernels").toObject().value("delta_us").toDouble(), -10.0);
+        // The table: "new" where json has null, the total's percentage to two decimals.
+        const auto table = runCli({"diff", base, other}, "100");
+        QVERIFY2(table.out.contains(QRegularExpression("aten::added +0\\.0 +25\\.0 +25\\.0 +new +other_only")), qPrintable(table.out));
+        QVERIFY2(table.out.contains(QRegularExpression("total +ops self \\+ kernels +230\\.0 +185\\.0 +-45\\.0 +-19\\.57")), qPrintable(table.out));
+    }
+
     void diffGatesOnRegressions()
     {
         const QString base = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo.pt.trace.json");

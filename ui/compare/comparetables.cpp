@@ -4,6 +4,8 @@
 
 #include <QObject>
 
+#include <limits>
+
 namespace pyrometer::ui {
 namespace {
 
@@ -28,9 +30,18 @@ QString signedMs(double ms)
     return (ms > 0 ? QStringLiteral("+") : QString()) + QString::number(ms, 'f', 3);
 }
 
-QString signedPercent(double percent)
+// "+12.5 %", or "new" for a row the base does not have (nothing to divide by).
+QString signedPercent(const std::optional<double> &percent)
 {
-    return (percent > 0 ? QStringLiteral("+") : QString()) + QString::number(percent, 'f', 1) + QStringLiteral(" %");
+    if (!percent)
+        return QObject::tr("new");
+    return (*percent > 0 ? QStringLiteral("+") : QString()) + QString::number(*percent, 'f', 1) + QStringLiteral(" %");
+}
+
+// Sorts new rows above every increase.
+double percentSortKey(const std::optional<double> &percent)
+{
+    return percent ? *percent : std::numeric_limits<double>::infinity();
 }
 
 } // namespace
@@ -70,8 +81,8 @@ std::vector<LayerDeltaModel::Column> layerDeltaColumns()
         {QObject::tr("Variant (ms)"), [](const D &d) { return d.inOther ? QVariant(QString::number(d.otherMs, 'f', 3)) : QVariant(QObject::tr("—")); },
          [](const D &d) { return d.otherMs; }, true, {}},
         {QObject::tr("Delta (ms)"), [](const D &d) { return signedMs(d.deltaMs); }, [](const D &d) { return d.deltaMs; }, true, {}},
-        {QObject::tr("Delta %"), [](const D &d) { return d.inBase && d.inOther ? QVariant(signedPercent(d.deltaPercent)) : QVariant(); },
-         [](const D &d) { return d.deltaPercent; }, true, {}},
+        {QObject::tr("Delta %"), [](const D &d) { return signedPercent(d.deltaPercent); },
+         [](const D &d) { return percentSortKey(d.deltaPercent); }, true, {}},
     };
 }
 
@@ -89,8 +100,8 @@ std::vector<TraceDiffModel::Column> traceDiffColumns(bool withKind)
                        [us](const R &r) { return us(r.otherNs); }, true, {}});
     columns.push_back({QObject::tr("Delta (µs)"), [us](const R &r) { return (r.deltaNs() > 0 ? QStringLiteral("+") : QString()) + QString::number(us(r.deltaNs()), 'f', 1); },
                        [us](const R &r) { return us(r.deltaNs()); }, true, {}});
-    columns.push_back({QObject::tr("Delta %"), [](const R &r) { return signedPercent(r.deltaPercent()); }, [](const R &r) { return r.deltaPercent(); },
-                       true, {}});
+    columns.push_back({QObject::tr("Delta %"), [](const R &r) { return signedPercent(r.deltaPercent()); },
+                       [](const R &r) { return percentSortKey(r.deltaPercent()); }, true, {}});
     columns.push_back({QObject::tr("Calls"), [](const R &r) { return QStringLiteral("%1 → %2").arg(r.baseCalls).arg(r.otherCalls); },
                        [](const R &r) { return qint64(r.otherCalls) - qint64(r.baseCalls); }, true, {}});
     columns.push_back({QObject::tr("In"), [](const R &r) { return presenceText(r.presence); }, {}, false, {}});

@@ -5,6 +5,7 @@
 #include "core/analysis/diff.h"
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
+#include "core/trace/loader.h"
 #endif
 
 #include <QObject>
@@ -31,6 +32,63 @@ private slots:
         }
         QVERIFY(diff.total.baseNs > 0);
         QCOMPARE(diff.total.deltaPercent(), 0.0);
+    }
+
+    // A hand-built pair (tests/fixtures/traces/diff_{base,other}.json) whose deltas were
+    // worked out by hand: ops by self time, kernels by total time.
+    void handBuiltPair()
+    {
+        const auto load = [](const char *file) {
+            auto trace = trace::loadTrace(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces" / file);
+            return trace.ok() ? trace.value() : nullptr;
+        };
+        const auto baseTrace = load("diff_base.json");
+        const auto otherTrace = load("diff_other.json");
+        QVERIFY(baseTrace && otherTrace);
+        const auto base = buildTraceIndex(*baseTrace);
+        const auto other = buildTraceIndex(*otherTrace);
+        const auto diff = diffTraces(*base, *other);
+        struct Expected {
+            const char *kind;
+            const char *name;
+            std::int64_t baseUs, otherUs;
+            std::optional<double> percent;
+            Presence presence;
+            std::uint64_t baseCalls, otherCalls;
+        };
+        const Expected expected[] = {
+            {"op", "aten::convolution", 80, 50, -37.5, Presence::Both, 1, 1},
+            {"op", "aten::conv2d", 20, 10, -50.0, Presence::Both, 1, 1},        // 100 - 80 child, 60 - 50
+            {"op", "aten::relu", 50, 40, -20.0, Presence::Both, 2, 1},          // two calls, 30 + 20
+            {"op", "aten::gone", 10, 0, -100.0, Presence::BaseOnly, 1, 0},
+            {"op", "aten::added", 0, 25, std::nullopt, Presence::OtherOnly, 0, 1}, // new: no percentage
+            {"kernel", "kernel_a", 50, 30, -40.0, Presence::Both, 1, 1},
+            {"kernel", "kernel_b", 20, 20, 0.0, Presence::Both, 1, 1},
+            {"kernel", "kernel_c", 0, 10, std::nullopt, Presence::OtherOnly, 0, 1},
+        };
+        QCOMPARE(diff.rows.size(), std::size(expected));
+        for (const auto &e : expected) {
+            const auto row = std::find_if(diff.rows.begin(), diff.rows.end(),
+                                          [&](const DiffRow &r) { return r.kind == e.kind && r.name == e.name; });
+            QVERIFY2(row != diff.rows.end(), e.name);
+            QCOMPARE(row->baseNs, e.baseUs * 1000);
+            QCOMPARE(row->otherNs, e.otherUs * 1000);
+            QCOMPARE(row->deltaPercent(), e.percent);
+            QCOMPARE(row->presence, e.presence);
+            QCOMPARE(row->baseCalls, e.baseCalls);
+            QCOMPARE(row->otherCalls, e.otherCalls);
+        }
+        // Largest change first.
+        QCOMPARE(diff.rows.front().name, std::string("aten::convolution"));
+        QCOMPARE(diff.rows[1].name, std::string("aten::added"));
+        // Totals: ops 160 -> 125 us, kernels 70 -> 60 us, together 230 -> 185 us (-19.565 %).
+        QCOMPARE(diff.ops.baseNs, std::int64_t(160'000));
+        QCOMPARE(diff.ops.otherNs, std::int64_t(125'000));
+        QCOMPARE(diff.kernels.baseNs, std::int64_t(70'000));
+        QCOMPARE(diff.kernels.otherNs, std::int64_t(60'000));
+        QCOMPARE(diff.total.baseNs, std::int64_t(230'000));
+        QCOMPARE(diff.total.otherNs, std::int64_t(185'000));
+        QVERIFY(std::abs(diff.total.deltaPercent() - (-45.0 / 230.0 * 100.0)) < 1e-12);
     }
 
     // Two different runs: totals are the ops self time plus kernel time; ops on one side only are marked.

@@ -157,12 +157,13 @@ private Q_SLOTS:
         const auto rows = layerDeltas(base, other);
         QCOMPARE(rows.size(), std::size_t(4));
         QCOMPARE(rows[0].deltaMs, -2.0);
-        QCOMPARE(rows[1].deltaPercent, -50.0);
+        QCOMPARE(rows[1].deltaPercent, std::optional<double>(-50.0));
         QVERIFY(rows[2].inBase && !rows[2].inOther);
         QCOMPARE(rows[2].deltaMs, -4.0);
+        QCOMPARE(rows[2].deltaPercent, std::optional<double>(-100.0)); // gone: -100 %
         QCOMPARE(rows[3].module, std::string("head"));
         QVERIFY(!rows[3].inBase && rows[3].inOther);
-        QCOMPARE(rows[3].deltaPercent, 0.0);
+        QVERIFY(!rows[3].deltaPercent); // new: no percentage of nothing
     }
 };
 

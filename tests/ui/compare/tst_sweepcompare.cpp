@@ -47,9 +47,21 @@ bool waitIdle(JobTracker &jobs, int ms = 120'000)
     return QTest::qWaitFor([&] { return jobs.isIdle(); }, ms);
 }
 
+// Where the screenshots go: $PYROMETER_SCREENSHOT_DIR to keep them, else a folder of this run.
 QString screenshotPath(const QString &name)
 {
-    return QDir::temp().filePath(QStringLiteral("pyrometer-%1.png").arg(name));
+    static QTemporaryDir scratch;
+    const auto kept = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR");
+    return QDir(kept.isEmpty() ? scratch.path() : kept).filePath(QStringLiteral("pyrometer-%1.png").arg(name));
+}
+
+// The cells of a model's column, keyed by the name in nameColumn.
+QMap<QString, QString> columnByName(const QAbstractItemModel *model, int nameColumn, int column)
+{
+    QMap<QString, QString> cells;
+    for (int row = 0; row < model->rowCount(); ++row)
+        cells.insert(model->index(row, nameColumn).data().toString(), model->index(row, column).data().toString());
+    return cells;
 }
 
 } // namespace
@@ -208,6 +220,47 @@ private Q_SLOTS:
         page.tabs()->setCurrentIndex(2);
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-recurrent-int8-flame")));
+    }
+
+    // The hand-built pair of traces whose deltas were worked out by hand (tst_diff has the
+    // same numbers): the page's cells, the new row's "new", and the total.
+    void comparePageDiffsTheHandBuiltPair()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        ComparePage page(&workspace, &jobs);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
+        QVERIFY(waitIdle(jobs));
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json"));
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(page.baseTraceCombo()->currentText(), QStringLiteral("diff_base.json"));
+        QCOMPARE(page.otherTraceCombo()->currentText(), QStringLiteral("diff_other.json"));
+        page.diffTracesButton()->click();
+        QVERIFY(waitIdle(jobs));
+        auto *ops = page.opDiffModel();
+        QCOMPARE(ops->rowCount(), 5);
+        // Operators: name, base, other, delta, delta %, calls, in; kernels have their kind first.
+        const auto base = columnByName(ops, 0, 1), other = columnByName(ops, 0, 2), delta = columnByName(ops, 0, 3),
+                   percent = columnByName(ops, 0, 4), calls = columnByName(ops, 0, 5), in = columnByName(ops, 0, 6);
+        QCOMPARE(base["aten::convolution"], QStringLiteral("80.0"));
+        QCOMPARE(other["aten::convolution"], QStringLiteral("50.0"));
+        QCOMPARE(delta["aten::convolution"], QStringLiteral("-30.0"));
+        QCOMPARE(percent["aten::convolution"], QStringLiteral("-37.5 %"));
+        QCOMPARE(percent["aten::conv2d"], QStringLiteral("-50.0 %"));
+        QCOMPARE(calls["aten::relu"], QStringLiteral("2 → 1"));
+        QCOMPARE(percent["aten::relu"], QStringLiteral("-20.0 %"));
+        QCOMPARE(percent["aten::gone"], QStringLiteral("-100.0 %"));
+        QCOMPARE(in["aten::gone"], QStringLiteral("base only"));
+        QCOMPARE(delta["aten::added"], QStringLiteral("+25.0"));
+        QCOMPARE(percent["aten::added"], QStringLiteral("new"));
+        QCOMPARE(in["aten::added"], QStringLiteral("other only"));
+        auto *kernels = page.kernelDiffModel();
+        QCOMPARE(kernels->rowCount(), 3);
+        const auto kernelPercent = columnByName(kernels, 1, 5);
+        QCOMPARE(kernelPercent["kernel_a"], QStringLiteral("-40.0 %"));
+        QCOMPARE(kernelPercent["kernel_b"], QStringLiteral("0.0 %"));
+        QCOMPARE(kernelPercent["kernel_c"], QStringLiteral("new"));
+        QCOMPARE(page.traceStatus()->text(), QStringLiteral("Total 230.0 µs → 185.0 µs (-19.6 %)"));
     }
 
     void comparePageFillsItsTables()
