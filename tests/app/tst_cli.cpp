@@ -405,13 +405,14 @@ private Q_SLOTS:
 
     void reportRefusesBadInput_data()
     {
+        static QTemporaryDir out; // the reports must not appear here
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("says");
-        QTest::addRow("missing trace") << QStringList{"report", "/no/such/trace.json", "-o", "/tmp/pyrometer-r.html"}
+        QTest::addRow("missing trace") << QStringList{"report", "/no/such/trace.json", "-o", out.filePath("r.html")}
                                        << "/no/such/trace.json";
-        QTest::addRow("extension") << QStringList{"report", kGpuTrace, "-o", "/tmp/pyrometer-r.pdf"} << ".html or .md";
+        QTest::addRow("extension") << QStringList{"report", kGpuTrace, "-o", out.filePath("r.pdf")} << ".html or .md";
         QTest::addRow("not a model") << QStringList{"report", QStringLiteral(PYROMETER_FIXTURES_DIR "/models/state_dict.pt"),
-                                                    "-o", "/tmp/pyrometer-r.md"}
+                                                    "-o", out.filePath("r.md")}
                                      << "state_dict.pt";
     }
     void reportRefusesBadInput()

@@ -6,7 +6,9 @@
 #include <QListWidget>
 #include <QMouseEvent>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolTip>
 #include <QTreeView>
@@ -90,6 +92,15 @@ void click(QAbstractItemView *view, const QModelIndex &index)
 class TestOverviewPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The window's settings in a test folder, never the user's.
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_overviewpage"));
+        QSettings().clear();
+    }
+
     void gpuTraceShowsStepsTablesAndAdvice()
     {
         JobTracker jobs;

@@ -82,8 +82,9 @@ private Q_SLOTS:
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(qint64(report->params), params);
         QCOMPARE(qint64(report->params), qint64(facts(name).value("parameters").toInteger()));
-        const double relative = std::abs(report->totalMacs / 1e9 - gmacs) / gmacs;
-        QVERIFY2(relative < 0.03, qPrintable(QString("%1 GMACs, published %2").arg(report->totalMacs / 1e9).arg(gmacs)));
+        // torchvision publishes GMACs to two decimals: ours must round to the same figure.
+        QVERIFY2(std::abs(report->totalMacs / 1e9 - gmacs) <= 0.005,
+                 qPrintable(QString("%1 GMACs, published %2").arg(report->totalMacs / 1e9).arg(gmacs)));
         QVERIFY(report->totalFlops >= 2 * report->totalMacs);
         QCOMPARE(report->rows.front().macs, report->totalMacs);
     }

@@ -1,6 +1,5 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -244,36 +243,24 @@ private Q_SLOTS:
         QVERIFY(f.page.results()->headline()->text().contains(QLatin1String("train step")));
     }
 
-    // The run happens on a worker: the GUI thread keeps processing events throughout.
+    // The run happens on a worker: the GUI thread keeps processing events while it runs. A run
+    // on the GUI thread would let no timer fire until it ended.
     void staysResponsiveDuringALongRun()
     {
         Fixture f;
         QVERIFY(f.open(kDemoModel));
         QSignalSpy progress(&f.jobs, &JobTracker::progressChanged);
-        // The longest pause between two ticks of a zero-delay timer: a GUI thread blocked by the
-        // run would pause for the whole run; a free one only as long as its wait loop sleeps.
-        int ticks = 0;
-        qint64 longestGap = 0;
-        QElapsedTimer sinceTick;
+        int ticksWhileRunning = 0;
         QTimer timer;
         timer.setInterval(0);
-        QObject::connect(&timer, &QTimer::timeout, [&] {
-            if (ticks++ > 0)
-                longestGap = std::max(longestGap, sinceTick.elapsed());
-            sinceTick.restart();
-        });
-        sinceTick.start();
+        QObject::connect(&timer, &QTimer::timeout, [&] { ticksWhileRunning += f.jobs.activeCount() > 0 ? 1 : 0; });
         timer.start();
-        QElapsedTimer elapsed;
-        elapsed.start();
         const auto id = f.run(QStringLiteral("1x3x224x224"), 2, 60); // resnet-size input
+        QVERIFY(f.jobs.activeCount() > 0);
         QVERIFY(f.waitIdle());
-        const qint64 ms = elapsed.elapsed();
         timer.stop();
         QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Succeeded);
-        QVERIFY2(ms > 300, qPrintable(QStringLiteral("the run took only %1 ms: too short to tell").arg(ms)));
-        QVERIFY2(ticks >= 10 && longestGap < ms / 2,
-                 qPrintable(QStringLiteral("%1 ticks in %2 ms, longest gap %3 ms").arg(ticks).arg(ms).arg(longestGap)));
+        QVERIFY2(ticksWhileRunning >= 10, qPrintable(QString::number(ticksWhileRunning)));
         QVERIFY(progress.count() >= 2);
         QCOMPARE(f.page.results()->run()->latency.inputs.front().shape, (std::vector<std::int64_t>{1, 3, 224, 224}));
     }
@@ -282,15 +269,15 @@ private Q_SLOTS:
     {
         Fixture f;
         QVERIFY(f.open(kDemoModel));
+        QSignalSpy progress(&f.jobs, &JobTracker::progressChanged);
         const auto id = f.run(QStringLiteral("2x3x64x64"), 0, 100000);
         QVERIFY(id != 0);
-        QTest::qWait(1'000); // loading and the cold run: the cancel must reach the timed runs
+        // The timed runs have begun when progress moves: the cancel must reach them. A hundred
+        // thousand of them would take minutes; finishing at all is the outcome.
+        QVERIFY(QTest::qWaitFor([&] { return progress.count() >= 3; }, 60'000));
         QCOMPARE(f.jobs.activeCount(), 1);
-        QElapsedTimer elapsed;
-        elapsed.start();
         f.jobs.cancel(id);
-        QVERIFY(f.waitIdle(10'000));
-        QVERIFY(elapsed.elapsed() < 5'000);
+        QVERIFY(f.waitIdle(60'000));
         QCOMPARE(f.outcomeOf(id)->outcome, JobOutcome::Cancelled);
         QVERIFY(f.page.runButton()->isEnabled());
         QVERIFY(!f.page.results()->run());
