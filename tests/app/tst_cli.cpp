@@ -42,6 +42,61 @@ const QString kAnalysisTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/
 const QString kDemoModel = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_model.pt");
 const QString kGpuTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
 
+// RFC 4180 CSV: quoted cells may hold commas, quotes ("") and newlines.
+QList<QStringList> parseCsv(const QString &text)
+{
+    QList<QStringList> rows;
+    QStringList row;
+    QString cell;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+                cell += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                cell += c;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row << cell, cell.clear();
+        } else if (c == '\n') {
+            row << cell, cell.clear();
+            rows << row, row.clear();
+        } else if (c != '\r') {
+            cell += c;
+        }
+    }
+    if (!cell.isEmpty() || !row.isEmpty())
+        rows << (row << cell);
+    return rows;
+}
+
+// A golden table (tests/fixtures/analysis/NAME.SUFFIX), header dropped.
+QList<QStringList> golden(const QString &name, const QString &suffix)
+{
+    QFile file(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/") + name + suffix);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    auto rows = parseCsv(QString::fromUtf8(file.readAll()));
+    if (!rows.isEmpty())
+        rows.removeFirst();
+    return rows;
+}
+
+// Rows of a CLI csv by their key cells, header dropped.
+QMap<QString, QStringList> keyed(QList<QStringList> rows, int keyColumns)
+{
+    QMap<QString, QStringList> byKey;
+    if (!rows.isEmpty())
+        rows.removeFirst();
+    for (const auto &row : rows)
+        byKey.insert(row.mid(0, keyColumns).join(QChar(0)), row);
+    return byKey;
+}
+
 const QStringList kSubcommands{"info", "ops",   "kernels", "steps", "memory", "flame",
                                "advise", "diff", "profile", "flops", "report", "sweep", "compare"};
 
@@ -222,6 +277,84 @@ private Q_SLOTS:
                          qPrintable(name));
             }
             QVERIFY2(elided > 0, qPrintable(table.out));
+        }
+    }
+
+    // The numbers of ops, kernels and steps in csv, md and json against the independent
+    // goldens, for every fixture trace.
+    void tableCommandsMatchTheGoldens_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("trace");
+        const QString traces = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/");
+        QTest::newRow("torch_cpu_cnn") << "torch_cpu_cnn" << kAnalysisTrace;
+        QTest::newRow("a100_alexnet") << "a100_alexnet" << traces + "benchmark_result_2869224_1695835535_trace.json.gz";
+        QTest::newRow("mi250_rocm") << "mi250_rocm" << traces + "mi250_minitoy_train_ROCm6_2_kineto.json.gz";
+        QTest::newRow("cpu_gloo") << "cpu_gloo" << traces + "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz";
+        QTest::newRow("h100_bert") << "h100_bert" << traces + "gaunernst_bert-small-uncased__1016001.json.gz";
+        QTest::newRow("kineto_unordered") << "kineto_unordered" << traces + "before_fix_trace.json";
+        QTest::newRow("v100_resnet50") << "v100_resnet50"
+                                       << traces + "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+    }
+    void tableCommandsMatchTheGoldens()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, trace);
+        const auto run = [&](const QString &command, const QString &format) {
+            const auto result = runCli({command, trace, "--format", format});
+            return result.exitCode == 0 ? result.out : QString();
+        };
+        // ops: golden name,calls,total,self,min,max,device self,device total;
+        // cli name,calls,self,self %,total,total %,avg,min,max,device self,device total,...
+        {
+            const auto ops = keyed(parseCsv(run("ops", "csv")), 1);
+            const auto expected = golden(fixture, ".ops.csv");
+            QVERIFY(!expected.isEmpty());
+            QCOMPARE(ops.size(), expected.size());
+            const int cliColumn[] = {0, 1, 4, 2, 7, 8, 9, 10};
+            for (const auto &e : expected) {
+                QVERIFY2(ops.contains(e[0]), qPrintable(e[0]));
+                for (int c = 1; c < 8; ++c) {
+                    // A CPU-only trace has no device columns: the golden's are zero.
+                    const auto cell = ops[e[0]].value(cliColumn[c], QStringLiteral("0.000"));
+                    QVERIFY2(cell == e[c], qPrintable(e[0] + ": column " + QString::number(c) + " " + cell + " != " + e[c]));
+                }
+            }
+            // md carries the same cells.
+            const auto md = run("ops", "md").split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(md.size(), ops.size() + 2);
+        }
+        // kernels: golden kind,name,count,total,min,max; cli kind,name,count,total,avg,min,max,%,op.
+        {
+            const auto kernels = keyed(parseCsv(run("kernels", "csv")), 2);
+            const auto expected = golden(fixture, ".kernels.csv");
+            QCOMPARE(kernels.size(), expected.size());
+            for (const auto &e : expected) {
+                const auto key = e.mid(0, 2).join(QChar(0));
+                QVERIFY2(kernels.contains(key), qPrintable(e[1]));
+                const auto &k = kernels[key];
+                QVERIFY2(k[2] == e[2] && k[3] == e[3] && k[5] == e[4] && k[6] == e[5], qPrintable(k.join(',') + " != " + e.join(',')));
+            }
+            // json: the same totals as numbers.
+            const auto json = QJsonDocument::fromJson(run("kernels", "json").toUtf8()).object().value("rows").toArray();
+            QCOMPARE(json.size(), expected.size());
+            for (const auto &row : json) {
+                const auto r = row.toObject();
+                const auto key = QStringList{r.value("kind").toString(), r.value("name").toString()}.join(QChar(0));
+                QVERIFY2(kernels.contains(key), qPrintable(r.value("name").toString()));
+                QCOMPARE(r.value("total_us").toDouble(), kernels[key][3].toDouble());
+            }
+        }
+        // steps: golden step,duration,kernel,memcpy,memset,runtime,dataloader,cpu_exec,other; the
+        // cli's first nine columns are the same.
+        {
+            auto steps = parseCsv(run("steps", "csv"));
+            const auto expected = golden(fixture, ".steps.csv");
+            QVERIFY(!steps.isEmpty());
+            steps.removeFirst();
+            QCOMPARE(steps.size(), expected.size());
+            for (qsizetype r = 0; r < expected.size(); ++r)
+                QCOMPARE(steps[r].mid(0, 9), expected[r]);
         }
     }
 
