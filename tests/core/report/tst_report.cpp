@@ -11,6 +11,7 @@
 #include "core/report/svgchart.h"
 #include "core/report/tracereport.h"
 #include "core/trace/loader.h"
+#include "core/util/format.h"
 #endif
 
 #include "../analysis/analysistestutil.h"
@@ -163,6 +164,93 @@ private Q_SLOTS:
             const auto value = qs(fact->value);
             QVERIFY2(value.startsWith(QString::number(100.0 * share, 'f', 1) + " % of the " + (overSteps ? "step time" : "trace's span")),
                      qPrintable(value));
+        }
+    }
+
+    // The numbers in the report's step, operator and kernel tables against the independent
+    // goldens, for every fixture, in nanoseconds so that no digit is rounded away; and the
+    // HTML carries those cells.
+    void tablesMatchTheGoldens_data() { gpuUtilizationMatchesTheGoldens_data(); }
+    void tablesMatchTheGoldens()
+    {
+        QFETCH(QString, fixture);
+        using namespace analysis::testing;
+        const auto name = fixture.toStdString();
+        const auto loaded = loadFixture(name);
+        QVERIFY(loaded.index);
+        report::ReportOptions options;
+        options.topRows = 100000;
+        options.timeUnit = TimeUnit::Nanoseconds;
+        const auto sections = report::traceSections(*loaded.index, "", options);
+        const auto html = qs(report::renderHtml(report::makeReport({name}, sections)));
+        const auto ns = [](const std::string &micros) { return formatDuration(microsToNs(micros), TimeUnit::Nanoseconds); };
+        const auto tableOf = [&](const std::string &id) -> const report::Table * {
+            for (const auto &section : sections)
+                if (section.id == id && !section.tables.empty())
+                    return &section.tables.front();
+            return nullptr;
+        };
+        // A table row as the HTML has it: numbers in "num" cells.
+        const auto htmlRow = [](const report::Table &table, const std::vector<std::string> &cells) {
+            QString row;
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                row += QStringLiteral("<td%1>%2</td>")
+                           .arg(c < table.rightAligned.size() && table.rightAligned[c] ? QStringLiteral(" class=\"num\"") : QString(),
+                                qs(report::escapeHtml(cells[c])));
+            return row;
+        };
+
+        // Steps: name, duration, then the seven categories in the golden's order.
+        auto steps = readCsv(goldenPath(name, ".steps.csv"));
+        steps.erase(steps.begin());
+        if (const auto *table = tableOf("steps")) {
+            QCOMPARE(table->rows.size(), steps.size());
+            for (std::size_t r = 0; r < steps.size(); ++r) {
+                QCOMPARE(table->rows[r][0], steps[r][0]);
+                for (std::size_t c = 1; c < 9; ++c)
+                    QCOMPARE(table->rows[r][c], ns(steps[r][c]));
+            }
+        } else {
+            QVERIFY(steps.empty());
+        }
+
+        // Operators: calls, self, total and device total by name (names short enough to be whole).
+        auto ops = readCsv(goldenPath(name, ".ops.csv"));
+        ops.erase(ops.begin());
+        const auto *opTable = tableOf("ops");
+        QVERIFY(opTable);
+        QCOMPARE(opTable->rows.size(), ops.size());
+        const bool device = opTable->header.size() == 7;
+        int checked = 0;
+        for (const auto &e : ops) {
+            const auto row = std::find_if(opTable->rows.begin(), opTable->rows.end(), [&](const auto &r) { return r[0] == e[0]; });
+            if (row == opTable->rows.end())
+                continue; // elided in the report
+            ++checked;
+            QCOMPARE((*row)[1], e[1]);
+            QCOMPARE((*row)[2], ns(e[3]));
+            QCOMPARE((*row)[4], ns(e[2]));
+            if (device)
+                QCOMPARE((*row)[6], ns(e[7]));
+            QVERIFY2(html.contains(htmlRow(*opTable, *row)), (*row)[0].c_str());
+        }
+        QVERIFY(checked * 10 >= int(ops.size()) * 9);
+
+        // Kernels: count and total by kind and name.
+        auto kernels = readCsv(goldenPath(name, ".kernels.csv"));
+        kernels.erase(kernels.begin());
+        if (const auto *table = tableOf("kernels")) {
+            QCOMPARE(table->rows.size(), kernels.size());
+            for (const auto &e : kernels) {
+                const auto row = std::find_if(table->rows.begin(), table->rows.end(),
+                                              [&](const auto &r) { return r[0] == e[1] && r[1] == e[0]; });
+                if (row == table->rows.end())
+                    continue; // elided
+                QCOMPARE((*row)[2], e[2]);
+                QCOMPARE((*row)[3], ns(e[3]));
+            }
+        } else {
+            QVERIFY(kernels.empty());
         }
     }
 
