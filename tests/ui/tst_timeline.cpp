@@ -3,13 +3,18 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 #include "core/trace/loader.h"
 #include "ui/timeline/boxlayer.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/search.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/preferences.h"
+#include "ui/timeline/timelinepage.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/workspace/workspace.h"
 
 #include <fstream>
 
@@ -424,6 +429,35 @@ private Q_SLOTS:
         QVERIFY(qAbs((to - from) - 300 * view.viewport().nsPerPixel) < 2 * view.viewport().nsPerPixel);
         QTest::keyClick(&view, Qt::Key_F);
         QVERIFY(qAbs(view.viewport().startNs - from) < 1);
+    }
+
+    // A range's tables (Shift+drag) on the hand-built trace: the values worked out by hand for
+    // the events that start in [0, 130 us).
+    void rangeTablesHaveTheRangesValues()
+    {
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        page.view()->selectRange(0, 130'000);
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.details()->toPlainText().contains("Operator"); }, 20000));
+        const auto lines = page.details()->toPlainText().split('\n', Qt::SkipEmptyParts);
+        const auto row = [&](const QStringList &cells) {
+            const auto at = lines.indexOf(cells.front());
+            return at >= 0 && lines.mid(at, cells.size()) == cells;
+        };
+        const auto us = [](std::int64_t micros) { return ui::displayDuration(micros * 1000); };
+        QVERIFY2(page.details()->toPlainText().contains("5 events start in it"), qPrintable(page.details()->toPlainText()));
+        // Operator, calls, self, total, self % of the range's 130 us of self time.
+        QVERIFY2(row({"aten::convolution", "1", us(80), us(80), "61.5"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"aten::conv2d", "1", us(20), us(100), "15.4"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"aten::relu", "1", us(30), us(30), "23.1"}), qPrintable(lines.join('|')));
+        QVERIFY(!lines.contains("aten::gone")); // starts at 130 us: outside
+        // Kernel, count, total, % of the range's 70 us of kernel time.
+        QVERIFY2(row({"kernel_a", "1", us(50), "71.4"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"kernel_b", "1", us(20), "28.6"}), qPrintable(lines.join('|')));
     }
 };
 
