@@ -99,7 +99,11 @@ void SessionController::applyPendingRange()
     if (pending == m_pendingRanges.end())
         return;
     const auto range = pending->second;
-    m_pendingRanges.erase(pending);
+    // While the session's traces are still loading, the timeline may switch to a newer one and
+    // back, and showing a trace again clears its range: keep the range until the restore has
+    // settled, to apply it again then.
+    if (m_pendingTraces.isEmpty() && m_pendingCurrentTrace.isEmpty())
+        m_pendingRanges.erase(pending);
     m_parts.timeline->view()->selectRange(range.first, range.second);
 }
 
@@ -247,8 +251,13 @@ void SessionController::traceOpened(int index)
             applyPendingRange();
         break;
     }
-    if (m_pendingTraces.isEmpty())
+    if (m_pendingTraces.isEmpty()) {
         m_pendingCurrentTrace.clear();
+        // Settled: the range of the trace on screen is applied for the last time now, or when
+        // the timeline has indexed it again.
+        if (const int shown = m_parts.timeline->currentTraceIndex(); shown >= 0 && timelineShows(shown))
+            applyPendingRange();
+    }
 }
 
 void SessionController::modelOpened(int index)

@@ -134,10 +134,17 @@ bool TimelinePage::hasContent() const
 void TimelinePage::showTrace(int workspaceIndex)
 {
     auto trace = m_workspace->traces().at(std::size_t(workspaceIndex)).trace;
+    // The trace on screen chosen again (after another was picked and is still indexing): keep
+    // its view, selection and range; the job only supersedes the other one's.
+    auto shown = m_view->index() ? m_view->indexPointer() : nullptr;
+    if (shown && shown->trace.get() != trace.get())
+        shown.reset();
     // Indexing a large trace takes a moment: a job, superseded if another trace is chosen.
     m_jobs->run<std::shared_ptr<const TimelineIndex>>(
         tr("Indexing the timeline"), QStringLiteral("timeline-index"),
-        [trace](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
+        [trace, shown](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
+            if (shown)
+                return shown;
             auto index = buildTimelineIndex(trace, stop);
             if (!index)
                 return Error{"timeline indexing cancelled"};
@@ -145,6 +152,10 @@ void TimelinePage::showTrace(int workspaceIndex)
         },
         this,
         [this](std::shared_ptr<const TimelineIndex> index) {
+            if (index == m_view->indexPointer()) {
+                Q_EMIT traceShown();
+                return;
+            }
             m_stack->setCurrentIndex(1);
             m_view->setIndex(index);
             m_overview->setIndex(index);

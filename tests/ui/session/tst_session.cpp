@@ -89,6 +89,59 @@ private Q_SLOTS:
 
     void init() { QSettings().clear(); }
 
+    // The restored trace's range survives either load order: the shown trace loading last, or
+    // loading first and being switched away from and back to when a much larger one arrives
+    // (which re-indexes it and clears its range). The large trace takes a hundred times longer
+    // to load than the small one to load and index, which fixes the order.
+    void rangeSurvivesEitherLoadOrder_data()
+    {
+        QTest::addColumn<bool>("shownFirst");
+        QTest::newRow("shown trace loads last") << false;
+        QTest::newRow("shown trace loads first") << true;
+    }
+    void rangeSurvivesEitherLoadOrder()
+    {
+        QFETCH(bool, shownFirst);
+        QTemporaryDir dir;
+        // A large trace: 300,000 events.
+        const QString large = dir.filePath(QStringLiteral("large.json"));
+        {
+            QFile out(large);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(R"({"traceEvents": [)");
+            for (int i = 0; i < 300'000; ++i)
+                out.write(QStringLiteral(R"({"ph": "X", "cat": "cpu_op", "name": "aten::op", "pid": 1, "tid": 2, "ts": %1, "dur": 5},)")
+                              .arg(i * 10)
+                              .toUtf8());
+            out.write(R"({"ph": "i", "name": "end", "ts": 1}]})");
+        }
+        const QString shown = shownFirst ? kTraceB : large;
+        session::SessionState state;
+        state.traces = {kTraceB.toStdString(), large.toStdString()};
+        state.currentTrace = shown.toStdString();
+        state.currentPage = "timeline";
+        MainWindow probe;
+        probe.setInteractive(false);
+        probe.openPaths({shown});
+        QVERIFY(waitIdle(probe));
+        const auto start = probe.workspace()->traces().front().trace->info.spanStart;
+        state.ranges.push_back({shown.toStdString(), start + 1'000, start + 2'000});
+        const QString file = dir.filePath(QStringLiteral("order.pyrometer"));
+        QVERIFY(session::writeSession(file.toStdString(), state).ok());
+
+        MainWindow restored;
+        restored.setInteractive(false);
+        QVERIFY(restored.session()->open(file));
+        QVERIFY(waitIdle(restored));
+        QVERIFY(QTest::qWaitFor([&] { return restored.jobs()->isIdle() && timelineOf(restored)->view()->selectedRange(); }, 30'000));
+        QCOMPARE(restored.workspace()->traces().size(), std::size_t(2));
+        QCOMPARE(timelineOf(restored)->currentTraceIndex(), traceIndex(restored, shown));
+        const auto range = timelineOf(restored)->view()->selectedRange();
+        QVERIFY(range);
+        QCOMPARE(std::int64_t(range->first), start + 1'000);
+        QCOMPARE(std::int64_t(range->second), start + 2'000);
+    }
+
     void saveAndOpenRoundTripsEveryField()
     {
         QTemporaryDir dir;
