@@ -117,17 +117,27 @@ private Q_SLOTS:
         QVERIFY(model.rowCount(model.index(0, 0)) > 0);
     }
 
+    void memoryTreeAgreesWithGolden_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const auto &name : analysis::testing::fixtureNames())
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    }
     void memoryTreeAgreesWithGolden()
     {
-        const auto tree = treeFor("h100_bert", false);
-        auto expected = readCsv(goldenPath("h100_bert", ".opmemory.csv"));
+        QFETCH(QString, fixture);
+        const auto tree = treeFor(fixture.toStdString(), false);
+        auto expected = readCsv(goldenPath(fixture.toStdString(), ".opmemory.csv"));
         expected.erase(expected.begin());
         QCOMPARE(tree.nodes.size(), expected.size());
+        if (expected.empty())
+            return; // no memory events with addresses in this trace
         const int device = tree.columnIndex(column::kDevice);
         const int allocated = tree.columnIndex(column::kAllocated);
         const int net = tree.columnIndex(column::kNet);
+        // Without addresses (the 2021 V100 trace) there is no "held at peak" column, and the
+        // golden holds nothing at the peak.
         const int held = tree.columnIndex(column::kHeldAtPeak);
-        QVERIFY(held > 0);
         for (const auto &row : expected) {
             const auto it = std::find_if(tree.nodes.begin(), tree.nodes.end(), [&](const TableNode &n) {
                 return n.values[0].toString().toStdString() == row[1] &&
@@ -136,10 +146,10 @@ private Q_SLOTS:
             QVERIFY2(it != tree.nodes.end(), row[1].c_str());
             QCOMPARE(it->values[std::size_t(allocated)].toLongLong(), std::stoll(row[4]));
             QCOMPARE(it->values[std::size_t(net)].toLongLong(), std::stoll(row[4]) - std::stoll(row[5]));
-            QCOMPARE(it->values[std::size_t(held)].toLongLong(), std::stoll(row[6]));
+            QCOMPARE(held >= 0 ? it->values[std::size_t(held)].toLongLong() : 0LL, std::stoll(row[6]));
         }
-        // Without addresses (2021), no "held at peak" column.
-        QCOMPARE(treeFor("v100_resnet50", false).columnIndex(column::kHeldAtPeak), -1);
+        if (fixture == QLatin1String("v100_resnet50"))
+            QCOMPARE(held, -1);
     }
 
     void operatorsPageHasModulesAndMemoryTabs()
