@@ -84,40 +84,53 @@ void dataLoaderRule(const std::vector<StepRow> &steps, const AdviceOptions &opti
          "and copy with .to(device, non_blocking=True)."});
 }
 
+// Fires when the GPU idles for more than gpuIdleFraction of the step time in most steps (or in
+// the whole trace when it has no steps): one slow step, a warm-up or a checkpoint, is not a
+// pattern to act on.
 void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, const AdviceOptions &options,
                  std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
     std::int64_t idle = 0, total = 0, start = 0, end = 0;
-    int hits = 0;
+    int hits = 0, counted = 0;
     for (const auto &step : steps) {
         if (step.durationNs <= 0 || step.gpuBusyNs == 0)
             continue;
+        ++counted;
         const auto stepIdle = step.durationNs - step.gpuBusyNs;
+        idle += stepIdle;
+        total += step.durationNs;
         if (static_cast<double>(stepIdle) <= options.gpuIdleFraction * static_cast<double>(step.durationNs))
             continue;
         if (hits++ == 0)
             start = step.startNs;
         end = step.startNs + step.durationNs;
-        idle += stepIdle;
-        total += step.durationNs;
     }
-    if (hits == 0)
+    if (hits == 0 || 2 * hits <= counted)
         return;
     const double fraction = static_cast<double>(idle) / static_cast<double>(total);
-    out.push_back(
-        {"gpu_idle",
-         "The GPU is idle for much of each step",
-         "The GPU runs nothing for " + percentText(fraction) + " of " + std::to_string(hits) + " steps",
-         {{"gpu_idle_pct", 100.0 * fraction, "%"},
-          {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
-          {"steps", double(hits), "count"}},
-         {},
-         start,
-         end,
-         "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove CPU-GPU "
-         "syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
+    const bool wholeTrace = steps.size() == 1 && steps.front().name == "trace";
+    std::string detail = "The GPU runs nothing for " + percentText(fraction);
+    if (wholeTrace)
+        detail += " of the trace (it has no profiler steps)";
+    else if (counted == 1)
+        detail += " of its one step";
+    else
+        detail += " of the step time; " + std::to_string(hits) + " of " + std::to_string(counted) + " steps idle for more than " +
+                  percentText(options.gpuIdleFraction) + " of theirs";
+    out.push_back({"gpu_idle",
+                   "The GPU is idle for much of each step",
+                   detail,
+                   {{"gpu_idle_pct", 100.0 * fraction, "%"},
+                    {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
+                    {"steps", double(hits), "count"},
+                    {"steps_with_gpu_work", double(counted), "count"}},
+                   {},
+                   start,
+                   end,
+                   "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove CPU-GPU "
+                   "syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
 }
 
 void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::vector<Finding> &out)

@@ -83,6 +83,32 @@ TraceText stepTrace(double busy)
     return t;
 }
 
+// Steps of 1000 us, step i with a kernel covering busy[i] us of it.
+TraceText stepsTrace(const std::vector<double> &busy)
+{
+    TraceText t;
+    for (std::size_t i = 0; i < busy.size(); ++i) {
+        const double at = 1000.0 * double(i);
+        t.op("ProfilerStep#" + std::to_string(i + 1), at, 1000, "user_annotation");
+        t.op("aten::mul", at + 10, 100);
+        t.runtime("cudaLaunchKernel", at + 12, 5);
+        t.kernel("elementwise_kernel", at, busy[i]);
+    }
+    return t;
+}
+
+// The findings of a trace given as JSON text.
+std::vector<Finding> findingsOf(const std::string &text)
+{
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+    std::ofstream(path) << text;
+    auto loaded = trace::loadTrace(path);
+    if (!loaded.ok())
+        return {};
+    return adviseTrace(*buildTraceIndex(*loaded.value()));
+}
+
 } // namespace
 
 class TestAdvice : public QObject {
@@ -167,6 +193,22 @@ private slots:
             return;
         }
         QCOMPARE(found.count(rule.toStdString()) == 1, fires);
+    }
+
+    // One slow step among busy ones is not a pattern; most steps idle is, and the sentence
+    // counts them.
+    void gpuIdleNeedsMostSteps()
+    {
+        for (const auto &finding : findingsOf(stepsTrace({988, 988, 500, 988, 988}).text()))
+            QVERIFY2(finding.rule != "gpu_idle", finding.detail.c_str());
+        const auto findings = findingsOf(stepsTrace({500, 600, 988, 700, 988}).text());
+        const auto idle = std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "gpu_idle"; });
+        QVERIFY(idle != findings.end());
+        // Idle: 500 + 400 + 12 + 300 + 12 = 1224 of 5000 us; three steps over 10%.
+        QCOMPARE(QString::fromStdString(idle->detail),
+                 QStringLiteral("The GPU runs nothing for 24.5% of the step time; 3 of 5 steps idle for more than 10.0% of theirs"));
+        QCOMPARE(idle->startNs, std::int64_t(0));
+        QCOMPARE(idle->endNs, std::int64_t(4'000'000));
     }
 
     void fixtures_data()

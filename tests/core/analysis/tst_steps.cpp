@@ -47,8 +47,11 @@ private slots:
                 sum += step.categoryNs[c];
             }
             QCOMPARE(sum, step.durationNs);
-            QVERIFY(step.gpuBusyNs <= step.durationNs);
-            QVERIFY(step.gpuBusyNs >= step.ns(StepCategory::Kernel));
+            // The GPU is busy exactly where a device category won: kernel, memcpy or memset.
+            const auto busy = microsToNs(e[2]) + microsToNs(e[3]) + microsToNs(e[4]);
+            QCOMPARE(step.gpuBusyNs, busy);
+            if (breakdown.hasDevice)
+                QCOMPARE(step.gpuUtilization, double(busy) / double(microsToNs(e[1])));
         }
     }
 
@@ -59,7 +62,6 @@ private slots:
         const auto breakdown = buildStepBreakdown(*loaded.index);
         QVERIFY(breakdown.hasDevice);
         for (const auto &step : breakdown.steps) {
-            QVERIFY(step.gpuUtilization > 0.3 && step.gpuUtilization < 1.0);
             QVERIFY(!step.largestIdleGaps.empty());
             QVERIFY(step.largestIdleGaps.size() <= 3);
             for (std::size_t i = 1; i < step.largestIdleGaps.size(); ++i)
