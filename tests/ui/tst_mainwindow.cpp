@@ -31,6 +31,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTest>
+#include <QStatusBar>
 #include <QTextBrowser>
 #include <QTreeWidget>
 
@@ -141,6 +142,30 @@ private Q_SLOTS:
         auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(window.pageWidget(Page::FlameGraph));
         QVERIFY(flame->hasContent());
         QVERIFY(flame->graphView()->graph()->tree.nodes[0].totalNs > 0);
+    }
+
+    // Opening an open trace again (by another spelling of its path) loads nothing and shows it.
+    void openingAnOpenTraceShowsIt()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        const QString a = kTraces + "/debian_legacy_linear.json";
+        const QString b = kTraces + "/diff_base.json";
+        window.openPaths({a});
+        QVERIFY(waitIdle(window));
+        window.openPaths({b});
+        QVERIFY(waitIdle(window));
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QCOMPARE(timeline->currentTraceIndex(), 1);
+        window.openPaths({kTraces + "/../traces/debian_legacy_linear.json"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(2));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(timeline->currentTraceIndex(), 0);
+        QVERIFY(QTest::qWaitFor([&] { return timeline->view()->index() &&
+                                             timeline->view()->index()->trace.get() == window.workspace()->traces()[0].trace.get(); },
+                                10000));
+        QVERIFY(window.statusBar()->currentMessage().contains("open already"));
     }
 
     void pageRunStartsTheModelProfile()

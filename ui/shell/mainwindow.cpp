@@ -104,6 +104,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &Workspace::fileOpened, this, &MainWindow::rememberOpened);
     connect(m_workspace, &Workspace::logDirectoryFound, this, &MainWindow::chooseFromLogDirectory);
     connect(m_workspace, &Workspace::traceOpened, this, [this] { statusBar()->showMessage(tr("Trace loaded"), 3000); });
+    connect(m_workspace, &Workspace::traceOpenedAgain, this, [this](int index) {
+        statusBar()->showMessage(
+            tr("%1 is open already: showing it").arg(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName()), 5000);
+    });
     connect(m_workspace, &Workspace::modelOpened, this, [this] { statusBar()->showMessage(tr("Model loaded"), 3000); });
 
     createSession();

@@ -14,6 +14,10 @@ TraceChooser::TraceChooser(Workspace *workspace, QWidget *parent) : QComboBox(pa
         addItem(QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName(), index);
         setCurrentIndex(count() - 1);
     });
+    connect(workspace, &Workspace::traceOpenedAgain, this, [this](int index) {
+        if (const int item = findData(index); item >= 0)
+            setCurrentIndex(item);
+    });
     connect(this, &QComboBox::currentIndexChanged, this, [this](int item) {
         if (item >= 0 && !m_quiet)
             Q_EMIT traceChosen(itemData(item).toInt());

@@ -41,8 +41,29 @@ void Workspace::open(const QString &path)
     }
 }
 
+int Workspace::traceIndexOf(const QString &path) const
+{
+    const auto canonical = [](const QString &p) {
+        const auto resolved = QFileInfo(p).canonicalFilePath();
+        return resolved.isEmpty() ? QFileInfo(p).absoluteFilePath() : resolved;
+    };
+    const auto wanted = canonical(path);
+    for (std::size_t i = 0; i < m_traces.size(); ++i)
+        if (canonical(m_traces[i].path) == wanted)
+            return int(i);
+    return -1;
+}
+
 void Workspace::openTrace(const QString &path, bool partial)
 {
+    if (const int open = traceIndexOf(path); open >= 0) {
+        Q_EMIT fileOpened(path);
+        Q_EMIT traceOpenedAgain(open);
+        return;
+    }
+    for (const auto &loading : m_traceJobs)
+        if (QFileInfo(loading) == QFileInfo(path))
+            return;
     const std::filesystem::path file = path.toStdString();
     trace::LoadOptions options;
     options.partial = partial;

@@ -39,8 +39,12 @@ public:
     // Decides from the path what it is: a trace file, a TensorBoard log directory (whose runs
     // are offered through logDirectoryFound), or a model.
     void open(const QString &path);
-    // partial: load the valid prefix of a truncated or damaged file, with a warning.
+    // partial: load the valid prefix of a truncated or damaged file, with a warning. A trace
+    // that is open already is not loaded twice: traceOpenedAgain names it (and nothing happens
+    // while it is still loading).
     void openTrace(const QString &path, bool partial = false);
+    // The index of the open trace at path (the same file, however the path is written), or -1.
+    int traceIndexOf(const QString &path) const;
     void openModel(const QString &path);
 
     const std::vector<TraceDocument> &traces() const { return m_traces; }
@@ -48,6 +52,8 @@ public:
 
 Q_SIGNALS:
     void traceOpened(int index);
+    // An open trace was asked for again: the pages show it, as for a new one.
+    void traceOpenedAgain(int index);
     void modelOpened(int index);
     // A log directory was opened: the user picks which of its files to open.
     void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
