@@ -11,92 +11,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "clitestutil.h"
+
+using namespace pyrometer::testing;
+
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &arguments, const QString &columns = QString())
-{
-    QProcess process;
-    if (!columns.isEmpty()) {
-        auto environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("COLUMNS"), columns);
-        process.setProcessEnvironment(environment);
-    }
-    process.start(QStringLiteral(PYROMETER_CLI), arguments);
-    // A hang or a crash is never read as success: -2 when it did not finish, -1 when it crashed.
-    if (!process.waitForFinished(180'000)) {
-        process.kill();
-        process.waitForFinished();
-        return {-2, QString::fromUtf8(process.readAllStandardOutput()),
-                "pyrometer-cli did not finish in 180 s: " + QString::fromUtf8(process.readAllStandardError())};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
 
 const QString kAnalysisTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/torch_cpu_cnn.json");
 const QString kDemoModel = QStringLiteral(PYROMETER_RESOURCES_DIR "/demo/demo_model.pt");
 const QString kGpuTrace = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
-
-// RFC 4180 CSV: quoted cells may hold commas, quotes ("") and newlines.
-QList<QStringList> parseCsv(const QString &text)
-{
-    QList<QStringList> rows;
-    QStringList row;
-    QString cell;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
-                cell += '"', ++i;
-            else if (c == '"')
-                quoted = false;
-            else
-                cell += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row << cell, cell.clear();
-        } else if (c == '\n') {
-            row << cell, cell.clear();
-            rows << row, row.clear();
-        } else if (c != '\r') {
-            cell += c;
-        }
-    }
-    if (!cell.isEmpty() || !row.isEmpty())
-        rows << (row << cell);
-    return rows;
-}
-
-// A golden table (tests/fixtures/analysis/NAME.SUFFIX), header dropped.
-QList<QStringList> golden(const QString &name, const QString &suffix)
-{
-    QFile file(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/") + name + suffix);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    auto rows = parseCsv(QString::fromUtf8(file.readAll()));
-    if (!rows.isEmpty())
-        rows.removeFirst();
-    return rows;
-}
-
-// Rows of a CLI csv by their key cells, header dropped.
-QMap<QString, QStringList> keyed(QList<QStringList> rows, int keyColumns)
-{
-    QMap<QString, QStringList> byKey;
-    if (!rows.isEmpty())
-        rows.removeFirst();
-    for (const auto &row : rows)
-        byKey.insert(row.mid(0, keyColumns).join(QChar(0)), row);
-    return byKey;
-}
 
 const QStringList kSubcommands{"info", "ops",   "kernels", "steps", "memory", "flame",
                                "advise", "diff", "profile", "flops", "report", "sweep", "compare"};
@@ -281,106 +204,6 @@ private Q_SLOTS:
         }
     }
 
-    // The numbers of ops, kernels and steps in csv, md and json against the independent
-    // goldens, for every fixture trace.
-    void tableCommandsMatchTheGoldens_data()
-    {
-        QTest::addColumn<QString>("fixture");
-        QTest::addColumn<QString>("trace");
-        const QString traces = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/");
-        QTest::newRow("torch_cpu_cnn") << "torch_cpu_cnn" << kAnalysisTrace;
-        QTest::newRow("a100_alexnet") << "a100_alexnet" << traces + "benchmark_result_2869224_1695835535_trace.json.gz";
-        QTest::newRow("mi250_rocm") << "mi250_rocm" << traces + "mi250_minitoy_train_ROCm6_2_kineto.json.gz";
-        QTest::newRow("cpu_gloo") << "cpu_gloo" << traces + "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz";
-        QTest::newRow("h100_bert") << "h100_bert" << traces + "gaunernst_bert-small-uncased__1016001.json.gz";
-        QTest::newRow("kineto_unordered") << "kineto_unordered" << traces + "before_fix_trace.json";
-        QTest::newRow("v100_resnet50") << "v100_resnet50"
-                                       << traces + "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
-    }
-    void tableCommandsMatchTheGoldens()
-    {
-        QFETCH(QString, fixture);
-        QFETCH(QString, trace);
-        const auto run = [&](const QString &command, const QString &format) {
-            const auto result = runCli({command, trace, "--format", format});
-            return result.exitCode == 0 ? result.out : QString();
-        };
-        // ops: golden name,calls,total,self,min,max,device self,device total;
-        // cli name,calls,self,self %,total,total %,avg,min,max,device self,device total,...
-        {
-            const auto ops = keyed(parseCsv(run("ops", "csv")), 1);
-            const auto expected = golden(fixture, ".ops.csv");
-            QVERIFY(!expected.isEmpty());
-            QCOMPARE(ops.size(), expected.size());
-            const int cliColumn[] = {0, 1, 4, 2, 7, 8, 9, 10};
-            for (const auto &e : expected) {
-                QVERIFY2(ops.contains(e[0]), qPrintable(e[0]));
-                for (int c = 1; c < 8; ++c) {
-                    // A CPU-only trace has no device columns: the golden's are zero.
-                    const auto cell = ops[e[0]].value(cliColumn[c], QStringLiteral("0.000"));
-                    QVERIFY2(cell == e[c], qPrintable(e[0] + ": column " + QString::number(c) + " " + cell + " != " + e[c]));
-                }
-            }
-            // md carries the same cells.
-            const auto md = run("ops", "md").split('\n', Qt::SkipEmptyParts);
-            QCOMPARE(md.size(), ops.size() + 2);
-        }
-        // kernels: golden kind,name,count,total,min,max; cli kind,name,count,total,avg,min,max,%,op.
-        {
-            const auto kernels = keyed(parseCsv(run("kernels", "csv")), 2);
-            const auto expected = golden(fixture, ".kernels.csv");
-            QCOMPARE(kernels.size(), expected.size());
-            for (const auto &e : expected) {
-                const auto key = e.mid(0, 2).join(QChar(0));
-                QVERIFY2(kernels.contains(key), qPrintable(e[1]));
-                const auto &k = kernels[key];
-                QVERIFY2(k[2] == e[2] && k[3] == e[3] && k[5] == e[4] && k[6] == e[5], qPrintable(k.join(',') + " != " + e.join(',')));
-            }
-            // json: the same totals as numbers.
-            const auto json = QJsonDocument::fromJson(run("kernels", "json").toUtf8()).object().value("rows").toArray();
-            QCOMPARE(json.size(), expected.size());
-            for (const auto &row : json) {
-                const auto r = row.toObject();
-                const auto key = QStringList{r.value("kind").toString(), r.value("name").toString()}.join(QChar(0));
-                QVERIFY2(kernels.contains(key), qPrintable(r.value("name").toString()));
-                QCOMPARE(r.value("total_us").toDouble(), kernels[key][3].toDouble());
-            }
-        }
-        // steps: golden step,duration,kernel,memcpy,memset,runtime,dataloader,cpu_exec,other; the
-        // cli's first nine columns are the same.
-        {
-            auto steps = parseCsv(run("steps", "csv"));
-            const auto expected = golden(fixture, ".steps.csv");
-            QVERIFY(!steps.isEmpty());
-            steps.removeFirst();
-            QCOMPARE(steps.size(), expected.size());
-            for (qsizetype r = 0; r < expected.size(); ++r)
-                QCOMPARE(steps[r].mid(0, 9), expected[r]);
-        }
-    }
-
-    void stepsGpuUtilizationMatchesTheGolden()
-    {
-        // v100_resnet50 in the analysis goldens: busy inside the steps and the summed step time.
-        QFile golden(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/v100_resnet50.utilization.csv"));
-        QVERIFY(golden.open(QIODevice::ReadOnly));
-        const auto row = QString::fromUtf8(golden.readAll()).split('\n').at(1).split(',');
-        const QString run = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/tb_logdir/resnet50_num_workers_0/");
-        const auto json = runCli({"steps", run + "worker0.1623143089861.pt.trace.json.gz", "--format", "json"});
-        QCOMPARE(json.exitCode, 0);
-        const auto gpu = QJsonDocument::fromJson(json.out.toUtf8()).object().value("gpu_utilization").toObject();
-        QCOMPARE(gpu.value("over").toString(), QString("steps"));
-        const auto device = gpu.value("devices").toArray().at(0).toObject();
-        QCOMPARE(device.value("device").toInt(), row[0].toInt());
-        QCOMPARE(device.value("busy_us").toDouble(), row[2].toDouble());
-        QCOMPARE(device.value("time_us").toDouble(), row[3].toDouble());
-        QCOMPARE(device.value("utilization").toDouble(), row[2].toDouble() / row[3].toDouble());
-        // The table says the same in its last line.
-        const auto table = runCli({"steps", run + "worker0.1623143089861.pt.trace.json.gz"}, "100");
-        const auto percent = QString::number(100.0 * row[2].toDouble() / row[3].toDouble(), 'f', 1);
-        QVERIFY2(table.out.contains("GPU " + row[0] + " busy " + percent + "% of the step time"), qPrintable(table.out.right(300)));
-    }
-
     void proseColumnsWrapUnderTheirRow()
     {
         // Findings are sentences: in a table they go under their row, whole, wrapped to fit.
@@ -399,38 +222,6 @@ private Q_SLOTS:
             QVERIFY2(unwrapped.contains("finding: " + finding.value("detail").toString()), qPrintable(unwrapped));
             QVERIFY2(unwrapped.contains("fix: " + finding.value("fix").toString()), qPrintable(unwrapped));
         }
-    }
-
-    void diffOfTheHandBuiltPair()
-    {
-        const QString base = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json");
-        const QString other = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json");
-        const auto json = runCli({"diff", base, other, "--format", "json"});
-        QCOMPARE(json.exitCode, 0);
-        const auto document = QJsonDocument::fromJson(json.out.toUtf8()).object();
-        QMap<QString, QJsonObject> rows;
-        for (const auto &row : document.value("rows").toArray())
-            rows.insert(row.toObject().value("name").toString(), row.toObject());
-        QCOMPARE(rows.size(), 8);
-        QCOMPARE(rows["aten::convolution"].value("base_us").toDouble(), 80.0);
-        QCOMPARE(rows["aten::convolution"].value("other_us").toDouble(), 50.0);
-        QCOMPARE(rows["aten::convolution"].value("delta_pct").toDouble(), -37.5);
-        QCOMPARE(rows["aten::relu"].value("base_calls").toInt(), 2);
-        QCOMPARE(rows["aten::relu"].value("delta_us").toDouble(), -10.0);
-        QCOMPARE(rows["aten::gone"].value("delta_pct").toDouble(), -100.0);
-        QCOMPARE(rows["aten::gone"].value("presence").toString(), QString("base_only"));
-        QVERIFY(rows["aten::added"].value("delta_pct").isNull()); // new: no percentage
-        QCOMPARE(rows["aten::added"].value("presence").toString(), QString("other_only"));
-        QCOMPARE(rows["kernel_a"].value("delta_pct").toDouble(), -40.0);
-        QVERIFY(rows["kernel_c"].value("delta_pct").isNull());
-        QCOMPARE(document.value("total").toObject().value("base_us").toDouble(), 230.0);
-        QCOMPARE(document.value("total").toObject().value("other_us").toDouble(), 185.0);
-        QCOMPARE(document.value("ops").toObject().value("delta_us").toDouble(), -35.0);
-        QCOMPARE(document.value("kernels").toObject().value("delta_us").toDouble(), -10.0);
-        // The table: "new" where json has null, the total's percentage to two decimals.
-        const auto table = runCli({"diff", base, other}, "100");
-        QVERIFY2(table.out.contains(QRegularExpression("aten::added +0\\.0 +25\\.0 +25\\.0 +new +other_only")), qPrintable(table.out));
-        QVERIFY2(table.out.contains(QRegularExpression("total +ops self \\+ kernels +230\\.0 +185\\.0 +-45\\.0 +-19\\.57")), qPrintable(table.out));
     }
 
     void diffGatesOnRegressions()

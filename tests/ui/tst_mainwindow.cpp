@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QDropEvent>
+#include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -166,6 +167,21 @@ private Q_SLOTS:
                                              timeline->view()->index()->trace.get() == window.workspace()->traces()[0].trace.get(); },
                                 10000));
         QVERIFY(window.statusBar()->currentMessage().contains("open already"));
+
+        // A file rewritten since it was read is a new trace.
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("copy.json");
+        QVERIFY(QFile::copy(a, copy));
+        window.openPaths({copy});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(3));
+        QFile rewritten(copy);
+        QVERIFY(rewritten.open(QIODevice::ReadWrite));
+        QVERIFY(rewritten.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));
+        rewritten.close();
+        window.openPaths({copy});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(4));
     }
 
     void pageRunStartsTheModelProfile()

@@ -48,8 +48,9 @@ int Workspace::traceIndexOf(const QString &path) const
         return resolved.isEmpty() ? QFileInfo(p).absoluteFilePath() : resolved;
     };
     const auto wanted = canonical(path);
+    const auto modified = QFileInfo(path).lastModified();
     for (std::size_t i = 0; i < m_traces.size(); ++i)
-        if (canonical(m_traces[i].path) == wanted)
+        if (canonical(m_traces[i].path) == wanted && m_traces[i].modified == modified)
             return int(i);
     return -1;
 }
@@ -65,6 +66,7 @@ void Workspace::openTrace(const QString &path, bool partial)
         if (QFileInfo(loading) == QFileInfo(path))
             return;
     const std::filesystem::path file = path.toStdString();
+    const auto modified = QFileInfo(path).lastModified();
     trace::LoadOptions options;
     options.partial = partial;
     const auto id = m_jobs->run<std::shared_ptr<const trace::Trace>>(
@@ -73,8 +75,8 @@ void Workspace::openTrace(const QString &path, bool partial)
             return trace::loadTrace(file, options, progress, stop);
         },
         this,
-        [this, path](std::shared_ptr<const trace::Trace> loaded) {
-            m_traces.push_back({path, std::move(loaded)});
+        [this, path, modified](std::shared_ptr<const trace::Trace> loaded) {
+            m_traces.push_back({path, std::move(loaded), modified});
             Q_EMIT fileOpened(path);
             Q_EMIT traceOpened(int(m_traces.size()) - 1);
         });

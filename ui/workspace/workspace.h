@@ -3,6 +3,7 @@
 #include "core/torch/modelfile.h"
 #include "core/trace/tracesource.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -21,6 +22,7 @@ class JobTracker;
 struct TraceDocument {
     QString path;
     std::shared_ptr<const trace::Trace> trace;
+    QDateTime modified; // the file's time when it was read: a rewritten file is a new trace
 };
 
 struct ModelDocument {
@@ -43,7 +45,8 @@ public:
     // that is open already is not loaded twice: traceOpenedAgain names it (and nothing happens
     // while it is still loading).
     void openTrace(const QString &path, bool partial = false);
-    // The index of the open trace at path (the same file, however the path is written), or -1.
+    // The index of the open trace at path (the same file, however the path is written, not
+    // rewritten since it was read), or -1.
     int traceIndexOf(const QString &path) const;
     void openModel(const QString &path);
 

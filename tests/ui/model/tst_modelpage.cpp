@@ -157,14 +157,18 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 1);
         QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
 
-        // Flame graph: the same trace, opened for that page.
+        // Flame graph: the same trace, open already: shown again, not loaded twice.
         QVERIFY(results->flameGraphButton()->isEnabled());
         QSignalSpy flame(&f.page, &ModelPage::flameGraphRequested);
+        QSignalSpy again(&f.workspace, &Workspace::traceOpenedAgain);
+        const auto traces = f.workspace.traces().size();
         results->flameGraphButton()->click();
         QCOMPARE(flame.count(), 1);
         QVERIFY(f.waitIdle());
-        QCOMPARE(opened.count(), 2);
-        QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(again.count(), 1);
+        QCOMPARE(f.workspace.traces().size(), traces);
+        QCOMPARE(f.workspace.traces().at(std::size_t(again.at(0).at(0).toInt())).path, QString::fromStdString(run->tracePath.string()));
     }
 
     void filtersTheLayerTable()
