@@ -110,7 +110,6 @@ void fitWidths(std::vector<std::size_t> &widths, const std::vector<std::size_t> 
     }
 }
 
-
 bool isProse(const TextTable &table, std::size_t column)
 {
     return column < table.prose.size() && table.prose[column];

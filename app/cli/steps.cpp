@@ -24,8 +24,11 @@ int runSteps(const StepsOptions &options)
     if (!range)
         return kBadInput;
     const auto breakdown = analysis::buildStepBreakdown(*input->index, *range);
-    const auto gpu = analysis::gpuUtilization(*input->index, breakdown.steps, *range);
     using analysis::StepCategory;
+    // Shown in json and under the table; csv and md hold the steps only.
+    const auto gpu = options.format == Format::Json || options.format == Format::Table
+                         ? analysis::gpuUtilization(*input->index, breakdown.steps, *range)
+                         : analysis::GpuUtilization{};
 
     if (options.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
@@ -71,11 +74,10 @@ int runSteps(const StepsOptions &options)
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
-    if (options.format == Format::Table)
-        for (const auto &busy : gpu.devices)
-            std::cout << "GPU " << busy.device << " busy " << fixed(100.0 * busy.utilization(), 1) << "% of the "
-                      << (gpu.overSteps ? "step time" : "trace's span (no steps)") << ": " << microsText(busy.busyNs, options.format)
-                      << " of " << microsText(busy.spanNs, options.format) << " us\n";
+    for (const auto &busy : gpu.devices)
+        std::cout << "GPU " << busy.device << " busy " << fixed(100.0 * busy.utilization(), 1) << "% of the "
+                  << (gpu.overSteps ? "step time" : "trace's span (no steps)") << ": " << microsText(busy.busyNs, options.format)
+                  << " of " << microsText(busy.spanNs, options.format) << " us\n";
     return kSuccess;
 }
 

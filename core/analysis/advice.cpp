@@ -40,12 +40,15 @@ std::string lower(std::string_view text)
 }
 
 // Spans the step rules look at: each ProfilerStep, or the whole trace when it has none.
+// The name of the one span stepsOrTrace gives for a trace without steps.
+constexpr std::string_view kWholeTrace = "trace";
+
 std::vector<StepRow> stepsOrTrace(const TraceIndex &index)
 {
     auto steps = buildStepBreakdown(index).steps;
     if (steps.empty() && index.trace->info.spanEnd > index.trace->info.spanStart) {
         steps.push_back(breakdownSpan(index, index.trace->info.spanStart, index.trace->info.spanEnd));
-        steps.back().name = "trace";
+        steps.back().name = kWholeTrace;
     }
     return steps;
 }
@@ -110,7 +113,7 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
     if (hits == 0 || 2 * hits <= counted)
         return;
     const double fraction = static_cast<double>(idle) / static_cast<double>(total);
-    const bool wholeTrace = steps.size() == 1 && steps.front().name == "trace";
+    const bool wholeTrace = steps.size() == 1 && steps.front().name == kWholeTrace;
     std::string detail = "The GPU runs nothing for " + percentText(fraction);
     if (wholeTrace)
         detail += " of the trace (it has no profiler steps)";

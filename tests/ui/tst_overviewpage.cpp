@@ -191,12 +191,7 @@ private Q_SLOTS:
 
     // Every headline figure and every step bar's layers against the independent goldens, for
     // every fixture trace.
-    void headlineAndBarsMatchTheGoldens_data()
-    {
-        QTest::addColumn<QString>("fixture");
-        for (const auto &name : analysis::testing::fixtureNames())
-            QTest::newRow(name.c_str()) << QString::fromStdString(name);
-    }
+    void headlineAndBarsMatchTheGoldens_data() { analysis::testing::addFixtureRows(); }
     void headlineAndBarsMatchTheGoldens()
     {
         QFETCH(QString, fixture);
@@ -248,8 +243,7 @@ private Q_SLOTS:
         QCOMPARE(gpuTiles, int(busy.size()));
         for (const auto &row : busy) {
             const bool overSteps = !row[2].empty();
-            const double share = overSteps ? double(microsToNs(row[2])) / double(microsToNs(row[3]))
-                                           : double(microsToNs(row[1])) / double(page.data()->trace->info.spanNanoseconds());
+            const double share = analysis::testing::goldenGpuShare(row, page.data()->trace->info.spanNanoseconds());
             const auto caption = QStringLiteral("GPU %1 busy in %2").arg(QString::fromStdString(row[0]), overSteps ? "steps" : "the trace");
             QCOMPARE(tiles.value(caption), percentText(100.0 * share));
         }

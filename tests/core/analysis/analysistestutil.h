@@ -49,6 +49,14 @@ inline const std::vector<std::string> &fixtureNames()
     return names;
 }
 
+// One row per fixture in a column "fixture", for a data-driven test's _data function.
+inline void addFixtureRows()
+{
+    QTest::addColumn<QString>("fixture");
+    for (const auto &name : fixtureNames())
+        QTest::newRow(name.c_str()) << QString::fromStdString(name);
+}
+
 struct Loaded {
     std::shared_ptr<const trace::Trace> trace;
     std::shared_ptr<const TraceIndex> index;
@@ -139,6 +147,14 @@ inline std::int64_t microsToNs(const std::string &text)
         ns += std::stoll(fraction);
     }
     return negative ? -ns : ns;
+}
+
+// A row of a NAME.utilization.csv golden (device, busy_us, step_busy_us, step_time_us): the
+// GPU's busy share every view shows, over the steps when the golden has step figures, else
+// over the trace's span, spanNs.
+inline double goldenGpuShare(const std::vector<std::string> &row, std::int64_t spanNs)
+{
+    return row[2].empty() ? double(microsToNs(row[1])) / double(spanNs) : double(microsToNs(row[2])) / double(microsToNs(row[3]));
 }
 
 } // namespace pyrometer::analysis::testing

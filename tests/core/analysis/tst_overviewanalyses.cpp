@@ -205,12 +205,7 @@ private slots:
     }
 
 private:
-    static void fixtures()
-    {
-        QTest::addColumn<QString>("fixture");
-        for (const auto &name : fixtureNames())
-            QTest::addRow("%s", name.c_str()) << QString::fromStdString(name);
-    }
+    static void fixtures() { addFixtureRows(); }
 };
 
 QTEST_GUILESS_MAIN(TestOverviewAnalyses)

@@ -132,12 +132,7 @@ private Q_SLOTS:
 
     // The summary's GPU utilization per device, for every fixture, against the independent
     // goldens: busy inside the steps over the step time (over the span without steps).
-    void gpuUtilizationMatchesTheGoldens_data()
-    {
-        QTest::addColumn<QString>("fixture");
-        for (const auto &name : analysis::testing::fixtureNames())
-            QTest::newRow(name.c_str()) << qs(name);
-    }
+    void gpuUtilizationMatchesTheGoldens_data() { analysis::testing::addFixtureRows(); }
     void gpuUtilizationMatchesTheGoldens()
     {
         QFETCH(QString, fixture);
@@ -156,8 +151,7 @@ private Q_SLOTS:
         QCOMPARE(std::size_t(gpuFacts), expected.size());
         for (const auto &row : expected) {
             const bool overSteps = !row[2].empty();
-            const double share = overSteps ? double(microsToNs(row[2])) / double(microsToNs(row[3]))
-                                           : double(microsToNs(row[1])) / double(loaded.trace->info.spanNanoseconds());
+            const double share = goldenGpuShare(row, loaded.trace->info.spanNanoseconds());
             const auto fact = std::find_if(facts.begin(), facts.end(),
                                            [&](const report::Fact &f) { return f.label == "GPU " + row[0] + " utilization"; });
             QVERIFY2(fact != facts.end(), row[0].c_str());
@@ -170,7 +164,7 @@ private Q_SLOTS:
     // The numbers in the report's step, operator and kernel tables against the independent
     // goldens, for every fixture, in nanoseconds so that no digit is rounded away; and the
     // HTML carries those cells.
-    void tablesMatchTheGoldens_data() { gpuUtilizationMatchesTheGoldens_data(); }
+    void tablesMatchTheGoldens_data() { analysis::testing::addFixtureRows(); }
     void tablesMatchTheGoldens()
     {
         QFETCH(QString, fixture);

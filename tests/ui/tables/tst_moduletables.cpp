@@ -117,12 +117,7 @@ private Q_SLOTS:
         QVERIFY(model.rowCount(model.index(0, 0)) > 0);
     }
 
-    void memoryTreeAgreesWithGolden_data()
-    {
-        QTest::addColumn<QString>("fixture");
-        for (const auto &name : analysis::testing::fixtureNames())
-            QTest::newRow(name.c_str()) << QString::fromStdString(name);
-    }
+    void memoryTreeAgreesWithGolden_data() { analysis::testing::addFixtureRows(); }
     void memoryTreeAgreesWithGolden()
     {
         QFETCH(QString, fixture);
