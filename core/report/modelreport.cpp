@@ -63,7 +63,7 @@ std::vector<Section> modelSections(const torch::LatencyReport &latency, const to
     if (leaves.size() > options.topRows)
         leaves.resize(options.topRows);
     Table table{"", {"Layer", "Type", "Calls", "Self", "Total", "% of forward", "Parameters", "GFLOP/s", "Output"},
-                {false, false, true, true, true, true, true, true, false}, {}};
+                {false, false, true, true, true, true, true, true, false}, {}, {true}};
     for (const auto *row : leaves) {
         table.rows.push_back({row->module, row->type, std::to_string(row->calls), millis(row->selfMs, unit),
                               millis(row->totalMs, unit), fixed(row->percent, 1), std::to_string(row->params),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -9,11 +10,16 @@ namespace pyrometer::report {
 // by reportrender.h. Whoever has something to say adds a section (a trace, a model run, and
 // later the sweep and comparison pages), so the document knows nothing of where it came from.
 
+inline constexpr std::size_t kNameChars = 80;
+
 struct Table {
     std::string caption;
     std::vector<std::string> header;
     std::vector<bool> rightAligned; // per column; missing entries mean left
     std::vector<std::vector<std::string>> rows;
+    // Per column: names (kernels run to hundreds of characters) longer than kNameChars are
+    // elided when rendered, whole in the HTML cell's tooltip. Missing entries mean no.
+    std::vector<bool> names;
     bool operator==(const Table &) const = default;
 };
 

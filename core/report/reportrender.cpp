@@ -20,21 +20,27 @@ h1 { border-bottom: 3px solid var(--accent); padding-bottom: .2em; margin-bottom
 h2 { border-bottom: 1px solid var(--line); padding-bottom: .2em; margin-top: 2em; }
 .subtitle { color: var(--muted); margin-top: 0; }
 nav { margin: 1em 0 2em; color: var(--muted); } nav a { color: var(--accent); text-decoration: none; }
-table { border-collapse: collapse; margin: .6em 0 1.4em; font-size: 13px; }
+table { border-collapse: collapse; margin: .6em 0 1.4em; font-size: 13px; max-width: 100%; }
 caption { text-align: left; font-weight: 600; padding: .3em 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
+td.name { overflow-wrap: anywhere; min-width: 14em; }
 th { background: var(--head); text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1.2em; }
 dt { color: var(--muted); } dd { margin: 0; }
 figure { margin: 1em 0; } figcaption { color: var(--muted); font-size: 13px; }
-figure img { max-width: 100%; background: #ffffff; border: 1px solid var(--line); border-radius: 4px; }
+figure img { max-width: 100%; height: auto; background: #ffffff; border: 1px solid var(--line); border-radius: 4px; }
 footer { color: var(--muted); font-size: 12px; margin-top: 3em; border-top: 1px solid var(--line); padding-top: .5em; }
 )";
 
 bool rightAligned(const Table &table, std::size_t column)
 {
     return column < table.rightAligned.size() && table.rightAligned[column];
+}
+
+bool isName(const Table &table, std::size_t column)
+{
+    return column < table.names.size() && table.names[column];
 }
 
 // A relative path as a Markdown link destination: blanks and parentheses percent-encoded.
@@ -70,8 +76,16 @@ void htmlTable(std::ostringstream &out, const Table &table)
     out << "</tr></thead>\n<tbody>\n";
     for (const auto &row : table.rows) {
         out << "<tr>";
-        for (std::size_t c = 0; c < row.size(); ++c)
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            // Names wrap anywhere (a kernel's has few spaces); long ones are elided, whole in the tooltip.
+            if (isName(table, c)) {
+                const bool elided = row[c].size() > kNameChars;
+                out << "<td class=\"name\"" << (elided ? " title=\"" + escapeHtml(row[c]) + "\"" : std::string()) << ">"
+                    << escapeHtml(elided ? elideName(row[c], kNameChars) : row[c]) << "</td>";
+                continue;
+            }
             out << (rightAligned(table, c) ? "<td class=\"num\">" : "<td>") << escapeHtml(row[c]) << "</td>";
+        }
         out << "</tr>\n";
     }
     out << "</tbody>\n</table>\n";
@@ -105,8 +119,8 @@ void markdownTable(std::ostringstream &out, const Table &table)
     out << "\n";
     for (const auto &row : table.rows) {
         out << "|";
-        for (const auto &cell : row)
-            out << ' ' << markdownCell(cell) << " |";
+        for (std::size_t c = 0; c < row.size(); ++c)
+            out << ' ' << markdownCell(isName(table, c) ? elideName(row[c], kNameChars) : row[c]) << " |";
         out << "\n";
     }
     out << "\n";
@@ -138,6 +152,16 @@ std::string base64(std::string_view bytes)
         out += '=';
     }
     return out;
+}
+
+std::string elideName(const std::string &name, std::size_t maxBytes)
+{
+    if (name.size() <= maxBytes)
+        return name;
+    std::size_t cut = maxBytes > 3 ? maxBytes - 3 : 0; // room for the ellipsis, three bytes in UTF-8
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return name.substr(0, cut) + "\xE2\x80\xA6";
 }
 
 std::string fixed(double value, int decimals)

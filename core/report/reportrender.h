@@ -32,6 +32,9 @@ std::optional<ReportFormat> formatForPath(const std::filesystem::path &path);
 Result<std::filesystem::path> writeReport(const Report &report, const std::filesystem::path &path, ReportFormat format);
 
 std::string base64(std::string_view bytes);
+// The start of a long name, cut at a character boundary, and an ellipsis: at most maxBytes
+// bytes in all.
+std::string elideName(const std::string &name, std::size_t maxBytes);
 // A number with a fixed count of decimals, for table cells: fixed(3.14159, 2) is "3.14".
 std::string fixed(double value, int decimals);
 std::string escapeHtml(std::string_view text);

@@ -1,6 +1,7 @@
 #include "core/report/tracereport.h"
 
 #include "core/report/reportrender.h"
+#include "core/report/stepsummary.h"
 
 #include "core/analysis/advice.h"
 #include "core/analysis/kerneltable.h"
@@ -27,18 +28,6 @@ constexpr std::array<const char *, kStepCategoryCount> kCategoryColors{"#3366cc"
 constexpr std::array<const char *, kStepCategoryCount> kCategoryTitles{"Kernel",     "Memcpy",   "Memset", "Runtime",
                                                                       "DataLoader", "CPU exec", "Other"};
 
-// Kernel names from templates run to hundreds of characters; a report keeps the start.
-std::string shortName(const std::string &name)
-{
-    constexpr std::size_t kMaxName = 96;
-    if (name.size() <= kMaxName)
-        return name;
-    std::size_t cut = kMaxName;
-    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
-        --cut; // not inside a UTF-8 sequence
-    return name.substr(0, cut) + "\xE2\x80\xA6";
-}
-
 std::string percent(double fraction)
 {
     return fixed(100.0 * fraction, 1) + " %";
@@ -50,7 +39,8 @@ std::string summaryTitle(const trace::Trace &trace)
 }
 
 Section summarySection(const analysis::TraceIndex &index, const analysis::StepBreakdown &steps,
-                       const analysis::KernelTable &kernels, const std::string &prefix, const ReportOptions &options)
+                       const StepDistribution &distribution, const analysis::KernelTable &kernels,
+                       const std::string &prefix, const ReportOptions &options)
 {
     const auto &trace = *index.trace;
     const auto &info = trace.info;
@@ -61,13 +51,9 @@ Section summarySection(const analysis::TraceIndex &index, const analysis::StepBr
     section.facts.push_back({"Events", std::to_string(info.eventCount)});
     section.facts.push_back({"Processes / tracks", std::to_string(info.processCount) + " / " + std::to_string(info.trackCount)});
     section.facts.push_back({"Span", duration(info.spanNanoseconds())});
-    if (!steps.steps.empty()) {
-        std::int64_t total = 0;
-        for (const auto &step : steps.steps)
-            total += step.durationNs;
-        const auto count = std::int64_t(steps.steps.size());
-        section.facts.push_back({"Steps", std::to_string(count) + ", " + duration(total / count) + " on average"});
-    }
+    if (!steps.steps.empty())
+        section.facts.push_back(
+            {"Steps", std::to_string(distribution.duration.count) + ", " + duration(distribution.duration.mean) + " on average"});
     const auto gpu = analysis::gpuUtilization(index, steps.steps);
     for (const auto &busy : gpu.devices)
         section.facts.push_back({"GPU " + std::to_string(busy.device) + " utilization",
@@ -82,7 +68,63 @@ Section summarySection(const analysis::TraceIndex &index, const analysis::StepBr
     return section;
 }
 
-Section stepsSection(const analysis::StepBreakdown &steps, const std::string &prefix,
+// The step table's columns: name, duration, the categories and, with a GPU, its utilization.
+Table stepTable(const analysis::StepBreakdown &steps, const std::string &caption)
+{
+    Table table;
+    table.caption = caption;
+    table.header = {"Step", "Duration"};
+    for (const auto *title : kCategoryTitles)
+        table.header.push_back(title);
+    if (steps.hasDevice)
+        table.header.push_back("GPU util.");
+    table.rightAligned.assign(table.header.size(), true);
+    table.rightAligned[0] = false;
+    return table;
+}
+
+std::vector<std::string> stepCells(const analysis::StepBreakdown &steps, const analysis::StepRow &step, TimeUnit unit)
+{
+    std::vector<std::string> row{step.name, formatDuration(step.durationNs, unit)};
+    for (const auto ns : step.categoryNs)
+        row.push_back(formatDuration(ns, unit));
+    if (steps.hasDevice)
+        row.push_back(percent(step.gpuUtilization));
+    return row;
+}
+
+// Many steps: their distribution, per category too, and the slowest of them.
+std::vector<Table> longStepTables(const analysis::StepBreakdown &steps, const StepDistribution &distribution,
+                                  const ReportOptions &options)
+{
+    const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
+    Table spread{"Distribution over all " + std::to_string(distribution.duration.count) + " steps",
+                 {"Time", "Mean", "p50", "p90", "p99", "Max"},
+                 {false, true, true, true, true, true},
+                 {},
+                 {}};
+    const auto addRow = [&](const std::string &what, const Distribution &d) {
+        spread.rows.push_back({what, duration(d.mean), duration(d.p50), duration(d.p90), duration(d.p99), duration(d.max)});
+    };
+    addRow("Step duration", distribution.duration);
+    for (std::size_t c = 0; c < kStepCategoryCount; ++c) {
+        if (distribution.categories[c].max > 0)
+            addRow(kCategoryTitles[c], distribution.categories[c]);
+    }
+
+    const auto slowest = slowestSteps(steps, options.topRows);
+    Table table = stepTable(steps, "The " + std::to_string(slowest.size()) + " slowest steps; # is the step's place in time order");
+    table.header.insert(table.header.begin() + 1, "#");
+    table.rightAligned.insert(table.rightAligned.begin() + 1, true);
+    for (const auto i : slowest) {
+        auto row = stepCells(steps, steps.steps[i], options.timeUnit);
+        row.insert(row.begin() + 1, std::to_string(i + 1));
+        table.rows.push_back(std::move(row));
+    }
+    return {std::move(spread), std::move(table)};
+}
+
+Section stepsSection(const analysis::StepBreakdown &steps, const StepDistribution &distribution, const std::string &prefix,
                      const ReportOptions &options)
 {
     Section section{prefix + "steps", "Step breakdown", 3, {}, {}, {}, {}};
@@ -94,28 +136,28 @@ Section stepsSection(const analysis::StepBreakdown &steps, const std::string &pr
     section.paragraphs.push_back(
         "Time per ProfilerStep by what the GPU and CPU were doing; where several overlap, the first category "
         "in this order wins (the TensorBoard profiler plugin's rule).");
-    const auto chart = stepChart(steps, options.maxChartBars);
-    std::string caption = "One bar per step, split by category, in ms";
-    if (steps.steps.size() > options.maxChartBars)
-        caption += " (the first " + std::to_string(options.maxChartBars) + " of " + std::to_string(steps.steps.size()) + " steps)";
-    section.images.push_back({caption, "image/svg+xml", renderSvg(chart), 0});
-
-    Table table;
-    table.header = {"Step", "Duration"};
-    for (const auto *title : kCategoryTitles)
-        table.header.push_back(title);
-    if (steps.hasDevice)
-        table.header.push_back("GPU util.");
-    table.rightAligned.assign(table.header.size(), true);
-    table.rightAligned[0] = false;
-    for (const auto &step : steps.steps) {
-        std::vector<std::string> row{step.name, formatDuration(step.durationNs, options.timeUnit)};
-        for (const auto ns : step.categoryNs)
-            row.push_back(formatDuration(ns, options.timeUnit));
-        if (steps.hasDevice)
-            row.push_back(percent(step.gpuUtilization));
-        table.rows.push_back(std::move(row));
+    const std::size_t count = steps.steps.size();
+    if (count <= options.maxChartBars) {
+        section.images.push_back(
+            {"One bar per step, split by category, in ms", "image/svg+xml", renderSvg(stepChart(steps, options.maxChartBars)), 0});
+    } else {
+        const auto chart = stepColumnChart(steps, options.maxChartColumns);
+        const std::string caption =
+            chart.itemsPerColumn == 1
+                ? "Every step in time order, one column per step, split by category, in ms"
+                : "All " + std::to_string(count) + " steps in time order: each column the mean of " +
+                      std::to_string(chart.itemsPerColumn) + " consecutive steps split by category, its mark the slowest of them, in ms";
+        section.images.push_back({caption, "image/svg+xml", renderSvg(chart), 0});
     }
+
+    if (count > options.maxStepRows) {
+        for (auto &table : longStepTables(steps, distribution, options))
+            section.tables.push_back(std::move(table));
+        return section;
+    }
+    Table table = stepTable(steps, "");
+    for (const auto &step : steps.steps)
+        table.rows.push_back(stepCells(steps, step, options.timeUnit));
     section.tables.push_back(std::move(table));
     return section;
 }
@@ -127,14 +169,14 @@ Section opsSection(const analysis::TraceIndex &index, const std::string &prefix,
     tableOptions.top = options.topRows;
     const auto ops = analysis::buildOpTable(index, tableOptions, stop);
     Section section{prefix + "ops", "Top operators by self time", 3, {}, {}, {}, {}};
-    Table table{"", {"Operator", "Calls", "Self", "Self %", "Total", "Average"}, {false, true, true, true, true, true}, {}};
+    Table table{"", {"Operator", "Calls", "Self", "Self %", "Total", "Average"}, {false, true, true, true, true, true}, {}, {true}};
     if (index.hasDevice) {
         table.header.push_back("Device total");
         table.rightAligned.push_back(true);
     }
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
     for (const auto &op : ops.rows) {
-        std::vector<std::string> row{shortName(op.name),           std::to_string(op.calls),  duration(op.selfNs),
+        std::vector<std::string> row{op.name,           std::to_string(op.calls),  duration(op.selfNs),
                                      fixed(op.selfPercent, 1), duration(op.totalNs), duration(op.avgNs())};
         if (index.hasDevice)
             row.push_back(duration(op.deviceTotalNs));
@@ -155,12 +197,12 @@ Section kernelsSection(const analysis::KernelTable &kernels, const std::string &
         return section;
     }
     Table table{"", {"Kernel", "Kind", "Count", "Total", "Average", "%", "Launched by"},
-                {false, false, true, true, true, true, false}, {}};
+                {false, false, true, true, true, true, false}, {}, {true, false, false, false, false, false, true}};
     for (const auto &kernel : kernels.rows) {
-        table.rows.push_back({shortName(kernel.name), std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
+        table.rows.push_back({kernel.name, std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
                               formatDuration(kernel.totalNs, options.timeUnit),
                               formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
-                              shortName(kernel.launchOp)});
+                              kernel.launchOp});
     }
     section.tables.push_back(std::move(table));
     return section;
@@ -175,7 +217,7 @@ Section adviceSection(const analysis::TraceIndex &index, const std::string &pref
                                      "synchronizations or allocator churn above the thresholds.");
         return section;
     }
-    Table table{"", {"Finding", "Evidence", "Suggested fix"}, {}, {}};
+    Table table{"", {"Finding", "Evidence", "Suggested fix"}, {}, {}, {}};
     for (const auto &finding : findings) {
         std::string evidence;
         for (const auto &e : finding.evidence)
@@ -209,16 +251,38 @@ StackedBarChart stepChart(const analysis::StepBreakdown &steps, std::size_t maxB
     return chart;
 }
 
+ColumnChart stepColumnChart(const analysis::StepBreakdown &steps, std::size_t maxColumns)
+{
+    ColumnChart chart;
+    chart.title = "Step time by category";
+    chart.unit = "ms";
+    chart.xLabel = "step, in time order";
+    chart.seriesNames.assign(kCategoryTitles.begin(), kCategoryTitles.end());
+    chart.seriesColors.assign(kCategoryColors.begin(), kCategoryColors.end());
+    chart.itemCount = steps.steps.size();
+    const auto buckets = bucketSteps(steps, maxColumns);
+    chart.itemsPerColumn = buckets.empty() ? 1 : buckets.front().count;
+    for (const auto &bucket : buckets) {
+        ColumnChart::Column column;
+        for (const auto ns : bucket.meanNs)
+            column.values.push_back(ns / 1e6);
+        column.max = bucket.count > 1 ? double(bucket.maxNs) / 1e6 : 0;
+        chart.columns.push_back(std::move(column));
+    }
+    return chart;
+}
+
 std::vector<Section> traceSections(const analysis::TraceIndex &index, const std::string &idPrefix,
                                    const ReportOptions &options, const StopToken *stop)
 {
     const auto steps = analysis::buildStepBreakdown(index, {}, stop);
+    const auto distribution = stepDistribution(steps);
     analysis::KernelTableOptions kernelOptions;
     kernelOptions.top = options.topRows;
     const auto kernels = analysis::buildKernelTable(index, kernelOptions, stop);
     std::vector<Section> sections;
-    sections.push_back(summarySection(index, steps, kernels, idPrefix, options));
-    sections.push_back(stepsSection(steps, idPrefix, options));
+    sections.push_back(summarySection(index, steps, distribution, kernels, idPrefix, options));
+    sections.push_back(stepsSection(steps, distribution, idPrefix, options));
     sections.push_back(opsSection(index, idPrefix, options, stop));
     sections.push_back(kernelsSection(kernels, idPrefix, options));
     sections.push_back(adviceSection(index, idPrefix, stop));
