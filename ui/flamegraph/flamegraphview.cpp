@@ -135,10 +135,22 @@ void FlameGraphView::paintEvent(QPaintEvent *)
     if (!m_graph)
         return;
     const auto &layout = currentLayout();
+    paintBoxes(painter, layout.boxes);
+    if (m_hovered >= 0 && std::size_t(m_hovered) < layout.boxes.size()) {
+        const auto &b = layout.boxes[std::size_t(m_hovered)];
+        painter.setPen(QPen(palette().text().color(), 1));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRect(b.x, b.y, std::max(1, b.width - 2), b.height - 2));
+    }
+    Q_EMIT painted(double(timer.nsecsElapsed()) / 1e6);
+}
+
+void FlameGraphView::paintBoxes(QPainter &painter, const std::vector<analysis::FlameBox> &boxes) const
+{
     const bool searching = !m_searchText.isEmpty();
     std::vector<PaintFrame> frames;
-    frames.reserve(layout.boxes.size());
-    for (const auto &box : layout.boxes) {
+    frames.reserve(boxes.size());
+    for (const auto &box : boxes) {
         std::uint32_t color = box.merged ? kMergedColor : m_colors[box.node];
         if (searching && (box.merged || !m_search.matched[box.node]))
             color = kDimmedColor;
@@ -148,13 +160,36 @@ void FlameGraphView::paintEvent(QPaintEvent *)
     paintFrames(
         painter, frames, [&](std::uint32_t node) { return QString::fromUtf8(graph.label(node).data(), qsizetype(graph.label(node).size())); },
         [&](std::uint32_t node) { return duration(graph.tree.nodes[node].totalNs); });
-    if (m_hovered >= 0 && std::size_t(m_hovered) < layout.boxes.size()) {
-        const auto &b = layout.boxes[std::size_t(m_hovered)];
-        painter.setPen(QPen(palette().text().color(), 1));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRect(b.x, b.y, std::max(1, b.width - 2), b.height - 2));
+}
+
+QImage FlameGraphView::contentImage(int width, int maxHeight) const
+{
+    if (!m_graph || width <= 0 || maxHeight <= 0)
+        return {};
+    auto v = viewport();
+    v.width = width;
+    v.scrollY = 0;
+    v.height = std::numeric_limits<int>::max();
+    auto boxes = analysis::layoutIcicle(*m_graph, v).boxes;
+    if (boxes.empty())
+        return {};
+    int top = std::numeric_limits<int>::max();
+    int bottom = std::numeric_limits<int>::min();
+    for (const auto &box : boxes) {
+        top = std::min(top, box.y);
+        bottom = std::max(bottom, box.y + box.height);
     }
-    Q_EMIT painted(double(timer.nsecsElapsed()) / 1e6);
+    const int height = std::min(bottom - top, maxHeight);
+    // Inverted, the zoomed frame is at the bottom: a cut keeps the rows next to it.
+    const int offset = m_inverted ? bottom - height : top;
+    for (auto &box : boxes)
+        box.y -= offset; // moved, not translated: labels are clipped to the painter's window
+    QImage image(width, height, QImage::Format_RGB32);
+    image.fill(palette().base().color());
+    QPainter painter(&image);
+    painter.setFont(font());
+    paintBoxes(painter, boxes);
+    return image;
 }
 
 int FlameGraphView::boxAt(QPoint pos)
@@ -255,18 +290,24 @@ void FlameGraphView::wheelEvent(QWheelEvent *event)
 
 void FlameGraphView::contextMenuEvent(QContextMenuEvent *event)
 {
-    const auto node = nodeAt(event->pos());
-    if (!node)
-        return;
-    const QString name = QString::fromStdString(m_graph->tree.nodes[*node].name);
     QMenu menu(this);
-    menu.addAction(tr("Zoom into %1").arg(name.left(60)), this, [this, n = *node] { zoomTo(n); });
-    menu.addAction(tr("Reset zoom"), this, [this] { zoomTo(0); });
-    if (*node != 0) {
-        menu.addAction(tr("Sandwich view of %1").arg(name.left(60)), this, [this, name] { Q_EMIT sandwichRequested(name); });
-        menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
+    if (const auto node = nodeAt(event->pos())) {
+        const QString name = QString::fromStdString(m_graph->tree.nodes[*node].name);
+        menu.addAction(tr("Zoom into %1").arg(name.left(60)), this, [this, n = *node] { zoomTo(n); });
+        menu.addAction(tr("Reset zoom"), this, [this] { zoomTo(0); });
+        if (*node != 0) {
+            menu.addAction(tr("Sandwich view of %1").arg(name.left(60)), this, [this, name] { Q_EMIT sandwichRequested(name); });
+            menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
+        }
     }
-    menu.exec(event->globalPos());
+    // What the owner added (a page's exports), below the frame's own actions.
+    if (!actions().isEmpty()) {
+        if (!menu.isEmpty())
+            menu.addSeparator();
+        menu.addActions(actions());
+    }
+    if (!menu.isEmpty())
+        menu.exec(event->globalPos());
 }
 
 void FlameGraphView::resizeEvent(QResizeEvent *event)

@@ -2,6 +2,7 @@
 
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
 #include <QElapsedTimer>
+#include <QImage>
 #include <QWidget>
 
 #include "core/analysis/flamegraph.h"
@@ -17,7 +18,7 @@ namespace pyrometer::ui::flamegraph {
 // any page: give it a graph, listen to its signals.
 //   click a frame           zoom into it (the full-width frame zooms back out one level)
 //   double-click a frame    sandwichRequested(name)
-//   context menu            zoom, sandwich, copy name
+//   context menu            zoom, sandwich, copy name, then the actions added to the widget
 //   wheel                   scroll when the graph is taller than the view
 // Layout is analysis::layoutIcicle, recomputed only when the viewport changes; frames
 // narrower than a pixel are merged, so painting costs the same at any zoom.
@@ -48,6 +49,11 @@ public:
     int rowHeight() const;
     QSize sizeHint() const override { return {800, 400}; }
 
+    // The zoomed frame's subtree as this view draws it, every row of it at `width` pixels
+    // (scrolled out of view or not), cropped to the rows drawn and at most maxHeight tall
+    // (the rows nearest the zoomed frame): an image for a report. Null without a graph.
+    QImage contentImage(int width, int maxHeight) const;
+
 Q_SIGNALS:
     void zoomChanged(std::uint32_t node);
     void sandwichRequested(const QString &function);
@@ -68,6 +74,7 @@ protected:
 
 private:
     int boxAt(QPoint pos);
+    void paintBoxes(QPainter &painter, const std::vector<analysis::FlameBox> &boxes) const;
     void recolor();
     void clampScroll();
     analysis::IcicleViewport viewport() const;

@@ -8,6 +8,7 @@
 #include <QBuffer>
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QPixmap>
 #include <QTemporaryDir>
@@ -44,6 +45,7 @@ report::Table tableOfModel(const QAbstractItemModel &model, const std::string &c
             cells.push_back(model.index(row, column).data().toString().toStdString());
         table.rows.push_back(std::move(cells));
     }
+    table.names = {true}; // the first column names the row: an op, kernel, layer or variant
     return table;
 }
 
@@ -85,11 +87,15 @@ std::vector<report::Section> compareSections(const ComparePage &page)
         traces.id = "trace-diff";
         traces.title = "Two traces compared";
         traces.paragraphs.push_back(plainText(page.traceStatus()->text()));
-        if (auto *flame = page.diffFlameGraph(); flame->graph() && flame->width() > 0 && flame->height() > 0) {
+        // The graph's rows as drawn, at the page's width: not the widget, which is as tall
+        // as the window and mostly empty below a shallow graph.
+        constexpr int kFlameWidth = 1000;
+        constexpr int kFlameMaxHeight = 1400;
+        if (const QImage image = page.diffFlameGraph()->contentImage(kFlameWidth, kFlameMaxHeight); !image.isNull()) {
             QByteArray png;
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);
-            if (flame->grab().save(&buffer, "PNG"))
+            if (image.save(&buffer, "PNG"))
                 traces.images.push_back(pngImage(png,
                                                  "Diff flame graph of " + page.flameSourceCombo()->currentText().toStdString() +
                                                      ": red slower, blue faster than the base",
