@@ -106,13 +106,21 @@ private Q_SLOTS:
     {
         JobTracker tracker;
         QSignalSpy idle(&tracker, &JobTracker::becameIdle);
+        QSignalSpy finished(&tracker, &JobTracker::finished);
         QList<int> delivered;
-        tracker.run<int>("old", "table", spinUntilStopped, this, [&](int v) { delivered.append(v); });
-        tracker.run<int>(
+        const auto old = tracker.run<int>("old", "table", spinUntilStopped, this, [&](int v) { delivered.append(v); });
+        const auto newer = tracker.run<int>(
             "new", "table", [](ProgressReporter &, const StopToken &) { return Result<int>(2); }, this,
             [&](int v) { delivered.append(v); });
         QTRY_COMPARE_WITH_TIMEOUT(idle.size(), 1, 5000);
         QCOMPARE(delivered, QList<int>{2});
+        // The replaced job is superseded, not cancelled: nobody asked to stop it.
+        QCOMPARE(finished.size(), 2);
+        for (const auto &args : finished) {
+            const auto id = args.at(0).value<JobTracker::JobId>();
+            QCOMPARE(args.at(2).value<JobOutcome>(), id == old ? JobOutcome::Superseded : JobOutcome::Succeeded);
+            QVERIFY(id == old || id == newer);
+        }
     }
 
     void dropsResultWhenContextIsGone()

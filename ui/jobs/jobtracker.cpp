@@ -30,12 +30,13 @@ JobTracker::JobId JobTracker::beginJob(const QString &title, const QString &key)
         for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it) {
             if (it->key == key && !it->cancelled) {
                 it->cancelled = true;
+                it->superseded = true;
                 it->stop.requestStop();
             }
         }
     }
     const JobId id = m_nextId++;
-    m_jobs.insert(id, Job{title, key, StopToken(), -1, false});
+    m_jobs.insert(id, Job{title, key, StopToken(), -1, false, false});
     Q_EMIT started(id, title);
     return id;
 }
@@ -52,7 +53,10 @@ void JobTracker::setProgress(JobId id, int permille)
 std::pair<JobTracker::Job, JobOutcome> JobTracker::takeJob(JobId id, bool ok)
 {
     Job job = m_jobs.take(id);
-    const JobOutcome outcome = job.cancelled ? JobOutcome::Cancelled : ok ? JobOutcome::Succeeded : JobOutcome::Failed;
+    const JobOutcome outcome = job.superseded  ? JobOutcome::Superseded
+                               : job.cancelled ? JobOutcome::Cancelled
+                               : ok            ? JobOutcome::Succeeded
+                                               : JobOutcome::Failed;
     return {std::move(job), outcome};
 }
 

@@ -12,7 +12,9 @@
 
 namespace pyrometer::ui {
 
-enum class JobOutcome { Succeeded, Failed, Cancelled };
+// Superseded: a newer job with the same key replaced it (nobody asked to stop it, so the
+// window does not report it as cancelled).
+enum class JobOutcome { Succeeded, Failed, Cancelled, Superseded };
 
 // Runs long work (parsing, analysis, model runs) off the GUI thread and tracks it for the
 // status bar. Work receives a ProgressReporter (0..1000, throttled) and a StopToken it must
@@ -88,6 +90,7 @@ private:
         StopToken stop;
         int permille = -1; // -1 until the work reports progress
         bool cancelled = false;
+        bool superseded = false; // cancelled by a newer job with the same key
     };
 
     JobId beginJob(const QString &title, const QString &key);

@@ -2,6 +2,7 @@
 
 #include "core/torch/session.h"
 #include "core/util/format.h"
+#include "ui/model/modelstate.h"
 #include "ui/model/profilerun.h"
 #include "ui/model/profileresultsview.h"
 #include "ui/model/sweepview.h"
@@ -26,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <thread>
+#include <utility>
 
 namespace pyrometer::ui {
 
@@ -103,6 +105,10 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
     connect(workspace, &Workspace::modelOpened, this, &ModelPage::showModel);
+    connect(workspace, &Workspace::modelOpenedAgain, this, [this](int index) {
+        if (index != m_current) // the one shown keeps its results
+            showModel(index);
+    });
     connect(jobs, &JobTracker::finished, this,
             [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) { jobFinished(id, outcome, message); });
     connect(m_results, &ProfileResultsView::openTraceRequested, this, [this](const QString &path) {
@@ -158,8 +164,61 @@ void ModelPage::showModel(int index)
     m_sweep->setModel(document.path);
     m_runStatus->clear();
     m_inputs->clear();
-    prefillInputs(document.path);
     m_stack->setCurrentIndex(1);
+    if (m_pendingState.is_object() && QString::fromStdString(m_pendingState.value("model", std::string())) == document.path)
+        applyState(std::exchange(m_pendingState, nlohmann::json()));
+    prefillInputs(document.path);
+}
+
+nlohmann::json ModelPage::saveState() const
+{
+    if (m_current < 0)
+        return {};
+    nlohmann::json state{{"model", currentModelPath().toStdString()},
+                         {"inputs", m_inputs->text().toStdString()},
+                         {"warmup", m_warmup->value()},
+                         {"iterations", m_iterations->value()},
+                         {"threads", m_threads->value()},
+                         {"mode", m_mode->currentData().toInt() == int(torch::RunMode::Train) ? "train" : "inference"},
+                         {"tab", m_tabs->currentIndex() == m_tabs->indexOf(m_sweep) ? "sweep" : "profile"},
+                         {"sweep", m_sweep->saveState()}};
+    if (const auto *run = m_results->run())
+        state["profile"] = profileRunToJson(*run);
+    return state;
+}
+
+void ModelPage::restoreState(const nlohmann::json &state)
+{
+    if (!state.is_object() || !state.contains("model"))
+        return;
+    if (m_current >= 0 && QString::fromStdString(state.value("model", std::string())) == currentModelPath())
+        applyState(state);
+    else
+        m_pendingState = state;
+}
+
+void ModelPage::applyState(const nlohmann::json &state)
+{
+    const auto integer = [&](const char *key, QSpinBox *spin) {
+        if (const auto it = state.find(key); it != state.end() && it->is_number_integer())
+            spin->setValue(it->get<int>());
+    };
+    if (const auto it = state.find("inputs"); it != state.end() && it->is_string())
+        m_inputs->setText(QString::fromStdString(it->get<std::string>()));
+    integer("warmup", m_warmup);
+    integer("iterations", m_iterations);
+    integer("threads", m_threads);
+    m_mode->setCurrentIndex(m_mode->findData(int(state.value("mode", std::string()) == "train" ? torch::RunMode::Train
+                                                                                               : torch::RunMode::Inference)));
+    if (const auto it = state.find("profile"); it != state.end()) {
+        if (auto run = profileRunFromJson(*it)) {
+            m_results->setRun(std::make_shared<const ProfileRun>(std::move(*run)), QFileInfo(currentModelPath()).fileName());
+            m_runStatus->setText(tr("Measured before the session was saved; Run profile measures again."));
+        }
+    }
+    if (const auto it = state.find("sweep"); it != state.end())
+        m_sweep->restoreState(*it);
+    m_tabs->setCurrentWidget(state.value("tab", std::string()) == "sweep" ? static_cast<QWidget *>(m_sweep) : m_results);
 }
 
 void ModelPage::setRunDefaults(int warmup, int iterations)
@@ -240,6 +299,7 @@ void ModelPage::jobFinished(JobTracker::JobId id, JobOutcome outcome, const QStr
         m_runStatus->clear();
         break;
     case JobOutcome::Cancelled:
+    case JobOutcome::Superseded:
         m_runStatus->setText(tr("Cancelled."));
         break;
     case JobOutcome::Failed:

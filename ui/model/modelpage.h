@@ -4,6 +4,8 @@
 
 #include "ui/jobs/jobtracker.h"
 
+#include <nlohmann/json.hpp>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -52,6 +54,10 @@ public:
     void setRunDefaults(int warmup, int iterations);
     // The path of the model shown, empty when none.
     QString currentModelPath() const;
+    // The form, the profile shown and the Sweep tab, for a session file. restoreState applies
+    // to the model the state names: now when it is shown, else as soon as it is opened.
+    nlohmann::json saveState() const;
+    void restoreState(const nlohmann::json &state);
     // Says what an earlier run measured (from a saved session) until a new run replaces it.
     void showPreviousRun(const QString &summary);
 
@@ -63,6 +69,7 @@ Q_SIGNALS:
 
 private:
     void showModel(int index);
+    void applyState(const nlohmann::json &state);
     void prefillInputs(const QString &path);
     void jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message);
 
@@ -83,6 +90,7 @@ private:
     QTabWidget *m_tabs;
     SweepView *m_sweep;
     int m_current = -1;
+    nlohmann::json m_pendingState; // a restored session's state for a model not shown yet
     JobTracker::JobId m_runningJob = 0;
     // True while JobTracker::run is starting the profile job: a job whose work ends before
     // run() returns can finish inside that call.

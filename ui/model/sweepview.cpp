@@ -1,6 +1,7 @@
 #include "ui/model/sweepview.h"
 
 #include "core/util/format.h"
+#include "ui/model/modelstate.h"
 #include "ui/plots/sweepplots.h"
 #include "ui/tables/tableexport.h"
 
@@ -139,6 +140,7 @@ void SweepView::setModel(const QString &path)
         m_jobs->cancel(m_runningJob);
     ++m_serial;
     m_path = path;
+    m_report.reset();
     m_plots->clear();
     m_model->clear();
     m_summary->clear();
@@ -176,6 +178,7 @@ void SweepView::runSweep()
     options.iterations = m_iterations->value();
 
     const quint64 serial = ++m_serial;
+    m_report.reset();
     m_plots->clear();
     m_plots->setBudget(options.memoryBudgetBytes);
     m_model->clear();
@@ -205,8 +208,10 @@ void SweepView::runSweep()
             return std::make_shared<const torch::SweepReport>(std::move(report).value());
         },
         this, [this, serial](std::shared_ptr<const torch::SweepReport> report) {
-            if (serial == m_serial)
+            if (serial == m_serial) {
+                m_report = report;
                 showReport(*report);
+            }
         });
     m_starting = false;
     if (m_jobs->activeJobs().contains(id))
@@ -260,11 +265,68 @@ void SweepView::jobFinished(JobTracker::JobId id, JobOutcome outcome, const QStr
     m_run->setEnabled(true);
     switch (outcome) {
     case JobOutcome::Succeeded: m_status->clear(); break;
-    case JobOutcome::Cancelled: m_status->setText(tr("Cancelled; the points measured so far stay.")); break;
+    case JobOutcome::Cancelled:
+    case JobOutcome::Superseded: m_status->setText(tr("Cancelled; the points measured so far stay.")); break;
     case JobOutcome::Failed: m_status->setText(tr("Failed: %1").arg(message)); break;
     }
     if (outcome != JobOutcome::Succeeded)
         m_export->setEnabled(m_model->rowCount() > 0);
+}
+
+nlohmann::json SweepView::saveState() const
+{
+    nlohmann::json state{{"batches", m_batches->text().toStdString()},
+                         {"variants", m_variants->text().toStdString()},
+                         {"budget", m_budget->text().toStdString()},
+                         {"iterations", m_iterations->value()}};
+    if (m_report) {
+        state["report"] = sweepReportToJson(*m_report);
+    } else if (m_model->rowCount() > 0) {
+        state["points"] = sweepPointsToJson(m_model->rows());
+    }
+    return state;
+}
+
+void SweepView::restoreState(const nlohmann::json &state)
+{
+    if (!state.is_object())
+        return;
+    const auto text = [&](const char *key, const QLineEdit *edit) {
+        const auto it = state.find(key);
+        return it != state.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : edit->text();
+    };
+    m_batches->setText(text("batches", m_batches));
+    m_variants->setText(text("variants", m_variants));
+    m_budget->setText(text("budget", m_budget));
+    if (const auto it = state.find("iterations"); it != state.end() && it->is_number_integer())
+        m_iterations->setValue(it->get<int>());
+
+    ++m_serial; // a sweep still running for the model shown before is not this one
+    m_report.reset();
+    m_plots->clear();
+    m_model->clear();
+    m_summary->clear();
+    m_status->clear();
+    std::vector<torch::SweepPoint> points;
+    if (const auto it = state.find("report"); it != state.end()) {
+        if (auto report = sweepReportFromJson(*it)) {
+            m_report = std::make_shared<const torch::SweepReport>(std::move(*report));
+            points = m_report->points;
+        }
+    } else if (const auto partial = state.find("points"); partial != state.end()) {
+        points = sweepPointsFromJson(*partial).value_or(std::vector<torch::SweepPoint>{});
+    }
+    if (const auto budget = torch::parseByteSize(m_budget->text().trimmed().toStdString()))
+        m_plots->setBudget(*budget);
+    for (const auto &point : points) {
+        m_plots->addPoint(point);
+        m_model->appendRow(point);
+    }
+    if (m_report)
+        showReport(*m_report);
+    else if (!points.empty())
+        m_status->setText(tr("This sweep did not finish; the points measured before it stopped are shown."));
+    m_export->setEnabled(!points.empty());
 }
 
 bool SweepView::exportPng(const QString &path) const

@@ -6,6 +6,10 @@
 #include "ui/compare/rowtablemodel.h"
 #include "ui/jobs/jobtracker.h"
 
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -44,6 +48,13 @@ public:
     SweepPointsModel *pointsModel() const { return m_model; }
     JobTracker::JobId runningJob() const { return m_runningJob; }
 
+    // The settings, the points measured and the finished sweep's report, for a session file;
+    // restoreState shows them again as they were (a sweep that did not finish says so).
+    nlohmann::json saveState() const;
+    void restoreState(const nlohmann::json &state);
+    // The last finished sweep's report (nullptr when none finished since the model was shown).
+    std::shared_ptr<const torch::SweepReport> report() const { return m_report; }
+
     bool exportPng(const QString &path) const;
     bool exportSvg(const QString &path) const;
     bool exportCsv(const QString &path) const;
@@ -72,6 +83,7 @@ private:
     SweepPlots *m_plots;
     SweepPointsModel *m_model;
     QTableView *m_table;
+    std::shared_ptr<const torch::SweepReport> m_report;
     JobTracker::JobId m_runningJob = 0;
     quint64 m_serial = 0; // which run's points are shown; a newer run drops an older one's
     bool m_starting = false;

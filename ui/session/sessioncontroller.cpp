@@ -245,9 +245,9 @@ void SessionController::traceOpened(int index)
     for (std::size_t i = 0; i < traces.size(); ++i) {
         if (traces[i].path != m_pendingCurrentTrace)
             continue;
-        if (m_parts.timeline->currentTraceIndex() != int(i))
-            m_parts.timeline->chooseTrace(int(i));
-        else if (int(i) == index && timelineShows(index)) // shown already: apply its range now
+        const bool shown = m_parts.timeline->currentTraceIndex() == int(i);
+        m_parts.workspace->selectTrace(int(i)); // every page that shows one trace
+        if (shown && int(i) == index && timelineShows(index)) // shown already: apply its range now
             applyPendingRange();
         break;
     }

@@ -15,6 +15,7 @@
 #include "ui/report/reportexporter.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
+#include "ui/session/controlstate.h"
 #include "ui/session/sessioncontroller.h"
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/preferences.h"
@@ -26,6 +27,9 @@
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
@@ -147,6 +151,18 @@ void MainWindow::createSession()
     auto *comparePage = qobject_cast<ComparePage *>(m_pages.at(Page::Compare));
     m_session->setComparisonState([comparePage] { return comparePage->saveState(); },
                                   [comparePage](const nlohmann::json &state) { comparePage->restoreState(state); });
+    m_session->addPageState(QStringLiteral("model"), [modelPage] { return modelPage->saveState(); },
+                            [modelPage](const nlohmann::json &state) { modelPage->restoreState(state); });
+    auto *operators = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
+    const NamedControls operatorControls{{"grouping", operators->groupingChooser()}, {"filter", operators->filterBox()}};
+    m_session->addPageState(QStringLiteral("operators"), [operatorControls] { return saveControls(operatorControls); },
+                            [operatorControls](const nlohmann::json &state) { restoreControls(operatorControls, state); });
+    auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(m_pages.at(Page::FlameGraph));
+    const NamedControls flameControls{{"mode", flame->modeChooser()},          {"python", flame->pythonToggle()},
+                                      {"per_thread", flame->perThreadToggle()}, {"merge_steps", flame->mergeStepsToggle()},
+                                      {"color", flame->colorChooser()},         {"search", flame->searchBox()}};
+    m_session->addPageState(QStringLiteral("flamegraph"), [flameControls] { return saveControls(flameControls); },
+                            [flameControls](const nlohmann::json &state) { restoreControls(flameControls, state); });
     connect(m_session, &SessionController::failed, this, &MainWindow::showError);
     connect(m_session, &SessionController::filesMissing, this, [this](const QStringList &files) {
         showError(tr("Not found, so not opened: %1. The rest of the session is open.").arg(files.join(QStringLiteral(", "))));

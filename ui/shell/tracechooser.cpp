@@ -14,7 +14,7 @@ TraceChooser::TraceChooser(Workspace *workspace, QWidget *parent) : QComboBox(pa
         addItem(QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName(), index);
         setCurrentIndex(count() - 1);
     });
-    connect(workspace, &Workspace::traceOpenedAgain, this, [this](int index) {
+    connect(workspace, &Workspace::traceSelected, this, [this](int index) {
         if (const int item = findData(index); item >= 0)
             setCurrentIndex(item);
     });

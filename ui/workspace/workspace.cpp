@@ -10,6 +10,7 @@ namespace pyrometer::ui {
 Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_jobs(jobs)
 {
     connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &) {
+        m_loadingModels.remove(m_modelJobs.take(id));
         const QString path = m_traceJobs.take(id);
         if (!path.isEmpty() && outcome == JobOutcome::Failed)
             Q_EMIT traceLoadFailed(path);
@@ -41,18 +42,43 @@ void Workspace::open(const QString &path)
     }
 }
 
-int Workspace::traceIndexOf(const QString &path) const
+namespace {
+
+// The same file however its path is written: the canonical path where the file exists.
+QString canonicalPath(const QString &path)
 {
-    const auto canonical = [](const QString &p) {
-        const auto resolved = QFileInfo(p).canonicalFilePath();
-        return resolved.isEmpty() ? QFileInfo(p).absoluteFilePath() : resolved;
-    };
-    const auto wanted = canonical(path);
+    const auto resolved = QFileInfo(path).canonicalFilePath();
+    return resolved.isEmpty() ? QFileInfo(path).absoluteFilePath() : resolved;
+}
+
+// The index of the document read from path (not rewritten since), or -1.
+template <typename Document>
+int documentIndexOf(const std::vector<Document> &documents, const QString &path)
+{
+    const auto wanted = canonicalPath(path);
     const auto modified = QFileInfo(path).lastModified();
-    for (std::size_t i = 0; i < m_traces.size(); ++i)
-        if (canonical(m_traces[i].path) == wanted && m_traces[i].modified == modified)
+    for (std::size_t i = 0; i < documents.size(); ++i)
+        if (canonicalPath(documents[i].path) == wanted && documents[i].modified == modified)
             return int(i);
     return -1;
+}
+
+} // namespace
+
+int Workspace::traceIndexOf(const QString &path) const
+{
+    return documentIndexOf(m_traces, path);
+}
+
+int Workspace::modelIndexOf(const QString &path) const
+{
+    return documentIndexOf(m_models, path);
+}
+
+void Workspace::selectTrace(int index)
+{
+    if (index >= 0 && std::size_t(index) < m_traces.size())
+        Q_EMIT traceSelected(index);
 }
 
 void Workspace::openTrace(const QString &path, bool partial)
@@ -60,6 +86,7 @@ void Workspace::openTrace(const QString &path, bool partial)
     if (const int open = traceIndexOf(path); open >= 0) {
         Q_EMIT fileOpened(path);
         Q_EMIT traceOpenedAgain(open);
+        Q_EMIT traceSelected(open);
         return;
     }
     for (const auto &loading : m_traceJobs)
@@ -85,16 +112,26 @@ void Workspace::openTrace(const QString &path, bool partial)
 
 void Workspace::openModel(const QString &path)
 {
+    if (const int open = modelIndexOf(path); open >= 0) {
+        Q_EMIT fileOpened(path);
+        Q_EMIT modelOpenedAgain(open);
+        return;
+    }
+    if (m_loadingModels.contains(canonicalPath(path)))
+        return;
+    m_loadingModels.insert(canonicalPath(path));
     const std::filesystem::path file = path.toStdString();
-    m_jobs->run<torch::ModelInfo>(
+    const auto modified = QFileInfo(path).lastModified();
+    const auto id = m_jobs->run<torch::ModelInfo>(
         tr("Loading model %1").arg(QFileInfo(path).fileName()), QString(),
         [file](ProgressReporter &, const StopToken &) { return torch::inspectModel(file); },
         this,
-        [this, path](torch::ModelInfo info) {
-            m_models.push_back({path, std::move(info)});
+        [this, path, modified](torch::ModelInfo info) {
+            m_models.push_back({path, std::move(info), modified});
             Q_EMIT fileOpened(path);
             Q_EMIT modelOpened(int(m_models.size()) - 1);
         });
+    m_modelJobs.insert(id, canonicalPath(path));
 }
 
 } // namespace pyrometer::ui

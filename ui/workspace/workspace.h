@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QSet>
 #include <QObject>
 #include <QString>
 
@@ -28,6 +29,7 @@ struct TraceDocument {
 struct ModelDocument {
     QString path;
     torch::ModelInfo info;
+    QDateTime modified; // the file's time when it was read
 };
 
 // What the user has open: traces and models. Opening runs a background job; the documents
@@ -48,7 +50,11 @@ public:
     // The index of the open trace at path (the same file, however the path is written, not
     // rewritten since it was read), or -1.
     int traceIndexOf(const QString &path) const;
+    // A model that is open already is not loaded twice: modelOpenedAgain names it.
     void openModel(const QString &path);
+    int modelIndexOf(const QString &path) const;
+    // Asks every page that shows one trace at a time to show trace index.
+    void selectTrace(int index);
 
     const std::vector<TraceDocument> &traces() const { return m_traces; }
     const std::vector<ModelDocument> &models() const { return m_models; }
@@ -58,6 +64,10 @@ Q_SIGNALS:
     // An open trace was asked for again: the pages show it, as for a new one.
     void traceOpenedAgain(int index);
     void modelOpened(int index);
+    void modelOpenedAgain(int index);
+    // The pages that show one trace at a time move to trace index (an open trace opened again,
+    // a restored session's current trace).
+    void traceSelected(int index);
     // A log directory was opened: the user picks which of its files to open.
     void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
     // Problems found before any job starts (a missing path, a directory with no traces).
@@ -72,6 +82,8 @@ Q_SIGNALS:
 private:
     JobTracker *m_jobs;
     QHash<quint64, QString> m_traceJobs; // running trace loads: job id -> path
+    QHash<quint64, QString> m_modelJobs; // running model loads: job id -> canonical path
+    QSet<QString> m_loadingModels;
     std::vector<TraceDocument> m_traces;
     std::vector<ModelDocument> m_models;
 };

@@ -2,19 +2,31 @@
 // file is gone, bookmarks, and the crash-recovery offer after an unclean exit.
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
+#include "ui/flamegraph/flamegraphpage.h"
+#include "ui/model/latencyhistogram.h"
+#include "ui/model/layertreemodel.h"
+#include "ui/model/modelstate.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/model/sweepview.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
 #include "ui/session/sessioncontroller.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
+#include "ui/shell/tracechooser.h"
+#include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/workspace.h"
 
 #include "core/trace/trace.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <qcustomplot.h>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -245,16 +257,144 @@ private Q_SLOTS:
                                          [](const auto &r) { return r.trace == kTraceB.toStdString(); });
         QCOMPARE(std::int64_t(range->first), savedB->startNs);
         QCOMPARE(std::int64_t(range->second), savedB->endNs);
-        // The model page says what the saved run measured.
+        // The model page shows the saved run again, and says it was measured before.
+        QVERIFY(modelOf(restored)->results()->run());
+        QCOMPARE(modelOf(restored)->results()->run()->latency.iterations, 3);
         const auto labels = modelOf(restored)->findChildren<QLabel *>();
-        QVERIFY(std::any_of(labels.begin(), labels.end(),
-                            [](const QLabel *label) { return label->text().contains(QStringLiteral("Last run")); }));
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *label) {
+            return label->text().contains(QStringLiteral("Measured before the session was saved"));
+        }));
         // Saving the restored window gives the same session.
         const auto again = restored.session()->capture();
         QCOMPARE(again.traces.size(), saved.traces.size());
         QCOMPARE(again.runs, saved.runs);
         QCOMPARE(again.bookmarks, saved.bookmarks);
         QCOMPARE(again.ranges.size(), saved.ranges.size());
+    }
+
+    // What every page showed comes back in a fresh window that had the session's model open
+    // already: the Model page's form, profile (histogram and layers) and sweep (settings,
+    // points, summary), the trace every per-trace page shows, the Operators and Flame graph
+    // settings, the page; nothing is listed twice and no restore job reports a cancel.
+    void sessionRestoresEveryPage()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("pages.pyrometer"));
+        nlohmann::json savedProfile, savedSweep;
+        QString savedSummary, savedGrouping, savedMode;
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.openPaths({kTraceA, kTraceB, kModel});
+            QVERIFY(waitIdle(window));
+            auto *model = modelOf(window);
+            model->setRunDefaults(1, 4);
+            model->inputsEdit()->setText(QStringLiteral("2x4"));
+            model->threadsSpin()->setValue(1);
+            model->runProfile();
+            QVERIFY(waitIdle(window));
+            QVERIFY(model->results()->run());
+            auto *sweep = model->sweepView();
+            sweep->batchesEdit()->setText(QStringLiteral("1,2"));
+            sweep->variantsEdit()->setText(QStringLiteral("baseline,frozen"));
+            sweep->budgetEdit()->setText(QStringLiteral("512MiB"));
+            sweep->iterationsSpin()->setValue(2);
+            sweep->runSweep();
+            QVERIFY(waitIdle(window));
+            QVERIFY(sweep->report());
+            QCOMPARE(sweep->pointsModel()->rowCount(), 4);
+            model->resultTabs()->setCurrentWidget(sweep);
+
+            auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+            operators->groupingChooser()->setCurrentIndex(operators->groupingChooser()->count() - 1);
+            operators->filterBox()->setText(QStringLiteral("aten::"));
+            auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(window.pageWidget(Page::FlameGraph));
+            flame->modeChooser()->setCurrentIndex(flame->modeChooser()->count() - 1);
+            flame->pythonToggle()->setChecked(!flame->pythonToggle()->isChecked());
+            // Trace A, opened first, is the one shown; trace B was the newest.
+            window.workspace()->selectTrace(traceIndex(window, kTraceA));
+            QVERIFY(showTrace(window, kTraceA));
+            window.showPage(Page::Model);
+
+            QVERIFY(window.session()->save(file));
+            savedProfile = profileRunToJson(*model->results()->run());
+            savedSweep = sweep->saveState();
+            savedSummary = sweep->summaryLabel()->text();
+            savedGrouping = operators->groupingChooser()->currentText();
+            savedMode = flame->modeChooser()->currentText();
+        }
+        QVERIFY(!savedSummary.isEmpty());
+
+        MainWindow restored;
+        restored.setInteractive(false);
+        restored.openPaths({kModel}); // open before the session: not listed twice
+        QVERIFY(waitIdle(restored));
+        QStringList statusMessages;
+        connect(restored.statusBar(), &QStatusBar::messageChanged, this, [&](const QString &m) { statusMessages << m; });
+        QList<JobOutcome> outcomes;
+        connect(restored.jobs(), &JobTracker::finished, this,
+                [&](JobTracker::JobId, const QString &, JobOutcome outcome, const QString &) { outcomes << outcome; });
+        QVERIFY(restored.session()->open(file));
+        QVERIFY(waitIdle(restored));
+        QVERIFY(QTest::qWaitFor([&] { return restored.jobs()->isIdle(); }, 30'000));
+        QCOMPARE(restored.failureCount(), 0);
+        QCOMPARE(restored.workspace()->models().size(), std::size_t(1));
+        QCOMPARE(restored.workspace()->traces().size(), std::size_t(2));
+        QVERIFY(!outcomes.contains(JobOutcome::Cancelled));
+        for (const auto &message : statusMessages)
+            QVERIFY2(!message.contains(QStringLiteral("cancelled")), qPrintable(message));
+        QCOMPARE(restored.currentPage(), Page::Model);
+
+        // The Model page: the form, the whole profile, the histogram and the layers.
+        auto *model = modelOf(restored);
+        QCOMPARE(model->inputsEdit()->text(), QStringLiteral("2x4"));
+        QCOMPARE(model->iterationsSpin()->value(), 4);
+        QCOMPARE(model->warmupSpin()->value(), 1);
+        QCOMPARE(model->threadsSpin()->value(), 1);
+        QVERIFY(model->results()->run());
+        QVERIFY(profileRunToJson(*model->results()->run()) == savedProfile);
+        QCOMPARE(model->results()->run()->latency.samplesMs.size(), std::size_t(4));
+        QVERIFY(model->results()->histogram()->bars()->data()->size() > 0);
+        QVERIFY(model->results()->layerModel()->rowCount() > 0);
+        // The Sweep tab: settings, points, summary, and it is the tab shown.
+        auto *sweep = model->sweepView();
+        QCOMPARE(model->resultTabs()->currentWidget(), static_cast<QWidget *>(sweep));
+        QCOMPARE(sweep->variantsEdit()->text(), QStringLiteral("baseline,frozen"));
+        QCOMPARE(sweep->budgetEdit()->text(), QStringLiteral("512MiB"));
+        QCOMPARE(sweep->batchesEdit()->text(), QStringLiteral("1,2"));
+        QCOMPARE(sweep->iterationsSpin()->value(), 2);
+        QCOMPARE(sweep->pointsModel()->rowCount(), 4);
+        QVERIFY(sweep->saveState() == savedSweep);
+        QCOMPARE(sweep->summaryLabel()->text(), savedSummary);
+
+        // Every page that shows one trace shows trace A.
+        for (const Page page : {Page::Overview, Page::Timeline, Page::Operators, Page::FlameGraph, Page::Memory}) {
+            const auto *chooser = restored.pageWidget(page)->findChild<TraceChooser *>();
+            QVERIFY(chooser);
+            QCOMPARE(chooser->currentData().toInt(), traceIndex(restored, kTraceA));
+        }
+        auto *operators = qobject_cast<tables::OperatorsPage *>(restored.pageWidget(Page::Operators));
+        QCOMPARE(operators->groupingChooser()->currentText(), savedGrouping);
+        QCOMPARE(operators->filterBox()->text(), QStringLiteral("aten::"));
+        auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(restored.pageWidget(Page::FlameGraph));
+        QCOMPARE(flame->modeChooser()->currentText(), savedMode);
+
+        if (const auto shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            restored.resize(1400, 900);
+            restored.show();
+            model->resultTabs()->setCurrentWidget(model->results());
+            restored.grab().save(QDir(shots).filePath(QStringLiteral("pyrometer-session-model-profile.png")));
+            model->resultTabs()->setCurrentWidget(sweep);
+            restored.grab().save(QDir(shots).filePath(QStringLiteral("pyrometer-session-model-sweep.png")));
+        }
+        // Saving the restored window writes the same pages again.
+        const auto again = restored.session()->capture();
+        const auto first = session::readSession(file.toStdString());
+        QVERIFY(first.ok());
+        QVERIFY(again.pages["model"] == first.value().pages["model"]);
+        QVERIFY(again.pages["operators"] == first.value().pages["operators"]);
+        QVERIFY(again.pages["flamegraph"] == first.value().pages["flamegraph"]);
+        QCOMPARE(again.currentTrace, first.value().currentTrace);
     }
 
     void bookmarkTakesTheTimelineThere()
@@ -301,6 +441,33 @@ private Q_SLOTS:
         QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
         QCOMPARE(window.workspace()->traces().front().path, kTraceB);
         QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+    }
+
+    // A session written before pages kept their state has only the run's summary: the Model
+    // page says what it measured.
+    void sessionWithOnlyARunSummaryShowsIt()
+    {
+        QTemporaryDir dir;
+        session::SessionState state;
+        state.models = {kModel.toStdString()};
+        session::RunSummary run;
+        run.model = kModel.toStdString();
+        run.inputs = "2x4";
+        run.mode = "inference";
+        run.iterations = 7;
+        run.meanMs = 1.25;
+        state.runs = {run};
+        const QString file = dir.filePath(QStringLiteral("old.pyrometer"));
+        QVERIFY(session::writeSession(file.toStdString(), state).ok());
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.session()->open(file));
+        QVERIFY(waitIdle(window));
+        QVERIFY(!modelOf(window)->results()->run());
+        const auto labels = modelOf(window)->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *label) {
+            return label->text().contains(QStringLiteral("Last run")) && label->text().contains(QStringLiteral("1.250 ms"));
+        }));
     }
 
     void traceOpenedAfterARestoreIsShown()

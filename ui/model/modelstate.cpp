@@ -1,0 +1,262 @@
+#include "ui/model/modelstate.h"
+
+#include "core/torch/inputspec.h"
+
+namespace pyrometer::ui {
+namespace {
+
+using nlohmann::json;
+
+json statsToJson(const torch::LatencyStats &s)
+{
+    return {{"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
+}
+
+torch::LatencyStats statsFromJson(const json &j)
+{
+    torch::LatencyStats s;
+    s.mean = j.at("mean").get<double>();
+    s.std = j.at("std").get<double>();
+    s.min = j.at("min").get<double>();
+    s.p50 = j.at("p50").get<double>();
+    s.p90 = j.at("p90").get<double>();
+    s.p99 = j.at("p99").get<double>();
+    s.max = j.at("max").get<double>();
+    return s;
+}
+
+std::vector<torch::InputSpec> inputsFromJson(const json &j)
+{
+    const auto text = j.get<std::string>();
+    if (text.empty())
+        return {};
+    auto inputs = torch::parseInputSpecs(text, torch::BatchDim::Swept);
+    if (!inputs.ok())
+        throw std::invalid_argument(inputs.error().message);
+    return std::move(inputs).value();
+}
+
+const char *modeName(torch::RunMode mode)
+{
+    return mode == torch::RunMode::Train ? "train" : "inference";
+}
+
+torch::RunMode modeFromJson(const json &j)
+{
+    return j.get<std::string>() == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
+}
+
+json layerToJson(const torch::LayerRow &row)
+{
+    return {{"module", row.module},
+            {"type", row.type},
+            {"depth", row.depth},
+            {"leaf", row.leaf},
+            {"calls", row.calls},
+            {"self_ms", row.selfMs},
+            {"total_ms", row.totalMs},
+            {"percent", row.percent},
+            {"output_shapes", row.outputShapes},
+            {"params", row.params},
+            {"macs", row.macs},
+            {"flops", row.flops},
+            {"gflops_per_second", row.gflopsPerSecond},
+            {"allocated_bytes", row.allocatedBytes},
+            {"self_allocated_bytes", row.selfAllocatedBytes}};
+}
+
+torch::LayerRow layerFromJson(const json &j)
+{
+    torch::LayerRow row;
+    row.module = j.at("module").get<std::string>();
+    row.type = j.at("type").get<std::string>();
+    row.depth = j.at("depth").get<int>();
+    row.leaf = j.at("leaf").get<bool>();
+    row.calls = j.at("calls").get<int>();
+    row.selfMs = j.at("self_ms").get<double>();
+    row.totalMs = j.at("total_ms").get<double>();
+    row.percent = j.at("percent").get<double>();
+    row.outputShapes = j.at("output_shapes").get<std::vector<std::vector<std::int64_t>>>();
+    row.params = j.at("params").get<std::uint64_t>();
+    row.macs = j.at("macs").get<double>();
+    row.flops = j.at("flops").get<double>();
+    row.gflopsPerSecond = j.at("gflops_per_second").get<double>();
+    row.allocatedBytes = j.at("allocated_bytes").get<std::int64_t>();
+    row.selfAllocatedBytes = j.at("self_allocated_bytes").get<std::int64_t>();
+    return row;
+}
+
+json pointToJson(const torch::SweepPoint &p)
+{
+    return {{"variant", p.variant},
+            {"batch", p.batch},
+            {"latency_ms", statsToJson(p.latency)},
+            {"throughput_per_second", p.throughputPerSecond},
+            {"peak_memory_bytes", p.peakMemoryBytes},
+            {"fits_budget", p.fitsBudget}};
+}
+
+torch::SweepPoint pointFromJson(const json &j)
+{
+    torch::SweepPoint p;
+    p.variant = j.at("variant").get<std::string>();
+    p.batch = j.at("batch").get<std::int64_t>();
+    p.latency = statsFromJson(j.at("latency_ms"));
+    p.throughputPerSecond = j.at("throughput_per_second").get<double>();
+    p.peakMemoryBytes = j.at("peak_memory_bytes").get<std::int64_t>();
+    p.fitsBudget = j.at("fits_budget").get<bool>();
+    return p;
+}
+
+json summaryToJson(const torch::SweepSummary &s)
+{
+    json out{{"variant", s.variant}, {"largest_fitting_batch", s.largestFittingBatch}, {"error", s.error}, {"note", s.note}};
+    if (s.knee)
+        out["knee"] = {{"batch", s.knee->batch},
+                       {"throughput_per_second", s.knee->throughputPerSecond},
+                       {"gain_per_doubling", s.knee->gainPerDoubling}};
+    return out;
+}
+
+torch::SweepSummary summaryFromJson(const json &j)
+{
+    torch::SweepSummary s;
+    s.variant = j.at("variant").get<std::string>();
+    s.largestFittingBatch = j.at("largest_fitting_batch").get<std::int64_t>();
+    s.error = j.at("error").get<std::string>();
+    s.note = j.at("note").get<std::string>();
+    if (const auto knee = j.find("knee"); knee != j.end())
+        s.knee = torch::Knee{knee->at("batch").get<std::int64_t>(), knee->at("throughput_per_second").get<double>(),
+                             knee->at("gain_per_doubling").get<double>()};
+    return s;
+}
+
+// Reading a session written by hand (or by a damaged disk) must not throw into the window.
+template <typename T, typename Read>
+std::optional<T> readOrNothing(const json &j, Read read)
+{
+    if (!j.is_object() && !j.is_array())
+        return std::nullopt;
+    try {
+        return read(j);
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+json profileRunToJson(const ProfileRun &run)
+{
+    const auto &l = run.latency;
+    const auto &p = run.profile;
+    json layers = json::array();
+    for (const auto &row : p.rows)
+        layers.push_back(layerToJson(row));
+    return {{"latency",
+             {{"model", l.path.string()},
+              {"inputs", torch::formatInputSpecs(l.inputs)},
+              {"mode", modeName(l.mode)},
+              {"threads", l.threads},
+              {"warmup", l.warmup},
+              {"iterations", l.iterations},
+              {"batch_size", l.batchSize},
+              {"cold_ms", l.coldMs},
+              {"warm_ms", statsToJson(l.warm)},
+              {"throughput_per_second", l.throughputPerSecond},
+              {"samples_ms", l.samplesMs}}},
+            {"profile",
+             {{"model", p.path.string()},
+              {"inputs", torch::formatInputSpecs(p.inputs)},
+              {"mode", modeName(p.mode)},
+              {"iterations", p.iterations},
+              {"forward_ms", p.forwardMs},
+              {"peak_memory_bytes", p.peakMemoryBytes},
+              {"total_macs", p.totalMacs},
+              {"total_flops", p.totalFlops},
+              {"layers", layers}}},
+            {"trace", run.tracePath.string()}};
+}
+
+std::optional<ProfileRun> profileRunFromJson(const json &json)
+{
+    return readOrNothing<ProfileRun>(json, [](const nlohmann::json &j) {
+        ProfileRun run;
+        const auto &l = j.at("latency");
+        run.latency.path = l.at("model").get<std::string>();
+        run.latency.inputs = inputsFromJson(l.at("inputs"));
+        run.latency.mode = modeFromJson(l.at("mode"));
+        run.latency.threads = l.at("threads").get<int>();
+        run.latency.warmup = l.at("warmup").get<int>();
+        run.latency.iterations = l.at("iterations").get<int>();
+        run.latency.batchSize = l.at("batch_size").get<std::int64_t>();
+        run.latency.coldMs = l.at("cold_ms").get<double>();
+        run.latency.warm = statsFromJson(l.at("warm_ms"));
+        run.latency.throughputPerSecond = l.at("throughput_per_second").get<double>();
+        run.latency.samplesMs = l.at("samples_ms").get<std::vector<double>>();
+        const auto &p = j.at("profile");
+        run.profile.path = p.at("model").get<std::string>();
+        run.profile.inputs = inputsFromJson(p.at("inputs"));
+        run.profile.mode = modeFromJson(p.at("mode"));
+        run.profile.iterations = p.at("iterations").get<int>();
+        run.profile.forwardMs = p.at("forward_ms").get<double>();
+        run.profile.peakMemoryBytes = p.at("peak_memory_bytes").get<std::int64_t>();
+        run.profile.totalMacs = p.at("total_macs").get<double>();
+        run.profile.totalFlops = p.at("total_flops").get<double>();
+        for (const auto &layer : p.at("layers"))
+            run.profile.rows.push_back(layerFromJson(layer));
+        run.tracePath = j.at("trace").get<std::string>();
+        return run;
+    });
+}
+
+json sweepPointsToJson(const std::vector<torch::SweepPoint> &points)
+{
+    json out = json::array();
+    for (const auto &point : points)
+        out.push_back(pointToJson(point));
+    return out;
+}
+
+std::optional<std::vector<torch::SweepPoint>> sweepPointsFromJson(const json &json)
+{
+    return readOrNothing<std::vector<torch::SweepPoint>>(json, [](const nlohmann::json &j) {
+        std::vector<torch::SweepPoint> points;
+        for (const auto &point : j)
+            points.push_back(pointFromJson(point));
+        return points;
+    });
+}
+
+json sweepReportToJson(const torch::SweepReport &report)
+{
+    json summaries = json::array();
+    for (const auto &summary : report.summaries)
+        summaries.push_back(summaryToJson(summary));
+    return {{"model", report.path.string()},
+            {"inputs", torch::formatInputSpecs(report.inputs)},
+            {"memory_budget_bytes", report.memoryBudgetBytes},
+            {"memory_source", report.memorySource},
+            {"points", sweepPointsToJson(report.points)},
+            {"summaries", summaries}};
+}
+
+std::optional<torch::SweepReport> sweepReportFromJson(const json &json)
+{
+    return readOrNothing<torch::SweepReport>(json, [](const nlohmann::json &j) {
+        torch::SweepReport report;
+        report.path = j.at("model").get<std::string>();
+        report.inputs = inputsFromJson(j.at("inputs"));
+        report.memoryBudgetBytes = j.at("memory_budget_bytes").get<std::int64_t>();
+        report.memorySource = j.at("memory_source").get<std::string>();
+        auto points = sweepPointsFromJson(j.at("points"));
+        if (!points)
+            throw std::invalid_argument("points");
+        report.points = std::move(*points);
+        for (const auto &summary : j.at("summaries"))
+            report.summaries.push_back(summaryFromJson(summary));
+        return report;
+    });
+}
+
+} // namespace pyrometer::ui
