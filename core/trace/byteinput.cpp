@@ -245,6 +245,11 @@ Result<std::unique_ptr<ByteInput>> ByteInput::open(const std::filesystem::path &
     const auto size = static_cast<std::uint64_t>(info.st_size);
     const bool gzip = got == 2 && static_cast<unsigned char>(prefix[0]) == 0x1f
         && static_cast<unsigned char>(prefix[1]) == 0x8b;
+    // A name that promises gzip and content that is not: say so before any talk of JSON.
+    if (!gzip && file.extension() == ".gz")
+        return Error{file.string() + (got == 0 ? ": not a gzip file: it is empty"
+                                               : ": not a gzip file: the name ends in .gz, but the content does not "
+                                                 "start with gzip's magic bytes (1f 8b)")};
     std::unique_ptr<ByteInput> input;
     const int owned = guard.release();
     if (gzip)

@@ -1,5 +1,7 @@
 #include "core/trace/tracesource.h"
 
+#include "core/trace/byteinput.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -48,7 +50,9 @@ std::optional<TraceFileName> parseTraceFileName(std::string_view fileName)
     const auto dot = fileName.rfind('.');
     if (dot != std::string_view::npos && dot + 1 < fileName.size() && dot > 0) {
         const auto tail = fileName.substr(dot + 1);
-        if (std::all_of(tail.begin(), tail.end(), [](unsigned char c) { return std::isdigit(c); })) {
+        constexpr std::size_t kTimeDigits = 10; // seconds since 1970 have 10 digits since 2001
+        if (tail.size() >= kTimeDigits &&
+            std::all_of(tail.begin(), tail.end(), [](unsigned char c) { return std::isdigit(c); })) {
             parts.span = std::string(tail);
             fileName = fileName.substr(0, dot);
         }
@@ -59,8 +63,59 @@ std::optional<TraceFileName> parseTraceFileName(std::string_view fileName)
     return parts;
 }
 
+bool looksLikeTrace(const fs::path &file)
+{
+    constexpr std::size_t kHead = 256 * 1024;
+    auto input = ByteInput::open(file);
+    if (!input.ok())
+        return false;
+    std::string head(kHead, '\0');
+    std::size_t got = 0;
+    while (got < kHead) {
+        const auto n = input.value()->read(head.data() + got, kHead - got);
+        if (n == 0)
+            break;
+        got += n;
+    }
+    head.resize(got);
+    const auto first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos)
+        return false;
+    if (head[first] == '{')
+        return head.find("\"traceEvents\"") != std::string::npos;
+    return head[first] == '[' && head.find("\"ph\"") != std::string::npos;
+}
+
+std::optional<std::int64_t> spanTimeNs(std::string_view span)
+{
+    if (span.empty() || !std::all_of(span.begin(), span.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return std::nullopt;
+    std::int64_t scale = 0;
+    switch (span.size()) {
+    case 10: scale = 1'000'000'000; break;
+    case 13: scale = 1'000'000; break;
+    case 16: scale = 1'000; break;
+    case 19: scale = 1; break;
+    default: return std::nullopt;
+    }
+    std::int64_t value = 0;
+    for (const char c : span) {
+        if (value > (INT64_MAX - 9) / 10)
+            return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    if (value > INT64_MAX / scale)
+        return std::nullopt;
+    return value * scale;
+}
+
 std::vector<LogRun> discoverRuns(const fs::path &logDir)
 {
+    auto rootName = logDir.filename().string();
+    if (rootName.empty() || rootName == ".")
+        rootName = fs::absolute(logDir).lexically_normal().parent_path().filename().string();
+    if (rootName.empty())
+        rootName.assign(1, '/');
     std::map<std::string, LogRun> runs;
     std::error_code ec;
     fs::recursive_directory_iterator it(logDir, fs::directory_options::skip_permission_denied, ec);
@@ -68,12 +123,18 @@ std::vector<LogRun> discoverRuns(const fs::path &logDir)
         std::error_code typeError;
         if (!it->is_regular_file(typeError))
             continue;
-        const auto parts = parseTraceFileName(it->path().filename().string());
-        if (!parts)
-            continue;
+        const auto fileName = it->path().filename().string();
+        auto parts = parseTraceFileName(fileName);
+        if (!parts) {
+            if (!isTraceFileName(fileName) || !looksLikeTrace(it->path()))
+                continue;
+            auto worker = std::string_view(fileName);
+            worker.remove_suffix(endsWith(worker, ".gz") ? 8 : 5); // ".json.gz" or ".json"
+            parts = TraceFileName{std::string(worker), {}};
+        }
         auto name = it->path().parent_path().lexically_relative(logDir).generic_string();
-        if (name.empty())
-            name.assign(1, '.'); // not = ".": GCC 12 warns falsely (-Wrestrict) in release builds
+        if (name.empty() || name == ".")
+            name = rootName;
         auto &run = runs[name];
         run.name = name;
         run.files.push_back({parts->worker, parts->span, it->path()});
@@ -101,7 +162,8 @@ std::vector<fs::path> listTraceFiles(const fs::path &logDir)
 
 std::string noTracesMessage(const std::string &logDir)
 {
-    return logDir + ": no traces here (expected files named <worker>[.<span>].pt.trace.json[.gz])";
+    return logDir + ": no traces here (expected Chrome trace files: *.json or *.json.gz holding \"traceEvents\", "
+                    "such as TensorBoard's <worker>[.<span>].pt.trace.json[.gz])";
 }
 
 } // namespace pyrometer::trace

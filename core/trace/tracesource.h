@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -23,14 +24,21 @@ InputKind classifyInput(const std::filesystem::path &path);
 bool isTraceFileName(std::string_view fileName);
 
 // The parts of a TensorBoard trace name "<worker>[.<span>].pt.trace.json[.gz]".
-// The span is the optional numeric part before ".pt.trace.json", as the TensorBoard plugin
-// reads it; nullopt for names that do not end in ".pt.trace.json[.gz]".
+// The span is the numeric part before ".pt.trace.json" when it is a time, as torch's
+// tensorboard_trace_handler writes it (time.time_ns(), or milliseconds in older releases: 10
+// digits or more); a shorter number (a process id, a counter) stays part of the worker name.
+// nullopt for names that do not end in ".pt.trace.json[.gz]".
 struct TraceFileName {
     std::string worker;
     std::string span; // empty when the name has none
     bool operator==(const TraceFileName &) const = default;
 };
 std::optional<TraceFileName> parseTraceFileName(std::string_view fileName);
+
+// When a span was recorded, in nanoseconds since 1970: spans are seconds (10 digits),
+// milliseconds (13), microseconds (16) or nanoseconds (19) since then. nullopt for anything
+// else (empty, not a number, another length).
+std::optional<std::int64_t> spanTimeNs(std::string_view span);
 
 // One trace file of a run.
 struct RunFile {
@@ -40,8 +48,8 @@ struct RunFile {
     bool operator==(const RunFile &) const = default;
 };
 
-// A directory that holds trace files, named by its path relative to the log directory
-// ("." for the log directory itself). Files are sorted by worker, then span.
+// A directory that holds trace files, named by its path relative to the log directory (the
+// log directory itself by its own name). Files are sorted by worker, then span.
 struct LogRun {
     std::string name;
     std::vector<RunFile> files;
@@ -49,11 +57,18 @@ struct LogRun {
 };
 
 // Every run below logDir (recursively; symlinked directories are not followed), sorted by
-// name. Empty when logDir holds no trace files; unreadable subdirectories are skipped.
+// name: a TensorBoard log directory, or any folder of traces. Files named
+// "*.pt.trace.json[.gz]" are traces by their name; other "*.json[.gz]" files are traces when
+// their first bytes hold a trace's keys ("traceEvents", or the events of the bare-array form),
+// and take their name, less the extension, as worker. Empty when logDir holds no trace files;
+// unreadable subdirectories are skipped.
 std::vector<LogRun> discoverRuns(const std::filesystem::path &logDir);
 
 // Every trace file of those runs, in run order.
 std::vector<std::filesystem::path> listTraceFiles(const std::filesystem::path &logDir);
+
+// Whether the first bytes of file (inflated when it is gzip) look like a Chrome trace.
+bool looksLikeTrace(const std::filesystem::path &file);
 
 // What to say about a directory that holds no traces.
 std::string noTracesMessage(const std::string &logDir);

@@ -2,10 +2,12 @@
 
 #include "core/util/format.h"
 
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -22,22 +24,33 @@ RunChooserDialog::RunChooserDialog(const QString &logDir, const std::vector<trac
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(tr("Runs in <b>%1</b>: check the traces to open.").arg(logDir.toHtmlEscaped()), this));
 
-    m_tree->setHeaderLabels({tr("Run / worker"), tr("Span"), tr("Size")});
-    bool first = true;
+    m_tree->setHeaderLabels({tr("Run / worker"), tr("Recorded"), tr("Size")});
+    m_tree->headerItem()->setToolTip(1, tr("When the span was recorded, from its name; the file's time where the name has none"));
+    bool first = true; // every trace of the first run is checked
     for (const auto &run : runs) {
         auto *runItem = new QTreeWidgetItem(m_tree, {QString::fromStdString(run.name)});
         for (const auto &file : run.files) {
             const QString path = QString::fromStdString(file.path.string());
-            auto *item = new QTreeWidgetItem(runItem, {QString::fromStdString(file.worker), QString::fromStdString(file.span),
-                                                       QString::fromStdString(formatBytes(QFileInfo(path).size()))});
+            const QFileInfo info(path);
+            const auto spanNs = trace::spanTimeNs(file.span);
+            const QDateTime recorded = spanNs ? QDateTime::fromMSecsSinceEpoch(*spanNs / 1'000'000) : info.lastModified();
+            auto *item = new QTreeWidgetItem(runItem, {QString::fromStdString(file.worker),
+                                                       QLocale().toString(recorded, QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                                                       QString::fromStdString(formatBytes(info.size()))});
             item->setData(0, kPathRole, path);
             item->setToolTip(0, path);
+            item->setToolTip(1, file.span.empty() ? tr("modified %1 (the name holds no span)").arg(recorded.toString(Qt::ISODate))
+                                                  : tr("span %1").arg(QString::fromStdString(file.span)));
+            item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
             item->setCheckState(0, first ? Qt::Checked : Qt::Unchecked);
-            first = false;
         }
+        first = false;
         runItem->setExpanded(true);
     }
+    m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);

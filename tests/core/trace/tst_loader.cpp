@@ -227,6 +227,32 @@ private slots:
             QCOMPARE(trace.sliceCount(), 1000u);
     }
 
+    // A .gz name whose content is not gzip is named as such, before any JSON is read: random
+    // bytes, a plain JSON trace under a .gz name, an empty file.
+    void gzNameWithoutGzipContent_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QByteArray random;
+        std::uint32_t state = 12345;
+        for (int i = 0; i < 4096; ++i) {
+            state = state * 1664525u + 1013904223u;
+            random.append(char(state >> 24));
+        }
+        random[0] = 'x'; // never gzip's magic by chance
+        QTest::addRow("random bytes") << random;
+        QTest::addRow("plain json") << QByteArray(R"({"traceEvents": []})");
+        QTest::addRow("empty") << QByteArray();
+    }
+    void gzNameWithoutGzipContent()
+    {
+        QFETCH(QByteArray, bytes);
+        const auto result = loadText(bytes.toStdString(), {}, "random.json.gz");
+        QVERIFY(!result.ok());
+        const auto &message = result.error().message;
+        QVERIFY2(message.find("random.json.gz: not a gzip file") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("JSON") == std::string::npos, message.c_str());
+    }
+
     void directoryIsAnError()
     {
         QTemporaryDir dir;
