@@ -7,13 +7,21 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPainter>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
+#include <sstream>
+
 #include "core/analysis/flamediff.h"
+#include "core/analysis/flametree.h"
+#include "core/analysis/traceindex.h"
 #include "ui/flamegraph/breadcrumbbar.h"
 #include "ui/flamegraph/flamechartview.h"
 #include "ui/flamegraph/flamecolors.h"
@@ -76,6 +84,21 @@ const analysis::FlameBox *wideFrame(FlameGraphView *view, int minWidth = 100)
 QPoint centre(const analysis::FlameBox &box)
 {
     return {box.x + box.width / 2, box.y + box.height / 2};
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+int distinctColours(const QImage &image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
 }
 
 } // namespace
@@ -282,6 +305,121 @@ private Q_SLOTS:
         f.page.breadcrumb()->button(0)->click();
         QVERIFY(!chart->focus());
         QCOMPARE(f.page.breadcrumb()->crumbs(), QStringList{"all"});
+    }
+
+    // Export: folded stacks of the shown tree, the view as SVG and as PNG.
+    void exportsFoldedStacks()
+    {
+        Fixture f;
+        QVERIFY(f.open(kBert));
+        QCOMPARE(f.page.defaultExportName(QStringLiteral(".folded")), QStringLiteral("gaunernst_bert-small-uncased__1016001-flame.folded"));
+        QVERIFY(f.page.exportButton()->isEnabled());
+        QTemporaryDir dir;
+        const auto index = analysis::buildTraceIndex(*f.workspace.traces().front().trace);
+        // What writeFolded gives for the tree of the page's options, built here.
+        const auto expected = [&](analysis::FlameEvents events, bool threads) {
+            analysis::FlameOptions options;
+            options.events = events;
+            options.threadRoots = threads;
+            std::ostringstream out;
+            analysis::writeFolded(out, analysis::mergeProfilerSteps(analysis::buildFlameTree(*index, options)));
+            return QByteArray::fromStdString(out.str());
+        };
+        const QString path = dir.filePath(QStringLiteral("a.folded"));
+        QString error;
+        QVERIFY2(f.page.exportFolded(path, &error), qPrintable(error));
+        const auto opsPerThread = expected(analysis::FlameEvents::Ops, true);
+        QVERIFY(opsPerThread.count('\n') > 20);
+        QCOMPARE(readAll(path), opsPerThread);
+        // Python frames, threads merged: the file follows the page.
+        f.page.pythonToggle()->setChecked(true);
+        f.page.perThreadToggle()->setChecked(false);
+        QVERIFY(f.waitIdle());
+        QVERIFY(f.page.exportFolded(path));
+        const auto pythonMerged = expected(analysis::FlameEvents::OpsPython, false);
+        QVERIFY(pythonMerged != opsPerThread);
+        QCOMPARE(readAll(path), pythonMerged);
+        // A file that cannot be written: false, and the message names it.
+        const QString missing = dir.filePath(QStringLiteral("no/such/folder/a.folded"));
+        QVERIFY(!f.page.exportFolded(missing, &error));
+        QVERIFY2(error.startsWith(missing), qPrintable(error));
+    }
+
+    void exportsTheViewAsSvgAndPng()
+    {
+        Fixture f;
+        QVERIFY(f.open(kBert));
+        QTemporaryDir dir;
+        auto *view = f.page.graphView();
+        const QString svgPath = dir.filePath(QStringLiteral("a.svg"));
+        QString error;
+        QVERIFY2(f.page.exportSvg(svgPath, &error), qPrintable(error));
+        QSvgRenderer renderer(svgPath);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBoxF(), QRectF(view->rect()));
+        // The top frames wide enough for their whole name carry it as text.
+        const QString svg = QString::fromUtf8(readAll(svgPath));
+        const QFontMetrics metrics(view->font());
+        int named = 0;
+        for (const auto &box : view->currentLayout().boxes) {
+            const QString name = QString::fromStdString(view->graph()->tree.nodes[box.node].name);
+            if (box.merged || view->graph()->depth[box.node] > 2 || name.isEmpty() || box.width < metrics.horizontalAdvance(name) + 20)
+                continue;
+            QVERIFY2(svg.contains(QLatin1Char('>') + name.toHtmlEscaped()), qPrintable(name));
+            ++named;
+        }
+        QVERIFY(named >= 2);
+        QVERIFY(!svg.contains(QStringLiteral("no such frame name")));
+
+        const QString pngPath = dir.filePath(QStringLiteral("a.png"));
+        QVERIFY(f.page.exportPng(pngPath));
+        const QImage png(pngPath);
+        QCOMPARE(png.size(), view->size());
+        QVERIFY(distinctColours(png) > 8);
+        if (const QByteArray shots = qgetenv("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QFile::copy(svgPath, QString::fromUtf8(shots) + QStringLiteral("/flame_export.svg"));
+            QFile::copy(pngPath, QString::fromUtf8(shots) + QStringLiteral("/flame_export.png"));
+        }
+
+        // The time-ordered chart is the view exported then.
+        f.page.setMode(FlameGraphPage::Mode::Chart);
+        QVERIFY(f.waitIdle());
+        QCOMPARE(f.page.currentView(), f.page.chartView());
+        f.page.chartView()->resize(900, 300);
+        QVERIFY(f.page.exportPng(pngPath));
+        QCOMPARE(QImage(pngPath).size(), QSize(900, 300));
+        QVERIFY(distinctColours(QImage(pngPath)) > 8);
+    }
+
+    void exportMenuAndContextMenus()
+    {
+        Fixture f;
+        QVERIFY(!f.page.exportFoldedAction()->isEnabled()); // nothing to export yet
+        QVERIFY(f.open(kBert));
+        const QList<QAction *> exports{f.page.exportFoldedAction(), f.page.exportSvgAction(), f.page.exportPngAction()};
+        for (auto *action : exports)
+            QVERIFY(action->isEnabled());
+        auto *menu = f.page.exportButton()->menu();
+        QVERIFY(menu);
+        QCOMPARE(menu->actions(), exports);
+        QCOMPARE(f.page.exportButton()->popupMode(), QToolButton::InstantPopup);
+        QCOMPARE(f.page.graphView()->actions(), exports);
+        QCOMPARE(f.page.chartView()->actions(), exports);
+        QCOMPARE(f.page.chartView()->contextMenuPolicy(), Qt::ActionsContextMenu);
+        // The page with its menu open, composed from the page and the popup (a window of its own).
+        if (const QByteArray dir = qgetenv("PYROMETER_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            auto *button = f.page.exportButton();
+            menu->popup(button->mapToGlobal(QPoint(0, button->height())));
+            QVERIFY(QTest::qWaitForWindowExposed(menu));
+            QPixmap page = f.page.grab();
+            QPainter painter(&page);
+            // Under the button, as on a screen wide enough (the offscreen one is narrower).
+            const QPoint below = button->mapTo(&f.page, QPoint(0, button->height()));
+            painter.drawPixmap(QPoint(std::min(below.x(), page.width() - menu->width()), below.y()), menu->grab());
+            painter.end();
+            page.save(QString::fromUtf8(dir) + QStringLiteral("/flame_export_menu.png"));
+            menu->hide();
+        }
     }
 
     void diffAgainstAnotherTrace()

@@ -10,18 +10,30 @@
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
 #include <QSignalBlocker>
 #include <QStackedLayout>
 #include <QStackedWidget>
 #include <QStandardItemModel>
+#include <QSvgGenerator>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cstring>
+#include <functional>
+#include <sstream>
 
 namespace pyrometer::ui::flamegraph {
 
@@ -57,6 +69,28 @@ QString fileName(const Workspace *workspace, int index)
     return QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName();
 }
 
+bool failed(QString *error, const QString &path, const QString &why)
+{
+    if (error)
+        *error = QObject::tr("%1: %2").arg(path, why);
+    return false;
+}
+
+// Writes through a temporary file renamed over path on success.
+bool saveWith(const QString &path, QString *error, const std::function<bool(QIODevice &)> &write)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failed(error, path, file.errorString());
+    if (!write(file)) {
+        file.cancelWriting();
+        return failed(error, path, file.error() != QFileDevice::NoError ? file.errorString() : QObject::tr("could not be written"));
+    }
+    if (!file.commit())
+        return failed(error, path, file.errorString());
+    return true;
+}
+
 } // namespace
 
 FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
@@ -69,7 +103,8 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
       m_traceChooser(new TraceChooser(workspace, this)), m_mode(new QComboBox(this)), m_python(new QCheckBox(tr("Python frames"), this)),
       m_perThread(new QCheckBox(tr("Per thread"), this)), m_mergeSteps(new QCheckBox(tr("Merge steps"), this)), m_color(new QComboBox(this)), m_compare(new QComboBox(this)),
       m_breadcrumb(new BreadcrumbBar(this)), m_search(new QLineEdit(this)), m_share(new QLabel(this)),
-      m_summary(new QLabel(this)), m_sandwichButton(new QToolButton(this)), m_views(new QStackedWidget(this)),
+      m_summary(new QLabel(this)), m_sandwichButton(new QToolButton(this)), m_exportButton(new QToolButton(this)),
+      m_views(new QStackedWidget(this)),
       m_graphView(new FlameGraphView(this)), m_chartView(new FlameChartView(this)), m_sandwich(new SandwichView(this))
 {
     auto *content = new QWidget(this);
@@ -118,6 +153,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     m_sandwichButton->setText(tr("Sandwich"));
     m_sandwichButton->setToolTip(tr("Callers and callees of the zoomed frame's function (or double-click any frame)"));
     second->addWidget(m_sandwichButton);
+    second->addWidget(m_exportButton);
     layout->addLayout(second);
     m_summary->setTextFormat(Qt::RichText);
     layout->addWidget(m_summary);
@@ -128,6 +164,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     layout->addWidget(m_views, 1);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
+    createExportActions();
     updateColorChoices();
 
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &FlameGraphPage::showTrace);
@@ -176,6 +213,105 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
         if (const auto *graph = m_graphView->graph(); graph && m_graphView->zoom() != 0)
             showSandwich(QString::fromStdString(graph->tree.nodes[m_graphView->zoom()].name));
     });
+}
+
+void FlameGraphPage::createExportActions()
+{
+    m_exportFolded = new QAction(tr("Folded stacks…"), this);
+    m_exportFolded->setToolTip(tr("The call tree as folded stacks (flamegraph.pl, speedscope), self time in µs"));
+    m_exportSvg = new QAction(tr("SVG…"), this);
+    m_exportSvg->setToolTip(tr("The view as drawn, as a vector image"));
+    m_exportPng = new QAction(tr("PNG…"), this);
+    m_exportPng->setToolTip(tr("The view as drawn, as an image of its size"));
+    connect(m_exportFolded, &QAction::triggered, this, [this] {
+        chooseExport(tr("Export folded stacks"), QStringLiteral(".folded"), tr("Folded stacks (*.folded *.txt)"),
+                     &FlameGraphPage::exportFolded);
+    });
+    connect(m_exportSvg, &QAction::triggered, this,
+            [this] { chooseExport(tr("Export SVG"), QStringLiteral(".svg"), tr("SVG image (*.svg)"), &FlameGraphPage::exportSvg); });
+    connect(m_exportPng, &QAction::triggered, this,
+            [this] { chooseExport(tr("Export PNG"), QStringLiteral(".png"), tr("PNG image (*.png)"), &FlameGraphPage::exportPng); });
+    const QList<QAction *> exports{m_exportFolded, m_exportSvg, m_exportPng};
+    auto *menu = new QMenu(m_exportButton);
+    menu->addActions(exports);
+    m_exportButton->setText(tr("Export"));
+    m_exportButton->setToolTip(tr("Save the call tree as folded stacks, or the view as SVG or PNG"));
+    m_exportButton->setMenu(menu);
+    m_exportButton->setPopupMode(QToolButton::InstantPopup);
+    m_exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // The same actions at the end of the views' context menus.
+    m_graphView->addActions(exports);
+    m_chartView->addActions(exports);
+    m_chartView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_exportButton->setEnabled(false);
+    for (auto *action : exports)
+        action->setEnabled(false);
+}
+
+QString FlameGraphPage::defaultExportName(const QString &extension) const
+{
+    QString name = m_traceIndex >= 0 ? fileName(m_workspace, m_traceIndex) : QStringLiteral("trace");
+    for (const auto *suffix : {".gz", ".json"}) {
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive))
+            name.chop(qsizetype(std::strlen(suffix)));
+    }
+    return name + QStringLiteral("-flame") + extension;
+}
+
+bool FlameGraphPage::exportFolded(const QString &path, QString *error) const
+{
+    const auto *graph = m_graphView->graph();
+    if (!graph)
+        return failed(error, path, tr("no flame graph is shown"));
+    std::ostringstream folded;
+    analysis::writeFolded(folded, graph->tree);
+    const std::string text = folded.str();
+    return saveWith(path, error, [&](QIODevice &file) { return file.write(text.data(), qint64(text.size())) == qint64(text.size()); });
+}
+
+bool FlameGraphPage::exportSvg(const QString &path, QString *error) const
+{
+    QWidget *view = currentView();
+    if (!hasContent() || !view)
+        return failed(error, path, tr("no flame graph is shown"));
+    return saveWith(path, error, [&](QIODevice &file) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(view->size());
+        generator.setViewBox(view->rect());
+        generator.setResolution(96); // its width and height, in mm, are then the view's size in CSS pixels
+        generator.setTitle(tr("Flame graph of %1").arg(fileName(m_workspace, m_traceIndex)));
+        QPainter painter;
+        if (!painter.begin(&generator))
+            return false;
+        view->render(&painter);
+        return painter.end();
+    });
+}
+
+bool FlameGraphPage::exportPng(const QString &path, QString *error) const
+{
+    QWidget *view = currentView();
+    if (!hasContent() || !view)
+        return failed(error, path, tr("no flame graph is shown"));
+    // Rendered at the view's size in pixels, whatever the screen's scale.
+    QImage image(view->size(), QImage::Format_RGB32);
+    image.fill(view->palette().base().color());
+    view->render(&image);
+    return saveWith(path, error, [&](QIODevice &file) { return image.save(&file, "PNG"); });
+}
+
+void FlameGraphPage::chooseExport(const QString &title, const QString &extension, const QString &filter,
+                                  bool (FlameGraphPage::*write)(const QString &, QString *) const)
+{
+    const QString folder = m_traceIndex >= 0 ? QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).absolutePath() : QString();
+    const QString suggested = folder.isEmpty() ? defaultExportName(extension) : folder + QLatin1Char('/') + defaultExportName(extension);
+    const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!(this->*write)(path, &error))
+        QMessageBox::warning(this, title, error);
 }
 
 bool FlameGraphPage::hasContent() const
@@ -367,6 +503,10 @@ void FlameGraphPage::updateBreadcrumb()
     }
     m_breadcrumb->setCrumbs(crumbs);
     m_sandwichButton->setEnabled(m_views->currentWidget() == m_graphView && m_graphView->zoom() != 0);
+    const bool exportable = m_graphView->graph() != nullptr;
+    m_exportButton->setEnabled(exportable);
+    for (auto *action : {m_exportFolded, m_exportSvg, m_exportPng})
+        action->setEnabled(exportable);
 }
 
 void FlameGraphPage::updateShare()

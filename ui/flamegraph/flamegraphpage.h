@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -36,7 +37,8 @@ class SandwichView;
 // as a time-ordered flame chart, with Python frames or not, per thread or merged; click to
 // zoom with a breadcrumb back, search with the share of time matched, a sandwich view of one
 // function, and a diff against another open trace coloured by change. Trees, charts and
-// sandwiches are built by jobs; the GUI thread only lays out and paints.
+// sandwiches are built by jobs; the GUI thread only lays out and paints. Export ▾ (and the
+// views' context menus) writes the tree as folded stacks, or the view as SVG or PNG.
 class FlameGraphPage final : public QWidget {
     Q_OBJECT
 public:
@@ -70,6 +72,20 @@ public:
     EmptyState *emptyState() const { return m_empty; }
     QWidget *currentView() const;
 
+    // Exports, each asking for a file (named defaultExportName(extension)) when triggered.
+    QToolButton *exportButton() const { return m_exportButton; }
+    QAction *exportFoldedAction() const { return m_exportFolded; }
+    QAction *exportSvgAction() const { return m_exportSvg; }
+    QAction *exportPngAction() const { return m_exportPng; }
+    // The shown trace's name without .json/.json.gz, "-flame" and extension ("run-flame.svg").
+    QString defaultExportName(const QString &extension) const;
+    // The shown tree (thread, Python and step options as set) as `pyrometer-cli flame
+    // --format collapsed` writes it; the current view as drawn, as SVG or as a PNG of its
+    // size. Written whole or not at all; false with a message naming the file on failure.
+    bool exportFolded(const QString &path, QString *error = nullptr) const;
+    bool exportSvg(const QString &path, QString *error = nullptr) const;
+    bool exportPng(const QString &path, QString *error = nullptr) const;
+
 Q_SIGNALS:
     // A job's graph (and chart) is shown.
     void graphShown();
@@ -84,6 +100,10 @@ private:
     void updateColorChoices();
     void updateEnabled();
     FlameColorMode colorMode() const;
+    void createExportActions();
+    // Asks for a file and writes it with `write` (one of the exports above).
+    void chooseExport(const QString &title, const QString &extension, const QString &filter,
+                      bool (FlameGraphPage::*write)(const QString &, QString *) const);
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -101,6 +121,10 @@ private:
     QLabel *m_share;
     QLabel *m_summary;
     QToolButton *m_sandwichButton;
+    QToolButton *m_exportButton;
+    QAction *m_exportFolded = nullptr;
+    QAction *m_exportSvg = nullptr;
+    QAction *m_exportPng = nullptr;
     QStackedWidget *m_views;
     FlameGraphView *m_graphView;
     FlameChartView *m_chartView;
