@@ -1,3 +1,4 @@
+#include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphpage.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
@@ -18,6 +19,8 @@
 #include <QAction>
 #include <QDropEvent>
 #include <QDateTime>
+#include <QDir>
+#include <QTabWidget>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -184,6 +187,38 @@ private Q_SLOTS:
         QCOMPARE(window.workspace()->traces().size(), std::size_t(4));
     }
 
+    // Export report proposes a name: the first trace's (else the model's) and the date, beside
+    // it when that folder can be written, else in the home folder.
+    void reportHasADefaultName()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        const QDate date(2026, 3, 14);
+        QCOMPARE(window.defaultReportPath(date), QDir::home().filePath("pyrometer-report-2026-03-14.html"));
+        QTemporaryDir dir;
+        const QString model = dir.filePath("resnet18.pt");
+        QVERIFY(QFile::copy(kFixtures + "/models/tiny_scripted.pt", model));
+        window.openPaths({model});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.defaultReportPath(date), dir.filePath("resnet18-report-2026-03-14.html"));
+        const QString trace = dir.filePath("worker0.1623143089861.pt.trace.json");
+        QVERIFY(QFile::copy(kTraces + "/debian_legacy_linear.json", trace));
+        window.openPaths({trace});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.defaultReportPath(date), dir.filePath("worker0.1623143089861-report-2026-03-14.html"));
+    }
+
+    // With traces open and no model, the Compare page opens on its Traces tab.
+    void compareOpensOnTracesWithoutAModel()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.openPaths({kTraces + "/diff_base.json", kTraces + "/diff_other.json"});
+        QVERIFY(waitIdle(window));
+        auto *compare = qobject_cast<ComparePage *>(window.pageWidget(Page::Compare));
+        QCOMPARE(compare->tabs()->tabText(compare->tabs()->currentIndex()), QStringLiteral("Traces"));
+    }
+
     void pageRunStartsTheModelProfile()
     {
         MainWindow window;
@@ -315,7 +350,7 @@ private Q_SLOTS:
         QVERIFY(window.workspace()->traces().empty() && window.workspace()->models().empty());
     }
 
-    void logDirectoryOpensItsFirstTraceWhenNotInteractive()
+    void logDirectoryOpensItsFirstRunWhenNotInteractive()
     {
         QVERIFY2(QFile::exists(kTraces + "/tb_logdir"), qPrintable("missing fixture " + kTraces + "/tb_logdir"));
         MainWindow window;
@@ -323,8 +358,13 @@ private Q_SLOTS:
         window.openPaths({kTraces + "/tb_logdir"});
         QVERIFY(waitIdle(window));
         QCOMPARE(window.failureCount(), 0);
-        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
-        QVERIFY(window.workspace()->traces().front().path.endsWith("worker0.1623143089861.pt.trace.json.gz"));
+        // Every span of the first run, as the dialog checks them.
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(2));
+        QStringList names;
+        for (const auto &trace : window.workspace()->traces())
+            names << QFileInfo(trace.path).fileName();
+        names.sort();
+        QCOMPARE(names, QStringList({"worker0.1623143089861.pt.trace.json.gz", "worker0.1623143566756.pt.trace.json.gz"}));
     }
 
     void dropOpensFilesAndFolders()

@@ -309,6 +309,9 @@ void ComparePage::traceOpened()
         m_traceStatus->clear();
     }
     m_diffTraces->setEnabled(traces.size() >= 2 && !m_traceJob);
+    // Without a model the variants tab has nothing to offer: open on the traces.
+    if (m_modelPath.isEmpty() && m_tabs->currentIndex() == 0)
+        m_tabs->setCurrentIndex(1);
     choosePendingTraces();
 }
 

@@ -27,16 +27,18 @@
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QLineEdit>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDate>
 #include <QDragEnterEvent>
+#include <QDir>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -47,6 +49,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
+
+#include <cstring>
 
 namespace pyrometer::ui {
 
@@ -209,10 +213,30 @@ void MainWindow::chooseSession()
         m_session->open(file);
 }
 
+QString MainWindow::defaultReportPath(const QDate &date) const
+{
+    QString source;
+    if (!m_workspace->traces().empty())
+        source = m_workspace->traces().front().path;
+    else if (!m_workspace->models().empty())
+        source = m_workspace->models().front().path;
+    const QFileInfo info(source);
+    QString name = info.fileName();
+    for (const auto *suffix : {".gz", ".json", ".pt.trace", ".pt", ".pth", ".torchscript"}) {
+        if (name.endsWith(QLatin1String(suffix)) && name.size() > int(std::strlen(suffix)))
+            name.chop(int(std::strlen(suffix)));
+    }
+    if (source.isEmpty())
+        name = QStringLiteral("pyrometer");
+    const QString folder = !source.isEmpty() && QFileInfo(info.absolutePath()).isWritable() ? info.absolutePath() : QDir::homePath();
+    return QDir(folder).filePath(QStringLiteral("%1-report-%2.html").arg(name, date.toString(Qt::ISODate)));
+}
+
 void MainWindow::exportReport()
 {
     QString selected;
-    QString file = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), kReportFilter, &selected);
+    QString file =
+        QFileDialog::getSaveFileName(this, tr("Export report"), defaultReportPath(QDate::currentDate()), kReportFilter, &selected);
     if (file.isEmpty())
         return;
     if (!file.endsWith(QStringLiteral(".html")) && !file.endsWith(QStringLiteral(".md")))

@@ -8,6 +8,7 @@
 #include <map>
 
 class QAction;
+class QDate;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
@@ -42,7 +43,7 @@ public:
     QWidget *pageWidget(Page page) const;
 
     // When false (screenshots, tests), nothing modal is shown: a log directory opens its
-    // first trace instead of asking.
+    // first run's traces instead of asking.
     void setInteractive(bool interactive);
 
     JobTracker *jobs() const { return m_jobs; }
@@ -66,6 +67,11 @@ public:
     void enableCrashRecovery();
     // Failures shown since the window opened: failed jobs and refused inputs.
     int failureCount() const { return m_failures; }
+
+    // Where File > Export report proposes to write: beside the first open trace (else the
+    // model), named after it and the date, "<name>-report-<yyyy-MM-dd>.html"; in the home
+    // folder when that folder cannot be written or nothing is open.
+    QString defaultReportPath(const QDate &date) const;
 
     // The About box's text: Pyrometer's, Qt's and libtorch's versions.
     static QString aboutText();
