@@ -25,7 +25,8 @@ caption { text-align: left; font-weight: 600; padding: .3em 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
 td.name { overflow-wrap: anywhere; min-width: 14em; }
 th { background: var(--head); text-align: left; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
+.table { overflow-x: auto; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1.2em; }
 dt { color: var(--muted); } dd { margin: 0; }
 figure { margin: 1em 0; } figcaption { color: var(--muted); font-size: 13px; }
@@ -67,7 +68,8 @@ std::string dataUri(const Image &image)
 
 void htmlTable(std::ostringstream &out, const Table &table)
 {
-    out << "<table>\n";
+    // A table too wide for a narrow window scrolls in its box, not the page.
+    out << "<div class=\"table\"><table>\n";
     if (!table.caption.empty())
         out << "<caption>" << escapeHtml(table.caption) << "</caption>\n";
     out << "<thead><tr>";
@@ -88,7 +90,7 @@ void htmlTable(std::ostringstream &out, const Table &table)
         }
         out << "</tr>\n";
     }
-    out << "</tbody>\n</table>\n";
+    out << "</tbody>\n</table></div>\n";
 }
 
 // A Markdown table cell: pipes escaped, line breaks flattened.
