@@ -1,4 +1,7 @@
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -16,6 +19,7 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/workspace.h"
 
+#include <algorithm>
 #include <fstream>
 
 using namespace pyrometer;
@@ -433,6 +437,125 @@ private Q_SLOTS:
 
     // A range's tables (Shift+drag) on the hand-built trace: the values worked out by hand for
     // the events that start in [0, 130 us).
+    // Zooming and panning out stop at the trace and a margin of 5% of it on each side.
+    void viewStaysOnTheTrace()
+    {
+        TimelineView view;
+        view.resize(1200, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        const double span = double(m_index->spanEnd - m_index->spanStart);
+        const double margin = span * 0.05;
+        const QPointF at(view.rowsRect().center());
+        for (int i = 0; i < 60; ++i) {
+            QWheelEvent out(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(&view, &out);
+        }
+        QVERIFY(view.viewport().startNs >= double(m_index->spanStart) - margin - 1);
+        QVERIFY(view.viewport().endNs() <= double(m_index->spanEnd) + margin + 1);
+        QVERIFY(view.viewport().endNs() - view.viewport().startNs >= span); // the whole trace is in view
+        for (int i = 0; i < 8; ++i)
+            QTest::keyClick(&view, Qt::Key_W);
+        for (int i = 0; i < 200; ++i)
+            QTest::keyClick(&view, Qt::Key_D);
+        QVERIFY(view.viewport().endNs() <= double(m_index->spanEnd) + margin + 1);
+        QVERIFY(view.viewport().endNs() > double(m_index->spanEnd)); // at the end, not short of it
+        for (int i = 0; i < 200; ++i)
+            QTest::keyClick(&view, Qt::Key_A);
+        QVERIFY(view.viewport().startNs >= double(m_index->spanStart) - margin - 1);
+        QVERIFY(view.viewport().startNs < double(m_index->spanStart));
+    }
+
+    // GPU streams come first unless the trace's own order is asked for; the header of the
+    // process whose rows fill the top stays drawn there.
+    void gpuTracksFirstAndHeadersStay()
+    {
+        const auto processOrder = [&](const TimelineLayout &layout) {
+            std::vector<std::int64_t> pids;
+            for (const auto &row : layout.rows)
+                if (row.kind == RowKind::Process)
+                    pids.push_back(m_trace->processes[row.process].pid.number);
+            return pids;
+        };
+        QCOMPARE(processOrder(buildLayout(*m_index, {})), (std::vector<std::int64_t>{2, 1}));
+        QCOMPARE(processOrder(buildLayout(*m_index, {}, {}, TrackOrder::AsRecorded)), (std::vector<std::int64_t>{1, 2}));
+
+        TimelineView view;
+        view.resize(1200, 150);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        QCOMPARE(view.stickyHeaderRow(), -1); // at the top, headers are in their place
+        view.setTrackOrder(TrackOrder::AsRecorded);
+        // Scroll so that pid 1's header is gone but its rows still fill the top.
+        const auto &layout = view.layout();
+        const auto firstSlice = std::find_if(layout.rows.begin(), layout.rows.end(),
+                                             [](const LayoutRow &row) { return row.kind == RowKind::Slices; });
+        QVERIFY(firstSlice != layout.rows.end());
+        const QPointF at(view.rowsRect().center());
+        for (int i = 0; i < 20 && view.viewport().scrollY < firstSlice->y + 1; ++i) {
+            QWheelEvent down(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            view.setWheelZooms(false);
+            QApplication::sendEvent(&view, &down);
+        }
+        QVERIFY(view.viewport().scrollY > 0);
+        const int sticky = view.stickyHeaderRow();
+        QVERIFY(sticky >= 0);
+        const auto [first, last] = layout.rowsIn(view.viewport().scrollY, view.viewport().scrollY + view.viewport().height);
+        QVERIFY(first < last);
+        QCOMPARE(layout.rows[std::size_t(sticky)].process, layout.rows[std::size_t(first)].process);
+        QCOMPARE(m_trace->processes[layout.rows[std::size_t(sticky)].process].pid.number, std::int64_t(1));
+        // Clicking the pinned header collapses its process.
+        const auto process = layout.rows[std::size_t(sticky)].process;
+        QVERIFY(!view.isProcessCollapsed(process));
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, view.rowsRect().top() + 5));
+        QVERIFY(view.isProcessCollapsed(process));
+    }
+
+    // A table row's events: searched by exact name without turning on Regex, the view at the
+    // longest of them, and ▶ going on from there in time order.
+    void tableRowShowsItsLongestEvent()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("ops.json");
+        {
+            std::ofstream out(file.toStdString());
+            out << R"({"traceEvents":[)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":10},)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":100000,"dur":50},)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":200000,"dur":20},)"
+                << R"({"ph":"X","name":"op_other","cat":"cpu_op","pid":1,"tid":1,"ts":300000,"dur":20}]})";
+        }
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        page.resize(1200, 600);
+        page.show();
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(file);
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        page.highlightEvents(0, QStringLiteral("op"));
+        QCOMPARE(page.matchLabel()->text(), QStringLiteral("2 of 3")); // op_other is not "op"
+        const auto boxes = page.findChildren<QCheckBox *>();
+        const auto regex = std::find_if(boxes.begin(), boxes.end(), [](const QCheckBox *box) { return box->text() == "Regex"; });
+        QVERIFY(regex != boxes.end());
+        QVERIFY(!(*regex)->isChecked());
+        const auto selected = page.view()->selectedEvent();
+        QVERIFY(selected);
+        const auto &track = page.view()->index()->trace->track(selected->track);
+        QCOMPARE(track.duration[selected->event], std::int64_t(50'000));
+        const double start = double(track.start[selected->event]);
+        QVERIFY(page.view()->viewport().startNs <= start && page.view()->viewport().endNs() >= start + 50'000);
+        page.nextMatch();
+        QCOMPARE(page.matchLabel()->text(), QStringLiteral("3 of 3"));
+        // Typing makes it a plain search again: "op" contains-matches op_other too.
+        page.searchBox()->setText(QStringLiteral("op_"));
+        page.searchBox()->setText(QStringLiteral("op"));
+        const QString label = page.matchLabel()->text();
+        QVERIFY2(label == QStringLiteral("4 matches") || label.endsWith(QStringLiteral(" of 4")), qPrintable(label));
+    }
+
     void rangeTablesHaveTheRangesValues()
     {
         ui::JobTracker jobs;

@@ -77,6 +77,7 @@ public:
         switch (role) {
         case Qt::DisplayRole:
         case ExportRole: return column.title;
+        case Qt::InitialSortOrderRole: return int(column.numeric ? Qt::DescendingOrder : Qt::AscendingOrder);
         case Qt::ToolTipRole: return column.tooltip.isEmpty() ? QVariant() : QVariant(column.tooltip);
         default: return {};
         }

@@ -286,6 +286,10 @@ void MainWindow::createPages()
         showPage(Page::Operators);
     });
     connect(operatorsPage, &tables::OperatorsPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
+    connect(operatorsPage, &tables::OperatorsPage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
+        timelinePage->highlightEvents(trace, name);
+        showPage(Page::Timeline);
+    });
     auto *memoryPage = new MemoryPage(m_workspace, m_jobs, this);
     m_pages[Page::Memory] = memoryPage;
     connect(memoryPage, &MemoryPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);

@@ -117,6 +117,10 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
             if (!name.isEmpty() && m_traceIndex >= 0)
                 Q_EMIT rowEventsSelected(m_traceIndex, name);
         });
+        connect(pane, &TablePane::eventNameActivated, this, [this](const QString &name) {
+            if (m_traceIndex >= 0)
+                Q_EMIT rowEventsActivated(m_traceIndex, name);
+        });
     }
 }
 

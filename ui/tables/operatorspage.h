@@ -76,6 +76,8 @@ Q_SIGNALS:
     // A row standing for events was selected: the timeline highlights the events named so
     // in that trace (workspaceIndex into Workspace::traces()).
     void rowEventsSelected(int workspaceIndex, const QString &eventName);
+    // A row was double-clicked (or Enter pressed on it): show its events in the Timeline.
+    void rowEventsActivated(int workspaceIndex, const QString &eventName);
     // Both tables were recomputed and are shown.
     void tablesShown();
 

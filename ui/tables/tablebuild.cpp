@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -176,9 +177,39 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
                     {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
                     {column::kStream, ColumnKind::Number, QStringLiteral("stream")}};
     tree.defaultSortColumn = 2;
+    // Memcpy and memset are not kernels: with both present, each kind is a group of its own,
+    // so the kernels rank among themselves.
+    const auto isMemory = [](const analysis::KernelRow &row) {
+        return row.kind == analysis::EventKind::Memcpy || row.kind == analysis::EventKind::Memset;
+    };
+    const auto memoryRows = std::count_if(table.rows.begin(), table.rows.end(), isMemory);
+    const bool grouped = memoryRows > 0 && memoryRows < std::ptrdiff_t(table.rows.size());
+    const auto addGroup = [&](const QString &title, bool memory) {
+        std::uint64_t count = 0;
+        std::int64_t total = 0, minNs = 0, maxNs = 0;
+        double percent = 0;
+        bool first = true;
+        for (const auto &row : table.rows) {
+            if (isMemory(row) != memory)
+                continue;
+            count += row.count;
+            total += row.totalNs;
+            percent += row.percent;
+            minNs = first ? row.minNs : std::min(minNs, row.minNs);
+            maxNs = first ? row.maxNs : std::max(maxNs, row.maxNs);
+            first = false;
+        }
+        return tree.addNode(-1,
+                            {title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
+                             qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant()},
+                            QString(), title);
+    };
+    const int kernels = grouped ? addGroup(QObject::tr("GPU kernels"), false) : -1;
+    const int memory = grouped ? addGroup(QObject::tr("Memcpy and memset"), true) : -1;
     for (const auto &row : table.rows) {
         const QString name = qs(row.name);
-        tree.addNode(-1,
+        const int parent = !grouped ? -1 : isMemory(row) ? memory : kernels;
+        tree.addNode(parent,
                      {name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
                       qint64(row.maxNs), row.percent, qs(row.launchOp),
                       row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),

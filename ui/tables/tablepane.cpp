@@ -51,6 +51,12 @@ TablePane::TablePane(QWidget *parent)
                     Q_EMIT currentEventNameChanged(current.data(TableTreeModel::EventNameRole).toString());
             });
 
+    connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        const QString name = index.data(TableTreeModel::EventNameRole).toString();
+        if (!name.isEmpty())
+            Q_EMIT eventNameActivated(name);
+    });
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);

@@ -41,6 +41,8 @@ public:
 Q_SIGNALS:
     // The current row changed to one that stands for events (empty name: a group row).
     void currentEventNameChanged(const QString &name);
+    // A row that stands for events was double-clicked or activated with Enter.
+    void eventNameActivated(const QString &name);
 
 private:
     void showColumnMenu(const QPoint &pos);

@@ -171,6 +171,11 @@ QVariant TableTreeModel::headerData(int section, Qt::Orientation orientation, in
     case Qt::DisplayRole: return column.title;
     case ExportRole: return column.exportTitle.isEmpty() ? column.title : column.exportTitle;
     case ColumnKindRole: return int(column.kind);
+    case Qt::InitialSortOrderRole:
+        // Amounts sort largest first on the first click, as every profiler does; names and ids
+        // sort ascending.
+        return int(column.kind == ColumnKind::Text || column.kind == ColumnKind::Number ? Qt::AscendingOrder
+                                                                                          : Qt::DescendingOrder);
     case Qt::TextAlignmentRole:
         return column.kind == ColumnKind::Text ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
                                                : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));

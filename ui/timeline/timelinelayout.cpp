@@ -5,7 +5,7 @@
 namespace pyrometer::ui::timeline {
 
 TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint32_t> &collapsedProcesses,
-                           const LayoutMetrics &metrics)
+                           const LayoutMetrics &metrics, TrackOrder order)
 {
     const auto &trace = *index.trace;
     TimelineLayout layout;
@@ -16,13 +16,27 @@ TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint3
         y += row.height;
         layout.rows.push_back(row);
     };
+    const auto isDevice = [&](trace::TrackId track) {
+        return order == TrackOrder::DevicesFirst && index.analysis && index.analysis->track(track).hasDevice;
+    };
 
-    for (std::uint32_t p = 0; p < trace.processes.size(); ++p) {
+    // Processes, and each one's tracks, in display order: GPU ones first when asked (stable).
+    std::vector<std::uint32_t> processes(trace.processes.size());
+    for (std::uint32_t p = 0; p < processes.size(); ++p)
+        processes[p] = p;
+    std::stable_partition(processes.begin(), processes.end(), [&](std::uint32_t p) {
+        const auto &tracks = trace.processes[p].tracks;
+        return std::any_of(tracks.begin(), tracks.end(), isDevice);
+    });
+
+    for (const std::uint32_t p : processes) {
         const auto &process = trace.processes[p];
         add({RowKind::Process, 0, metrics.processHeight, p, 0, false});
         if (collapsedProcesses.count(p))
             continue;
-        for (const auto trackId : process.tracks) {
+        auto tracks = process.tracks;
+        std::stable_partition(tracks.begin(), tracks.end(), isDevice);
+        for (const auto trackId : tracks) {
             const auto first = index.trackFirstRow[trackId.value];
             const auto count = index.trackRowCount[trackId.value];
             for (std::uint32_t r = first; r < first + count; ++r) {
@@ -39,6 +53,19 @@ TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint3
     }
     layout.height = y;
     return layout;
+}
+
+int TimelineLayout::processHeaderOf(int r) const
+{
+    if (r < 0 || std::size_t(r) >= rows.size())
+        return -1;
+    const auto process = rows[std::size_t(r)].process;
+    for (int i = r; i >= 0; --i) {
+        const auto &row = rows[std::size_t(i)];
+        if (row.kind == RowKind::Process && row.process == process)
+            return i;
+    }
+    return -1;
 }
 
 int TimelineLayout::rowAt(int y) const

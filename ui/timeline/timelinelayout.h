@@ -29,6 +29,13 @@ struct LayoutMetrics {
     int trackGap = 4;
 };
 
+// Which tracks come first.
+enum class TrackOrder : std::uint8_t {
+    DevicesFirst, // processes holding GPU tracks (kernels, memcpy, memset) first, and within a
+                  // process its GPU tracks first: where an engineer looks first
+    AsRecorded,   // the trace's own order (its sort indices)
+};
+
 // Where every row is, given which processes are collapsed: processes in display order,
 // each with its tracks (rows by lane, then depth) and its counters. Tracks without events are
 // left out.
@@ -41,9 +48,11 @@ struct TimelineLayout {
     int rowAt(int y) const;
     // Layout rows intersecting [top, bottom): a half-open index range.
     std::pair<int, int> rowsIn(int top, int bottom) const;
+    // The header row of the process layout row r belongs to, or -1.
+    int processHeaderOf(int r) const;
 };
 
 TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint32_t> &collapsedProcesses,
-                           const LayoutMetrics &metrics = {});
+                           const LayoutMetrics &metrics = {}, TrackOrder order = TrackOrder::DevicesFirst);
 
 } // namespace pyrometer::ui::timeline

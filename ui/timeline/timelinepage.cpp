@@ -18,12 +18,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QTextBrowser>
 #include <QToolButton>
+
+#include <algorithm>
+#include <utility>
 
 namespace pyrometer::ui::timeline {
 
@@ -81,6 +83,13 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     bar->addWidget(m_colorMode);
     m_allFlows->setToolTip(tr("Draw every flow arrow in view, not only the selected event's"));
     bar->addWidget(m_allFlows);
+    m_gpuFirst = new QCheckBox(tr("GPU first"), this);
+    m_gpuFirst->setChecked(true);
+    m_gpuFirst->setToolTip(tr("Show GPU streams (kernels, memcpy, memset) above the CPU threads; "
+                              "off: the trace's own order"));
+    bar->addWidget(m_gpuFirst);
+    connect(m_gpuFirst, &QCheckBox::toggled, this,
+            [this](bool on) { m_view->setTrackOrder(on ? TrackOrder::DevicesFirst : TrackOrder::AsRecorded); });
     m_openRange = new QToolButton(this);
     m_openRange->setText(tr("Range in Operators"));
     m_openRange->setToolTip(tr("Open the selected range's operator and kernel tables in the Operators page"));
@@ -189,8 +198,14 @@ void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
     const int item = m_traceChooser->findData(workspaceIndex);
     if (item >= 0 && item != m_traceChooser->currentIndex())
         m_traceChooser->setCurrentIndex(item); // indexes it; the search reruns when it is shown
-    m_regex->setChecked(true);
-    m_search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(name)));
+    // The row's events by their exact name, without touching the Regex box; the view goes to
+    // the slowest of them, and ▶ walks on from there in time order.
+    m_exactName = name;
+    m_revealLongest = true;
+    if (m_search->text() == name)
+        runSearch();
+    else
+        m_search->setText(name);
 }
 
 void TimelinePage::showEvents(int workspaceIndex, std::vector<EventRef> events, double startNs, double endNs)
@@ -235,8 +250,14 @@ void TimelinePage::runSearch()
         m_view->setHighlights({}, std::nullopt);
         return;
     }
+    // A table row's name stays an exact search until the text is edited.
+    if (m_search->text() != m_exactName)
+        m_exactName.clear();
+    const SearchMode mode = !m_exactName.isEmpty() ? SearchMode::Exact
+                            : m_regex->isChecked() ? SearchMode::Regex
+                                                   : SearchMode::Contains;
     bool valid = true;
-    m_matches = findEvents(*index->trace, m_search->text(), m_regex->isChecked(), &valid);
+    m_matches = findEvents(*index->trace, m_search->text(), mode, &valid);
     if (!valid) {
         m_matchLabel->setText(tr("invalid pattern"));
         m_view->setHighlights({}, std::nullopt);
@@ -246,6 +267,27 @@ void TimelinePage::runSearch()
                           : m_matches.size() == 1 ? tr("1 match")
                                                   : tr("%1 matches").arg(m_matches.size()));
     m_view->setHighlights(m_matches, std::nullopt);
+    if (m_matches.empty())
+        return;
+    // Go to a match: a table row's slowest event, else the first match, unless one is in view.
+    if (std::exchange(m_revealLongest, false)) {
+        m_currentMatch = longestMatch(*index->trace, m_matches);
+        showMatch();
+    } else if (!anyMatchInView()) {
+        m_currentMatch = 0;
+        showMatch();
+    }
+}
+
+bool TimelinePage::anyMatchInView() const
+{
+    const auto &trace = *m_view->index()->trace;
+    const auto &viewport = m_view->viewport();
+    return std::any_of(m_matches.begin(), m_matches.end(), [&](const EventRef &m) {
+        const auto &track = trace.track(m.track);
+        const double start = double(track.start[m.event]);
+        return start < viewport.endNs() && start + double(track.duration[m.event]) > viewport.startNs;
+    });
 }
 
 void TimelinePage::nextMatch()

@@ -38,6 +38,7 @@ public:
     TimelineView *view() const { return m_view; }
     QLineEdit *searchBox() const { return m_search; }
     QLabel *matchLabel() const { return m_matchLabel; }
+    QCheckBox *gpuFirstToggle() const { return m_gpuFirst; }
     QTextBrowser *details() const { return m_details; }
     EmptyState *emptyState() const { return m_empty; }
     bool hasContent() const;
@@ -50,7 +51,7 @@ public:
     // The colour mode the page starts in (a preference); the combo box stays the user's to change.
     void setColorMode(ColorMode mode);
     // Highlights every event named exactly `name` (through the search box, so the user sees
-    // and can change it), switching to that trace first.
+    // and can change it), switching to that trace first, and shows the longest of them.
     void highlightEvents(int workspaceIndex, const QString &name);
     // Outlines events and shows [startNs, endNs) (trace time; the events' extent when empty),
     // switching to that trace first.
@@ -67,6 +68,7 @@ Q_SIGNALS:
 private:
     void runSearch();
     void showMatch();
+    bool anyMatchInView() const;
     void showSelection(std::optional<EventRef> event);
     void showRange(double startNs, double endNs);
 
@@ -80,6 +82,7 @@ private:
     QLabel *m_matchLabel;
     QComboBox *m_colorMode;
     QCheckBox *m_allFlows;
+    QCheckBox *m_gpuFirst;
     QLabel *m_legend;
     OverviewStrip *m_overview;
     TimelineView *m_view;
@@ -95,6 +98,8 @@ private:
     void applyPendingEvents();
     std::vector<EventRef> m_matches;
     int m_currentMatch = -1;
+    QString m_exactName;         // a table row's name: searched exactly while the box holds it
+    bool m_revealLongest = false; // the next search result shows its longest match
 };
 
 } // namespace timeline

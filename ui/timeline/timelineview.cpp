@@ -17,6 +17,7 @@ namespace pyrometer::ui::timeline {
 namespace {
 
 constexpr double kMinNsPerPixel = 0.01; // 1 ns spans 100 pixels at the deepest zoom
+constexpr double kViewMargin = 0.05;    // how far past the trace the view may go, as a share of it
 constexpr int kMaxFlowsDrawn = 2000;
 
 QColor argb(std::uint32_t color)
@@ -72,7 +73,7 @@ void TimelineView::relayout()
 {
     if (!m_index)
         return;
-    m_layout = buildLayout(*m_index, m_collapsed);
+    m_layout = buildLayout(*m_index, m_collapsed, {}, m_trackOrder);
     m_drawListStale = true;
     m_scroll->setRange(0, std::max(0, m_layout.height - rowsRect().height()));
     m_scroll->setPageStep(std::max(1, rowsRect().height()));
@@ -98,12 +99,16 @@ void TimelineView::clampViewport()
 {
     if (!m_index || m_viewport.width <= 0)
         return;
+    // The view never leaves the trace by more than a margin: zoomed out, it shows the whole
+    // trace and its margins at most; panned, an edge of the trace stays within a margin of
+    // the view's edge.
     const double span = double(m_index->spanEnd - m_index->spanStart);
-    const double maxNsPerPixel = std::max(span * 4 / m_viewport.width, kMinNsPerPixel);
+    const double margin = std::max(span * kViewMargin, 1'000.0);
+    const double maxNsPerPixel = std::max((span + 2 * margin) / m_viewport.width, kMinNsPerPixel);
     m_viewport.nsPerPixel = std::clamp(m_viewport.nsPerPixel, kMinNsPerPixel, maxNsPerPixel);
     const double visible = m_viewport.nsPerPixel * m_viewport.width;
-    const double minStart = double(m_index->spanStart) - visible * 0.9;
-    const double maxStart = double(m_index->spanEnd) - visible * 0.1;
+    const double minStart = double(m_index->spanStart) - margin;
+    const double maxStart = double(m_index->spanEnd) + margin - visible;
     m_viewport.startNs = std::clamp(m_viewport.startNs, std::min(minStart, maxStart), std::max(minStart, maxStart));
 }
 
@@ -532,8 +537,7 @@ void TimelineView::paintGutter(QPainter &painter) const
         QString text;
         if (row.kind == RowKind::Process) {
             painter.setFont(bold);
-            text = (m_collapsed.count(row.process) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) +
-                   QString::fromStdString(trace.processes[row.process].name);
+            text = processLabel(row.process);
         } else if (row.kind == RowKind::Slices && row.firstOfTrack) {
             painter.setFont(font());
             text = QStringLiteral("   ") + QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
@@ -563,9 +567,45 @@ void TimelineView::paintGutter(QPainter &painter) const
             painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, band.width()));
         }
     }
+    // The header of the process whose rows fill the top stays in sight while they scroll.
+    if (const int header = stickyHeaderRow(); header >= 0) {
+        const auto &row = m_layout.rows[std::size_t(header)];
+        const QRect band(0, rows.top(), kGutterWidth, row.height);
+        painter.fillRect(band, palette().alternateBase());
+        painter.setPen(palette().mid().color());
+        painter.drawLine(band.bottomLeft(), band.bottomRight());
+        painter.setFont(bold);
+        painter.setPen(palette().text().color());
+        painter.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                         metrics.elidedText(processLabel(row.process), Qt::ElideRight, band.width() - 8));
+    }
     painter.restore();
     painter.setPen(palette().mid().color());
     painter.drawLine(kGutterWidth - 1, rows.top(), kGutterWidth - 1, rows.bottom());
+}
+
+QString TimelineView::processLabel(std::uint32_t process) const
+{
+    return (m_collapsed.count(process) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) +
+           QString::fromStdString(m_index->trace->processes[process].name);
+}
+
+int TimelineView::stickyHeaderRow() const
+{
+    const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
+    if (first >= last)
+        return -1;
+    const int header = m_layout.processHeaderOf(first);
+    // Shown in place already when its own row is the one at the top.
+    return header >= 0 && m_layout.rows[std::size_t(header)].y < m_viewport.scrollY ? header : -1;
+}
+
+void TimelineView::setTrackOrder(TrackOrder order)
+{
+    if (order == m_trackOrder)
+        return;
+    m_trackOrder = order;
+    relayout();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent *event)
@@ -611,7 +651,9 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_moved = false;
     const QRect rows = rowsRect();
     if (m_pressPos.x() < kGutterWidth && m_pressPos.y() >= rows.top()) {
-        const int r = m_layout.rowAt(m_pressPos.y() - rows.top() + m_viewport.scrollY);
+        const int sticky = stickyHeaderRow();
+        const bool onSticky = sticky >= 0 && m_pressPos.y() < rows.top() + m_layout.rows[std::size_t(sticky)].height;
+        const int r = onSticky ? sticky : m_layout.rowAt(m_pressPos.y() - rows.top() + m_viewport.scrollY);
         if (r >= 0 && m_layout.rows[std::size_t(r)].kind == RowKind::Process) {
             const auto process = m_layout.rows[std::size_t(r)].process;
             setProcessCollapsed(process, !isProcessCollapsed(process));

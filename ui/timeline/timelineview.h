@@ -54,6 +54,12 @@ public:
     void setColorMode(ColorMode mode);
     ColorMode colorMode() const { return m_colorMode; }
     void setWheelZooms(bool plainWheelZooms) { m_wheelZooms = plainWheelZooms; }
+    // GPU tracks first (the default) or in the trace's own order.
+    void setTrackOrder(TrackOrder order);
+    TrackOrder trackOrder() const { return m_trackOrder; }
+    // The layout row of the process header drawn pinned at the top of the gutter (its own row
+    // has scrolled away while its tracks still fill the top), or -1.
+    int stickyHeaderRow() const;
     bool wheelZooms() const { return m_wheelZooms; }
     void setShowAllFlows(bool show);
     void setProcessCollapsed(std::uint32_t process, bool collapsed);
@@ -100,6 +106,7 @@ protected:
 
 private:
     void relayout();
+    QString processLabel(std::uint32_t process) const;
     void rebuild();
     void clampViewport();
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
@@ -128,6 +135,7 @@ private:
     std::vector<Marker> m_markers;
     bool m_showAllFlows = false;
     bool m_wheelZooms = true;
+    TrackOrder m_trackOrder = TrackOrder::DevicesFirst;
 
     enum class Drag { None, Pan, Range };
     Drag m_drag = Drag::None;

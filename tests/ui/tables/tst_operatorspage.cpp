@@ -154,9 +154,27 @@ private Q_SLOTS:
 
         page.tabs()->setCurrentIndex(1);
         auto *kernels = page.kernelsPane()->view();
-        kernels->setCurrentIndex(kernels->model()->index(0, 0));
+        // A group row (GPU kernels, Memcpy and memset) stands for no events; its rows do.
+        const auto group = kernels->model()->index(0, 0);
+        QVERIFY(kernels->model()->rowCount(group) > 0);
+        kernels->setCurrentIndex(group);
+        QCOMPARE(selected.count(), 1);
+        const auto kernel = kernels->model()->index(0, 0, group);
+        kernels->setCurrentIndex(kernel);
         QCOMPARE(selected.count(), 2);
-        QCOMPARE(selected.at(1).at(1).toString(), kernels->model()->index(0, 0).data().toString());
+        QCOMPARE(selected.at(1).at(1).toString(), kernel.data().toString());
+        if (const auto shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            page.resize(1200, 500);
+            page.show();
+            page.grab().save(QDir(shots).filePath(QStringLiteral("pyrometer-kernels-grouped.png")));
+        }
+        // Double-click (or Enter) asks for the row's events in the Timeline.
+        QSignalSpy activated(&page, &OperatorsPage::rowEventsActivated);
+        Q_EMIT kernels->activated(kernel);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(1).toString(), kernel.data().toString());
+        Q_EMIT kernels->activated(group);
+        QCOMPARE(activated.count(), 1);
 
         // Export writes the current tab (kernels): a header and a line per row.
         QTemporaryDir dir;
@@ -165,7 +183,10 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const auto lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), kernels->model()->rowCount() + 1);
+        int rows = 0;
+        for (int g = 0; g < kernels->model()->rowCount(); ++g)
+            rows += 1 + kernels->model()->rowCount(kernels->model()->index(g, 0));
+        QCOMPARE(lines.size(), rows + 1);
         QVERIFY(lines.first().startsWith(QStringLiteral("name,count,total_us")));
         QString error;
         QVERIFY(!page.exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));

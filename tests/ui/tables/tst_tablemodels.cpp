@@ -3,6 +3,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QItemSelectionModel>
+#include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -139,8 +140,9 @@ private Q_SLOTS:
         QTest::addRow("bert by module") << kBert << int(OpGrouping::Module) << true;
         QTest::addRow("bert by stack") << kBert << int(OpGrouping::Stack) << true;
         QTest::addRow("benchmark by name") << kBenchmark << int(OpGrouping::Name) << false;
-        QTest::addRow("bert kernels") << kBert << -1 << false;
-        QTest::addRow("benchmark kernels") << kBenchmark << -1 << false;
+        // Both hold memcpy or memset: kernels and memory operations are two groups.
+        QTest::addRow("bert kernels") << kBert << -1 << true;
+        QTest::addRow("benchmark kernels") << kBenchmark << -1 << true;
     }
 
     void modelTester()
@@ -386,6 +388,8 @@ private Q_SLOTS:
         }
     }
 
+    // Every kernel row of the core table is one leaf, under "GPU kernels" or, for memcpy and
+    // memset, "Memcpy and memset"; the groups sum their rows.
     void kernelsAgreeWithCoreTable()
     {
         const auto &loaded = load(kBenchmark);
@@ -395,29 +399,76 @@ private Q_SLOTS:
         QVERIFY(!core.rows.empty());
         TableTreeModel model;
         model.setTree(buildKernelTree(core));
-        QCOMPARE(std::size_t(model.rowCount()), core.rows.size());
+        QCOMPARE(model.rowCount(), 2);
         const auto &tree = model.tree();
         const int count = tree.columnIndex(column::kCount);
         const int total = tree.columnIndex(column::kTotal);
         const int stream = tree.columnIndex(column::kStream);
         QVERIFY(count > 0 && total > 0 && stream > 0);
-        std::uint64_t coreCount = 0;
-        std::int64_t coreTotal = 0;
+        std::map<QString, std::pair<std::uint64_t, std::int64_t>> coreGroups; // group -> count, total
+        std::map<std::pair<QString, qint64>, std::pair<std::uint64_t, std::int64_t>> coreRows;
         for (const auto &r : core.rows) {
-            coreCount += r.count;
-            coreTotal += r.totalNs;
+            const bool memory = r.kind == analysis::EventKind::Memcpy || r.kind == analysis::EventKind::Memset;
+            auto &group = coreGroups[memory ? QStringLiteral("Memcpy and memset") : QStringLiteral("GPU kernels")];
+            group.first += r.count;
+            group.second += r.totalNs;
+            auto &row = coreRows[{QString::fromStdString(r.name), qint64(r.stream)}];
+            row.first += r.count;
+            row.second += r.totalNs;
         }
-        std::uint64_t modelCount = 0;
+        QCOMPARE(coreGroups.size(), std::size_t(2));
+        std::size_t leaves = 0;
         std::int64_t modelTotal = 0;
-        for (int row = 0; row < model.rowCount(); ++row) {
-            modelCount += model.index(row, count).data(TableTreeModel::RawValueRole).toULongLong();
-            modelTotal += model.index(row, total).data(TableTreeModel::RawValueRole).toLongLong();
-            QCOMPARE(model.index(row, stream).data(TableTreeModel::RawValueRole).toLongLong(),
-                     qint64(core.rows[std::size_t(row)].stream));
+        for (int g = 0; g < model.rowCount(); ++g) {
+            const auto group = model.index(g, 0);
+            const QString title = group.data().toString();
+            QVERIFY2(coreGroups.count(title), qPrintable(title));
+            QCOMPARE(model.index(g, count).data(TableTreeModel::RawValueRole).toULongLong(), coreGroups[title].first);
+            QCOMPARE(model.index(g, total).data(TableTreeModel::RawValueRole).toLongLong(), coreGroups[title].second);
+            QVERIFY(group.data(TableTreeModel::EventNameRole).toString().isEmpty());
+            for (int row = 0; row < model.rowCount(group); ++row) {
+                const auto name = model.index(row, 0, group).data().toString();
+                const auto key = std::make_pair(name, model.index(row, stream, group).data(TableTreeModel::RawValueRole).toLongLong());
+                QVERIFY2(coreRows.count(key), qPrintable(name));
+                QCOMPARE(model.index(row, total, group).data(TableTreeModel::RawValueRole).toLongLong(), coreRows[key].second);
+                QCOMPARE(model.index(row, 0, group).data(TableTreeModel::EventNameRole).toString(), name);
+                modelTotal += model.index(row, total, group).data(TableTreeModel::RawValueRole).toLongLong();
+                ++leaves;
+            }
         }
-        QCOMPARE(modelCount, coreCount);
-        QCOMPARE(modelTotal, coreTotal);
+        QCOMPARE(leaves, core.rows.size());
         QCOMPARE(modelTotal, core.totalNs);
+    }
+
+    // The first click on an amount's header sorts it largest first; on a name, A to Z.
+    void amountsSortDescendingFirst()
+    {
+        TableTreeModel model;
+        model.setTree(opTree(kBert, OpGrouping::Name));
+        QSortFilterProxyModel proxy;
+        proxy.setSortRole(TableTreeModel::SortRole);
+        proxy.setSourceModel(&model);
+        QTreeView view;
+        view.setModel(&proxy);
+        view.setSortingEnabled(true);
+        view.sortByColumn(0, Qt::AscendingOrder);
+        const int total = model.tree().columnIndex(column::kTotal);
+        QVERIFY(total > 0);
+        view.header()->resize(2000, 30);
+        const auto click = [&](int column) {
+            const int x = view.header()->sectionViewportPosition(column) + view.header()->sectionSize(column) / 2;
+            QTest::mouseClick(view.header()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        };
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        click(total);
+        QCOMPARE(view.header()->sortIndicatorSection(), total);
+        QCOMPARE(view.header()->sortIndicatorOrder(), Qt::DescendingOrder);
+        const auto first = proxy.index(0, total).data(TableTreeModel::SortRole).toLongLong();
+        const auto second = proxy.index(1, total).data(TableTreeModel::SortRole).toLongLong();
+        QVERIFY(first >= second && first > 0);
+        click(0);
+        QCOMPARE(view.header()->sortIndicatorOrder(), Qt::AscendingOrder);
     }
 
     void columnsFollowTheTrace()
