@@ -23,18 +23,14 @@ struct AnalysisInput {
     std::shared_ptr<const analysis::TraceIndex> index;
 };
 
-// Loads a trace file, or the first trace of a TensorBoard log directory (saying so on stderr when
-// it holds several). On failure prints one line naming the file and returns nothing.
+// Loads a trace file, or the trace pickTraceFile() chooses in a TensorBoard log directory
+// (saying on stderr which). On failure prints one line naming the file and returns nothing.
 inline std::optional<AnalysisInput> loadAnalysisInput(const std::string &path)
 {
-    const auto files = resolveTraceInput(path);
-    if (!files)
+    const auto file = pickTraceFile(path);
+    if (!file)
         return std::nullopt;
-    if (files->size() > 1)
-        std::fprintf(stderr, "pyrometer-cli: %s holds %zu traces; analysing %s\n", path.c_str(), files->size(),
-                     files->front().string().c_str());
-    const auto &file = files->front();
-    auto loaded = trace::loadTrace(file);
+    auto loaded = trace::loadTrace(*file);
     if (!loaded.ok()) {
         badInput(loaded.error().message);
         return std::nullopt;

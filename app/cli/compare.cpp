@@ -107,13 +107,15 @@ int compareModelVariants(const CompareCliOptions &options)
                         {},
                         {false, true, true, true, true, true, true, false},
                         {false, false, false, false, false, false, false, true}};
+        // Narrow terminals keep the variant, its latency and speedup.
+        table.dropFirst = {"p90 ms", "rel error", "max abs diff", "model bytes"};
         for (const auto &row : rows) {
             if (!row.ok()) {
                 table.rows.push_back({row.name, "", "", "", "", "", "", "failed: " + row.error});
                 continue;
             }
             table.rows.push_back({row.name, fixed(row.latency.mean), fixed(row.latency.p90), fixed(row.speedup, 2) + "x",
-                                  std::to_string(row.modelBytes), optionalFixed(row.maxAbsDiff, 3), optionalFixed(row.relativeError, 3),
+                                  bytesText(row.modelBytes, run.format), optionalFixed(row.maxAbsDiff, 3), optionalFixed(row.relativeError, 3),
                                   row.note});
         }
         writeTable(std::cout, table, run.format);
@@ -194,6 +196,8 @@ int compareProfiles(const CompareCliOptions &options)
         TextTable table{{"module", "type", "base ms", "other ms", "delta ms", "delta %", "presence"},
                         {},
                         {false, false, true, true, true, true, false}};
+        // Narrow terminals keep the module and its delta.
+        table.dropFirst = {"presence", "type", "base ms", "other ms"};
         for (const auto &d : deltas)
             table.rows.push_back({std::string(std::size_t(std::max(0, d.depth)) * 2, ' ') + (d.module.empty() ? "(model)" : d.module), d.type,
                                   fixed(d.baseMs), fixed(d.otherMs), fixed(d.deltaMs), deltaPercentText(d.deltaPercent, 1), presence(d)});

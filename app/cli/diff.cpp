@@ -1,6 +1,7 @@
 // pyrometer-cli diff BASE OTHER: per-op and per-kernel deltas, and a regression gate.
 #include "core/analysis/diff.h"
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 
 #include <iostream>
@@ -53,6 +54,8 @@ int runDiff(const DiffOptions &options)
         TextTable text{{"kind", "name", "base us", "other us", "delta us", "delta %", "presence"},
                        {},
                        {false, false, true, true, true, true, false}};
+        // Narrow terminals keep the kind, the name and the delta.
+        text.dropFirst = {"presence", "base us", "other us"};
         for (std::size_t i = 0; i < count; ++i) {
             const auto &row = diff.rows[i];
             text.rows.push_back({row.kind, row.name, microsText(row.baseNs, options.format), microsText(row.otherNs, options.format),
@@ -80,7 +83,7 @@ void setupDiff(CLI::App &command, int *exitCode)
     command.add_option("BASE", options->base, "The baseline trace")->required();
     command.add_option("OTHER", options->other, "The trace compared with it")->required();
     command.add_option("--fail-if-slower", options->failIfSlower, "Exit 1 when the total delta exceeds PCT percent");
-    command.add_option("--top", options->top, "Only the first N rows (largest deltas)");
+    addCountOption(command, "--top", options->top, 1, "Only the first N rows (largest deltas)", false);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runDiff(*options); });
 }

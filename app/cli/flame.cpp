@@ -1,10 +1,10 @@
 // pyrometer-cli flame TRACE: the aggregated call tree; --format collapsed gives folded stacks.
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/analysis/flametree.h"
 
 #include <iostream>
-#include <map>
 
 namespace pyrometer::cli {
 namespace {
@@ -63,6 +63,7 @@ int runFlame(const FlameCliOptions &options)
     }
     const auto format = options.format == "csv" ? Format::Csv : options.format == "md" ? Format::Markdown : Format::Table;
     TextTable text{{"stack", "calls", "self us", "total us"}, {}, {false, true, true, true}};
+    text.dropFirst = {"calls", "self us"};
     addRows(tree, 0, "", format, text);
     writeTable(std::cout, text, format);
     return kSuccess;
@@ -75,22 +76,13 @@ void setupFlame(CLI::App &command, int *exitCode)
     auto options = std::make_shared<FlameCliOptions>();
     command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
         ->required();
-    command.add_option("--format", options->format, "Output format: collapsed (folded stacks), table, csv, md or json")
-        ->check(CLI::IsMember({"collapsed", "table", "csv", "md", "json"}, CLI::ignore_case))
-        ->transform([](std::string value) {
-            std::transform(value.begin(), value.end(), value.begin(),
-                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            return value;
-        })
-        ->default_str("table");
-    static const std::map<std::string, analysis::FlameEvents> events{{"ops", analysis::FlameEvents::Ops},
-                                                                     {"python", analysis::FlameEvents::OpsPython},
-                                                                     {"all", analysis::FlameEvents::All}};
-    command
-        .add_option("--events", options->events,
-                    "ops (operators), python (operators and python frames) or all (every slice)")
-        ->transform(CLI::CheckedTransformer(events, CLI::ignore_case))
-        ->default_str("ops");
+    addChoiceOption<std::string>(command, "--format", options->format,
+                                 {{"collapsed", "collapsed"}, {"table", "table"}, {"csv", "csv"}, {"md", "md"}, {"json", "json"}},
+                                 "Output format: collapsed (folded stacks), table, csv, md or json");
+    addChoiceOption<analysis::FlameEvents>(
+        command, "--events", options->events,
+        {{"ops", analysis::FlameEvents::Ops}, {"python", analysis::FlameEvents::OpsPython}, {"all", analysis::FlameEvents::All}},
+        "ops (operators), python (operators and python frames) or all (every slice)");
     command.add_flag("--no-threads", options->noThreads, "Leave out the first frame naming the thread");
     addRangeOption(command, &options->range);
     command.callback([options, exitCode] { *exitCode = runFlame(*options); });

@@ -61,14 +61,20 @@ int runFlops(const FlopsOptions &options)
         return kSuccess;
     }
     TextTable table{{"module", "type", "calls", "params", "GMACs", "GFLOPs", "output"}, {}, {false, false, true, true, true, true, false}};
+    // Narrow terminals keep the module, its parameters and its work.
+    table.dropFirst = {"output", "calls", "type"};
     for (const auto &row : r.rows)
         table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
                               std::to_string(row.calls), std::to_string(row.params), giga(row.macs), giga(row.flops),
                               shapesText(row.outputShapes)});
     writeTable(std::cout, table, options.format);
-    if (options.format == Format::Table)
-        std::cout << "\n" << options.model << " (" << torch::formatInputSpecs(r.inputs) << "): " << r.params << " parameters, "
-                  << giga(r.totalMacs) << " GMACs, " << giga(r.totalFlops) << " GFLOPs (1 MAC = 2 FLOPs)\n";
+    if (options.format == Format::Table) {
+        std::cout << '\n';
+        writeText(std::cout,
+                  options.model + " (" + torch::formatInputSpecs(r.inputs) + "): " + std::to_string(r.params) + " parameters, " +
+                      giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) + " GFLOPs (1 MAC = 2 FLOPs)",
+                  options.format);
+    }
     return kSuccess;
 }
 

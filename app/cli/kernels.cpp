@@ -1,5 +1,6 @@
 // pyrometer-cli kernels TRACE: GPU kernels, memcpy and memset, and time per stream.
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/analysis/kerneltable.h"
 
@@ -72,6 +73,8 @@ int runKernels(const KernelsOptions &options)
     text.header.insert(text.header.end(), {"count", "total us", "avg us", "min us", "max us", "%", "op"});
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = text.rightAligned[1] = text.rightAligned.back() = false;
+    // Narrow terminals keep the kind, the name, the total and its share (and the stream).
+    text.dropFirst = {"min us", "max us", "avg us", "op", "count", "device"};
     for (const auto &row : table.rows) {
         std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), row.name};
         if (options.byStream)
@@ -93,7 +96,7 @@ void setupKernels(CLI::App &command, int *exitCode)
         ->required();
     command.add_flag("--by-stream", options->byStream, "One row per kernel and stream");
     command.add_flag("--streams", options->streams, "Only the time per stream (table, csv, md)");
-    command.add_option("--top", options->top, "Only the first N rows");
+    addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);
     addRangeOption(command, &options->range);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runKernels(*options); });

@@ -1,9 +1,12 @@
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/help.h"
 #include "core/torch/modelfile.h"
 #include "core/util/version.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <string>
 
 int main(int argc, char **argv)
@@ -15,9 +18,14 @@ int main(int argc, char **argv)
                  "pyrometer-cli"};
     app.set_version_flag("--version", std::string("pyrometer-cli ") + kVersion + " (libtorch " + torch::torchVersion() + ")");
     app.require_subcommand(1);
+    cli::installHelpFormatter(app); // before the subcommands, which take their parent's formatter
 
     int exitCode = cli::kSuccess;
     cli::addCommands(app, &exitCode);
+    if (const auto unknown = cli::unknownCommandMessage(app, argc, argv); !unknown.empty()) {
+        std::fprintf(stderr, "pyrometer-cli: %s\n", unknown.c_str());
+        return cli::kBadInput;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -27,8 +35,7 @@ int main(int argc, char **argv)
     } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        app.exit(e);
-        return cli::kBadInput;
+        return cli::reportParseError(app, e);
     }
     return exitCode;
 }

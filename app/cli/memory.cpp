@@ -1,6 +1,7 @@
 // pyrometer-cli memory TRACE: peak and curve of allocated memory per device.
 #include "core/analysis/memory.h"
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/util/format.h"
 
@@ -66,18 +67,26 @@ int runMemory(const MemoryCliOptions &options)
         text.rightAligned = {false, true, true};
         for (const auto &d : report.devices)
             for (const auto &p : d.allocated)
-                text.rows.push_back({d.device, microsText(p.timeNs, options.format), std::to_string(p.bytes)});
+                text.rows.push_back({d.device, microsText(p.timeNs, options.format), bytesText(p.bytes, options.format)});
         writeTable(std::cout, text, options.format);
         return kSuccess;
     }
     text.header = {"device", "peak bytes", "peak", "at us", "allocations", "frees", "top allocating op", "op bytes"};
     text.rightAligned = {false, true, true, true, true, true, false, true};
+    // Narrow terminals keep the device, its peak and the op that allocated most.
+    text.dropFirst = {"frees", "allocations", "at us", "op bytes"};
     for (const auto &d : report.devices) {
         const auto *top = d.topOps.empty() ? nullptr : &d.topOps.front();
-        text.rows.push_back({d.device, std::to_string(d.peakBytes),
+        text.rows.push_back({d.device, bytesText(d.peakBytes, options.format),
                              formatBytes(static_cast<std::uint64_t>(std::max<std::int64_t>(0, d.peakBytes))),
                              microsText(d.peakTimeNs, options.format), std::to_string(d.allocations), std::to_string(d.frees),
-                             top ? top->name : "", top ? std::to_string(top->allocatedBytes) : ""});
+                             top ? top->name : "", top ? bytesText(top->allocatedBytes, options.format) : ""});
+    }
+    if (options.format == Format::Table) { // its peak bytes are in words already: no second peak column
+        text.header.erase(text.header.begin() + 2);
+        text.rightAligned.erase(text.rightAligned.begin() + 2);
+        for (auto &row : text.rows)
+            row.erase(row.begin() + 2);
     }
     writeTable(std::cout, text, options.format);
     return kSuccess;
@@ -92,7 +101,7 @@ void setupMemory(CLI::App &command, int *exitCode)
         ->required();
     command.add_flag("--curve", options->curve,
                      "The allocated curve (table: one row per event; json: [us, bytes] pairs)");
-    command.add_option("--top", options->top, "Allocating ops listed per device (json)")->default_val(10);
+    addCountOption(command, "--top", options->top, 0, "Allocating ops listed per device (json)");
     addRangeOption(command, &options->range);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runMemory(*options); });

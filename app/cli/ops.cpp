@@ -1,10 +1,10 @@
 // pyrometer-cli ops TRACE: the per-operator table, as torch's key_averages().
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/analysis/optable.h"
 
 #include <iostream>
-#include <map>
 
 namespace pyrometer::cli {
 namespace {
@@ -81,6 +81,11 @@ int runOps(const OpsOptions &options)
             text.header.emplace_back(h);
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
+    // Narrow terminals keep the name, the calls, the self and total times and their shares
+    // (the sorted-by time longest), then the device times.
+    text.dropFirst = {"min us", "max us", "self cpu mem", "self device mem", "cpu mem", "device mem", "avg us", "device total us"};
+    const bool byTotal = options.sort == analysis::OpSort::Total;
+    text.dropFirst.insert(text.dropFirst.end(), {"device self us", byTotal ? "self %" : "total %", byTotal ? "self us" : "total us"});
     if (grouped)
         text.rightAligned[1] = false;
     for (const auto &row : table.rows) {
@@ -93,9 +98,8 @@ int runOps(const OpsOptions &options)
         if (device)
             cells.insert(cells.end(), {microsText(row.deviceSelfNs, options.format), microsText(row.deviceTotalNs, options.format)});
         if (memory)
-            cells.insert(cells.end(),
-                         {std::to_string(row.cpuMemSelfBytes), std::to_string(row.cpuMemTotalBytes),
-                          std::to_string(row.deviceMemSelfBytes), std::to_string(row.deviceMemTotalBytes)});
+            cells.insert(cells.end(), {bytesText(row.cpuMemSelfBytes, options.format), bytesText(row.cpuMemTotalBytes, options.format),
+                                       bytesText(row.deviceMemSelfBytes, options.format), bytesText(row.deviceMemTotalBytes, options.format)});
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
@@ -109,20 +113,17 @@ void setupOps(CLI::App &command, int *exitCode)
     auto options = std::make_shared<OpsOptions>();
     command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
         ->required();
-    static const std::map<std::string, analysis::OpGrouping> groupings{{"name", analysis::OpGrouping::Name},
-                                                                       {"shape", analysis::OpGrouping::Shape},
-                                                                       {"module", analysis::OpGrouping::Module},
-                                                                       {"stack", analysis::OpGrouping::Stack}};
-    command.add_option("--by", options->by, "Group by name, shape (input dims), module or stack (python frames)")
-        ->transform(CLI::CheckedTransformer(groupings, CLI::ignore_case))
-        ->default_str("name");
-    static const std::map<std::string, analysis::OpSort> sorts{
-        {"self", analysis::OpSort::Self}, {"total", analysis::OpSort::Total}, {"calls", analysis::OpSort::Calls}};
-    command.add_option("--sort", options->sort, "Sort by self, total or calls (descending)")
-        ->transform(CLI::CheckedTransformer(sorts, CLI::ignore_case))
-        ->default_str("self");
-    command.add_option("--top", options->top, "Only the first N rows");
-    command.add_option("--stack-frames", options->stackFrames, "Python frames kept by --by stack")->default_val(5);
+    addChoiceOption<analysis::OpGrouping>(command, "--by", options->by,
+                                          {{"name", analysis::OpGrouping::Name},
+                                           {"shape", analysis::OpGrouping::Shape},
+                                           {"module", analysis::OpGrouping::Module},
+                                           {"stack", analysis::OpGrouping::Stack}},
+                                          "Group by name, shape (input dims), module or stack (python frames)");
+    addChoiceOption<analysis::OpSort>(command, "--sort", options->sort,
+                                      {{"self", analysis::OpSort::Self}, {"total", analysis::OpSort::Total}, {"calls", analysis::OpSort::Calls}},
+                                      "Sort by self, total or calls (descending)");
+    addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);
+    addCountOption(command, "--stack-frames", options->stackFrames, 1, "Python frames kept by --by stack");
     addRangeOption(command, &options->range);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runOps(*options); });

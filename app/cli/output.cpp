@@ -1,13 +1,15 @@
 #include "app/cli/output.h"
 
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/textwrap.h"
+#include "core/util/format.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
-#include <map>
 #include <string_view>
 
 #include <sys/ioctl.h>
@@ -17,11 +19,9 @@ namespace pyrometer::cli {
 
 void addFormatOption(CLI::App &command, Format *format)
 {
-    static const std::map<std::string, Format> names{
-        {"table", Format::Table}, {"csv", Format::Csv}, {"md", Format::Markdown}, {"json", Format::Json}};
-    command.add_option("--format", *format, "Output format: table, csv, md or json")
-        ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
-        ->default_str("table");
+    addChoiceOption<Format>(command, "--format", *format,
+                            {{"table", Format::Table}, {"csv", Format::Csv}, {"md", Format::Markdown}, {"json", Format::Json}},
+                            "Output format");
 }
 
 namespace {
@@ -50,28 +50,9 @@ std::string markdownCell(const std::string &cell)
     return escaped;
 }
 
-// Display width of UTF-8 text: code points, not bytes (µ is two bytes, one column).
-std::size_t displayWidth(const std::string &text)
-{
-    return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 bool alignRight(const TextTable &table, std::size_t column)
 {
     return column < table.rightAligned.size() && table.rightAligned[column];
-}
-
-// The byte offset of code point `points` in UTF-8 text (its size when text is shorter).
-std::size_t byteOffsetOf(const std::string &text, std::size_t points)
-{
-    std::size_t seen = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
-            continue;
-        if (seen++ == points)
-            return i;
-    }
-    return text.size();
 }
 
 // text in at most width columns: the start and the end kept, "…" in the middle, where a
@@ -115,54 +96,70 @@ bool isProse(const TextTable &table, std::size_t column)
     return column < table.prose.size() && table.prose[column];
 }
 
-// text broken at spaces into lines of at most width code points after indent (a word longer
-// than a line stands alone).
 void writeWrapped(std::ostream &out, const std::string &indent, const std::string &text, std::size_t width)
 {
     const auto room = std::max<std::size_t>(20, width > indent.size() ? width - indent.size() : 0);
-    std::string line;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        auto end = text.find(' ', start);
-        if (end == std::string::npos)
-            end = text.size();
-        const auto word = text.substr(start, end - start);
-        if (!line.empty() && displayWidth(line) + 1 + displayWidth(word) > room) {
-            out << indent << line << '\n';
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        start = end + 1;
-    }
-    if (!line.empty())
+    for (const auto &line : wrapText(text, room))
         out << indent << line << '\n';
 }
 
+// The width of a grid of these columns with names at their narrowest.
+std::size_t narrowestWidth(const std::vector<std::size_t> &minimums, const std::vector<bool> &kept)
+{
+    std::size_t total = 0, columns = 0;
+    for (std::size_t g = 0; g < minimums.size(); ++g)
+        if (kept[g]) {
+            total += minimums[g];
+            ++columns;
+        }
+    return total + (columns ? 2 * (columns - 1) : 0);
+}
+
 // The table form: a grid of the non-prose columns fitted to maxWidth, each row followed by its
-// prose cells as "header: text", wrapped and indented.
+// prose cells as "header: text", wrapped and indented; then a note on the columns left out.
 void writeGrid(std::ostream &out, const TextTable &table, std::size_t maxWidth)
 {
     std::vector<std::size_t> grid;
     for (std::size_t c = 0; c < table.header.size(); ++c)
         if (!isProse(table, c))
             grid.push_back(c);
-    const auto columns = grid.size();
     const auto cellOf = [](const std::vector<std::string> &row, std::size_t c) { return c < row.size() ? row[c] : std::string(); };
-    std::vector<std::size_t> widths(columns, 0);
-    std::vector<std::size_t> minimums(columns, 0);
-    std::vector<bool> right(columns, false);
-    for (std::size_t g = 0; g < columns; ++g) {
-        widths[g] = displayWidth(table.header[grid[g]]);
-        minimums[g] = std::max(widths[g], kMinimumNameWidth);
-        right[g] = alignRight(table, grid[g]);
+    std::vector<std::size_t> allWidths(grid.size(), 0);
+    std::vector<std::size_t> allMinimums(grid.size(), 0);
+    for (std::size_t g = 0; g < grid.size(); ++g) {
+        allWidths[g] = displayWidth(table.header[grid[g]]);
+        allMinimums[g] = std::max(allWidths[g], kMinimumNameWidth);
         for (const auto &row : table.rows)
-            widths[g] = std::max(widths[g], displayWidth(cellOf(row, grid[g])));
-        minimums[g] = std::min(minimums[g], widths[g]);
+            allWidths[g] = std::max(allWidths[g], displayWidth(cellOf(row, grid[g])));
+        allMinimums[g] = alignRight(table, grid[g]) ? allWidths[g] : std::min(allMinimums[g], allWidths[g]);
     }
+    // Leave out the least important columns until the rest fits with names at their narrowest.
+    std::vector<bool> kept(grid.size(), true);
+    std::vector<std::string> dropped;
+    for (const auto &name : table.dropFirst) {
+        if (narrowestWidth(allMinimums, kept) <= maxWidth)
+            break;
+        for (std::size_t g = 0; g < grid.size(); ++g)
+            if (kept[g] && table.header[grid[g]] == name) {
+                kept[g] = false;
+                dropped.push_back(name);
+                break;
+            }
+    }
+    std::vector<std::size_t> shown, widths, minimums;
+    std::vector<bool> right;
+    for (std::size_t g = 0; g < grid.size(); ++g)
+        if (kept[g]) {
+            shown.push_back(grid[g]);
+            widths.push_back(allWidths[g]);
+            minimums.push_back(allMinimums[g]);
+            right.push_back(alignRight(table, grid[g]));
+        }
+    const auto columns = shown.size();
     fitWidths(widths, minimums, right, maxWidth);
     const auto writeRow = [&](const std::vector<std::string> &row) {
         for (std::size_t g = 0; g < columns; ++g) {
-            const std::string cell = elideMiddle(cellOf(row, grid[g]), widths[g]);
+            const std::string cell = elideMiddle(cellOf(row, shown[g]), widths[g]);
             const std::string pad(widths[g] - displayWidth(cell), ' ');
             out << (g ? "  " : "") << (right[g] ? pad + cell : (g + 1 < columns ? cell + pad : cell));
         }
@@ -171,7 +168,7 @@ void writeGrid(std::ostream &out, const TextTable &table, std::size_t maxWidth)
     writeRow(table.header);
     std::vector<std::string> rule(table.header.size());
     for (std::size_t g = 0; g < columns; ++g)
-        rule[grid[g]] = std::string(widths[g], '-');
+        rule[shown[g]] = std::string(widths[g], '-');
     writeRow(rule);
     for (const auto &row : table.rows) {
         writeRow(row);
@@ -179,6 +176,14 @@ void writeGrid(std::ostream &out, const TextTable &table, std::size_t maxWidth)
             if (isProse(table, c) && !cellOf(row, c).empty())
                 writeWrapped(out, "    ", table.header[c] + ": " + cellOf(row, c), maxWidth);
     }
+    if (dropped.empty())
+        return;
+    std::string names;
+    for (const auto &name : dropped)
+        names += (names.empty() ? "" : ", ") + name;
+    const auto everything = narrowestWidth(allMinimums, std::vector<bool>(grid.size(), true));
+    writeWrapped(out, "", "(not shown: " + names + "; COLUMNS=" + std::to_string(everything) + " or --format csv or json shows them)",
+                 maxWidth);
 }
 
 } // namespace
@@ -231,6 +236,23 @@ void writeTable(std::ostream &out, const TextTable &table, Format format)
         return;
     }
     writeGrid(out, table, terminalColumns());
+}
+
+void writeText(std::ostream &out, const std::string &text, Format format)
+{
+    if (format != Format::Table) {
+        out << text << '\n';
+        return;
+    }
+    writeWrapped(out, "", text, terminalColumns());
+}
+
+std::string bytesText(std::int64_t bytes, Format format)
+{
+    if (format != Format::Table)
+        return std::to_string(bytes);
+    const auto magnitude = bytes < 0 ? std::uint64_t(0) - std::uint64_t(bytes) : std::uint64_t(bytes);
+    return (bytes < 0 ? "-" : "") + formatBytes(magnitude);
 }
 
 void writeJson(std::ostream &out, const nlohmann::json &json)

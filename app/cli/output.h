@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,13 +22,26 @@ struct TextTable {
     std::vector<std::vector<std::string>> rows;
     std::vector<bool> rightAligned; // per column; missing entries mean left
     std::vector<bool> prose = {};   // per column: sentences, printed under their row in table form
+    // Headers of the columns a narrow terminal may go without, least important first; the
+    // columns not named here are always shown. Names of columns the table lacks are ignored.
+    std::vector<std::string> dropFirst = {};
 };
 
-// Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says. The
-// table form fits terminalColumns(): long names are elided in the middle ("…"), never below
-// 16 characters, numbers are never cut, and prose columns are printed under their row,
-// wrapped; csv and md keep every cell whole, in its column.
+// Writes table in format (Table, Csv or Markdown). CSV quotes cells as RFC 4180 says; csv and
+// md keep every cell whole, in its column. The table form fits terminalColumns(): long names
+// are elided in the middle ("…"), never below 16 characters; when that is not enough, the
+// columns of dropFirst are left out in its order until the rest fits, and a note under the
+// table names them and how to see them. Numbers are never cut, and prose columns are printed
+// under their row, wrapped.
 void writeTable(std::ostream &out, const TextTable &table, Format format);
+
+// Text for people below a table: wrapped to terminalColumns() in table form, as it is in
+// the other formats. Writes a newline after it.
+void writeText(std::ostream &out, const std::string &text, Format format);
+
+// Bytes as a table shows them, "-1.5 MiB" (the sign, then formatBytes of the magnitude, as
+// the GUI's tables); csv, md and json keep the raw count.
+std::string bytesText(std::int64_t bytes, Format format);
 
 // The width table output fits: $COLUMNS when set, else the terminal's width when standard
 // output is one, else 80.

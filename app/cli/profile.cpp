@@ -1,4 +1,5 @@
 // pyrometer-cli profile MODEL --input SHAPE: cold and warm latency, then a per-layer profile.
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
@@ -99,22 +100,31 @@ int runProfile(const ProfileOptions &options)
         return kSuccess;
     }
     if (options.format == Format::Table) {
-        std::cout << options.model << " (" << torch::formatInputSpecs(l.inputs) << ", " << options.mode << ", " << l.threads
-                  << " threads)\n"
-                  << "cold " << fixed(l.coldMs) << " ms; warm over " << l.iterations << " runs: mean " << fixed(l.warm.mean) << " ms, std "
-                  << fixed(l.warm.std) << ", min " << fixed(l.warm.min) << ", p50 " << fixed(l.warm.p50) << ", p90 " << fixed(l.warm.p90)
-                  << ", p99 " << fixed(l.warm.p99) << "; " << fixed(l.throughputPerSecond, 1) << " items/s\n"
-                  << "profiled " << p.iterations << " runs: forward " << fixed(p.forwardMs) << " ms, peak memory "
-                  << p.peakMemoryBytes << " bytes\n\n";
+        writeText(std::cout,
+                  options.model + " (" + torch::formatInputSpecs(l.inputs) + ", " + options.mode + ", " + std::to_string(l.threads) +
+                      " threads)",
+                  options.format);
+        writeText(std::cout,
+                  "cold " + fixed(l.coldMs) + " ms; warm over " + std::to_string(l.iterations) + " runs: mean " + fixed(l.warm.mean) +
+                      " ms, std " + fixed(l.warm.std) + ", min " + fixed(l.warm.min) + ", p50 " + fixed(l.warm.p50) + ", p90 " +
+                      fixed(l.warm.p90) + ", p99 " + fixed(l.warm.p99) + "; " + fixed(l.throughputPerSecond, 1) + " items/s",
+                  options.format);
+        writeText(std::cout,
+                  "profiled " + std::to_string(p.iterations) + " runs: forward " + fixed(p.forwardMs) + " ms, peak memory " +
+                      bytesText(p.peakMemoryBytes, options.format),
+                  options.format);
+        std::cout << '\n';
     }
     TextTable table{{"module", "type", "calls", "self ms", "total ms", "%", "params", "MACs", "GFLOP/s", "alloc bytes", "output"},
                     {},
                     {false, false, true, true, true, true, true, true, true, true, false}};
+    // Narrow terminals keep the module and its times.
+    table.dropFirst = {"output", "MACs", "params", "GFLOP/s", "alloc bytes", "calls", "type"};
     for (const auto &row : p.rows)
         table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
                               std::to_string(row.calls), fixed(row.selfMs), fixed(row.totalMs), fixed(row.percent, 1),
                               std::to_string(row.params), fixed(row.macs, 0), fixed(row.gflopsPerSecond, 2),
-                              std::to_string(row.allocatedBytes), shapesText(row.outputShapes)});
+                              bytesText(row.allocatedBytes, options.format), shapesText(row.outputShapes)});
     writeTable(std::cout, table, options.format);
     return kSuccess;
 }
@@ -126,15 +136,12 @@ void setupProfile(CLI::App &command, int *exitCode)
     auto options = std::make_shared<ProfileOptions>();
     command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
     command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
-    command.add_option("--warmup", options->warmup, "Untimed runs after the cold one")->check(CLI::NonNegativeNumber)->capture_default_str();
-    command.add_option("--iters", options->iterations, "Timed runs")->check(CLI::PositiveNumber)->capture_default_str();
-    command.add_option("--profile-iters", options->profileIterations, "Runs recorded by the per-layer profiler")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    command.add_option("--threads", options->threads, "Intra-op threads (0: libtorch's default)")->check(CLI::NonNegativeNumber);
-    command.add_option("--mode", options->mode, "infer (InferenceMode) or train (forward, sum as loss, backward)")
-        ->check(CLI::IsMember({"infer", "train"}))
-        ->capture_default_str();
+    addCountOption(command, "--warmup", options->warmup, 0, "Untimed runs after the cold one");
+    addCountOption(command, "--iters", options->iterations, 1, "Timed runs");
+    addCountOption(command, "--profile-iters", options->profileIterations, 1, "Runs recorded by the per-layer profiler");
+    addCountOption(command, "--threads", options->threads, 0, "Intra-op threads (0: libtorch's default)", false);
+    addChoiceOption<std::string>(command, "--mode", options->mode, {{"infer", "infer"}, {"train", "train"}},
+                                 "infer (InferenceMode) or train (forward, sum as loss, backward)");
     command.add_option("--trace", options->trace, "Write the profile as Chrome trace JSON (Perfetto, chrome://tracing)");
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runProfile(*options); });

@@ -1,6 +1,7 @@
 // pyrometer-cli report INPUT... -o report.html|report.md: the summary, step breakdown, top
 // operators, kernels and layers, advice and charts of traces and models, in one file.
 #include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/variantoptions.h"
 #include "core/report/modelreport.h"
@@ -99,16 +100,11 @@ void setupReport(CLI::App &command, int *exitCode)
         ->required();
     command.add_option("-o,--output", options->output, "The report: .html (self-contained) or .md")->required();
     command.add_option("--input", options->input, "Models' input shapes, 1x3x224x224 (default: as the model records)");
-    command.add_option("--warmup", options->warmup, "Models: untimed runs after the cold one")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    command.add_option("--iters", options->iterations, "Models: timed runs")->check(CLI::PositiveNumber)->capture_default_str();
-    command.add_option("--top", options->top, "Rows of the operator, kernel and layer tables")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    command.add_option("--time-unit", options->timeUnit, "Durations in auto, ns, us, ms or s")
-        ->check(CLI::IsMember({"auto", "ns", "us", "ms", "s"}))
-        ->capture_default_str();
+    addCountOption(command, "--warmup", options->warmup, 0, "Models: untimed runs after the cold one");
+    addCountOption(command, "--iters", options->iterations, 1, "Models: timed runs");
+    addCountOption(command, "--top", options->top, 1, "Rows of the operator, kernel and layer tables");
+    addChoiceOption<std::string>(command, "--time-unit", options->timeUnit,
+                                 {{"auto", "auto"}, {"ns", "ns"}, {"us", "us"}, {"ms", "ms"}, {"s", "s"}}, "Durations in auto, ns, us, ms or s");
     command.callback([options, exitCode] { *exitCode = runReport(*options); });
 }
 

@@ -15,6 +15,27 @@ struct StepsOptions {
     std::string range;
 };
 
+// What narrow terminals leave out first: the idle gap, then the categories from the least time
+// over every step up; the step, its duration and its largest category stay.
+std::vector<std::string> stepColumnsToDrop(const analysis::StepBreakdown &breakdown)
+{
+    std::vector<std::pair<std::int64_t, std::size_t>> byTime;
+    for (std::size_t c = 0; c < analysis::kStepCategoryCount; ++c) {
+        std::int64_t total = 0;
+        for (const auto &step : breakdown.steps)
+            total += step.categoryNs[c];
+        byTime.emplace_back(total, c);
+    }
+    std::stable_sort(byTime.begin(), byTime.end());
+    std::vector<std::string> columns{"largest idle gap us"};
+    for (std::size_t i = 0; i + 1 < byTime.size(); ++i) {
+        if (i + 2 == byTime.size())
+            columns.emplace_back("gpu util %"); // kept beside the two largest categories
+        columns.push_back(std::string(analysis::stepCategoryName(analysis::StepCategory(byTime[i].second))) + " us");
+    }
+    return columns;
+}
+
 int runSteps(const StepsOptions &options)
 {
     const auto input = loadAnalysisInput(options.trace);
@@ -62,6 +83,7 @@ int runSteps(const StepsOptions &options)
         text.header.insert(text.header.end(), {"gpu util %", "largest idle gap us"});
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
+    text.dropFirst = stepColumnsToDrop(breakdown);
     for (const auto &step : breakdown.steps) {
         std::vector<std::string> cells{step.name, microsText(step.durationNs, options.format)};
         for (const auto ns : step.categoryNs)
@@ -75,9 +97,11 @@ int runSteps(const StepsOptions &options)
     }
     writeTable(std::cout, text, options.format);
     for (const auto &busy : gpu.devices)
-        std::cout << "GPU " << busy.device << " busy " << fixed(100.0 * busy.utilization(), 1) << "% of the "
-                  << (gpu.overSteps ? "step time" : "trace's span (no steps)") << ": " << microsText(busy.busyNs, options.format)
-                  << " of " << microsText(busy.spanNs, options.format) << " us\n";
+        writeText(std::cout,
+                  "GPU " + std::to_string(busy.device) + " busy " + fixed(100.0 * busy.utilization(), 1) + "% of the " +
+                      (gpu.overSteps ? "step time" : "trace's span (no steps)") + ": " + microsText(busy.busyNs, options.format) + " of " +
+                      microsText(busy.spanNs, options.format) + " us",
+                  options.format);
     return kSuccess;
 }
 

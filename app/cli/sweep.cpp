@@ -87,6 +87,8 @@ int runSweep(const SweepCliOptions &options)
     TextTable table{{"variant", "batch", "latency ms", "p50 ms", "p90 ms", "samples/s", "peak memory", "fits"},
                     {},
                     {false, true, true, true, true, true, true, false}};
+    // Narrow terminals keep the variant, the batch, its latency and throughput.
+    table.dropFirst = {"p50 ms", "p90 ms", "fits", "peak memory"};
     for (const auto &point : r.points)
         table.rows.push_back({point.variant, std::to_string(point.batch), fixed(point.latency.mean), fixed(point.latency.p50),
                               fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
@@ -97,24 +99,25 @@ int runSweep(const SweepCliOptions &options)
         return kSuccess;
     std::cout << "\n";
     for (const auto &summary : r.summaries) {
-        std::cout << (options.run.format == Format::Markdown ? "- " : "") << summary.variant << ": ";
+        std::string line = (options.run.format == Format::Markdown ? "- " : "") + summary.variant + ": ";
         if (!summary.error.empty()) {
-            std::cout << "failed: " << summary.error << "\n";
+            writeText(std::cout, line + "failed: " + summary.error, options.run.format);
             continue;
         }
         if (summary.knee)
-            std::cout << "knee at batch " << summary.knee->batch << " (" << fixed(summary.knee->throughputPerSecond, 1)
-                      << " samples/s; doubling gains " << fixed(summary.knee->gainPerDoubling * 100, 1) << "%)";
+            line += "knee at batch " + std::to_string(summary.knee->batch) + " (" + fixed(summary.knee->throughputPerSecond, 1) +
+                    " samples/s; doubling gains " + fixed(summary.knee->gainPerDoubling * 100, 1) + "%)";
         else
-            std::cout << "no knee: throughput still gains " << fixed(options.kneePercent, 0) << "% or more per doubling";
+            line += "no knee: throughput still gains " + fixed(options.kneePercent, 0) + "% or more per doubling";
         if (r.memoryBudgetBytes > 0)
-            std::cout << "; largest batch within " << formatBytes(std::uint64_t(r.memoryBudgetBytes)) << ": "
-                      << (summary.largestFittingBatch ? std::to_string(summary.largestFittingBatch) : std::string("none"));
+            line += "; largest batch within " + formatBytes(std::uint64_t(r.memoryBudgetBytes)) + ": " +
+                    (summary.largestFittingBatch ? std::to_string(summary.largestFittingBatch) : std::string("none"));
         if (!summary.note.empty())
-            std::cout << "; " << summary.note;
-        std::cout << "\n";
+            line += "; " + summary.note;
+        writeText(std::cout, line, options.run.format);
     }
-    std::cout << "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs\n";
+    writeText(std::cout, "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs",
+              options.run.format);
     return kSuccess;
 }
 
@@ -126,9 +129,9 @@ void setupSweep(CLI::App &command, int *exitCode)
     command.add_option("MODEL", options->run.model, "A TorchScript model (torch.jit.save output)")->required();
     command.add_option("--batches", options->batches, "Batch sizes, 1,2,4,8 (default: 1, 2, 4, ... up to the budget or --max-batch)")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber);
+        ->check(wholeNumberFrom(1));
     command.add_option("--memory-budget", options->memoryBudget, "Largest peak memory that fits, 4GiB or 512MiB");
-    command.add_option("--max-batch", options->maxBatch, "Where the doubling range ends")->check(CLI::PositiveNumber)->capture_default_str();
+    addCountOption(command, "--max-batch", options->maxBatch, 1, "Where the doubling range ends");
     command.add_option("--knee-threshold", options->kneePercent, "Knee: doubling the batch gains less than PCT percent throughput")
         ->check(CLI::Range(0.0, 1000.0))
         ->capture_default_str();

@@ -2,6 +2,7 @@
 // What the model commands share: the model, its input shapes (all of them) and the variant
 // list (`sweep`, `compare` and `export`).
 
+#include "app/cli/arguments.h"
 #include "app/cli/output.h"
 #include "core/torch/inputspec.h"
 #include "core/torch/variant.h"
@@ -36,8 +37,8 @@ inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, cons
                              "whose first dimension equals the first input's are swept; default: as the model records)"
                            : "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
     command.add_option("--variants", options->variants, "Comma-separated: " + torch::knownVariantNames())->capture_default_str();
-    command.add_option("--warmup", options->warmup, "Untimed runs per measurement")->check(CLI::NonNegativeNumber)->capture_default_str();
-    command.add_option("--iters", options->iterations, "Timed runs per measurement")->check(CLI::PositiveNumber)->capture_default_str();
+    addCountOption(command, "--warmup", options->warmup, 0, "Untimed runs per measurement");
+    addCountOption(command, "--iters", options->iterations, 1, "Timed runs per measurement");
     addFormatOption(command, &options->format);
 }
 

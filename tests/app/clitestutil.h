@@ -26,6 +26,8 @@ inline Run runCli(const QStringList &arguments, const QString &columns = QString
         process.setProcessEnvironment(environment);
     }
     process.start(QStringLiteral(PYROMETER_CLI), arguments);
+    if (!process.waitForStarted())
+        return {-3, QString(), "pyrometer-cli did not start: " + process.errorString()};
     // A hang or a crash is never read as success: -2 when it did not finish, -1 when it crashed.
     if (!process.waitForFinished(180'000)) {
         process.kill();
