@@ -1,8 +1,10 @@
 #include "ui/compare/comparepage.h"
 
 #include "ui/flamegraph/flamegraphview.h"
+#include "ui/shell/preferences.h"
 #include "ui/workspace/workspace.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -54,6 +56,17 @@ QTableView *sortedTable(QAbstractItemModel *model, QWidget *parent)
     return view;
 }
 
+// A sorted table whose name column is elided in the middle (long kernel names differ at both
+// ends) and kept to a width that leaves the numbers on screen; the tooltip has the whole name.
+QTableView *namedRowsTable(QAbstractItemModel *model, int nameColumn, QWidget *parent)
+{
+    auto *view = sortedTable(model, parent);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->horizontalHeader()->setSectionResizeMode(nameColumn, QHeaderView::Interactive);
+    view->horizontalHeader()->resizeSection(nameColumn, 380);
+    return view;
+}
+
 QLabel *wrappedLabel(QWidget *parent)
 {
     auto *label = new QLabel(parent);
@@ -93,7 +106,7 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
                 m_variantsStatus->setText(text);
         } else if (id == m_traceJob) {
             m_traceJob = 0;
-            m_diffTraces->setEnabled(m_workspace->traces().size() >= 2);
+            tracesChosen();
             if (outcome != JobOutcome::Succeeded) // success leaves the totals showDiff wrote
                 m_traceStatus->setText(text);
         }
@@ -199,12 +212,12 @@ QWidget *ComparePage::createTracesTab()
     row->addWidget(m_diffTraces);
     row->addWidget(m_traceStatus, 1);
 
-    m_opModel = new TraceDiffModel(traceDiffColumns(false), this);
-    m_kernelModel = new TraceDiffModel(traceDiffColumns(true), this);
+    m_opModel = makeTraceDiffModel(false, this);
+    m_kernelModel = makeTraceDiffModel(true, this);
     auto *opsBox = new QGroupBox(tr("Operators (self time)"), tab);
-    (new QVBoxLayout(opsBox))->addWidget(sortedTable(m_opModel, opsBox));
+    (new QVBoxLayout(opsBox))->addWidget(namedRowsTable(m_opModel, 0, opsBox));
     auto *kernelsBox = new QGroupBox(tr("Kernels, memcpy and memset (device time)"), tab);
-    (new QVBoxLayout(kernelsBox))->addWidget(sortedTable(m_kernelModel, kernelsBox));
+    (new QVBoxLayout(kernelsBox))->addWidget(namedRowsTable(m_kernelModel, 1, kernelsBox));
     auto *splitter = new QSplitter(Qt::Vertical, tab);
     splitter->addWidget(opsBox);
     splitter->addWidget(kernelsBox);
@@ -213,6 +226,8 @@ QWidget *ComparePage::createTracesTab()
     layout->addLayout(row);
     layout->addWidget(splitter, 1);
     connect(m_diffTraces, &QPushButton::clicked, this, &ComparePage::diffTraces);
+    connect(m_baseTrace, &QComboBox::currentIndexChanged, this, &ComparePage::tracesChosen);
+    connect(m_otherTrace, &QComboBox::currentIndexChanged, this, &ComparePage::tracesChosen);
     return tab;
 }
 
@@ -304,15 +319,45 @@ void ComparePage::traceOpened()
             combo->addItem(QFileInfo(document.path).fileName());
     }
     if (traces.size() >= 2) {
-        m_baseTrace->setCurrentIndex(int(traces.size()) - 2);
-        m_otherTrace->setCurrentIndex(int(traces.size()) - 1);
-        m_traceStatus->clear();
+        // The two opened last, before → after: the one recorded earlier is the base (by the
+        // traces' own clocks when both are wall-clock times, else in the order they opened).
+        int base = int(traces.size()) - 2;
+        int other = int(traces.size()) - 1;
+        const auto startOf = [&](int i) { return traces[std::size_t(i)].trace->info.spanStart; };
+        constexpr std::int64_t kWallClock = 100'000'000'000'000'000; // ns: after 1973
+        if (startOf(base) > kWallClock && startOf(other) > kWallClock && startOf(other) < startOf(base))
+            std::swap(base, other);
+        const QSignalBlocker blockBase(m_baseTrace), blockOther(m_otherTrace);
+        m_baseTrace->setCurrentIndex(base);
+        m_otherTrace->setCurrentIndex(other);
     }
-    m_diffTraces->setEnabled(traces.size() >= 2 && !m_traceJob);
+    tracesChosen();
     // Without a model the variants tab has nothing to offer: open on the traces.
     if (m_modelPath.isEmpty() && m_tabs->currentIndex() == 0)
         m_tabs->setCurrentIndex(1);
     choosePendingTraces();
+}
+
+void ComparePage::tracesChosen()
+{
+    // What is on screen belongs to the pair it was computed for: a new pair clears it.
+    const auto pair = std::make_pair(m_baseTrace->currentIndex(), m_otherTrace->currentIndex());
+    if (pair != m_diffedPair) {
+        m_opModel->clear();
+        m_kernelModel->clear();
+        m_diffedPair = {-1, -1};
+        if (m_tracesFlame) {
+            m_tracesFlame.reset();
+            refreshFlameSources(-1);
+        }
+    }
+    const bool two = m_workspace->traces().size() >= 2;
+    const bool same = two && pair.first == pair.second;
+    m_diffTraces->setEnabled(two && !same && !m_traceJob);
+    if (same)
+        m_traceStatus->setText(tr("Base and Other are the same trace: choose two different ones."));
+    else if (two && pair != m_diffedPair && !m_traceJob)
+        m_traceStatus->setText(tr("%1 → %2: press Compare traces.").arg(m_baseTrace->currentText(), m_otherTrace->currentText()));
 }
 
 void ComparePage::choosePendingTraces()
@@ -331,10 +376,14 @@ void ComparePage::choosePendingTraces()
     const int other = find(m_pendingOther);
     if (base < 0 || other < 0)
         return;
-    m_baseTrace->setCurrentIndex(base);
-    m_otherTrace->setCurrentIndex(other);
+    {
+        const QSignalBlocker blockBase(m_baseTrace), blockOther(m_otherTrace);
+        m_baseTrace->setCurrentIndex(base);
+        m_otherTrace->setCurrentIndex(other);
+    }
     m_pendingBase.clear();
     m_pendingOther.clear();
+    tracesChosen();
 }
 
 nlohmann::json ComparePage::saveState() const
@@ -481,7 +530,7 @@ void ComparePage::diffTraces()
     const auto &traces = m_workspace->traces();
     const int base = m_baseTrace->currentIndex();
     const int other = m_otherTrace->currentIndex();
-    if (m_traceJob || base < 0 || other < 0 || base >= int(traces.size()) || other >= int(traces.size()))
+    if (m_traceJob || base < 0 || other < 0 || base == other || base >= int(traces.size()) || other >= int(traces.size()))
         return;
     const auto baseTrace = traces[std::size_t(base)].trace;
     const auto otherTrace = traces[std::size_t(other)].trace;
@@ -492,14 +541,19 @@ void ComparePage::diffTraces()
         [baseTrace, otherTrace](ProgressReporter &progress, const StopToken &stop) {
             return diffLoadedTraces(baseTrace, otherTrace, progress, stop);
         },
-        this, [this, names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
+        this, [this, pair = std::make_pair(base, other),
+               names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
+            if (pair != std::make_pair(m_baseTrace->currentIndex(), m_otherTrace->currentIndex()))
+                return; // the user chose another pair meanwhile
+            m_diffedPair = pair;
             showDiff(comparison.diff);
             m_tracesFlame = comparison.flame;
             m_tracesFlameText = (tr("<b>%1</b> against the base <b>%2</b>: widths are %1's times; "
-                                      "<span style='color:#c0392b'>red</span> is slower, "
-                                      "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one trace only. "
+                                      "<span style='color:%3'>red</span> is slower, "
+                                      "<span style='color:%4'>blue</span> faster, grey unchanged or in one trace only. "
                                       "Click a frame to zoom; hover for both times.")
-                                       .arg(names.second.toHtmlEscaped(), names.first.toHtmlEscaped()));
+                                       .arg(names.second.toHtmlEscaped(), names.first.toHtmlEscaped(),
+                                            QColor(kSlowerColour).name(), QColor(kFasterColour).name()));
             refreshFlameSources(-1);
         });
 }
@@ -512,11 +566,12 @@ void ComparePage::showDiff(const analysis::TraceDiff &diff)
         (row.kind == "op" ? ops : kernels).push_back(row);
     m_opModel->setRows(std::move(ops));
     m_kernelModel->setRows(std::move(kernels));
-    m_traceStatus->setText(tr("Total %1 µs → %2 µs (%3%4 %)")
-                               .arg(double(diff.total.baseNs) / 1000.0, 0, 'f', 1)
-                               .arg(double(diff.total.otherNs) / 1000.0, 0, 'f', 1)
-                               .arg(diff.total.deltaPercent() > 0 ? QStringLiteral("+") : QString())
-                               .arg(diff.total.deltaPercent(), 0, 'f', 1));
+    const auto percent = diff.total.deltaPercent();
+    m_traceStatus->setText(tr("%1 → %2: total %3 → %4 (%5, %6%7 %)")
+                               .arg(m_baseTrace->currentText(), m_otherTrace->currentText(), displayDuration(diff.total.baseNs),
+                                    displayDuration(diff.total.otherNs), signedDuration(diff.total.deltaNs()))
+                               .arg(percent > 0 ? QStringLiteral("+") : QString())
+                               .arg(percent, 0, 'f', 1));
 }
 
 } // namespace pyrometer::ui

@@ -72,6 +72,8 @@ private:
     void modelOpened(int index);
     void traceOpened();
     void choosePendingTraces();
+    // Base or Other changed: results of another pair are cleared; Base = Other is refused.
+    void tracesChosen();
     void showVariants(const VariantsRun &run);
     // The selected variant when it can be saved (it ran, and it is more than a run setting).
     std::optional<torch::Variant> selectedSavableVariant() const;
@@ -116,6 +118,7 @@ private:
     TraceDiffModel *m_opModel = nullptr;
     TraceDiffModel *m_kernelModel = nullptr;
     JobTracker::JobId m_traceJob = 0;
+    std::pair<int, int> m_diffedPair{-1, -1}; // the (base, other) the tables show
     QString m_pendingBase; // from a restored session, chosen once open
     QString m_pendingOther;
     // Diff flame graph

@@ -1,7 +1,9 @@
 #include "ui/compare/comparetables.h"
 
 #include "core/util/format.h"
+#include "ui/shell/preferences.h"
 
+#include <QColor>
 #include <QObject>
 
 #include <limits>
@@ -94,18 +96,43 @@ std::vector<TraceDiffModel::Column> traceDiffColumns(bool withKind)
     if (withKind)
         columns.push_back({QObject::tr("Kind"), [](const R &r) { return QString::fromStdString(r.kind); }, {}, false, {}});
     columns.push_back({QObject::tr("Name"), [](const R &r) { return QString::fromStdString(r.name); }, {}, false, {}});
-    columns.push_back({QObject::tr("Base (µs)"), [us](const R &r) { return QString::number(us(r.baseNs), 'f', 1); },
-                       [us](const R &r) { return us(r.baseNs); }, true, {}});
-    columns.push_back({QObject::tr("Other (µs)"), [us](const R &r) { return QString::number(us(r.otherNs), 'f', 1); },
-                       [us](const R &r) { return us(r.otherNs); }, true, {}});
-    columns.push_back({QObject::tr("Delta (µs)"), [us](const R &r) { return (r.deltaNs() > 0 ? QStringLiteral("+") : QString()) + QString::number(us(r.deltaNs()), 'f', 1); },
-                       [us](const R &r) { return us(r.deltaNs()); }, true, {}});
+    columns.push_back({QObject::tr("Base"), [](const R &r) { return displayDuration(r.baseNs); },
+                       [us](const R &r) { return us(r.baseNs); }, true, QObject::tr("Time in the base trace")});
+    columns.push_back({QObject::tr("Other"), [](const R &r) { return displayDuration(r.otherNs); },
+                       [us](const R &r) { return us(r.otherNs); }, true, QObject::tr("Time in the other trace")});
+    columns.push_back({QObject::tr("Delta"), [](const R &r) { return signedDuration(r.deltaNs()); },
+                       [us](const R &r) { return us(r.deltaNs()); }, true, QObject::tr("Other minus base")});
     columns.push_back({QObject::tr("Delta %"), [](const R &r) { return signedPercent(r.deltaPercent()); },
                        [](const R &r) { return percentSortKey(r.deltaPercent()); }, true, {}});
     columns.push_back({QObject::tr("Calls"), [](const R &r) { return QStringLiteral("%1 → %2").arg(r.baseCalls).arg(r.otherCalls); },
                        [](const R &r) { return qint64(r.otherCalls) - qint64(r.baseCalls); }, true, {}});
     columns.push_back({QObject::tr("In"), [](const R &r) { return presenceText(r.presence); }, {}, false, {}});
     return columns;
+}
+
+TraceDiffModel *makeTraceDiffModel(bool withKind, QObject *parent)
+{
+    using R = analysis::DiffRow;
+    auto *model = new TraceDiffModel(traceDiffColumns(withKind), parent);
+    const int base = withKind ? 2 : 1;
+    // Slower red, faster blue, as the diff flame graph colours them.
+    const auto deltaColour = [](const R &r) -> QVariant {
+        if (r.deltaNs() == 0)
+            return {};
+        return QColor(r.deltaNs() > 0 ? kSlowerColour : kFasterColour);
+    };
+    model->setForeground(base + 2, deltaColour);
+    model->setForeground(base + 3, deltaColour);
+    model->setExportTitle(base, QStringLiteral("base_us"));
+    model->setExportTitle(base + 1, QStringLiteral("other_us"));
+    model->setExportTitle(base + 2, QStringLiteral("delta_us"));
+    return model;
+}
+
+QString signedDuration(std::int64_t ns)
+{
+    const QString sign = ns > 0 ? QStringLiteral("+") : ns < 0 ? QStringLiteral("\u2212") : QString();
+    return sign + displayDuration(ns < 0 ? -ns : ns);
 }
 
 } // namespace pyrometer::ui

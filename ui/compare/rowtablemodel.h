@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace pyrometer::ui {
@@ -32,6 +33,11 @@ public:
     }
 
     const std::vector<Row> &rows() const { return m_rows; }
+
+    // A column's text colour per row (a QColor, or null for the palette's).
+    void setForeground(int column, std::function<QVariant(const Row &)> colour) { m_foreground[column] = std::move(colour); }
+    // A column's CSV header, where it differs from the title (to name the exported unit).
+    void setExportTitle(int column, const QString &title) { m_exportTitles[column] = title; }
 
     void setRows(std::vector<Row> rows)
     {
@@ -65,6 +71,10 @@ public:
         case ExportRole: return column.value ? column.value(row) : column.display(row);
         case Qt::TextAlignmentRole:
             return int((column.numeric ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        case Qt::ForegroundRole: {
+            const auto colour = m_foreground.find(index.column());
+            return colour != m_foreground.end() ? colour->second(row) : QVariant();
+        }
         default: return {};
         }
     }
@@ -75,8 +85,11 @@ public:
             return {};
         const auto &column = m_columns[std::size_t(section)];
         switch (role) {
-        case Qt::DisplayRole:
-        case ExportRole: return column.title;
+        case Qt::DisplayRole: return column.title;
+        case ExportRole: {
+            const auto title = m_exportTitles.find(section);
+            return title != m_exportTitles.end() ? title->second : column.title;
+        }
         case Qt::InitialSortOrderRole: return int(column.numeric ? Qt::DescendingOrder : Qt::AscendingOrder);
         case Qt::ToolTipRole: return column.tooltip.isEmpty() ? QVariant() : QVariant(column.tooltip);
         default: return {};
@@ -86,6 +99,8 @@ public:
 private:
     std::vector<Column> m_columns;
     std::vector<Row> m_rows;
+    std::map<int, std::function<QVariant(const Row &)>> m_foreground;
+    std::map<int, QString> m_exportTitles;
 };
 
 } // namespace pyrometer::ui

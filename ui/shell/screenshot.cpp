@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPixmap>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTimer>
 
 namespace pyrometer::ui {
@@ -59,8 +60,18 @@ QString startPageRun(MainWindow *window, Page page, const QString &inputs)
 {
     if (page != Page::Model && page != Page::Compare)
         return QObject::tr("only the Model and Compare pages run something");
+    // Compare without a model compares the two traces it offers.
+    if (auto *compare = qobject_cast<ComparePage *>(window->pageWidget(page));
+        compare && page == Page::Compare && window->workspace()->models().empty() && window->workspace()->traces().size() >= 2) {
+        if (!compare->diffTracesButton()->isEnabled())
+            return QObject::tr("the page is busy with a run");
+        window->showPage(page);
+        compare->tabs()->setCurrentIndex(1);
+        compare->diffTracesButton()->click();
+        return {};
+    }
     if (window->workspace()->models().empty())
-        return QObject::tr("nothing to run: open a TorchScript model");
+        return QObject::tr("nothing to run: open a TorchScript model, or two traces to compare");
     QLineEdit *inputsEdit = nullptr;
     QPushButton *run = nullptr;
     if (auto *model = qobject_cast<ModelPage *>(window->pageWidget(page)); model && page == Page::Model) {

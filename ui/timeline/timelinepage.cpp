@@ -283,6 +283,8 @@ bool TimelinePage::anyMatchInView() const
 {
     const auto &trace = *m_view->index()->trace;
     const auto &viewport = m_view->viewport();
+    if (viewport.width <= 0)
+        return true; // not laid out yet: nothing to judge by
     return std::any_of(m_matches.begin(), m_matches.end(), [&](const EventRef &m) {
         const auto &track = trace.track(m.track);
         const double start = double(track.start[m.event]);

@@ -2,10 +2,14 @@
 // and their sorting by value.
 // Qt first: moc cannot parse <compare>, which the core headers bring in.
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include <memory>
+
 #include "ui/compare/comparetables.h"
+#include "ui/shell/preferences.h"
 #include "ui/model/sweepview.h"
 
 using namespace pyrometer;
@@ -116,13 +120,26 @@ private Q_SLOTS:
 
     void traceDiffs()
     {
-        TraceDiffModel model(traceDiffColumns(true));
+        std::unique_ptr<TraceDiffModel> owned(makeTraceDiffModel(true));
+        auto &model = *owned;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         analysis::DiffRow grew{"kernel", "gemm", 1000, 3000, 2, 2, analysis::Presence::Both};
         analysis::DiffRow gone{"memcpy", "HtoD", 500, 0, 1, 0, analysis::Presence::BaseOnly};
         model.setRows({grew, gone});
         QCOMPARE(model.columnCount(), 8);
-        QCOMPARE(model.index(0, 4).data().toString(), QString("+2.0"));
+        // Times in the preferred unit, deltas signed and coloured (slower red, faster blue);
+        // exported in µs under headers that say so.
+        QCOMPARE(model.index(0, 2).data().toString(), ui::displayDuration(1000));
+        QCOMPARE(model.index(0, 4).data().toString(), QStringLiteral("+") + ui::displayDuration(2000));
+        QCOMPARE(model.index(1, 4).data().toString(), QStringLiteral("\u2212") + ui::displayDuration(500));
+        QCOMPARE(model.index(0, 4).data(Qt::ForegroundRole).value<QColor>(), QColor(kSlowerColour));
+        QCOMPARE(model.index(1, 5).data(Qt::ForegroundRole).value<QColor>(), QColor(kFasterColour));
+        QCOMPARE(model.index(0, 4).data(TraceDiffModel::ExportRole).toDouble(), 2.0);
+        QCOMPARE(model.headerData(4, Qt::Horizontal, TraceDiffModel::ExportRole).toString(), QString("delta_us"));
+        ui::setDisplayTimeUnit(pyrometer::TimeUnit::Milliseconds);
+        QCOMPARE(model.index(0, 3).data().toString(), ui::displayDuration(3000));
+        QVERIFY(model.index(0, 3).data().toString().endsWith(QStringLiteral("ms")));
+        ui::setDisplayTimeUnit(pyrometer::TimeUnit::Auto);
         QCOMPARE(model.index(0, 7).data().toString(), QString("both"));
         QCOMPARE(model.index(1, 7).data().toString(), QString("base only"));
         QCOMPARE(sortedColumn(&model, 1, 4, Qt::AscendingOrder), QStringList({"HtoD", "gemm"}));

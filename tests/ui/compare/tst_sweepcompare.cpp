@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QRegularExpression>
 
 #include <qcustomplot.h>
 
@@ -26,6 +27,7 @@
 #include "core/torch/modelfile.h"
 #include "core/torch/session.h"
 #include "ui/compare/comparepage.h"
+#include "ui/shell/preferences.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/model/modelpage.h"
 #include "ui/model/sweepview.h"
@@ -242,16 +244,17 @@ private Q_SLOTS:
         // Operators: name, base, other, delta, delta %, calls, in; kernels have their kind first.
         const auto base = columnByName(ops, 0, 1), other = columnByName(ops, 0, 2), delta = columnByName(ops, 0, 3),
                    percent = columnByName(ops, 0, 4), calls = columnByName(ops, 0, 5), in = columnByName(ops, 0, 6);
-        QCOMPARE(base["aten::convolution"], QStringLiteral("80.0"));
-        QCOMPARE(other["aten::convolution"], QStringLiteral("50.0"));
-        QCOMPARE(delta["aten::convolution"], QStringLiteral("-30.0"));
+        const auto us = [](std::int64_t micros) { return ui::displayDuration(micros * 1000); };
+        QCOMPARE(base["aten::convolution"], us(80));
+        QCOMPARE(other["aten::convolution"], us(50));
+        QCOMPARE(delta["aten::convolution"], QStringLiteral("\u2212") + us(30));
         QCOMPARE(percent["aten::convolution"], QStringLiteral("-37.5 %"));
         QCOMPARE(percent["aten::conv2d"], QStringLiteral("-50.0 %"));
         QCOMPARE(calls["aten::relu"], QStringLiteral("2 → 1"));
         QCOMPARE(percent["aten::relu"], QStringLiteral("-20.0 %"));
         QCOMPARE(percent["aten::gone"], QStringLiteral("-100.0 %"));
         QCOMPARE(in["aten::gone"], QStringLiteral("base only"));
-        QCOMPARE(delta["aten::added"], QStringLiteral("+25.0"));
+        QCOMPARE(delta["aten::added"], QStringLiteral("+") + us(25));
         QCOMPARE(percent["aten::added"], QStringLiteral("new"));
         QCOMPARE(in["aten::added"], QStringLiteral("other only"));
         auto *kernels = page.kernelDiffModel();
@@ -260,7 +263,61 @@ private Q_SLOTS:
         QCOMPARE(kernelPercent["kernel_a"], QStringLiteral("-40.0 %"));
         QCOMPARE(kernelPercent["kernel_b"], QStringLiteral("0.0 %"));
         QCOMPARE(kernelPercent["kernel_c"], QStringLiteral("new"));
-        QCOMPARE(page.traceStatus()->text(), QStringLiteral("Total 230.0 µs → 185.0 µs (-19.6 %)"));
+        QCOMPARE(page.traceStatus()->text(), QStringLiteral("diff_base.json → diff_other.json: total %1 → %2 (\u2212%3, -19.6 %)")
+                                                 .arg(us(230), us(185), us(45)));
+    }
+
+    // Before → after: the trace recorded first is the base whichever finished loading first;
+    // choosing another pair clears the deltas on screen; Base = Other is refused.
+    void tracePairIsBeforeAfterAndNeverStale()
+    {
+        QTemporaryDir dir;
+        // The same two traces moved to wall-clock times, the later one opened first.
+        const auto shifted = [&](const QString &from, const QString &to, qint64 offsetUs) {
+            QFile in(from);
+            if (!in.open(QIODevice::ReadOnly))
+                return false;
+            QString text = QString::fromUtf8(in.readAll());
+            static const QRegularExpression ts(QStringLiteral("\"ts\": (\\d+)"));
+            QString out;
+            qsizetype last = 0;
+            for (auto it = ts.globalMatch(text); it.hasNext();) {
+                const auto m = it.next();
+                out += text.mid(last, m.capturedStart(1) - last) + QString::number(m.captured(1).toLongLong() + offsetUs);
+                last = m.capturedEnd(1);
+            }
+            out += text.mid(last);
+            QFile file(to);
+            return file.open(QIODevice::WriteOnly) && file.write(out.toUtf8()) > 0;
+        };
+        const qint64 epochUs = 1'700'000'000'000'000;
+        QVERIFY(shifted(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"), dir.filePath("monday.json"), epochUs));
+        QVERIFY(shifted(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json"), dir.filePath("tuesday.json"),
+                        epochUs + 86'400'000'000));
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        ComparePage page(&workspace, &jobs);
+        workspace.openTrace(dir.filePath("tuesday.json"));
+        QVERIFY(waitIdle(jobs));
+        workspace.openTrace(dir.filePath("monday.json"));
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(page.baseTraceCombo()->currentText(), QStringLiteral("monday.json"));
+        QCOMPARE(page.otherTraceCombo()->currentText(), QStringLiteral("tuesday.json"));
+        page.diffTracesButton()->click();
+        QVERIFY(waitIdle(jobs));
+        QCOMPARE(page.opDiffModel()->rowCount(), 5);
+        QVERIFY(page.traceStatus()->text().startsWith(QStringLiteral("monday.json → tuesday.json")));
+        // Swapping the direction clears the old deltas rather than leaving them under new names.
+        page.baseTraceCombo()->setCurrentIndex(page.otherTraceCombo()->currentIndex());
+        QCOMPARE(page.opDiffModel()->rowCount(), 0);
+        QVERIFY(!page.diffTracesButton()->isEnabled());
+        QVERIFY(page.traceStatus()->text().contains(QStringLiteral("same trace")));
+        page.otherTraceCombo()->setCurrentIndex(workspace.traceIndexOf(dir.filePath("monday.json")));
+        QVERIFY(page.diffTracesButton()->isEnabled());
+        page.diffTracesButton()->click();
+        QVERIFY(waitIdle(jobs));
+        const auto delta = columnByName(page.opDiffModel(), 0, 3);
+        QCOMPARE(delta["aten::convolution"], QStringLiteral("+") + ui::displayDuration(30'000)); // after → before
     }
 
     void comparePageFillsItsTables()
@@ -328,7 +385,7 @@ private Q_SLOTS:
         page.diffTracesButton()->click();
         QVERIFY(waitIdle(jobs));
         QVERIFY(page.opDiffModel()->rowCount() > 5);
-        QVERIFY2(page.traceStatus()->text().startsWith("Total"), qPrintable(page.traceStatus()->text()));
+        QVERIFY2(page.traceStatus()->text().contains(": total "), qPrintable(page.traceStatus()->text()));
         page.tabs()->setCurrentIndex(1);
         QTest::qWait(50);
         QVERIFY(page.grab().save(screenshotPath("compare-traces")));
