@@ -9,36 +9,13 @@
 #include <unordered_map>
 
 namespace pyrometer::torch {
-namespace {
-
-std::string instanceOf(const std::string &frame)
-{
-    return frame.substr(0, frame.find('('));
-}
-
-// Frames below TOP, without repeats of the same module calling its own methods.
-std::vector<std::string> moduleFrames(const std::vector<std::string> &frames)
-{
-    std::vector<std::string> result;
-    for (std::size_t i = 1; i < frames.size(); ++i) {
-        const auto instance = instanceOf(frames[i]);
-        if (instance.empty() || instance == "SELF" || instance == "TOP")
-            continue;
-        result.push_back(frames[i]);
-    }
-    return result;
-}
-
-} // namespace
 
 std::string moduleName(const std::vector<std::string> &frames, int levels)
 {
-    const auto below = moduleFrames(frames);
-    std::string name;
-    const auto count = levels < 0 ? below.size() : std::min(below.size(), std::size_t(levels));
-    for (std::size_t i = 0; i < count; ++i)
-        name += (i ? "." : "") + instanceOf(below[i]);
-    return name;
+    const auto named = ModulePaths().levels(frames);
+    if (named.empty() || levels == 0)
+        return {};
+    return named[levels < 0 ? named.size() - 1 : std::min(named.size(), std::size_t(levels)) - 1].name;
 }
 
 FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &ops)
@@ -65,15 +42,19 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         index[""] = 0;
     }
     const auto rowOf = [&](const std::string &name) -> FlopsRow & { return nearestModuleRow(report.rows, index, name); };
+    std::vector<ModulePaths::Module> modules;
+    for (const auto &module : model.modules)
+        modules.push_back({module.qualifiedName, module.typeName});
+    const ModulePaths paths(modules);
     std::map<std::string, std::set<std::string>> calls; // module -> distinct call paths
     std::map<std::string, std::string> firstCall;
     std::set<std::string> uncounted;
     for (const auto &op : ops) {
-        const auto frames = moduleFrames(op.moduleFrames);
+        const auto levels = paths.levels(op.moduleFrames);
         const auto cost = opCost(op);
         if (!cost.counted)
             uncounted.insert(op.name);
-        auto &row = rowOf(moduleName(op.moduleFrames));
+        auto &row = rowOf(levels.empty() ? std::string() : levels.back().name);
         row.selfMacs += cost.macs;
         row.selfFlops += cost.flops;
         report.totalMacs += cost.macs;
@@ -81,10 +62,10 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         // Each prefix of the frames is one call of that module; the call path tells calls apart.
         std::string name;
         std::string path = op.moduleFrames.empty() ? std::string() : op.moduleFrames.front();
-        for (std::size_t level = 0; level <= frames.size(); ++level) {
+        for (std::size_t level = 0; level <= levels.size(); ++level) {
             if (level > 0) {
-                name += (level > 1 ? "." : "") + instanceOf(frames[level - 1]);
-                path += "/" + frames[level - 1];
+                name = levels[level - 1].name;
+                path += "/" + levels[level - 1].frame;
             }
             calls[name].insert(path);
             const auto [first, inserted] = firstCall.emplace(name, path);

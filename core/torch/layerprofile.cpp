@@ -48,6 +48,10 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
         index[""] = 0;
     }
     const auto rowOf = [&](const std::string &name) -> LayerRow & { return nearestModuleRow(report.rows, index, name); };
+    std::vector<ModulePaths::Module> modules;
+    for (const auto &row : flops.rows)
+        modules.push_back({row.module, row.type});
+    const ModulePaths paths(modules);
 
     // Forward time: the ProfilerStep ranges.
     std::int64_t stepsNs = 0;
@@ -84,7 +88,7 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
         if (op.startNs < current.end)
             continue; // nested in an outermost op
         current.end = op.startNs + op.durationNs;
-        current.module = moduleName(op.moduleFrames);
+        current.module = paths.name(op.moduleFrames);
         rowOf(current.module).selfMs += double(op.durationNs) / 1e6;
     }
     chargeMemoryBefore(INT64_MAX);

@@ -28,4 +28,36 @@ Row &nearestModuleRow(std::vector<Row> &rows, const std::unordered_map<std::stri
     }
 }
 
+// Qualified module names of the module hierarchies TorchScript records with each op
+// ({"TOP(Net)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"}),
+// resolved against the model's modules. A frame names a module as its caller reached it: the
+// elements of a ModuleList or Sequential that a forward iterates are called as "0", "1", ... of
+// the list's owner, and the list has no frame of its own. Such a frame is the shallowest
+// descendant of its caller's module with that last name and type ("encoder.layers.0").
+class ModulePaths {
+public:
+    struct Module {
+        std::string name; // qualified, "" for the model
+        std::string type; // class name, "TransformerEncoderLayer"
+    };
+    ModulePaths() = default;
+    explicit ModulePaths(const std::vector<Module> &modules);
+
+    struct Level {
+        std::string name;  // qualified
+        std::string frame; // as recorded: "0(TransformerEncoderLayer)::forward"
+    };
+    // Each module frame below TOP, outermost first, with its module's qualified name. A frame no
+    // module matches is named by joining the instance names, as without the model.
+    std::vector<Level> levels(const std::vector<std::string> &frames) const;
+    // The innermost of levels(frames), "" for the model itself.
+    std::string name(const std::vector<std::string> &frames) const;
+
+private:
+    std::unordered_map<std::string, std::string> m_types; // name -> type
+    // ancestor + '\n' + last name -> its descendants two or more levels below with that last
+    // name, shallowest first
+    std::unordered_map<std::string, std::vector<std::string>> m_deeper;
+};
+
 } // namespace pyrometer::torch

@@ -56,6 +56,20 @@ OpCost flopsOnly(double count)
     return {0, count, true};
 }
 
+OpCost &operator+=(OpCost &sum, const OpCost &part)
+{
+    sum.macs += part.macs;
+    sum.flops += part.flops;
+    sum.counted = sum.counted || part.counted;
+    return sum;
+}
+
+// FLOPs per element: softmax (max, sub, exp, sum, div), normalization (mean, variance,
+// normalize, scale, shift), transcendental activations (gelu, tanh, ...).
+constexpr double kSoftmaxFlops = 5;
+constexpr double kNormFlops = 5;
+constexpr double kTranscendentalFlops = 4;
+
 // conv: output elements x (input channels / groups) x kernel elements; the weight is
 // [Cout, Cin/groups, k...] for a convolution and [Cin, Cout/groups, k...] transposed.
 OpCost convolution(const OpRecord &op)
@@ -122,6 +136,12 @@ OpCost matmul(const Shape &a, const Shape &b)
     return macs(batch * n * k * m);
 }
 
+// A linear layer: input elements x out features MACs, plus adding the bias to each output.
+OpCost linearLayer(double inputElements, double outFeatures, double biasElements)
+{
+    return macs(inputElements * outFeatures, biasElements);
+}
+
 OpCost linear(const OpRecord &op)
 {
     const auto *input = tensorArg(op, 0);
@@ -129,8 +149,7 @@ OpCost linear(const OpRecord &op)
     if (!input || !weight || weight->empty())
         return {};
     const double out = weight->size() == 2 ? double((*weight)[0]) : 1;
-    const double count = product(*input) * out; // input elements x out features
-    return macs(count, tensorArg(op, 2) ? outputElements(op) : 0);
+    return linearLayer(product(*input), out, tensorArg(op, 2) ? outputElements(op) : 0);
 }
 
 // addmm(bias, a, b), baddbmm(bias, a, b): the product plus adding the bias.
@@ -206,6 +225,13 @@ OpCost quantizedRecurrent(const OpRecord &op, int gates)
     return macs(steps * batch * perStep, elementwise);
 }
 
+// Attention over `scores` query-key pairs (batch x heads x queries x keys) of head size e:
+// QK^T and AV, plus the softmax.
+OpCost attentionScores(double scores, double e)
+{
+    return macs(2 * scores * e, kSoftmaxFlops * scores);
+}
+
 // scaled_dot_product_attention(q, k, v, ...): QK^T and AV, plus the softmax.
 OpCost attention(const OpRecord &op)
 {
@@ -217,8 +243,104 @@ OpCost attention(const OpRecord &op)
     const double l = double((*q)[q->size() - 2]);
     const double e = double(q->back());
     const double s = double((*k)[k->size() - 2]);
-    const double scores = batch * l * s;
-    return macs(2 * scores * e, 5 * scores);
+    return attentionScores(batch * l * s, e);
+}
+
+// The arguments of a call as its schema lists them: the last `count` recorded ones. The
+// interpreter of a scripted model can hand RecordFunction a value of the caller before them (its
+// fused transformer layers are recorded with a leading bool).
+class SchemaArgs {
+public:
+    SchemaArgs(const OpRecord &op, std::size_t count)
+        : m_op(op), m_offset(op.args.size() >= count ? op.args.size() - count : SIZE_MAX)
+    {
+    }
+    const Shape *tensor(std::size_t index) const { return m_offset == SIZE_MAX ? nullptr : tensorArg(m_op, m_offset + index); }
+    std::int64_t value(std::size_t index) const
+    {
+        if (m_offset == SIZE_MAX || m_offset + index >= m_op.args.size() || m_op.args[m_offset + index].values.empty())
+            return 0;
+        return m_op.args[m_offset + index].values.front();
+    }
+
+private:
+    const OpRecord &m_op;
+    std::size_t m_offset;
+};
+
+// Cached keys of incremental decoding, [B, heads, T, head size]: T.
+double cachedKeys(const Shape *incrementalKey)
+{
+    return incrementalKey && incrementalKey->size() >= 2 ? double((*incrementalKey)[incrementalKey->size() - 2]) : 0;
+}
+
+// Multi-head attention as the fused kernels run it, on `queries` and `keys` tokens of `embed`
+// features per batch: the query, key and value projections, scaling the queries, QK^T, the
+// softmax and AV over heads of embed/heads features (against the cached keys too), the output
+// projection; projections with their biases.
+OpCost multiHeadAttention(double batch, double queries, double keys, double cached, double embed, double heads)
+{
+    if (batch <= 0 || queries <= 0 || embed <= 0 || heads <= 0)
+        return {};
+    const double queryElements = batch * queries * embed;
+    const double keyElements = batch * keys * embed;
+    auto cost = linearLayer(queryElements, embed, queryElements);
+    cost += linearLayer(keyElements, 2 * embed, 2 * keyElements);
+    cost += flopsOnly(queryElements);
+    cost += attentionScores(batch * heads * queries * (keys + cached), embed / heads);
+    cost += linearLayer(queryElements, embed, queryElements);
+    return cost;
+}
+
+// _native_multi_head_attention(query, key, value, embed_dim, num_head, qkv_weight, qkv_bias,
+//     proj_weight, proj_bias, mask, need_weights, average_attn_weights, mask_type) (13 arguments)
+// _native_decoder_only_multi_head_attention(query, key, value, embed_dim, num_head, qkv_weight,
+//     qkv_bias, proj_weight, proj_bias, mask, incr_key, incr_value, need_weights,
+//     average_attn_weights) (14)
+// _triton_multi_head_attention(query, key, value, embed_dim, num_head, qkv_weight, qkv_bias,
+//     proj_weight, proj_bias, mask) (10)
+// query [B, L, E], key [B, S, E].
+OpCost fusedAttention(const OpRecord &op, std::size_t count, std::size_t incrementalKey)
+{
+    const SchemaArgs args(op, count);
+    const auto *query = args.tensor(0);
+    const auto *key = args.tensor(1);
+    if (!query || !key || query->size() != 3 || key->size() != 3)
+        return {};
+    const double cached = incrementalKey < count ? cachedKeys(args.tensor(incrementalKey)) : 0;
+    return multiHeadAttention(double((*query)[0]), double((*query)[1]), double((*key)[1]), cached, double(query->back()),
+                              double(args.value(4)));
+}
+
+// A whole encoder layer in one kernel, post- or pre-norm alike: self-attention, the residual add
+// and layer norm after each block, the feed-forward linears with their activation.
+// _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
+//     proj_bias, use_gelu, norm_first, eps, norm_weight_1, norm_bias_1, norm_weight_2,
+//     norm_bias_2, ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2, mask, mask_type) (20)
+// _transformer_decoder_only_layer_fwd(the same to ffn_bias_2, mask, incr_key, incr_value) (21)
+// src [B, L, E], ffn_weight_1 [F, E].
+OpCost fusedTransformerLayer(const OpRecord &op, std::size_t count, std::size_t incrementalKey)
+{
+    const SchemaArgs args(op, count);
+    const auto *src = args.tensor(0);
+    const auto *feedForward = args.tensor(14);
+    if (!src || src->size() != 3 || !feedForward || feedForward->size() != 2)
+        return {};
+    const double batch = double((*src)[0]);
+    const double tokens = double((*src)[1]);
+    const double embed = double(src->back());
+    const double cached = incrementalKey < count ? cachedKeys(args.tensor(incrementalKey)) : 0;
+    auto cost = multiHeadAttention(batch, tokens, tokens, cached, embed, double(args.value(2)));
+    if (!cost.counted)
+        return {};
+    const double elements = batch * tokens * embed;
+    const double hidden = batch * tokens * double(feedForward->front());
+    const bool gelu = args.value(7) != 0;
+    cost += flopsOnly(2 * (1 + kNormFlops) * elements);
+    cost += linearLayer(elements, double(feedForward->front()), hidden);
+    cost += flopsOnly((gelu ? kTranscendentalFlops : 1) * hidden);
+    cost += linearLayer(hidden, embed, elements);
+    return cost;
 }
 
 OpCost pooling(const OpRecord &op)
@@ -262,6 +384,14 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         };
         t["aten::scaled_dot_product_attention"] = attention;
         t["aten::_scaled_dot_product_attention"] = attention;
+        t["aten::_native_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 13, SIZE_MAX); };
+        t["aten::_native_decoder_only_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 14, 10); };
+        t["aten::_triton_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 10, SIZE_MAX); };
+        t["aten::_transformer_encoder_layer_fwd"] = [](const OpRecord &op) { return fusedTransformerLayer(op, 20, SIZE_MAX); };
+        t["aten::_transformer_decoder_only_layer_fwd"] = [](const OpRecord &op) { return fusedTransformerLayer(op, 21, 19); };
+        // _transform_bias_rescale_qkv(qkv [B, L, 3E], qkv_bias, num_heads): the bias added to
+        // q, k and v, q scaled.
+        t["aten::_transform_bias_rescale_qkv"] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * 4 / 3); };
         t["aten::lstm"] = [](const OpRecord &op) { return recurrent(op, 4); };
         t["aten::gru"] = [](const OpRecord &op) { return recurrent(op, 3); };
         t["aten::quantized_lstm"] = [](const OpRecord &op) { return quantizedRecurrent(op, 4); };
@@ -284,9 +414,9 @@ const std::unordered_map<std::string_view, Formula> &formulas()
             return flopsOnly(elements(op, 0) * (training ? 5 : 2));
         };
         for (const char *name : {"aten::layer_norm", "aten::group_norm", "aten::instance_norm", "aten::native_layer_norm"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * 5); };
-        for (const char *name : {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * 5); }; // max, sub, exp, sum, div
+            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kNormFlops); };
+        for (const char *name : {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax", "aten::_masked_softmax"})
+            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kSoftmaxFlops); };
         for (const char *name : {"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::avg_pool1d",
                                  "aten::avg_pool2d", "aten::avg_pool3d", "aten::adaptive_avg_pool1d",
                                  "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d", "aten::adaptive_max_pool2d",
@@ -304,7 +434,7 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         for (const char *name : {"aten::gelu", "aten::silu", "aten::silu_", "aten::sigmoid", "aten::sigmoid_",
                                  "aten::tanh", "aten::tanh_", "aten::hardswish", "aten::hardswish_",
                                  "aten::hardsigmoid", "aten::hardsigmoid_", "aten::mish", "aten::elu", "aten::softplus"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(4 * elements(op, 0)); };
+            t[name] = [](const OpRecord &op) { return flopsOnly(kTranscendentalFlops * elements(op, 0)); };
         for (const char *name : {"aten::sum", "aten::mean", "aten::addcmul", "aten::addcdiv", "aten::cumsum"})
             t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0)); };
         return t;

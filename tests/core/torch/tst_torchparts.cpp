@@ -1,6 +1,7 @@
 // The parts of core/torch that need no model: input specs, FLOPs formulas checked against
 // hand-computed layers, libtorch message cleaning, latency statistics, the trace writer.
 #include "core/torch/inputspec.h"
+#include "core/torch/modulepath.h"
 #include "core/torch/opcost.h"
 #include "core/torch/runner.h"
 #include "core/torch/torcherror.h"
@@ -62,6 +63,35 @@ OpRecord conv(std::vector<std::int64_t> input, std::vector<std::int64_t> weight,
                flag(false), ints({0, 0}), integer(groups)};
     op.outputShapes = {output};
     return op;
+}
+
+OpArg none()
+{
+    return OpArg{};
+}
+
+OpArg number(double value)
+{
+    OpArg arg;
+    arg.kind = OpArg::Kind::Double;
+    arg.number = value;
+    return arg;
+}
+
+// A fused transformer layer's arguments, as native_functions.yaml (1.13) lists them, up to
+// ffn_bias_2: src [B, L, E], E, heads, the weights of a layer with feed-forward F.
+std::vector<OpArg> layerArgs(std::int64_t b, std::int64_t l, std::int64_t e, std::int64_t heads, std::int64_t f, bool gelu)
+{
+    return {tensor({b, l, e}), integer(e), integer(heads), tensor({3 * e, e}), tensor({3 * e}), tensor({e, e}), tensor({e}),
+            flag(gelu), flag(false), number(1e-5), tensor({e}), tensor({e}), tensor({e}), tensor({e}), tensor({f, e}), tensor({f}),
+            tensor({e, f}), tensor({e})};
+}
+
+// MACs of multi-head attention with L queries, S projected keys and T cached ones: projections,
+// QK^T and AV over S + T keys, output projection.
+double attentionMacs(double b, double l, double s, double t, double e)
+{
+    return b * (l * e * e + 2 * s * e * e + 2 * l * (s + t) * e + l * e * e);
 }
 
 } // namespace
@@ -258,6 +288,111 @@ private Q_SLOTS:
         linear.args = {tensor({4, 10, 256}), OpArg{OpArg::Kind::Other, {}, {}, 0}, flag(false)};
         linear.outputShapes = {{4, 10, 512}};
         QCOMPARE(opCost(linear).macs, 4.0 * 10 * 256 * 512);
+    }
+
+    // The fused kernels PyTorch runs transformer layers and multi-head attention through in
+    // inference, counted from their arguments as the separate ops would be.
+    void fusedTransformerMacs_data()
+    {
+        QTest::addColumn<OpRecord>("op");
+        QTest::addColumn<double>("macs");
+        QTest::addColumn<double>("elementwise"); // FLOPs beside 2 x MACs
+        const double b = 2, l = 16, e = 64, f = 128, h = 4;
+        const double tokens = b * l * e, hidden = b * l * f, scores = b * h * l * l;
+        const double layer = attentionMacs(b, l, l, 0, e) + 2 * b * l * e * f;
+        // Biases (q, k, v, out, feed-forward), scaling q, softmax, two residual adds and norms.
+        const double layerElementwise = 3 * tokens + tokens + hidden + tokens + tokens + 5 * scores + 2 * 6 * tokens;
+        OpRecord encoder;
+        encoder.name = "aten::_transformer_encoder_layer_fwd";
+        encoder.args = layerArgs(2, 16, 64, 4, 128, false);
+        encoder.args.insert(encoder.args.end(), {none(), none()});
+        encoder.outputShapes = {{2, 16, 64}};
+        QTest::addRow("encoder layer, relu") << encoder << layer << layerElementwise + hidden;
+        auto gelu = encoder;
+        gelu.args[7] = flag(true);
+        QTest::addRow("encoder layer, gelu") << gelu << layer << layerElementwise + 4 * hidden;
+        // A scripted model's interpreter records a value of its caller first.
+        auto scripted = encoder;
+        scripted.args.insert(scripted.args.begin(), flag(false));
+        QTest::addRow("encoder layer, scripted") << scripted << layer << layerElementwise + hidden;
+
+        // Incremental decoding: 1 new token against 9 cached keys [B, heads, T, E / heads].
+        OpRecord decoder;
+        decoder.name = "aten::_transformer_decoder_only_layer_fwd";
+        decoder.args = layerArgs(2, 1, 64, 4, 128, false);
+        decoder.args.insert(decoder.args.end(), {none(), tensor({2, 4, 9, 16}), tensor({2, 4, 9, 16})});
+        decoder.outputShapes = {{2, 1, 64}, {2, 4, 10, 16}, {2, 4, 10, 16}};
+        const double step = b * 1 * e;
+        QTest::addRow("decoder-only layer, cached keys")
+            << decoder << attentionMacs(2, 1, 1, 9, 64) + 2 * 2 * 1 * 64 * 128
+            << 3 * step + step + 2 * 128 + step + step + 5 * (b * h * 1 * 10) + 12 * step + 2 * 128;
+
+        // Cross-attention: 16 queries, 24 keys.
+        OpRecord attention;
+        attention.name = "aten::_native_multi_head_attention";
+        attention.args = {tensor({2, 16, 64}), tensor({2, 24, 64}), tensor({2, 24, 64}), integer(64), integer(4), tensor({192, 64}),
+                          tensor({192}), tensor({64, 64}), tensor({64}), none(), flag(true), flag(true), none()};
+        attention.outputShapes = {{2, 16, 64}, {2, 16, 24}};
+        QTest::addRow("multi-head attention, cross")
+            << attention << attentionMacs(2, 16, 24, 0, 64) << tokens + 2 * (b * 24 * e) + tokens + tokens + 5 * (b * h * 16 * 24);
+
+        OpRecord softmax;
+        softmax.name = "aten::_masked_softmax";
+        softmax.args = {tensor({2, 4, 16, 16}), tensor({2, 16}), integer(-1), integer(1)};
+        softmax.outputShapes = {{2, 4, 16, 16}};
+        QTest::addRow("masked softmax") << softmax << 0.0 << 5 * scores;
+    }
+    void fusedTransformerMacs()
+    {
+        QFETCH(OpRecord, op);
+        QFETCH(double, macs);
+        QFETCH(double, elementwise);
+        const auto cost = opCost(op);
+        QVERIFY(cost.counted);
+        QCOMPARE(cost.macs, macs);
+        QCOMPARE(cost.flops, 2 * macs + elementwise);
+    }
+
+    // TorchScript names the elements of a ModuleList a forward iterates as children of the
+    // list's owner ("0" of the encoder); they resolve to the list's elements.
+    void resolvesModulePaths()
+    {
+        const ModulePaths paths({{"", "Model"},
+                                 {"encoder", "TransformerEncoder"},
+                                 {"encoder.layers", "ModuleList"},
+                                 {"encoder.layers.0", "TransformerEncoderLayer"},
+                                 {"encoder.layers.0.linear1", "Linear"},
+                                 {"encoder.layers.1", "TransformerEncoderLayer"},
+                                 {"blocks", "Sequential"},
+                                 {"blocks.0", "Linear"},
+                                 {"twins", "Twins"},
+                                 {"twins.a", "ModuleList"},
+                                 {"twins.a.0", "Linear"},
+                                 {"twins.b", "ModuleList"},
+                                 {"twins.b.0", "Linear"}});
+        const auto name = [&](std::vector<std::string> frames) { return paths.name(frames); };
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "1(TransformerEncoderLayer)::forward"}),
+                 std::string("encoder.layers.1"));
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward",
+                       "linear1(Linear)::forward"}),
+                 std::string("encoder.layers.0.linear1"));
+        // Exact names as they were; a module calling its own methods adds no level.
+        QCOMPARE(name({"TOP(Model)::forward", "blocks(Sequential)::forward", "0(Linear)::forward"}), std::string("blocks.0"));
+        QCOMPARE(name({"TOP(Model)::forward", "SELF(Model)::helper", "encoder(TransformerEncoder)::forward"}), std::string("encoder"));
+        // Nor does a free function, or the fallback graph of the profiling executor.
+        QCOMPARE(name({"TOP(Model)::forward", "CALL_FUNCTION::fallback_function()::fallback_function",
+                       "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward", "::relu"}),
+                 std::string("encoder.layers.0"));
+        QCOMPARE(name({"TOP(Model)::forward"}), std::string());
+        // A type that does not match, or two lists with such an element: the joined name.
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(Linear)::forward"}), std::string("encoder.0"));
+        QCOMPARE(name({"TOP(Model)::forward", "twins(Twins)::forward", "0(Linear)::forward"}), std::string("twins.0"));
+        const auto levels = paths.levels({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"});
+        QCOMPARE(levels.size(), std::size_t(2));
+        QCOMPARE(levels[1].frame, std::string("0(TransformerEncoderLayer)::forward"));
+        // Without the model's modules, names are joined.
+        QCOMPARE(ModulePaths().name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"}),
+                 std::string("encoder.0"));
     }
 
     void elementwiseHasFlopsButNoMacs()
