@@ -138,12 +138,14 @@ private Q_SLOTS:
         QVERIFY2(encoder.ok(), encoder.ok() ? "" : encoder.error().message.c_str());
         // Per layer: in-projection 32 tokens x 64 x 192, QK^T and AV (2 batches x 4 heads x
         // 16x16x16 each), out-projection 32 x 64 x 64, feed-forward 32 x 64 x 128 twice. The
-        // traced TransformerEncoder runs its layers inline (no module calls are recorded for
-        // them), so the sum lands on "encoder".
+        // traced layers run as separate ops; each is recorded as "0", "1" of the encoder and
+        // resolved to its row in encoder.layers, which sum into "encoder".
         const double layer = 32.0 * 64 * 192 + 2 * (2 * 4 * 16 * 16 * 16) + 32.0 * 64 * 64 + 2 * (32.0 * 64 * 128);
         const auto *stack = row(encoder.value(), "encoder");
         QVERIFY(stack);
         QCOMPARE(stack->macs, 2 * layer);
+        QCOMPARE(row(encoder.value(), "encoder.layers.1")->macs, layer);
+        QCOMPARE(row(encoder.value(), "encoder.layers.1")->calls, 1);
         QCOMPARE(row(encoder.value(), "head")->macs, 2.0 * 64 * 2);
     }
 
