@@ -169,7 +169,7 @@ Result<ProfileReport> profileLayers(const std::filesystem::path &path, const Run
         if (stop.stopRequested())
             return cancelled();
         const int slice = std::min(iterations - done, 5);
-        auto recorded = session.recordProfile(slice);
+        auto recorded = session.recordProfile(slice, done + 1);
         if (!recorded.ok())
             return recorded.error();
         auto &part = recorded.value();

@@ -207,7 +207,7 @@ Result<std::vector<OpRecord>> ModelSession::recordOps()
     return std::move(collector.ops);
 }
 
-Result<RecordedProfile> ModelSession::recordProfile(int iterations)
+Result<RecordedProfile> ModelSession::recordProfile(int iterations, int firstStep)
 {
     using namespace ::torch::autograd::profiler;
     const profiler::ProfilerConfig config(profiler::ProfilerState::KINETO, /*report_input_shapes=*/true,
@@ -222,7 +222,7 @@ Result<RecordedProfile> ModelSession::recordProfile(int iterations)
         for (int i = 0; i < iterations && !failed; ++i) {
             at::RecordFunction step(at::RecordScope::USER_SCOPE);
             if (step.isActive())
-                step.before("ProfilerStep#" + std::to_string(i + 1));
+                step.before("ProfilerStep#" + std::to_string(firstStep + i));
             try {
                 m_impl->runOnce();
             } catch (const c10::Error &error) {

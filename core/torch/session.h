@@ -50,8 +50,9 @@ public:
     Result<std::vector<OpRecord>> recordOps();
 
     // `iterations` runs under libtorch's profiler (KINETO state, CPU activity, shapes, memory,
-    // module hierarchy), each inside a "ProfilerStep#N" range.
-    Result<RecordedProfile> recordProfile(int iterations);
+    // module hierarchy), each inside a "ProfilerStep#N" range, N counting from firstStep (a
+    // profile recorded in slices numbers its steps on, so no two share a name).
+    Result<RecordedProfile> recordProfile(int iterations, int firstStep = 1);
 
     struct Impl;
 

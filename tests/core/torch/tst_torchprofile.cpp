@@ -188,6 +188,26 @@ private Q_SLOTS:
                                                       2 /* process and thread names */);
     }
 
+    // Profiled in slices of five runs, the steps still count on: ProfilerStep#1 to #7, once each.
+    void profiledStepsAreNumberedOnce()
+    {
+        RunOptions options;
+        options.warmup = 0;
+        options.iterations = 7;
+        options.threads = 1;
+        ProgressReporter progress;
+        const auto report = profileLayers(model("small_cnn"), options, progress, StopToken());
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        std::vector<std::string> steps;
+        for (const auto &op : report->events.ops)
+            if (op.name.rfind("ProfilerStep#", 0) == 0)
+                steps.push_back(op.name);
+        std::vector<std::string> expected;
+        for (int i = 1; i <= 7; ++i)
+            expected.push_back("ProfilerStep#" + std::to_string(i));
+        QCOMPARE(steps, expected);
+    }
+
     void measuresLatency_data()
     {
         QTest::addColumn<int>("mode");
