@@ -2,13 +2,16 @@
 // trace, the one-line notes of a CPU-only trace, and the jumps into the Timeline and
 // Operators pages.
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <QTreeView>
@@ -280,6 +283,39 @@ private Q_SLOTS:
         QVERIFY(page.stepPlot()->stepCount() >= 1); // the whole trace as one bar
         for (auto *layer : page.stepPlot()->layers())
             QVERIFY(layer->name() != QStringLiteral("Kernel"));
+    }
+
+    // A truncated file loaded in part says so in the headline, not only far below; the load
+    // rate is the JSON's.
+    void partialTraceSaysSoInTheHeadline()
+    {
+        QTemporaryDir dir;
+        // The plain CPU fixture, cut in the middle of its events.
+        QFile cpu(kCpu);
+        QVERIFY(cpu.open(QIODevice::ReadOnly));
+        const QByteArray text = cpu.readAll();
+        const QString cut = dir.filePath(QStringLiteral("cut.json"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.left(text.size() * 2 / 3));
+        out.close();
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        page.resize(1300, 1200);
+        page.show();
+        QSignalSpy shown(&page, &OverviewPage::overviewShown);
+        workspace.openTrace(cut, /*partial=*/true);
+        QVERIFY(QTest::qWaitFor([&] { return shown.count() == 1; }, 20000));
+        const auto &info = workspace.traces().front().trace->info;
+        QVERIFY(info.partial);
+        const QString headline = page.headline()->text();
+        QVERIFY2(headline.contains(QStringLiteral("Partial: the file is truncated")), qPrintable(headline));
+        QVERIFY(headline.contains(QLocale().toString(qulonglong(info.eventCount)) + QStringLiteral(" events")));
+        QVERIFY(headline.contains(QStringLiteral("span of the loaded part")));
+        const QString summary = page.summaryHtml();
+        QVERIFY2(summary.contains(QStringLiteral("%1 MB/s of JSON").arg(double(info.jsonBytes) / 1e6 / info.loadSeconds, 0, 'f', 0)),
+                 qPrintable(summary));
     }
 
     void jumpsLandInTheTimelineAndOperatorsPages()

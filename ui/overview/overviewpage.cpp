@@ -349,8 +349,11 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     const QLocale locale;
     QString devices;
     const auto &gpus = d.utilization.devices;
+    const bool deviceMemory = std::any_of(d.memory.devices.begin(), d.memory.devices.end(),
+                                          [](const auto &device) { return device.deviceType != 0; });
     if (gpus.empty()) {
-        devices = d.index->hasDevice ? tr("GPU") : tr("CPU only");
+        // GPU memory without kernels (a partial file, a memory-only trace) is not "CPU only".
+        devices = d.index->hasDevice ? tr("GPU") : deviceMemory ? tr("no GPU kernels") : tr("CPU only");
     } else {
         QStringList names;
         for (const auto &busy : gpus)
@@ -360,7 +363,13 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
             .arg(QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).fileName().toHtmlEscaped());
-    html += tile(displayDuration(info.spanNanoseconds()), tr("trace span"));
+    if (info.partial)
+        html = QStringLiteral("<div style='color:#c0392b; font-weight:600; margin-bottom:4px'>%1</div>")
+                   .arg(tr("Partial: the file is truncated and only its valid part was loaded (%1 events, %2 of JSON); "
+                           "every figure below covers that part only.")
+                            .arg(locale.toString(qulonglong(info.eventCount)), QString::fromStdString(formatBytes(info.jsonBytes)))) +
+               html;
+    html += tile(displayDuration(info.spanNanoseconds()), info.partial ? tr("span of the loaded part") : tr("trace span"));
     if (d.hasProfilerSteps) {
         std::int64_t total = 0;
         for (const auto &step : d.steps)
