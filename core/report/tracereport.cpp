@@ -6,6 +6,7 @@
 #include "core/analysis/advice.h"
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
+#include "core/analysis/stepcolors.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/traceindex.h"
 #include "core/analysis/utilization.h"
@@ -22,11 +23,17 @@ namespace {
 using analysis::kStepCategoryCount;
 using analysis::StepCategory;
 
-// The TensorBoard plugin's colours for its step categories.
-constexpr std::array<const char *, kStepCategoryCount> kCategoryColors{"#3366cc", "#dc3912", "#ff9900", "#109618",
-                                                                      "#990099", "#0099c6", "#b0b0b0"};
 constexpr std::array<const char *, kStepCategoryCount> kCategoryTitles{"Kernel",     "Memcpy",   "Memset", "Runtime",
                                                                       "DataLoader", "CPU exec", "Other"};
+
+// The one step palette (stepcolors.h), in the order of the categories.
+std::vector<std::string> categoryColors()
+{
+    std::vector<std::string> colors;
+    for (std::size_t c = 0; c < kStepCategoryCount; ++c)
+        colors.push_back(analysis::stepCategoryColorHex(StepCategory(c)));
+    return colors;
+}
 
 std::string percent(double fraction)
 {
@@ -236,10 +243,9 @@ StackedBarChart stepChart(const analysis::StepBreakdown &steps, std::size_t maxB
     StackedBarChart chart;
     chart.title = "Step time by category";
     chart.unit = "ms";
-    for (std::size_t c = 0; c < kStepCategoryCount; ++c) {
+    for (std::size_t c = 0; c < kStepCategoryCount; ++c)
         chart.seriesNames.emplace_back(kCategoryTitles[c]);
-        chart.seriesColors.emplace_back(kCategoryColors[c]);
-    }
+    chart.seriesColors = categoryColors();
     for (const auto &step : steps.steps) {
         if (chart.bars.size() >= maxBars)
             break;
@@ -258,7 +264,7 @@ ColumnChart stepColumnChart(const analysis::StepBreakdown &steps, std::size_t ma
     chart.unit = "ms";
     chart.xLabel = "step, in time order";
     chart.seriesNames.assign(kCategoryTitles.begin(), kCategoryTitles.end());
-    chart.seriesColors.assign(kCategoryColors.begin(), kCategoryColors.end());
+    chart.seriesColors = categoryColors();
     chart.itemCount = steps.steps.size();
     const auto buckets = bucketSteps(steps, maxColumns);
     chart.itemsPerColumn = buckets.empty() ? 1 : buckets.front().count;

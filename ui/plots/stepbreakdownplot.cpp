@@ -1,5 +1,6 @@
 #include "ui/plots/stepbreakdownplot.h"
 
+#include "core/analysis/stepcolors.h"
 #include "core/util/format.h"
 #include "ui/plots/plotframe.h"
 
@@ -29,16 +30,7 @@ QString shortStepName(const std::string &name)
 
 QColor StepBreakdownPlot::categoryColor(StepCategory category)
 {
-    switch (category) {
-    case StepCategory::Kernel: return QColor(0x2e, 0x7d, 0x32);     // green: the GPU computes
-    case StepCategory::Memcpy: return QColor(0x15, 0x65, 0xc0);     // blue
-    case StepCategory::Memset: return QColor(0x64, 0xb5, 0xf6);     // light blue
-    case StepCategory::Runtime: return QColor(0xf9, 0xa8, 0x25);    // amber: launches
-    case StepCategory::DataLoader: return QColor(0xc6, 0x28, 0x28); // red: waiting for data
-    case StepCategory::CpuExec: return QColor(0x8e, 0x24, 0xaa);    // purple
-    case StepCategory::Other: return QColor(0x9e, 0x9e, 0x9e);      // grey
-    }
-    return Qt::gray;
+    return QColor(QRgb(analysis::stepCategoryColor(category)));
 }
 
 QString StepBreakdownPlot::categoryLabel(StepCategory category)

@@ -1,8 +1,12 @@
 // What the Compare page adds to a report: the diff flame graph as an image of its drawn rows,
-// not of the widget's empty space below them.
+// not of the widget's empty space below them. The step chart's colours in the app and in the
+// report.
+#include "core/report/svgchart.h"
+#include "core/report/tracereport.h"
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/plots/stepbreakdownplot.h"
 #include "ui/report/pagesections.h"
 #include "ui/workspace/workspace.h"
 
@@ -12,6 +16,8 @@
 #include <QSet>
 #include <QTabWidget>
 #include <QTest>
+
+#include <qcustomplot.h>
 
 using namespace pyrometer;
 using namespace pyrometer::ui;
@@ -81,6 +87,40 @@ private Q_SLOTS:
         QCOMPARE(diff->tables.front().names, std::vector<bool>{true});
         if (const QString shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty())
             image.save(shots + QStringLiteral("/report-diff-flame.png"));
+    }
+
+    // Every step category has one colour: the app's chart draws it as the report's charts do
+    // (bars and columns), matched by the category's name, and the SVG fills with it.
+    void stepChartColoursMatchTheReport()
+    {
+        analysis::StepRow step;
+        step.name = "ProfilerStep#1";
+        for (std::size_t c = 0; c < analysis::kStepCategoryCount; ++c) {
+            step.categoryNs[c] = std::int64_t(c + 1) * 1'000'000;
+            step.durationNs += step.categoryNs[c];
+        }
+        analysis::StepBreakdown breakdown;
+        breakdown.steps = {step, step};
+        plots::StepBreakdownPlot plot;
+        plot.setSteps(breakdown.steps);
+        QCOMPARE(plot.layers().size(), analysis::kStepCategoryCount);
+
+        const auto bars = report::stepChart(breakdown, 40);
+        const auto columns = report::stepColumnChart(breakdown, 300);
+        const auto barsSvg = report::renderSvg(bars);
+        QCOMPARE(bars.seriesNames.size(), analysis::kStepCategoryCount);
+        QCOMPARE(columns.seriesColors, bars.seriesColors);
+        QSet<QString> colours;
+        for (const auto *layer : plot.layers()) {
+            const auto name = layer->name().toStdString();
+            const auto at = std::find(bars.seriesNames.begin(), bars.seriesNames.end(), name);
+            QVERIFY2(at != bars.seriesNames.end(), name.c_str());
+            const auto &reportColour = bars.seriesColors[std::size_t(at - bars.seriesNames.begin())];
+            QCOMPARE(layer->brush().color().name().toStdString(), reportColour);
+            QVERIFY2(barsSvg.find("fill=\"" + reportColour + "\"") != std::string::npos, reportColour.c_str());
+            colours.insert(layer->brush().color().name());
+        }
+        QCOMPARE(std::size_t(colours.size()), analysis::kStepCategoryCount); // no two categories alike
     }
 };
 
