@@ -37,6 +37,7 @@
 #include <QTest>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTreeWidget>
 
 using namespace pyrometer::ui;
@@ -333,6 +334,39 @@ private Q_SLOTS:
         const auto &info = window.workspace()->traces().front().trace->info;
         QVERIFY(info.partial);
         QCOMPARE(info.phaseCounts.at("X"), std::uint64_t(2));
+    }
+
+    // A file that is no JSON at all has no valid part to offer; an error is gone once the user
+    // opens something else; quotes in a message read as quotes.
+    void bannerOffersOnlyWhatCanWork()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        QTemporaryDir dir;
+        const QString text = dir.filePath("notes.json");
+        QFile file(text);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are my notes, not a trace\n");
+        file.close();
+        window.openPaths({text});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 1);
+        QVERIFY(window.banner()->isVisibleTo(&window));
+        QVERIFY(window.banner()->actionButtons().isEmpty());
+
+        window.openPaths({kTraces + "/diff_base.json"});
+        QVERIFY(waitIdle(window));
+        QVERIFY(!window.banner()->isVisibleTo(&window));
+        QVERIFY(window.banner()->messages().isEmpty());
+
+        window.openPaths({kFixtures + "/models/state_dict.pt"});
+        QVERIFY(waitIdle(window));
+        auto *label = window.banner()->findChild<QLabel *>();
+        QVERIFY(label);
+        QCOMPARE(label->textFormat(), Qt::RichText);
+        QTextDocument shown;
+        shown.setHtml(label->text());
+        QVERIFY2(shown.toPlainText().contains(QStringLiteral(".save(\"model.pt\")")), qPrintable(shown.toPlainText()));
     }
 
     void refusedInputsNameTheFile_data()

@@ -43,6 +43,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
@@ -105,7 +106,11 @@ MainWindow::MainWindow(QWidget *parent)
             });
     connect(m_workspace, &Workspace::openFailed, this, &MainWindow::showError);
     // A truncated or damaged trace: offer what the CLI's --partial does.
-    connect(m_workspace, &Workspace::traceLoadFailed, this, [this](const QString &path) {
+    connect(m_workspace, &Workspace::traceLoadFailed, this, [this](const QString &path, const QString &message, bool partial) {
+        // Only a file that went wrong part way has a valid part to load, and only once.
+        static const QRegularExpression partWay(QStringLiteral("truncated|corrupt|at byte [1-9]"));
+        if (partial || !partWay.match(message).hasMatch())
+            return;
         m_banner->addAction(tr("Load the valid part of %1").arg(QFileInfo(path).fileName()),
                             [this, path] { m_workspace->openTrace(path, /*partial=*/true); });
     });
@@ -192,7 +197,9 @@ void MainWindow::enableCrashRecovery()
     if (recovered.isEmpty())
         return;
     m_banner->showError(tr("Pyrometer did not exit cleanly last time. Its session was saved and can be restored."));
+    m_recoveryOffered = true;
     m_banner->addAction(tr("Restore"), [this, recovered] {
+        m_recoveryOffered = false;
         if (m_session->open(recovered))
             m_banner->dismiss();
     });
@@ -403,6 +410,10 @@ QWidget *MainWindow::pageWidget(Page page) const
 
 void MainWindow::openPaths(const QStringList &paths)
 {
+    // A new request: what went wrong before it is no longer news (an offer to restore the
+    // session of a crashed run stays until it is answered).
+    if (!paths.isEmpty() && !m_recoveryOffered)
+        m_banner->dismiss();
     for (const auto &path : paths) {
         if (path.endsWith(QStringLiteral(".pyrometer")))
             m_session->open(path);

@@ -96,6 +96,7 @@ private:
     void chooseSession();
     void exportReport();
 
+    bool m_recoveryOffered = false; // the banner offers to restore a crashed run's session
     JobTracker *m_jobs;
     Workspace *m_workspace;
     MessageBanner *m_banner;

@@ -19,6 +19,7 @@ MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent), m_label(new QLab
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 6, 6, 6);
     m_label->setWordWrap(true);
+    m_label->setTextFormat(Qt::RichText); // the messages are escaped: one alone must not show &quot;
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_label, 1);
     layout->addLayout(m_actions);

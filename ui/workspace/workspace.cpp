@@ -9,11 +9,13 @@ namespace pyrometer::ui {
 
 Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_jobs(jobs)
 {
-    connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &) {
+    connect(jobs, &JobTracker::finished, this,
+            [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
         m_loadingModels.remove(m_modelJobs.take(id));
         const QString path = m_traceJobs.take(id);
+        const bool partial = m_partialJobs.remove(id);
         if (!path.isEmpty() && outcome == JobOutcome::Failed)
-            Q_EMIT traceLoadFailed(path);
+            Q_EMIT traceLoadFailed(path, message, partial);
     });
 }
 
@@ -108,6 +110,8 @@ void Workspace::openTrace(const QString &path, bool partial)
             Q_EMIT traceOpened(int(m_traces.size()) - 1);
         });
     m_traceJobs.insert(id, path);
+    if (partial)
+        m_partialJobs.insert(id);
 }
 
 void Workspace::openModel(const QString &path)

@@ -73,15 +73,16 @@ Q_SIGNALS:
     // Problems found before any job starts (a missing path, a directory with no traces).
     // Failures of the load jobs themselves come through JobTracker::finished.
     void openFailed(const QString &message);
-    // Loading a trace failed (the message itself comes through JobTracker::finished): the
-    // window can offer to load its valid part.
-    void traceLoadFailed(const QString &path);
+    // Loading a trace failed (the message also comes through JobTracker::finished): the window
+    // can offer to load its valid part, unless that was what failed (partial).
+    void traceLoadFailed(const QString &path, const QString &message, bool partial);
     // A file was opened successfully: for the recent-files list.
     void fileOpened(const QString &path);
 
 private:
     JobTracker *m_jobs;
     QHash<quint64, QString> m_traceJobs; // running trace loads: job id -> path
+    QSet<quint64> m_partialJobs;         // those that load a valid part
     QHash<quint64, QString> m_modelJobs; // running model loads: job id -> canonical path
     QSet<QString> m_loadingModels;
     std::vector<TraceDocument> m_traces;
