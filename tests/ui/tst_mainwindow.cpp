@@ -369,6 +369,30 @@ private Q_SLOTS:
         QVERIFY2(shown.toPlainText().contains(QStringLiteral(".save(\"model.pt\")")), qPrintable(shown.toPlainText()));
     }
 
+    // What was opened decides the page: a trace does not land on the Model page, a model
+    // opened from the Timeline goes to the Model page.
+    void openingLandsWhereTheFileShows()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.showPage(Page::Model);
+        window.openPaths({kTraces + "/diff_base.json"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentPage(), Page::Overview);
+        window.showPage(Page::Timeline);
+        window.openPaths({kTraces + "/diff_other.json"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentPage(), Page::Timeline); // it shows traces: stays
+        window.openPaths({kFixtures + "/models/tiny_scripted.pt"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentPage(), Page::Model);
+        window.showPage(Page::Timeline);
+        window.openPaths({kFixtures + "/models/tiny_scripted.pt"}); // open already: still shown
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentPage(), Page::Model);
+        QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+    }
+
     void refusedInputsNameTheFile_data()
     {
         QTest::addColumn<QString>("path");

@@ -1,6 +1,7 @@
 #include "ui/shell/mainwindow.h"
 
 #include "core/torch/modelfile.h"
+#include "core/trace/tracesource.h"
 #include "core/util/version.h"
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphpage.h"
@@ -51,7 +52,9 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 namespace pyrometer::ui {
 
@@ -122,6 +125,24 @@ MainWindow::MainWindow(QWidget *parent)
             tr("%1 is open already: showing it").arg(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName()), 5000);
     });
     connect(m_workspace, &Workspace::modelOpened, this, [this] { statusBar()->showMessage(tr("Model loaded"), 3000); });
+    // Land on the page that shows what was opened: a trace is not shown by the Model page; a
+    // model is by the Model and Compare pages.
+    const auto land = [this](Landing arrived, std::initializer_list<Page> showing, Page target) {
+        if (m_landing != arrived)
+            return;
+        m_landing = Landing::None;
+        if (std::find(showing.begin(), showing.end(), currentPage()) == showing.end())
+            showPage(target);
+    };
+    const auto landOnTrace = [land] {
+        land(Landing::Trace, {Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators, Page::Memory, Page::Compare},
+             Page::Overview);
+    };
+    connect(m_workspace, &Workspace::traceOpened, this, landOnTrace);
+    connect(m_workspace, &Workspace::traceOpenedAgain, this, landOnTrace);
+    const auto landOnModel = [land] { land(Landing::Model, {Page::Model, Page::Compare}, Page::Model); };
+    connect(m_workspace, &Workspace::modelOpened, this, landOnModel);
+    connect(m_workspace, &Workspace::modelOpenedAgain, this, landOnModel);
 
     createSession();
     createMenus();
@@ -315,6 +336,11 @@ void MainWindow::createPages()
                 showPage(Page::Operators);
             });
     m_pages[Page::Compare] = new ComparePage(m_workspace, m_jobs, this);
+    // An empty Inputs field on the Compare page takes the Model page's, for the same model.
+    qobject_cast<ComparePage *>(m_pages.at(Page::Compare))
+        ->setFallbackInputs([model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))](const QString &path) {
+            return model->currentModelPath() == path ? model->inputsEdit()->text() : QString();
+        });
 
     for (const auto page : kAllPages) {
         m_sidebar->addItem(pageTitle(page));
@@ -410,6 +436,16 @@ QWidget *MainWindow::pageWidget(Page page) const
 
 void MainWindow::openPaths(const QStringList &paths)
 {
+    // Where the window goes when what was asked for arrives: a trace to a page that shows it,
+    // a model alone to the Model page.
+    m_landing = Landing::None;
+    for (const auto &path : paths) {
+        const auto kind = trace::classifyInput(path.toStdString());
+        if (kind == trace::InputKind::TraceFile || kind == trace::InputKind::LogDirectory)
+            m_landing = Landing::Trace;
+        else if (kind == trace::InputKind::Model && !path.endsWith(QStringLiteral(".pyrometer")) && m_landing == Landing::None)
+            m_landing = Landing::Model;
+    }
     // A new request: what went wrong before it is no longer news (an offer to restore the
     // session of a crashed run stays until it is answered).
     if (!paths.isEmpty() && !m_recoveryOffered)

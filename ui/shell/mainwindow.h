@@ -97,6 +97,8 @@ private:
     void exportReport();
 
     bool m_recoveryOffered = false; // the banner offers to restore a crashed run's session
+    enum class Landing { None, Trace, Model };
+    Landing m_landing = Landing::None; // what the last openPaths asked for, until it arrives
     JobTracker *m_jobs;
     Workspace *m_workspace;
     MessageBanner *m_banner;
