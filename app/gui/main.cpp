@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QIcon>
 
 #include <cstdio>
@@ -19,18 +20,38 @@ int fail(const QString &message)
     return 2;
 }
 
-} // namespace
+struct Options {
+    QCommandLineOption demo{QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and model.")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open the inputs (the demo when none), wait for every load to finish, save the window "
+                       "as a PNG to FILE and exit: 0 on success, 1 if anything failed."),
+        QStringLiteral("FILE")};
+    QCommandLineOption view{QStringLiteral("view"),
+                            QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, "
+                                           "model or compare."),
+                            QStringLiteral("PAGE")};
+    QCommandLineOption renderBenchmark{
+        QStringLiteral("render-benchmark"),
+        QStringLiteral("Load TRACE, render the timeline offscreen at 1920x1080 through a fixed zoom and pan "
+                       "sequence, print per-frame figures as JSON and exit."),
+        QStringLiteral("TRACE")};
+    QCommandLineOption run{QStringLiteral("run"),
+                           QStringLiteral("With --view model or compare: once everything is open, run the "
+                                          "page's profile or compare of the open model (or, on compare with two "
+                                          "traces and no model, compare the traces; before the screenshot, with "
+                                          "--screenshot).")};
+    QCommandLineOption input{QStringLiteral("input"),
+                             QStringLiteral("Input shapes for --run, as 8x3x224x224 (default: those the model "
+                                            "records)."),
+                             QStringLiteral("SHAPES")};
+};
 
-int main(int argc, char *argv[])
+void describe(QCommandLineParser &parser, const Options &options)
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Pyrometer"));
-    QApplication::setApplicationName(QStringLiteral("Pyrometer"));
-    QApplication::setApplicationVersion(QLatin1String(kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.pyrometer.Pyrometer"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pyrometer.svg")));
-
-    QCommandLineParser parser;
+    QCoreApplication::setOrganizationName(QStringLiteral("Pyrometer"));
+    QCoreApplication::setApplicationName(QStringLiteral("Pyrometer"));
+    QCoreApplication::setApplicationVersion(QLatin1String(kVersion));
     parser.setApplicationDescription(
         QStringLiteral("Pyrometer: open torch.profiler traces, profile TorchScript models, compare runs."));
     parser.addHelpOption();
@@ -39,30 +60,38 @@ int main(int argc, char *argv[])
                                  QStringLiteral("Trace files (.json, .json.gz), TensorBoard log directories, "
                                                 "TorchScript models (.pt) or sessions (.pyrometer) to open."),
                                  QStringLiteral("[FILE|DIR|MODEL.pt...]"));
-    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and model."));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Open the inputs (the demo when none), wait for every load to finish, save the window "
-                       "as a PNG to FILE and exit: 0 on success, 1 if anything failed."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, "
-                                                 "model or compare."),
-                                  QStringLiteral("PAGE"));
-    const QCommandLineOption renderBenchmark(
-        QStringLiteral("render-benchmark"),
-        QStringLiteral("Load TRACE, render the timeline offscreen at 1920x1080 through a fixed zoom and pan "
-                       "sequence, print per-frame figures as JSON and exit."),
-        QStringLiteral("TRACE"));
-    const QCommandLineOption run(QStringLiteral("run"),
-                                 QStringLiteral("With --view model or compare: once everything is open, run the "
-                                                "page's profile or compare of the open model (before the "
-                                                "screenshot, with --screenshot)."));
-    const QCommandLineOption input(QStringLiteral("input"),
-                                   QStringLiteral("Input shapes for --run, as 8x3x224x224 (default: those the model "
-                                                  "records)."),
-                                   QStringLiteral("SHAPES"));
-    parser.addOptions({demo, screenshot, view, run, input, renderBenchmark});
+    parser.addOptions({options.demo, options.screenshot, options.view, options.run, options.input, options.renderBenchmark});
+}
+
+// --help and --version print and exit: they need no display.
+bool onlyAsksForHelp(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    const Options options;
+    if (onlyAsksForHelp(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        describe(parser, options);
+        parser.process(core); // prints and exits
+        return 0;
+    }
+    QApplication app(argc, argv);
+    QApplication::setDesktopFileName(QStringLiteral("io.github.pyrometer.Pyrometer"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pyrometer.svg")));
+    QCommandLineParser parser;
+    describe(parser, options);
+    const auto &[demo, screenshot, view, renderBenchmark, run, input] = options;
     parser.process(app);
     if (parser.isSet(renderBenchmark))
         return ui::timeline::runRenderBenchmark(parser.value(renderBenchmark), stdout);

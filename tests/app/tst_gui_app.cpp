@@ -59,6 +59,26 @@ private Q_SLOTS:
         QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     }
 
+    // --help and --version print and exit without a display (no QPA platform to connect to).
+    void helpNeedsNoDisplay()
+    {
+        for (const QString &flag : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+            QProcess process;
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.remove("DISPLAY");
+            env.remove("WAYLAND_DISPLAY");
+            env.insert("QT_QPA_PLATFORM", "xcb"); // would fail to connect if a display were opened
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(PYROMETER_GUI), {flag});
+            QVERIFY(process.waitForFinished(60'000));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(process.exitCode(), 0);
+            const QString out = QString::fromUtf8(process.readAllStandardOutput());
+            QVERIFY2(flag == QStringLiteral("--help") ? out.contains(QStringLiteral("--screenshot")) : out.startsWith(QStringLiteral("Pyrometer ")),
+                     qPrintable(out + QString::fromUtf8(process.readAllStandardError())));
+        }
+    }
+
     void unknownViewIsRefused()
     {
         QTemporaryDir home;
