@@ -2,6 +2,7 @@
 // units that include libtorch (with modelfile.cpp and oprecorder.cpp).
 #include "core/torch/session.h"
 
+#include "core/torch/inputshint.h"
 #include "core/torch/modelfile.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
@@ -147,7 +148,7 @@ Result<std::vector<InputSpec>> givenOrRecordedInputs(const fs::path &path, std::
         return given;
     auto parsed = parseInputSpecs(recordedInputSpec(path));
     if (!parsed.ok())
-        return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224"};
+        return Error{path.string() + ": no input shapes given and the model records none; " + std::string(kGiveInputsHint)};
     return std::move(parsed).value();
 }
 
@@ -179,8 +180,8 @@ Result<std::unique_ptr<ModelSession>> ModelSession::open(const fs::path &path, s
     if (inputs.empty()) {
         const auto recorded = recordedInputSpec(path);
         if (recorded.empty())
-            return Error{path.string() + ": no input shapes given and the model records none; give them as --input 1x3x224x224 (one per input of " +
-                         schema + ")"};
+            return Error{path.string() + ": no input shapes given and the model records none; " + std::string(kGiveInputsHint) +
+                         " (one per input of " + schema + ")"};
         auto parsed = parseInputSpecs(recorded);
         if (!parsed.ok())
             return Error{path.string() + ": its recorded example inputs are unreadable: " + parsed.error().message};
