@@ -98,7 +98,8 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
         if (id == m_variantsJob) {
             m_variantsJob = 0;
             m_runVariants->setEnabled(!m_modelPath.isEmpty());
-            m_variantsStatus->setText(text);
+            if (outcome != JobOutcome::Succeeded) // success leaves the inputs showVariants named
+                m_variantsStatus->setText(text);
         } else if (id == m_saveJob) {
             m_saveJob = 0;
             updateSaveButton();
@@ -119,7 +120,7 @@ QWidget *ComparePage::createVariantsTab()
     m_modelLabel = wrappedLabel(tab);
     m_modelLabel->setText(tr("Open a model (Ctrl+M) to compare its variants."));
     m_inputs = new QLineEdit(tab);
-    m_inputs->setPlaceholderText(tr("as the model records, or 1x3x224x224"));
+    m_inputs->setPlaceholderText(tr("as on the Model page, else as the model records; or such as 1x3x224x224"));
     m_variants = new QLineEdit(QStringLiteral("baseline,frozen,channels_last,int8,int8_static,bf16,threads=1"), tab);
     m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
     m_iterations = new QSpinBox(tab);
@@ -161,7 +162,7 @@ QWidget *ComparePage::createVariantsTab()
             saveVariant(*variant, path);
     });
 
-    auto *layersBox = new QGroupBox(tr("Per-layer time against the baseline"), tab);
+    auto *layersBox = new QGroupBox(tr("Per-layer forward time against the baseline (profiled runs)"), tab);
     m_layerVariant = new QComboBox(layersBox);
     m_layerVariant->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_layerNote = wrappedLabel(layersBox);
@@ -262,10 +263,10 @@ void ComparePage::refreshFlameSources(int select)
     const QSignalBlocker blocker(m_flameSource);
     m_flameSource->clear();
     if (m_tracesFlame)
-        m_flameSource->addItem(tr("The two traces"), -1);
+        m_flameSource->addItem(tracesFlame().title, -1);
     for (std::size_t i = 0; i < m_layers.size(); ++i) {
         if (m_layers[i].flame)
-            m_flameSource->addItem(tr("baseline → %1").arg(QString::fromStdString(m_layers[i].variant)), int(i));
+            m_flameSource->addItem(variantFlame(QString::fromStdString(m_layers[i].variant)).title, int(i));
     }
     const int at = m_flameSource->findData(select);
     m_flameSource->setCurrentIndex(at >= 0 ? at : 0);
@@ -279,19 +280,49 @@ void ComparePage::showFlameSource(int comboIndex)
         return;
     }
     const int source = m_flameSource->itemData(comboIndex).toInt();
-    if (source < 0) {
-        m_flameView->setGraph(m_tracesFlame);
-        m_flameStatus->setText(m_tracesFlameText);
-    } else {
-        const auto &layers = m_layers[std::size_t(source)];
-        m_flameView->setGraph(layers.flame);
-        m_flameStatus->setText(tr("<b>%1</b> against the <b>baseline</b>, both profiled on the same inputs: widths are %1's "
-                                  "operator times; <span style='color:#c0392b'>red</span> is slower, "
-                                  "<span style='color:#2e6db4'>blue</span> faster, grey unchanged or in one only. "
-                                  "Frozen variants run fused operators, int8 ones quantized operators: those show as in one only.")
-                                   .arg(QString::fromStdString(layers.variant).toHtmlEscaped()));
-    }
+    const auto flame = source < 0 ? tracesFlame() : variantFlame(QString::fromStdString(m_layers[std::size_t(source)].variant));
+    m_flameView->setGraph(flame.graph);
+    m_flameStatus->setText(flame.caption + QLatin1Char(' ') + tr("Click a frame to zoom; hover for both times."));
     m_flameView->setColorMode(flamegraph::FlameColorMode::ByChange);
+}
+
+ComparePage::DiffFlame ComparePage::tracesFlame() const
+{
+    if (!m_tracesFlame)
+        return {};
+    const QString base = m_diffedNames.first.toHtmlEscaped();
+    const QString other = m_diffedNames.second.toHtmlEscaped();
+    return {tr("%1 → %2").arg(m_diffedNames.first, m_diffedNames.second),
+            tr("<b>%1</b> against the base <b>%2</b>: the operators of both whole traces, every step merged, as the profiler "
+               "recorded them. Widths are %1's times; <span style='color:%3'>red</span> is slower, "
+               "<span style='color:%4'>blue</span> faster, grey unchanged or in one trace only.")
+                .arg(other, base, QColor(kSlowerColour).name(), QColor(kFasterColour).name()),
+            m_tracesFlame};
+}
+
+ComparePage::DiffFlame ComparePage::variantFlame(const QString &variant) const
+{
+    QString name = variant;
+    const int shown = m_flameSource->currentData().isValid() ? m_flameSource->currentData().toInt() : -1;
+    if (name.isEmpty() && shown >= 0 && shown < int(m_layers.size()))
+        name = QString::fromStdString(m_layers[std::size_t(shown)].variant);
+    if (name.isEmpty())
+        name = m_layerVariant->currentText();
+    const auto layers = std::find_if(m_layers.begin(), m_layers.end(), [&](const auto &l) { return l.variant == name.toStdString(); });
+    if (layers == m_layers.end() || !layers->flame)
+        return {};
+    const auto &graph = *layers->flame;
+    const auto ms = [](std::int64_t ns) { return QString::number(double(ns) / 1e6, 'f', 3); };
+    return {tr("baseline → %1").arg(name),
+            tr("<b>%1</b> against the <b>baseline</b>: their profiled operators per forward pass, the mean of %2 profiled runs, "
+               "with the profiler's overhead: %3 → %4 ms, the (model) row of the per-layer table. Widths are %1's times; "
+               "<span style='color:%5'>red</span> is slower, <span style='color:%6'>blue</span> faster, grey unchanged or in "
+               "one only. Frozen variants run fused operators, int8 ones quantized operators: those show as in one only.")
+                .arg(name.toHtmlEscaped())
+                .arg(m_profiledRuns)
+                .arg(ms(graph.base[0].totalNs), ms(graph.tree.nodes[0].totalNs), QColor(kSlowerColour).name(),
+                     QColor(kFasterColour).name()),
+            layers->flame};
 }
 
 void ComparePage::modelOpened(int index)
@@ -346,6 +377,7 @@ void ComparePage::tracesChosen()
         m_opModel->clear();
         m_kernelModel->clear();
         m_diffedPair = {-1, -1};
+        m_diffedNames = {};
         if (m_tracesFlame) {
             m_tracesFlame.reset();
             refreshFlameSources(-1);
@@ -422,7 +454,15 @@ void ComparePage::runVariants()
         return;
     VariantsRequest request;
     request.model = m_modelPath.toStdString();
-    request.inputSpec = m_inputs->text().trimmed().toStdString();
+    QString inputs = m_inputs->text().trimmed();
+    QString inputsFrom = tr("as typed");
+    if (inputs.isEmpty() && m_fallbackInputs) {
+        inputs = m_fallbackInputs(m_modelPath).trimmed();
+        inputsFrom = tr("from the Model page's Inputs field");
+    }
+    if (inputs.isEmpty())
+        inputsFrom = tr("as the model records them");
+    request.inputSpec = inputs.toStdString();
     request.variants = m_variants->text().toStdString();
     request.iterations = m_iterations->value();
     m_variantsModel->clear();
@@ -442,9 +482,12 @@ void ComparePage::runVariants()
                 return run.error();
             return std::make_shared<const VariantsRun>(std::move(run).value());
         },
-        this, [this, path](std::shared_ptr<const VariantsRun> run) {
-            if (path == m_modelPath)
-                showVariants(*run);
+        this, [this, path, inputsFrom](std::shared_ptr<const VariantsRun> run) {
+            if (path != m_modelPath)
+                return;
+            showVariants(*run);
+            m_variantsStatus->setText(
+                tr("Inputs %1, %2.").arg(QString::fromStdString(torch::formatInputSpecs(run->report.inputs)), inputsFrom));
         });
 }
 
@@ -492,6 +535,7 @@ void ComparePage::showVariants(const VariantsRun &run)
     m_comparedInputs = run.report.inputs;
     updateSaveButton();
     m_layers = run.layers;
+    m_profiledRuns = run.profiledRuns;
     m_layerVariant->clear();
     {
         // Listing the variants selects the first; the first that keeps its modules is shown
@@ -520,9 +564,13 @@ void ComparePage::showLayers(int index)
     if (!layers.error.empty())
         m_layerNote->setText(tr("No per-layer profile: %1").arg(QString::fromStdString(layers.error)));
     else if (!keepsModules(layers))
-        m_layerNote->setText(tr("This variant inlines its submodules (freezing and int8 quantization do): its time is all on the model's row."));
+        m_layerNote->setText(tr("Forward time per pass, the mean of %1 profiled runs with the profiler's overhead. This variant "
+                                "inlines its submodules (freezing and int8 quantization do): its time is all on the model's row.")
+                                 .arg(m_profiledRuns));
     else
-        m_layerNote->setText(tr("Total time per layer and iteration; sort by Delta to find what changed most."));
+        m_layerNote->setText(tr("Forward time per layer and pass, the mean of %1 profiled runs with the profiler's overhead (the "
+                                "latency above is of the timed runs, without it); sort by Delta to find what changed most.")
+                                 .arg(m_profiledRuns));
 }
 
 void ComparePage::diffTraces()
@@ -546,14 +594,9 @@ void ComparePage::diffTraces()
             if (pair != std::make_pair(m_baseTrace->currentIndex(), m_otherTrace->currentIndex()))
                 return; // the user chose another pair meanwhile
             m_diffedPair = pair;
+            m_diffedNames = names;
             showDiff(comparison.diff);
             m_tracesFlame = comparison.flame;
-            m_tracesFlameText = (tr("<b>%1</b> against the base <b>%2</b>: widths are %1's times; "
-                                      "<span style='color:%3'>red</span> is slower, "
-                                      "<span style='color:%4'>blue</span> faster, grey unchanged or in one trace only. "
-                                      "Click a frame to zoom; hover for both times.")
-                                       .arg(names.second.toHtmlEscaped(), names.first.toHtmlEscaped(),
-                                            QColor(kSlowerColour).name(), QColor(kFasterColour).name()));
             refreshFlameSources(-1);
         });
 }
@@ -567,7 +610,7 @@ void ComparePage::showDiff(const analysis::TraceDiff &diff)
     m_opModel->setRows(std::move(ops));
     m_kernelModel->setRows(std::move(kernels));
     const auto percent = diff.total.deltaPercent();
-    m_traceStatus->setText(tr("%1 → %2: total %3 → %4 (%5, %6%7 %)")
+    m_traceStatus->setText(tr("%1 → %2: operators' self time plus device time, %3 → %4 (%5, %6%7 %)")
                                .arg(m_baseTrace->currentText(), m_otherTrace->currentText(), displayDuration(diff.total.baseNs),
                                     displayDuration(diff.total.otherNs), signedDuration(diff.total.deltaNs()))
                                .arg(percent > 0 ? QStringLiteral("+") : QString())

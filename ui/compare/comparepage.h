@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -53,6 +55,27 @@ public:
     flamegraph::FlameGraphView *diffFlameGraph() const { return m_flameView; }
     // What the diff flame graph shows: the two traces, or the baseline against a variant.
     QComboBox *flameSourceCombo() const { return m_flameSource; }
+    // What the diff flame graph shown is: its source, what its widths measure, its colours.
+    QLabel *flameCaption() const { return m_flameStatus; }
+
+    // A diff flame graph the page has, and what it is, for the page and the report.
+    struct DiffFlame {
+        QString title;   // "a.json → b.json", "baseline → int8"
+        QString caption; // rich text: what the widths measure and the colours mean
+        std::shared_ptr<const analysis::FlameGraph> graph;
+    };
+    // The two compared traces' graph; a null graph before they are compared.
+    DiffFlame tracesFlame() const;
+    // The baseline's against the variant named; when none is named, the variant the Diff flame
+    // graph tab shows, else the per-layer table's. A null graph when that variant has none.
+    DiffFlame variantFlame(const QString &variant = {}) const;
+    // The file names of the base and the other trace that the delta tables show; empty before.
+    std::pair<QString, QString> comparedTraces() const { return m_diffedNames; }
+
+    // Where the inputs come from when the Inputs field is empty: given the model's path, the
+    // Model page's Inputs field (empty when that page shows another model). Else the inputs the
+    // model records.
+    void setFallbackInputs(std::function<QString(const QString &modelPath)> provider) { m_fallbackInputs = std::move(provider); }
 
     void runVariants();
     void diffTraces();
@@ -108,6 +131,8 @@ private:
     LayerDeltaModel *m_layerModel = nullptr;
     QTableView *m_layerView = nullptr;
     std::vector<VariantLayers> m_layers;
+    int m_profiledRuns = 0; // of each variant, for m_layers
+    std::function<QString(const QString &)> m_fallbackInputs;
     QString m_modelPath;
     JobTracker::JobId m_variantsJob = 0;
     // Traces
@@ -119,13 +144,13 @@ private:
     TraceDiffModel *m_kernelModel = nullptr;
     JobTracker::JobId m_traceJob = 0;
     std::pair<int, int> m_diffedPair{-1, -1}; // the (base, other) the tables show
+    std::pair<QString, QString> m_diffedNames;  // their file names
     QString m_pendingBase; // from a restored session, chosen once open
     QString m_pendingOther;
     // Diff flame graph
     QLabel *m_flameStatus = nullptr;
     QComboBox *m_flameSource = nullptr;
     std::shared_ptr<const analysis::FlameGraph> m_tracesFlame;
-    QString m_tracesFlameText;
     flamegraph::FlameGraphView *m_flameView = nullptr;
 };
 

@@ -3,11 +3,13 @@
 #include "core/analysis/flamediff.h"
 #include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
+#include "core/torch/inputshint.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/traceexport.h"
 #include "core/trace/loader.h"
 #include "ui/model/profilerun.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <optional>
@@ -43,7 +45,30 @@ std::optional<analysis::FlameTree> profileFlameTree(const torch::RecordedProfile
     return tree;
 }
 
+// A profile's call tree per forward pass: times and calls over its runs divided by their number
+// (a call made in some runs only still counts one).
+analysis::FlameTree perRun(analysis::FlameTree tree, int runs)
+{
+    if (runs <= 1)
+        return tree;
+    const auto n = std::uint64_t(runs);
+    for (auto &node : tree.nodes) {
+        node.totalNs /= runs;
+        node.selfNs /= runs;
+        node.calls = node.calls == 0 ? 0 : std::max<std::uint64_t>(1, (node.calls + n / 2) / n);
+    }
+    return tree;
+}
+
 } // namespace
+
+std::string withInputsFieldHint(std::string message)
+{
+    if (const auto at = message.find(torch::kGiveInputsHint); at != std::string::npos)
+        message.replace(at, torch::kGiveInputsHint.size(), "type them in the Inputs field, such as 1x3x224x224");
+    return message;
+}
+
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = request.model.filename().string();
@@ -66,7 +91,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
         auto reporter = subRange(progress, 0, request.layers ? 500 : 1000);
         auto report = torch::compareVariants(request.model, options, {}, reporter, stop);
         if (!report.ok())
-            return report.error();
+            return Error{withInputsFieldHint(report.error().message)};
         run.report = std::move(report).value();
     }
     if (!request.layers)
@@ -75,6 +100,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     profileOptions.inputs = run.report.inputs;
     profileOptions.warmup = 2;
     profileOptions.iterations = 3;
+    run.profiledRuns = profileOptions.iterations;
     const auto &rows = run.report.rows;
     const int count = int(rows.size());
     std::vector<torch::LayerRow> baseline;
@@ -90,16 +116,17 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
             if (!profile.ok())
                 return profile.error();
             baseline = profile->rows;
-            baselineTree = profileFlameTree(profile->events, stop);
+            if (auto tree = profileFlameTree(profile->events, stop))
+                baselineTree = perRun(std::move(*tree), profile->iterations);
             continue;
         }
         VariantLayers layers;
         layers.variant = rows[std::size_t(i)].name;
         if (profile.ok()) {
             layers.deltas = torch::layerDeltas(baseline, profile->rows);
-            if (const auto tree = profileFlameTree(profile->events, stop); tree && baselineTree)
-                layers.flame = std::make_shared<const analysis::FlameGraph>(
-                    analysis::prepareDiffGraph(analysis::diffFlameTrees(*baselineTree, *tree)));
+            if (auto tree = profileFlameTree(profile->events, stop); tree && baselineTree)
+                layers.flame = std::make_shared<const analysis::FlameGraph>(analysis::prepareDiffGraph(
+                    analysis::diffFlameTrees(*baselineTree, perRun(std::move(*tree), profile->iterations))));
         } else
             layers.error = profile.error().message;
         run.layers.push_back(std::move(layers));

@@ -32,19 +32,27 @@ struct VariantLayers {
     std::string variant;
     std::string error; // why it has no per-layer profile
     std::vector<torch::LayerDelta> deltas; // against the baseline's profile
-    // The profiled operators' call trees against the baseline's, as a diff flame graph (null
-    // when either profile could not be read back).
+    // The profiled operators' call trees against the baseline's, as a diff flame graph per
+    // forward pass (the profiled runs' times and calls over their number, as the per-layer
+    // deltas are), the profiler's overhead included; null when either profile could not be
+    // read back.
     std::shared_ptr<const analysis::FlameGraph> flame;
 };
 
 struct VariantsRun {
     torch::CompareReport report;
     std::vector<VariantLayers> layers; // one per variant after the baseline that ran
+    int profiledRuns = 0;              // per variant, for the per-layer deltas and flame graphs
 };
 
 // Compares the variants, then profiles the baseline and every variant that ran layer by
-// layer: the whole of one "Run compare", on a worker thread.
+// layer: the whole of one "Run compare", on a worker thread. An error that tells how to give
+// input shapes names the Inputs field, not pyrometer-cli's flag.
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop);
+
+// message with pyrometer-cli's hint for missing input shapes (torch::kGiveInputsHint) told as
+// a window tells it: type them in the Inputs field.
+std::string withInputsFieldHint(std::string message);
 
 // Two loaded traces compared: op and kernel deltas, and the diff flame graph (widths from the
 // other trace, the base's values kept for colour by change; steps merged, threads merged,

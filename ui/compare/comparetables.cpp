@@ -53,10 +53,13 @@ std::vector<VariantsModel::Column> variantColumns()
     using V = torch::VariantResult;
     return {
         {QObject::tr("Variant"), [](const V &v) { return QString::fromStdString(v.name); }, {}, false, {}},
-        {QObject::tr("Latency (ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.mean, 'f', 3)) : QVariant(); },
-         [](const V &v) { return v.ok() ? QVariant(v.latency.mean) : QVariant(); }, true, QObject::tr("Mean of the timed runs")},
-        {QObject::tr("p90 (ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.p90, 'f', 3)) : QVariant(); },
-         [](const V &v) { return v.ok() ? QVariant(v.latency.p90) : QVariant(); }, true, {}},
+        {QObject::tr("Latency (timed runs, mean ms)"),
+         [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.mean, 'f', 3)) : QVariant(); },
+         [](const V &v) { return v.ok() ? QVariant(v.latency.mean) : QVariant(); }, true,
+         QObject::tr("Mean wall time of a forward pass over the timed runs, without the profiler")},
+        {QObject::tr("p90 (timed runs, ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.p90, 'f', 3)) : QVariant(); },
+         [](const V &v) { return v.ok() ? QVariant(v.latency.p90) : QVariant(); }, true,
+         QObject::tr("90th percentile of the timed runs' wall times, without the profiler")},
         {QObject::tr("Speedup"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.speedup, 'f', 2) + QStringLiteral("×")) : QVariant(); },
          [](const V &v) { return v.speedup; }, true, QObject::tr("Baseline latency / this variant's")},
         {QObject::tr("Size"), [](const V &v) { return v.modelBytes ? QVariant(QString::fromStdString(formatBytes(std::uint64_t(v.modelBytes)))) : QVariant(); },
@@ -75,13 +78,17 @@ std::vector<VariantsModel::Column> variantColumns()
 std::vector<LayerDeltaModel::Column> layerDeltaColumns()
 {
     using D = torch::LayerDelta;
+    const QString profiledTip = QObject::tr("Time in the layer per forward pass, under the profiler (its overhead included): the "
+                                             "mean of the profiled runs, not the timed runs' latency");
     return {
         {QObject::tr("Module"), [](const D &d) { return d.module.empty() ? QObject::tr("(model)") : QString::fromStdString(d.module); }, {}, false, {}},
         {QObject::tr("Type"), [](const D &d) { return QString::fromStdString(d.type); }, {}, false, {}},
-        {QObject::tr("Baseline (ms)"), [](const D &d) { return d.inBase ? QVariant(QString::number(d.baseMs, 'f', 3)) : QVariant(QObject::tr("—")); },
-         [](const D &d) { return d.baseMs; }, true, {}},
-        {QObject::tr("Variant (ms)"), [](const D &d) { return d.inOther ? QVariant(QString::number(d.otherMs, 'f', 3)) : QVariant(QObject::tr("—")); },
-         [](const D &d) { return d.otherMs; }, true, {}},
+        {QObject::tr("Baseline forward (profiled runs, ms)"),
+         [](const D &d) { return d.inBase ? QVariant(QString::number(d.baseMs, 'f', 3)) : QVariant(QObject::tr("—")); },
+         [](const D &d) { return d.baseMs; }, true, profiledTip},
+        {QObject::tr("Variant forward (profiled runs, ms)"),
+         [](const D &d) { return d.inOther ? QVariant(QString::number(d.otherMs, 'f', 3)) : QVariant(QObject::tr("—")); },
+         [](const D &d) { return d.otherMs; }, true, profiledTip},
         {QObject::tr("Delta (ms)"), [](const D &d) { return signedMs(d.deltaMs); }, [](const D &d) { return d.deltaMs; }, true, {}},
         {QObject::tr("Delta %"), [](const D &d) { return signedPercent(d.deltaPercent); },
          [](const D &d) { return percentSortKey(d.deltaPercent); }, true, {}},

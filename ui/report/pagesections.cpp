@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
 
+#include <optional>
+
 namespace pyrometer::ui {
 
 namespace {
@@ -26,6 +28,26 @@ report::Image pngImage(const QByteArray &png, const std::string &caption, int wi
 std::string plainText(const QString &richOrPlain)
 {
     return QTextDocumentFragment::fromHtml(richOrPlain).toPlainText().toStdString();
+}
+
+// A diff flame graph's rows as drawn, whole, at the page's width: not a widget's grab, which is
+// as tall as the window and mostly empty below a shallow graph. Nothing without a graph.
+std::optional<report::Image> flameImage(const ComparePage::DiffFlame &flame)
+{
+    constexpr int kFlameWidth = 1000;
+    constexpr int kFlameMaxHeight = 1400;
+    if (!flame.graph)
+        return std::nullopt;
+    flamegraph::FlameGraphView view;
+    view.setGraph(flame.graph);
+    view.setColorMode(flamegraph::FlameColorMode::ByChange);
+    const QImage image = view.contentImage(kFlameWidth, kFlameMaxHeight);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG"))
+        return std::nullopt;
+    return pngImage(png, "Diff flame graph, " + flame.title.toStdString() + ": " + plainText(flame.caption), 0);
 }
 
 } // namespace
@@ -56,8 +78,17 @@ std::vector<report::Section> sweepSections(const SweepView &sweep)
     report::Section section;
     section.id = "sweep";
     section.title = "Batch-size sweep";
-    if (const auto summary = plainText(sweep.summaryLabel()->text()); !summary.empty())
-        section.paragraphs.push_back(summary);
+    const int points = sweep.pointsModel()->rowCount();
+    if (sweep.report()) {
+        if (const auto summary = plainText(sweep.summaryLabel()->text()); !summary.empty())
+            section.paragraphs.push_back(summary);
+    } else {
+        // The points of a sweep cancelled, failed or still running: no summary, and said so.
+        const std::string measured = std::to_string(points) + (points == 1 ? " point measured" : " points measured");
+        section.title += sweep.runningJob() ? " (still running)" : " (did not finish)";
+        section.paragraphs.push_back(sweep.runningJob() ? "This sweep is still running; " + measured + " so far."
+                                                        : "This sweep did not finish; " + measured + ".");
+    }
     // The charts as the Export button writes them, read back as bytes.
     QTemporaryDir directory;
     const QString path = directory.filePath(QStringLiteral("sweep.png"));
@@ -75,32 +106,29 @@ std::vector<report::Section> compareSections(const ComparePage &page)
         report::Section variants;
         variants.id = "variants";
         variants.title = "Optimized variants";
-        variants.tables.push_back(tableOfModel(*page.variantsModel(), "Variants against the baseline"));
-        if (page.layerModel()->rowCount() > 0)
-            variants.tables.push_back(tableOfModel(*page.layerModel(),
-                                                   "Per-layer time of " + page.layerVariantCombo()->currentText().toStdString() +
-                                                       " against the baseline"));
+        if (const auto inputs = plainText(page.variantsStatus()->text()); !inputs.empty())
+            variants.paragraphs.push_back(inputs);
+        variants.tables.push_back(tableOfModel(*page.variantsModel(),
+                                               "Variants against the baseline: latency of the timed runs, without the profiler"));
+        if (page.layerModel()->rowCount() > 0) {
+            variants.paragraphs.push_back(plainText(page.layerNote()->text()));
+            variants.tables.push_back(tableOfModel(*page.layerModel(), "Per-layer forward time of " +
+                                                                           page.layerVariantCombo()->currentText().toStdString() +
+                                                                           " against the baseline, from the profiled runs"));
+        }
+        if (auto image = flameImage(page.variantFlame()))
+            variants.images.push_back(std::move(*image));
         sections.push_back(std::move(variants));
     }
     if (page.opDiffModel()->rowCount() > 0 || page.kernelDiffModel()->rowCount() > 0) {
+        const auto [base, other] = page.comparedTraces();
         report::Section traces;
         traces.id = "trace-diff";
-        traces.title = "Two traces compared";
+        traces.title = "Two traces compared: " + base.toStdString() + " → " + other.toStdString();
+        traces.facts = {{"Base", base.toStdString()}, {"Other", other.toStdString()}, {"Deltas", "other minus base"}};
         traces.paragraphs.push_back(plainText(page.traceStatus()->text()));
-        // The graph's rows as drawn, at the page's width: not the widget, which is as tall
-        // as the window and mostly empty below a shallow graph.
-        constexpr int kFlameWidth = 1000;
-        constexpr int kFlameMaxHeight = 1400;
-        if (const QImage image = page.diffFlameGraph()->contentImage(kFlameWidth, kFlameMaxHeight); !image.isNull()) {
-            QByteArray png;
-            QBuffer buffer(&png);
-            buffer.open(QIODevice::WriteOnly);
-            if (image.save(&buffer, "PNG"))
-                traces.images.push_back(pngImage(png,
-                                                 "Diff flame graph of " + page.flameSourceCombo()->currentText().toStdString() +
-                                                     ": red slower, blue faster than the base",
-                                                 0));
-        }
+        if (auto image = flameImage(page.tracesFlame()))
+            traces.images.push_back(std::move(*image));
         traces.tables.push_back(tableOfModel(*page.opDiffModel(), "Operators (self time)", 25));
         traces.tables.push_back(tableOfModel(*page.kernelDiffModel(), "Kernels, memcpy and memset (device time)", 25));
         sections.push_back(std::move(traces));
