@@ -38,6 +38,7 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTimer>
 #include <QTreeWidget>
 
 using namespace pyrometer::ui;
@@ -391,6 +392,23 @@ private Q_SLOTS:
         QVERIFY(waitIdle(window));
         QCOMPARE(window.currentPage(), Page::Model);
         QCOMPARE(window.workspace()->models().size(), std::size_t(1));
+    }
+
+    // After a dialog closes the window has the focus again, so Ctrl+1…7 keep working.
+    void shortcutsWorkAfterADialog()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTimer::singleShot(300, [] {
+            if (auto *dialog = QApplication::activeModalWidget())
+                dialog->close();
+        });
+        window.showPreferences();
+        QVERIFY(QTest::qWaitFor([&] { return QApplication::activeWindow() == &window; }, 5000));
+        QVERIFY(window.isAncestorOf(QApplication::focusWidget()));
+        QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), Page::Timeline);
     }
 
     void refusedInputsNameTheFile_data()

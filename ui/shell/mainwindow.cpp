@@ -229,6 +229,7 @@ void MainWindow::enableCrashRecovery()
 void MainWindow::saveSessionAs()
 {
     const QString file = QFileDialog::getSaveFileName(this, tr("Save session"), QString(), kSessionFilter);
+    refocusAfterDialog();
     if (file.isEmpty())
         return;
     m_session->save(file.endsWith(QStringLiteral(".pyrometer")) ? file : file + QStringLiteral(".pyrometer"));
@@ -237,8 +238,19 @@ void MainWindow::saveSessionAs()
 void MainWindow::chooseSession()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), kSessionFilter);
+    refocusAfterDialog();
     if (!file.isEmpty())
         m_session->open(file);
+}
+
+void MainWindow::refocusAfterDialog()
+{
+    // Without a window manager (Xvfb, some kiosks) nothing gives the window its focus back when
+    // a dialog closes, and the page shortcuts (Ctrl+1…7) stop working until a click.
+    activateWindow();
+    raise();
+    if (auto *page = m_stack->currentWidget())
+        page->setFocus();
 }
 
 QString MainWindow::defaultReportPath(const QDate &date) const
@@ -265,6 +277,7 @@ void MainWindow::exportReport()
     QString selected;
     QString file =
         QFileDialog::getSaveFileName(this, tr("Export report"), defaultReportPath(QDate::currentDate()), kReportFilter, &selected);
+    refocusAfterDialog();
     if (file.isEmpty())
         return;
     if (!file.endsWith(QStringLiteral(".html")) && !file.endsWith(QStringLiteral(".md")))
@@ -277,7 +290,9 @@ void MainWindow::exportReport()
 void MainWindow::showPreferences()
 {
     PreferencesDialog dialog(Preferences::load(QSettings()), this);
-    if (dialog.exec() != QDialog::Accepted)
+    const bool accepted = dialog.exec() == QDialog::Accepted;
+    refocusAfterDialog();
+    if (!accepted)
         return;
     const Preferences preferences = dialog.preferences();
     QSettings settings;
@@ -356,6 +371,7 @@ void MainWindow::createMenus()
     openTrace->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open trace &folder…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a TensorBoard log directory"));
+        refocusAfterDialog();
         if (!dir.isEmpty())
             openPaths({dir});
     });
@@ -472,6 +488,7 @@ void MainWindow::openDemo()
 void MainWindow::chooseTrace()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Open a trace"), QString(), kTraceFilter);
+    refocusAfterDialog();
     if (!file.isEmpty())
         openPaths({file});
 }
@@ -479,6 +496,7 @@ void MainWindow::chooseTrace()
 void MainWindow::chooseModel()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Open a TorchScript model"), QString(), kModelFilter);
+    refocusAfterDialog();
     if (!file.isEmpty())
         openPaths({file});
 }
@@ -492,7 +510,9 @@ void MainWindow::chooseFromLogDirectory(const QString &path, const std::vector<t
             m_workspace->openTrace(file);
         return;
     }
-    if (dialog.exec() == QDialog::Accepted) {
+    const bool accepted = dialog.exec() == QDialog::Accepted;
+    refocusAfterDialog();
+    if (accepted) {
         for (const auto &file : dialog.checkedFiles())
             m_workspace->openTrace(file);
     }

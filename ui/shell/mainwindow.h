@@ -95,6 +95,7 @@ private:
     void saveSessionAs();
     void chooseSession();
     void exportReport();
+    void refocusAfterDialog();
 
     bool m_recoveryOffered = false; // the banner offers to restore a crashed run's session
     enum class Landing { None, Trace, Model };
