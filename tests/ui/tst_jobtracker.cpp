@@ -102,6 +102,33 @@ private Q_SLOTS:
         QVERIFY(!delivered);
     }
 
+    // Cancel stops what runs, not what waits for a worker: the waiting job runs next.
+    void cancelRunningSparesWaitingJobs()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        std::atomic<int> started{0};
+        const auto spin = [&started](ProgressReporter &progress, const StopToken &stop) {
+            ++started;
+            return spinUntilStopped(progress, stop);
+        };
+        for (int i = 0; i < tracker.workerCount(); ++i)
+            tracker.run<int>("spin", {}, spin, this, [](int) {});
+        QTRY_COMPARE_WITH_TIMEOUT(started.load(), tracker.workerCount(), 5000); // every worker is busy
+        bool queuedDelivered = false;
+        const auto queued = tracker.run<int>(
+            "queued", {}, [](ProgressReporter &, const StopToken &) { return Result<int>(7); }, this,
+            [&](int) { queuedDelivered = true; });
+        tracker.cancelRunning();
+        QTRY_VERIFY_WITH_TIMEOUT(tracker.isIdle(), 30000);
+        QVERIFY(queuedDelivered);
+        QCOMPARE(finished.size(), tracker.workerCount() + 1);
+        for (const auto &args : finished) {
+            const auto id = args.at(0).value<JobTracker::JobId>();
+            QCOMPARE(args.at(2).value<JobOutcome>(), id == queued ? JobOutcome::Succeeded : JobOutcome::Cancelled);
+        }
+    }
+
     void newerJobWithSameKeySupersedesOlder()
     {
         JobTracker tracker;

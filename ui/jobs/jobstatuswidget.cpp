@@ -21,10 +21,10 @@ JobStatusWidget::JobStatusWidget(JobTracker *tracker, QWidget *parent)
     m_bar->setFixedWidth(160);
     m_bar->setTextVisible(false);
     m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop every running background job"));
+    m_cancel->setToolTip(tr("Stop the running background jobs (jobs still waiting start next)"));
     m_cancel->setAutoRaise(true);
 
-    connect(m_cancel, &QToolButton::clicked, tracker, &JobTracker::cancelAll);
+    connect(m_cancel, &QToolButton::clicked, tracker, &JobTracker::cancelRunning);
     connect(tracker, &JobTracker::started, this, &JobStatusWidget::refresh);
     connect(tracker, &JobTracker::progressChanged, this, &JobStatusWidget::refresh);
     connect(tracker, &JobTracker::finished, this, &JobStatusWidget::refresh);

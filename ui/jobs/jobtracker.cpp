@@ -36,7 +36,7 @@ JobTracker::JobId JobTracker::beginJob(const QString &title, const QString &key)
         }
     }
     const JobId id = m_nextId++;
-    m_jobs.insert(id, Job{title, key, StopToken(), -1, false, false});
+    m_jobs.insert(id, Job{title, key, StopToken(), -1, false, false, std::make_shared<std::atomic<bool>>(false)});
     Q_EMIT started(id, title);
     return id;
 }
@@ -74,6 +74,15 @@ void JobTracker::cancel(JobId id)
         return;
     it->cancelled = true;
     it->stop.requestStop();
+}
+
+void JobTracker::cancelRunning()
+{
+    const auto ids = m_jobs.keys();
+    const bool anyRunning = std::any_of(ids.begin(), ids.end(), [this](JobId id) { return m_jobs.value(id).running->load(); });
+    for (const auto id : ids)
+        if (!anyRunning || m_jobs.value(id).running->load())
+            cancel(id);
 }
 
 void JobTracker::cancelAll()

@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QThreadPool>
 
+#include <atomic>
+#include <memory>
 #include <utility>
 
 namespace pyrometer::ui {
@@ -36,6 +38,7 @@ public:
     {
         const JobId id = beginJob(title, key);
         const StopToken stop = m_jobs.value(id).stop;
+        const auto running = m_jobs.value(id).running;
         QPointer<JobTracker> self(this);
         auto sink = [self, id](int permille) {
             // The tracker outlives its workers (its destructor waits for them).
@@ -45,7 +48,8 @@ public:
         QPointer<QObject> guard(context);
         // The result is always posted back, never delivered inside run(): a caller gets the id
         // before it can hear of the job's end, however fast the work is.
-        m_pool.start([work = std::move(work), stop, sink, self, id, guard, onSuccess = std::move(onSuccess)]() mutable {
+        m_pool.start([work = std::move(work), stop, sink, self, id, guard, running, onSuccess = std::move(onSuccess)]() mutable {
+            running->store(true);
             ProgressReporter progress(sink);
             Result<T> result = work(progress, stop);
             if (result.ok())
@@ -67,6 +71,7 @@ public:
     }
 
     bool isIdle() const { return m_jobs.isEmpty(); }
+    int workerCount() const { return m_pool.maxThreadCount(); }
     int activeCount() const { return int(m_jobs.size()); }
     QList<JobId> activeJobs() const;
     QString title(JobId id) const { return m_jobs.value(id).title; }
@@ -75,6 +80,9 @@ public:
 public Q_SLOTS:
     void cancel(JobId id);
     void cancelAll();
+    // Cancels the jobs a worker has started; those still waiting for one start next. When
+    // every job is waiting, cancels them all.
+    void cancelRunning();
 
 Q_SIGNALS:
     void started(JobId id, const QString &title);
@@ -91,6 +99,7 @@ private:
         int permille = -1; // -1 until the work reports progress
         bool cancelled = false;
         bool superseded = false; // cancelled by a newer job with the same key
+        std::shared_ptr<std::atomic<bool>> running = std::make_shared<std::atomic<bool>>(false); // a worker runs it
     };
 
     JobId beginJob(const QString &title, const QString &key);
