@@ -1,5 +1,7 @@
 #include "ui/model/latencyhistogram.h"
 
+#include "ui/plots/plotframe.h"
+
 #include <qcustomplot.h>
 
 #include <QVBoxLayout>
@@ -48,6 +50,7 @@ LatencyHistogram::LatencyHistogram(QWidget *parent) : QWidget(parent), m_plot(ne
     m_bars->setPen(QPen(QColor(0x2f, 0x6f, 0xb0)));
     m_bars->setBrush(QColor(0x4a, 0x90, 0xd9, 170));
     m_bars->setWidthType(QCPBars::wtPlotCoords);
+    plots::followPalette(m_plot);
 }
 
 void LatencyHistogram::clear()

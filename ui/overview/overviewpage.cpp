@@ -11,6 +11,7 @@
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -50,12 +51,25 @@ QString gpuName(std::int32_t device)
     return QObject::tr("GPU %1").arg(device);
 }
 
+// Secondary text in rich text: the palette's, which reads at 4.5:1 in both themes (a
+// platform's may be translucent: seen over the window).
+QString secondaryColor()
+{
+    const QPalette palette = QApplication::palette();
+    const QColor text = palette.color(QPalette::PlaceholderText);
+    const QColor under = palette.color(QPalette::Window);
+    const double a = text.alphaF();
+    return QColor::fromRgbF(float(text.redF() * a + under.redF() * (1 - a)), float(text.greenF() * a + under.greenF() * (1 - a)),
+                            float(text.blueF() * a + under.blueF() * (1 - a)))
+        .name();
+}
+
 // A headline figure: a large value over a small caption.
 QString tile(const QString &value, const QString &caption)
 {
     return QStringLiteral("<td style='padding-right:28px'><span style='font-size:15pt; font-weight:600'>%1</span>"
-                          "<br><span style='color:#666'>%2</span></td>")
-        .arg(value, caption);
+                          "<br><span style='color:%3'>%2</span></td>")
+        .arg(value, caption, secondaryColor());
 }
 
 QTreeWidget *compactTable(const QStringList &headers, QWidget *parent)
@@ -115,7 +129,7 @@ QLabel *note(QWidget *parent)
 {
     auto *label = new QLabel(parent);
     label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("color:#555"));
+    label->setForegroundRole(QPalette::PlaceholderText); // secondary text, 4.5:1 in both themes
     normalFont(label);
     return label;
 }
@@ -510,13 +524,13 @@ void OverviewPage::fillMemory(const OverviewData &d)
     QString html = QStringLiteral("<table>");
     for (const auto &device : d.memory.devices) {
         html += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
-                               "<td style='color:#666; padding-left:8px'>at %3</td></tr>")
+                               "<td style='color:%4; padding-left:8px'>at %3</td></tr>")
                     .arg(QString::fromStdString(device.device), bytes(device.peakBytes),
-                         displayDuration(device.peakTimeNs - d.trace->info.spanStart));
+                         displayDuration(device.peakTimeNs - d.trace->info.spanStart), secondaryColor());
     }
     m_memoryNote->setText(html + QStringLiteral("</table>") +
-                          tr("<span style='color:#666'>Curves and allocating "
-                             "ops: the Memory page.</span>"));
+                          tr("<span style='color:%1'>Curves and allocating "
+                             "ops: the Memory page.</span>").arg(secondaryColor()));
 }
 
 } // namespace pyrometer::ui

@@ -1,6 +1,7 @@
 #include "ui/plots/sweepplots.h"
 
 #include "core/util/format.h"
+#include "ui/plots/plotframe.h"
 
 #include <qcustomplot.h>
 
@@ -81,6 +82,7 @@ SweepPlots::SweepPlots(QWidget *parent) : QWidget(parent)
             else
                 QToolTip::showText(plot->mapToGlobal(at), text, plot);
         });
+        plots::followPalette(plot);
         layout->addWidget(plot, 1);
     }
     clear();

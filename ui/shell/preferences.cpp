@@ -1,13 +1,17 @@
 #include "ui/shell/preferences.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QSettings>
+#include <QStyleOption>
 #include <QStyle>
 #include <QStyleFactory>
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <optional>
 
 namespace pyrometer::ui {
@@ -33,6 +37,9 @@ QPalette darkPalette()
 {
     QPalette p;
     const QColor window(45, 47, 51), base(30, 32, 35), alternate(38, 40, 44), text(230, 232, 235);
+    // Secondary text (placeholders, captions) reads at 5:1 or more on the window, base and
+    // alternate base (WCAG AA asks 4.5:1); disabled text stays dimmer, as it is meant to.
+    const QColor secondary(158, 162, 168);
     const QColor disabled(128, 131, 136), highlight(61, 122, 204), link(110, 170, 255);
     p.setColor(QPalette::Window, window);
     p.setColor(QPalette::WindowText, text);
@@ -40,14 +47,16 @@ QPalette darkPalette()
     p.setColor(QPalette::AlternateBase, alternate);
     p.setColor(QPalette::ToolTipBase, window);
     p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::PlaceholderText, secondary);
     p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
     p.setColor(QPalette::ButtonText, text);
     p.setColor(QPalette::BrightText, QColor(255, 90, 90));
-    p.setColor(QPalette::Light, QColor(70, 73, 78));
-    p.setColor(QPalette::Midlight, QColor(58, 60, 65));
-    p.setColor(QPalette::Mid, QColor(80, 83, 88));
+    // Buttons a step above the window; Mid, which outlines check boxes and radio buttons (see
+    // IndicatorStyle), 3:1 against the window as controls need.
+    p.setColor(QPalette::Button, QColor(56, 59, 64));
+    p.setColor(QPalette::Light, QColor(82, 86, 92));
+    p.setColor(QPalette::Midlight, QColor(66, 69, 74));
+    p.setColor(QPalette::Mid, QColor(128, 132, 138));
     p.setColor(QPalette::Dark, QColor(22, 23, 25));
     p.setColor(QPalette::Shadow, QColor(10, 10, 10));
     p.setColor(QPalette::Highlight, highlight);
@@ -58,6 +67,63 @@ QPalette darkPalette()
         p.setColor(QPalette::Disabled, role, disabled);
     p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(80, 83, 88));
     return p;
+}
+
+// Fusion's light palette, with secondary text dark enough for 4.5:1 (Qt's default is the
+// text at half opacity, 4:1 on white) and Mid, which outlines indicators, at 3:1 on the window.
+QPalette lightPalette(const QPalette &standard)
+{
+    QPalette p = standard;
+    p.setColor(QPalette::PlaceholderText, QColor(96, 99, 104));
+    p.setColor(QPalette::Mid, QColor(125, 125, 125));
+    return p;
+}
+
+// Fusion outlines check boxes and radio buttons in a shade of the window (darker by 140%),
+// which on a dark window leaves them all but invisible. The outline is drawn again in the
+// palette's Mid.
+class IndicatorStyle final : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+
+    void drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
+                       const QWidget *widget) const override
+    {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if (element != PE_IndicatorCheckBox && element != PE_IndicatorRadioButton)
+            return;
+        if ((option->state & State_HasFocus) && (option->state & State_KeyboardFocusChange))
+            return; // Fusion's focus outline stays
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing, element == PE_IndicatorRadioButton);
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(option->palette.color(QPalette::Mid), 1));
+        const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (element == PE_IndicatorCheckBox)
+            painter->drawRect(box);
+        else
+            painter->drawEllipse(box.adjusted(0.5, 0.5, -0.5, -0.5));
+        painter->restore();
+    }
+};
+
+QStyle *fusion()
+{
+    return new IndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+}
+
+// The palette a theme applies (System: the platform's).
+QPalette themePalette(Theme theme)
+{
+    switch (theme) {
+    case Theme::Dark: return darkPalette();
+    case Theme::Light: {
+        std::unique_ptr<QStyle> style(QStyleFactory::create(QStringLiteral("Fusion")));
+        return lightPalette(style->standardPalette());
+    }
+    case Theme::System: break;
+    }
+    return g_platform ? g_platform->palette : QApplication::palette();
 }
 
 } // namespace
@@ -104,12 +170,9 @@ void applyTheme(Theme theme)
         QApplication::setPalette(g_platform->palette);
         break;
     case Theme::Light:
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(QApplication::style()->standardPalette());
-        break;
     case Theme::Dark:
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(darkPalette());
+        QApplication::setStyle(fusion());
+        QApplication::setPalette(themePalette(theme));
         break;
     }
 }

@@ -3,6 +3,9 @@
 #include "ui/model/modelpage.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/model/latencyhistogram.h"
+#include "ui/plots/memorycurveplot.h"
+#include "ui/shell/contrast.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
 #include "ui/jobs/jobtracker.h"
@@ -10,6 +13,7 @@
 #include "ui/timeline/timelinepage.h"
 
 #include "core/trace/trace.h"
+#include "tests/ui/maybegrab.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,22 +25,15 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <QStyleOptionButton>
 #include <QTextBrowser>
+
+#include <qcustomplot.h>
 
 using namespace pyrometer;
 using namespace pyrometer::ui;
 
 namespace {
-
-// PYROMETER_SCREENSHOT_DIR set: the dialog is saved there as PNG, to look at.
-void maybeGrab(QWidget &widget, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    widget.grab().save(dir + QLatin1Char('/') + name);
-}
 
 Preferences nonDefault()
 {
@@ -179,6 +176,129 @@ private Q_SLOTS:
         const QString details = timeline->details()->toPlainText();
         QVERIFY2(details.contains(QStringLiteral("2000000 ns")), qPrintable(details));
         QVERIFY2(!details.contains(QStringLiteral(" ms")) && !details.contains(QStringLiteral("\u00b5s")), qPrintable(details));
+    }
+
+    void contrastIsWcags()
+    {
+        QCOMPARE(contrastRatio(Qt::black, Qt::white), 21.0);
+        QCOMPARE(contrastRatio(Qt::white, Qt::white), 1.0);
+        // #555 on #2C2E32, the dark window's grey text of old: about 1.8:1.
+        QVERIFY(qAbs(contrastRatio(QColor(0x55, 0x55, 0x55), QColor(0x2c, 0x2e, 0x32)) - 1.8) < 0.1);
+        // Made readable, a dark blue on the dark window reaches 4.5:1 and stays blue.
+        const QColor blue = readableOn(QColor(0x15, 0x65, 0xc0), QColor(0x2d, 0x2f, 0x33));
+        QVERIFY(contrastRatio(blue, QColor(0x2d, 0x2f, 0x33)) >= kTextContrast);
+        QVERIFY(blue.blue() > blue.red() && blue.blue() > blue.green());
+        QCOMPARE(readableOn(Qt::black, Qt::white), QColor(Qt::black)); // enough already
+    }
+
+    void secondaryTextAndControlsContrast_data()
+    {
+        QTest::addColumn<int>("themeValue");
+        QTest::addRow("light") << int(Theme::Light);
+        QTest::addRow("dark") << int(Theme::Dark);
+    }
+    void secondaryTextAndControlsContrast()
+    {
+        QFETCH(int, themeValue);
+        const auto theme = Theme(themeValue);
+        applyTheme(theme);
+        const QPalette p = QApplication::palette();
+        for (const auto background : {QPalette::Window, QPalette::Base, QPalette::AlternateBase}) {
+            // WCAG AA: 4.5:1 for text, placeholders and captions included, on every background.
+            QVERIFY2(contrastRatio(p.color(QPalette::PlaceholderText), p.color(background)) >= kTextContrast,
+                     qPrintable(QString::number(contrastRatio(p.color(QPalette::PlaceholderText), p.color(background)))));
+            QVERIFY(contrastRatio(p.color(QPalette::Text), p.color(background)) >= 7);
+            QVERIFY(contrastRatio(p.color(QPalette::WindowText), p.color(background)) >= 7);
+        }
+        QCOMPARE(p.color(QPalette::PlaceholderText).alpha(), 255);
+        // Controls' outlines (Mid) 3:1 against the window, and button text on buttons.
+        QVERIFY(contrastRatio(p.color(QPalette::Mid), p.color(QPalette::Window)) >= kGraphicContrast);
+        QVERIFY(contrastRatio(p.color(QPalette::ButtonText), p.color(QPalette::Button)) >= kTextContrast);
+
+        // A check box as drawn: its outline is the palette's Mid, not a shade of the window.
+        QWidget host;
+        host.setAutoFillBackground(true);
+        auto *box = new QCheckBox(QStringLiteral("Regex"), &host);
+        box->move(10, 10);
+        box->resize(box->sizeHint());
+        host.resize(200, 60);
+        const QImage image = host.grab().toImage();
+        QStyleOptionButton option;
+        option.initFrom(box);
+        const QRect indicator = box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box).translated(box->pos());
+        const QColor border = image.pixelColor(indicator.left(), indicator.center().y());
+        QVERIFY2(contrastRatio(border, p.color(QPalette::Window)) >= kGraphicContrast,
+                 qPrintable(border.name() + QStringLiteral(" on ") + p.color(QPalette::Window).name()));
+        maybeGrab(host, theme == Theme::Dark ? QStringLiteral("checkbox-dark.png") : QStringLiteral("checkbox-light.png"));
+    }
+
+    void chartsFollowTheTheme()
+    {
+        // Charts made in one theme are redrawn in the other: paper, axes and text from the palette.
+        applyTheme(Theme::Light);
+        ui::LatencyHistogram histogram;
+        histogram.resize(500, 240);
+        histogram.setSamples({1.0, 1.1, 1.2, 1.2, 1.3, 1.9}, 1.28, 1.9);
+        histogram.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&histogram));
+        for (const auto theme : {Theme::Dark, Theme::Light, Theme::Dark}) {
+            applyTheme(theme);
+            const QPalette p = QApplication::palette();
+            auto *plot = histogram.plot();
+            QTRY_COMPARE(plot->xAxis->tickLabelColor(), p.color(QPalette::Text));
+            QCOMPARE(plot->yAxis->labelColor(), p.color(QPalette::Text));
+            const QImage image = histogram.grab().toImage();
+            QCOMPARE(image.pixelColor(2, 2), p.color(QPalette::Base));
+            QCOMPARE(image.pixelColor(image.width() - 3, image.height() - 3), p.color(QPalette::Base));
+            // The mean and p99 labels are text on the paper: 4.5:1 whatever their own colour.
+            int texts = 0;
+            for (int i = 0; i < plot->itemCount(); ++i) {
+                if (auto *text = qobject_cast<QCPItemText *>(plot->item(i))) {
+                    ++texts;
+                    QVERIFY(contrastRatio(text->color(), p.color(QPalette::Base)) >= kTextContrast);
+                }
+            }
+            QCOMPARE(texts, 2);
+            maybeGrab(histogram, theme == Theme::Dark ? QStringLiteral("histogram-dark.png") : QStringLiteral("histogram-light.png"));
+        }
+        // The owner's colour comes back when it is readable again.
+        applyTheme(Theme::Light);
+        QTRY_COMPARE(histogram.plot()->xAxis->tickLabelColor(), QApplication::palette().color(QPalette::Text));
+        bool ownColour = false;
+        for (int i = 0; i < histogram.plot()->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(histogram.plot()->item(i)))
+                ownColour = ownColour || text->color() == QColor(0xc0, 0x39, 0x2b);
+        QVERIFY(ownColour);
+    }
+
+    void memoryLabelsSitOnThePaper()
+    {
+        // A peak label's white background, meaning the paper, is the dark paper in the dark theme.
+        applyTheme(Theme::Dark);
+        ui::plots::MemoryCurvePlot plot;
+        plot.resize(600, 300);
+        analysis::MemoryReport report;
+        analysis::DeviceMemory device;
+        device.device = "cuda:0";
+        device.allocated = {{0, 0}, {1'000'000, 64 << 20}, {2'000'000, 32 << 20}};
+        device.peakBytes = 64 << 20;
+        device.peakTimeNs = 1'000'000;
+        report.devices.push_back(device);
+        plot.setReport(report, 0);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.plot()->replot();
+        const QColor paper = QApplication::palette().color(QPalette::Base);
+        int labels = 0;
+        for (int i = 0; i < plot.plot()->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(plot.plot()->item(i))) {
+                ++labels;
+                QCOMPARE(text->brush().color().rgb(), paper.rgb());
+                QVERIFY(contrastRatio(text->color(), paper) >= kTextContrast);
+            }
+        }
+        QCOMPARE(labels, 1);
+        maybeGrab(plot, QStringLiteral("memory-dark.png"));
     }
 
     void screenshotsLightAndDark()
