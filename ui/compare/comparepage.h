@@ -71,6 +71,8 @@ public:
     DiffFlame variantFlame(const QString &variant = {}) const;
     // The file names of the base and the other trace that the delta tables show; empty before.
     std::pair<QString, QString> comparedTraces() const { return m_diffedNames; }
+    // How many profiled runs each variant's per-layer deltas and diff flame graph average.
+    int profiledRuns() const { return m_profiledRuns; }
 
     // Where the inputs come from when the Inputs field is empty: given the model's path, the
     // Model page's Inputs field (empty when that page shows another model). Else the inputs the

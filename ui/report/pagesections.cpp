@@ -110,12 +110,12 @@ std::vector<report::Section> compareSections(const ComparePage &page)
             variants.paragraphs.push_back(inputs);
         variants.tables.push_back(tableOfModel(*page.variantsModel(),
                                                "Variants against the baseline: latency of the timed runs, without the profiler"));
-        if (page.layerModel()->rowCount() > 0) {
-            variants.paragraphs.push_back(plainText(page.layerNote()->text()));
+        if (page.layerModel()->rowCount() > 0)
             variants.tables.push_back(tableOfModel(*page.layerModel(), "Per-layer forward time of " +
                                                                            page.layerVariantCombo()->currentText().toStdString() +
-                                                                           " against the baseline, from the profiled runs"));
-        }
+                                                                           " against the baseline: ms per forward pass, the mean of " +
+                                                                           std::to_string(page.profiledRuns()) +
+                                                                           " profiled runs with the profiler's overhead"));
         if (auto image = flameImage(page.variantFlame()))
             variants.images.push_back(std::move(*image));
         sections.push_back(std::move(variants));

@@ -6,6 +6,7 @@
 // none. Each tab is grabbed to a PNG in the temporary directory (pyrometer-labels-*.png).
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -18,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/report/reportrender.h"
 #include "core/torch/inputshint.h"
 #include "core/torch/session.h"
 #include "ui/compare/comparepage.h"
@@ -172,9 +174,9 @@ private Q_SLOTS:
         QVERIFY(variants->tables[0].caption.find("timed runs") != std::string::npos);
         QCOMPARE(variants->tables[0].header[1], std::string("Latency (timed runs, mean ms)"));
         QVERIFY(variants->tables[1].caption.find("int8_static") != std::string::npos);
-        QVERIFY(variants->tables[1].caption.find("profiled runs") != std::string::npos);
-        QVERIFY(std::any_of(variants->paragraphs.begin(), variants->paragraphs.end(),
-                            [](const auto &p) { return p.find("profiled runs") != std::string::npos; }));
+        QVERIFY2(variants->tables[1].caption.find("the mean of 3 profiled runs with the profiler's overhead") != std::string::npos,
+                 variants->tables[1].caption.c_str());
+        QCOMPARE(variants->tables[1].header[3], std::string("Variant forward (profiled runs, ms)"));
         QCOMPARE(variants->images.size(), std::size_t(1));
         const auto &image = variants->images[0];
         QVERIFY2(image.caption.starts_with("Diff flame graph, baseline → int8_static: "), image.caption.c_str());
@@ -242,6 +244,17 @@ private Q_SLOTS:
         QVERIFY2(variants->images[0].caption.starts_with("Diff flame graph, baseline → channels_last: "), variants->images[0].caption.c_str());
         QCOMPARE(decodedPng(variants->images[0]), drawnRows(page.variantFlame(QStringLiteral("channels_last")).graph));
         QVERIFY(decodedPng(variants->images[0]) != tracesImage);
+
+        // As the HTML report writes it: base and other named before the tables.
+        const auto html = report::renderHtml(report::Report{"Compare", {}, sections});
+        const auto named = html.find("<dt>Base</dt><dd>diff_base.json</dd>");
+        QVERIFY(named != std::string::npos);
+        QVERIFY(named < html.find("<dt>Other</dt><dd>diff_other.json</dd>"));
+        QVERIFY(html.find("<dt>Other</dt>") < html.find("<table", html.find("id=\"trace-diff\"")));
+        if (const QString shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QFile file(QDir(shots).filePath(QStringLiteral("pyrometer-labels-report.html")));
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write(html.data(), qint64(html.size())) == qint64(html.size()));
+        }
     }
 
     // In the window: an empty Compare Inputs field takes the Model page's; with neither (and a
