@@ -1,5 +1,6 @@
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
 #include <QCheckBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
@@ -7,20 +8,24 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolTip>
 
 #include "core/trace/loader.h"
 #include "ui/timeline/boxlayer.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/eventdetails.h"
+#include "ui/timeline/kernelname.h"
 #include "ui/timeline/search.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/preferences.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/workspace.h"
+#include "tests/ui/maybegrab.h"
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 
 using namespace pyrometer;
 using namespace pyrometer::ui::timeline;
@@ -202,6 +207,192 @@ private Q_SLOTS:
                                            {6, 7, 0, 18, 0xffff0000},
                                            {6, 9, 0, 18, 0xff00ff00},
                                            {9, 12, 18, 18, 0xff00ff00}}));
+    }
+
+    void touchingBoxesGetAGap()
+    {
+        const auto box = [](float x0, float x1, std::uint32_t color = 0xfff28e2b) {
+            DrawBox b;
+            b.x0 = x0;
+            b.x1 = x1;
+            b.height = 18;
+            b.color = color;
+            return b;
+        };
+        // Two kernels end to end keep a column between them, the first giving it up; one that
+        // overlaps the next by a fraction of a pixel too.
+        QCOMPARE(joinedFills({box(0, 10), box(10, 20)}), (std::vector<Fill>{{0, 9, 0, 18, 0xfff28e2b}, {10, 20, 0, 18, 0xfff28e2b}}));
+        QCOMPARE(joinedFills({box(0, 10.4f), box(10.4f, 20)}),
+                 (std::vector<Fill>{{0, 9, 0, 18, 0xfff28e2b}, {10, 20, 0, 18, 0xfff28e2b}}));
+        // A narrow box keeps its pixels and the wide one after it starts a column later.
+        QCOMPARE(joinedFills({box(0, 2), box(2, 12)}), (std::vector<Fill>{{0, 2, 0, 18, 0xfff28e2b}, {3, 12, 0, 18, 0xfff28e2b}}));
+        // Boxes 3 pixels wide or less still join: zoomed out, a gap per box would be noise.
+        QCOMPARE(joinedFills({box(0, 3), box(3, 6), box(6, 9)}), (std::vector<Fill>{{0, 9, 0, 18, 0xfff28e2b}}));
+        // A gap that is there already is kept as it is.
+        QCOMPARE(joinedFills({box(0, 10), box(12, 20)}), (std::vector<Fill>{{0, 10, 0, 18, 0xfff28e2b}, {12, 20, 0, 18, 0xfff28e2b}}));
+    }
+
+    void kernelLabelsNameTheKernel_data()
+    {
+        // Names as the fixtures record them.
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("label");
+        QTest::addRow("cutlass launcher")
+            << "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>"
+               "(cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8::Params)"
+            << "cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8";
+        QTest::addRow("elementwise")
+            << "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, "
+               "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)"
+            << "vectorized_elementwise_kernel";
+        QTest::addRow("anonymous namespace")
+            << "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, "
+               "c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)"
+            << "vectorized_layer_norm_kernel";
+        QTest::addRow("lambda in template arguments")
+            << "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<bool, at::native::func_wrapper_t<bool, "
+               "at::native::and_kernel_cuda(at::TensorIterator&)::{lambda()#1}::operator()() const::{lambda()#12}::"
+               "operator()() const::{lambda(bool, bool)#1}>, unsigned int, bool, 4> >(at::native::ReduceOp<bool, "
+               "at::native::func_wrapper_t<bool, at::native::and_kernel_cuda(at::TensorIterator&)::{lambda()#1}::"
+               "operator()() const::{lambda()#12}::operator()() const::{lambda(bool, bool)#1}>, unsigned int, bool, 4>)"
+            << "reduce_kernel";
+        QTest::addRow("flash attention")
+            << "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, "
+               "false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, "
+               "false, false, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)"
+            << "flash_fwd_kernel";
+        QTest::addRow("cudnn, a cast in the arguments")
+            << "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>"
+               "(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)"
+            << "nchwToNhwcKernel";
+        QTest::addRow("no namespace") << "void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int)"
+                                      << "fft2d_r2c_32x32";
+        QTest::addRow("cublas, no signature")
+            << "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+            << "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas";
+        QTest::addRow("triton") << "triton_poi_fused_add_cos_sin_0" << "triton_poi_fused_add_cos_sin_0";
+        QTest::addRow("cut short") << "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::na"
+                                   << "elementwise_kernel";
+    }
+    void kernelLabelsNameTheKernel()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, label);
+        QCOMPARE(QString::fromStdString(kernelLabel(name.toStdString())), label);
+    }
+
+    void everyFixtureKernelGetsAShortLabel()
+    {
+        // Every kernel of a GPU trace: a label with no signature left in it.
+        const auto loaded = trace::loadTrace(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+        QVERIFY(loaded.ok());
+        const auto &trace = *loaded.value();
+        std::set<std::string> names;
+        for (const auto &track : trace.tracks)
+            for (std::size_t e = 0; e < track.size(); ++e)
+                if (trace.string(track.category[e]) == "kernel")
+                    names.insert(std::string(trace.string(track.eventName[e])));
+        QVERIFY(names.size() >= 10);
+        for (const auto &name : names) {
+            const QString label = QString::fromStdString(kernelLabel(name));
+            QVERIFY2(!label.isEmpty(), name.c_str());
+            for (const char *part : {"void ", "::", "<", "(", " "})
+                QVERIFY2(!label.contains(QLatin1String(part)), qPrintable(label));
+            QVERIFY2(QString::fromStdString(name).contains(label), qPrintable(label));
+        }
+    }
+
+    void rulerLabelsStayInside_data()
+    {
+        QTest::addColumn<double>("startNs");
+        QTest::addColumn<double>("nsPerPixel");
+        QTest::addColumn<int>("width");
+        QTest::addRow("5 ms at the edge") << 0.0 << 5'000'000.0 / 900 << 900;
+        QTest::addRow("ns") << 3.0 << 0.37 << 777;
+        QTest::addRow("narrow") << 0.0 << 1000.0 << 95;
+        QTest::addRow("panned") << 123'456.0 << 77.7 << 1003;
+    }
+    void rulerLabelsStayInside()
+    {
+        QFETCH(double, startNs);
+        QFETCH(double, nsPerPixel);
+        QFETCH(int, width);
+        const Viewport view{startNs, nsPerPixel, width, 0, 100};
+        const auto ticks = rulerTicks(view, 0);
+        QVERIFY(!ticks.empty());
+        std::vector<float> widths;
+        for (const auto &tick : ticks)
+            widths.push_back(7.0f * float(tick.label.size())); // about a character's width each
+        const auto labels = placeTickLabels(ticks, widths, float(width));
+        QVERIFY(!labels.empty());
+        float previousRight = -1000;
+        for (const auto &label : labels) {
+            QVERIFY(label.left >= 0);
+            QVERIFY2(label.left + widths[label.tick] <= float(width), ticks[label.tick].label.c_str());
+            QVERIFY(label.left >= previousRight + 6);
+            previousRight = label.left + widths[label.tick];
+        }
+    }
+
+    void rulerLabelAtTheEdgeMovesOrGoes()
+    {
+        const std::vector<Tick> ticks{{0, "0 ms"}, {300, "1 ms"}, {600, "2 ms"}, {880, "3 ms"}};
+        const std::vector<float> widths{30, 30, 30, 30};
+        // "3 ms" would end at 913: it ends at the edge instead, left of its tick.
+        QCOMPARE(placeTickLabels(ticks, widths, 900),
+                 (std::vector<TickLabel>{{0, 3}, {1, 303}, {2, 603}, {3, 870}}));
+        // With no room left beside "2 ms" it is left out rather than drawn over it.
+        QCOMPARE(placeTickLabels(ticks, widths, 640), (std::vector<TickLabel>{{0, 3}, {1, 303}, {2, 603}}));
+        // Wider than the whole area: no label.
+        QCOMPARE(placeTickLabels({{0, "0 ms"}}, {120}, 100), std::vector<TickLabel>{});
+    }
+
+    void kernelRowsRangeAndGutterRead()
+    {
+        // The GPU fixture zoomed to a few kernels, a range selected over them.
+        const auto loaded = trace::loadTrace(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTimelineIndex(loaded.value());
+        const auto &trace = *index->trace;
+        std::vector<std::pair<std::int64_t, std::int64_t>> kernels;
+        for (const auto &track : trace.tracks)
+            for (std::size_t e = 0; e < track.size(); ++e)
+                if (trace.string(track.category[e]) == "kernel")
+                    kernels.emplace_back(track.start[e], track.start[e] + track.duration[e]);
+        std::sort(kernels.begin(), kernels.end());
+        QVERIFY(kernels.size() > 4);
+        TimelineView view;
+        view.resize(1100, 260);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(index);
+        // The last four: wide enough for labels.
+        const auto last = kernels.size() - 1;
+        view.setVisibleRange(double(kernels[last - 3].first), double(kernels[last].second));
+        const double start = double(kernels[last - 2].first), end = double(kernels[last - 1].second);
+        view.selectRange(start, end);
+        QApplication::processEvents();
+        const QImage image = view.grab().toImage();
+        maybeGrab(view, QStringLiteral("timeline-kernels.png"));
+        // The range's length sits on a tag of the range's colour, with white text on it.
+        const QRect rows = view.rowsRect();
+        const int middle = rows.left() + int((view.viewport().toX(start) + view.viewport().toX(end)) / 2);
+        bool white = false, tag = false;
+        for (int x = middle - 30; x < middle + 30; ++x)
+            for (int y = rows.top() + 3; y < rows.top() + 14; ++y) {
+                const QColor c = image.pixelColor(x, y);
+                white = white || (c.red() > 230 && c.green() > 230 && c.blue() > 230);
+                tag = tag || c == QColor(40, 110, 220);
+            }
+        QVERIFY(tag);
+        QVERIFY(white);
+        // The gutter's tooltip gives a track's whole name.
+        const auto &row = view.layout().rows[1];
+        QCOMPARE(row.kind, RowKind::Slices);
+        const QPoint at(40, rows.top() + row.y + row.height / 2);
+        QHelpEvent help(QEvent::ToolTip, at, view.mapToGlobal(at));
+        QApplication::sendEvent(&view, &help);
+        QCOMPARE(QToolTip::text(), QString::fromStdString(trace.track(index->rows[row.ref].trackId).name));
     }
 
     void rasterizedFillsMatchQPainter()

@@ -173,22 +173,51 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
     return list;
 }
 
+namespace {
+
+// Boxes wider than this many pixels give up a pixel column where they touch a neighbour.
+constexpr int kGapMinWidth = 3;
+
+// Two boxes side by side in a row read as one bar: one that touches the next box of its row
+// ends a pixel earlier, or the next one starts a pixel later when only it is wide enough.
+void separateTouching(std::vector<Fill> &fills)
+{
+    for (std::size_t k = 0; k + 1 < fills.size(); ++k) {
+        auto &a = fills[k];
+        auto &b = fills[k + 1];
+        if (a.y != b.y || a.height != b.height || b.left > a.right)
+            continue;
+        if (a.right - a.left > kGapMinWidth)
+            a.right = std::max(a.left + 1, b.left - 1);
+        else if (b.right - b.left > kGapMinWidth)
+            b.left = std::min(a.right + 1, b.right - 1);
+    }
+}
+
+} // namespace
+
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
 {
-    std::vector<Fill> fills;
+    std::vector<Fill> separate;
+    separate.reserve(boxes.size());
     for (const auto &box : boxes) {
         const int left = int(std::floor(box.x0));
         const int right = std::max(left + 1, int(std::ceil(box.x1)));
+        separate.push_back({left, right, box.y, box.height, box.color});
+    }
+    separateTouching(separate);
+    std::vector<Fill> fills;
+    for (const auto &fill : separate) {
         if (!fills.empty()) {
             auto &last = fills.back();
-            if (last.y == box.y && last.height == box.height && last.color == box.color && left <= last.right &&
-                right >= last.left) {
-                last.left = std::min(last.left, left);
-                last.right = std::max(last.right, right);
+            if (last.y == fill.y && last.height == fill.height && last.color == fill.color && fill.left <= last.right &&
+                fill.right >= last.left) {
+                last.left = std::min(last.left, fill.left);
+                last.right = std::max(last.right, fill.right);
                 continue;
             }
         }
-        fills.push_back({left, right, box.y, box.height, box.color});
+        fills.push_back(fill);
     }
     return fills;
 }
@@ -275,6 +304,24 @@ std::vector<Tick> rulerTicks(const Viewport &viewport, double originNs, double m
     for (double t = std::ceil(relativeStart / step) * step; t <= relativeStart + viewport.nsPerPixel * viewport.width; t += step)
         ticks.push_back({float((t - relativeStart) / viewport.nsPerPixel), formatTick(t, step)});
     return ticks;
+}
+
+std::vector<TickLabel> placeTickLabels(const std::vector<Tick> &ticks, const std::vector<float> &widths, float areaWidth,
+                                       float padding, float spacing)
+{
+    std::vector<TickLabel> labels;
+    float previousRight = -spacing;
+    for (std::size_t i = 0; i < ticks.size() && i < widths.size(); ++i) {
+        if (ticks[i].x < 0 || ticks[i].x > areaWidth)
+            continue;
+        // Right of its tick, or moved left to end at the edge.
+        const float left = std::min(ticks[i].x + padding, areaWidth - widths[i]);
+        if (left < previousRight + spacing || left < 0)
+            continue;
+        labels.push_back({i, left});
+        previousRight = left + widths[i];
+    }
+    return labels;
 }
 
 } // namespace pyrometer::ui::timeline

@@ -75,7 +75,8 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
 // neighbouring boxes of one row and colour that touch joined into one. Zoomed out, a row is
 // thousands of boxes a pixel or two wide; filled one by one they cost the raster engine a
 // call per box and scanline, joined they are a few long spans. Covers exactly the pixels the
-// boxes cover.
+// boxes cover, but for a column between boxes that touch, where one of them is wider than 3
+// pixels: side by side they would read as one bar.
 struct Fill {
     int left = 0;
     int right = 0; // exclusive
@@ -108,5 +109,16 @@ struct Tick {
     bool operator==(const Tick &) const = default;
 };
 std::vector<Tick> rulerTicks(const Viewport &viewport, double originNs, double minSpacing = 90);
+
+// Where ruler labels are drawn in an area `areaWidth` wide, given each label's width: `padding`
+// right of its tick, or moved left to end at the area's edge when it would run past it. A label
+// that would then start before 0 or closer than `spacing` to the one before it is left out.
+struct TickLabel {
+    std::size_t tick = 0; // index into the ticks
+    float left = 0;
+    bool operator==(const TickLabel &) const = default;
+};
+std::vector<TickLabel> placeTickLabels(const std::vector<Tick> &ticks, const std::vector<float> &widths, float areaWidth,
+                                       float padding = 3, float spacing = 6);
 
 } // namespace pyrometer::ui::timeline

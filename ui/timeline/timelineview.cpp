@@ -2,6 +2,7 @@
 
 #include "core/util/format.h"
 #include "ui/timeline/boxlayer.h"
+#include "ui/timeline/kernelname.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -380,7 +381,11 @@ void TimelineView::paintRows(QPainter &painter) const
         if (box.count != 1 || width < 24)
             continue;
         const auto &track = trace.track(m_index->rows[box.row].trackId);
-        const QString name = QString::fromUtf8(trace.string(track.eventName[box.event]));
+        const std::string_view fullName = trace.string(track.eventName[box.event]);
+        const std::string_view category = trace.string(track.category[box.event]);
+        const QString name = category == "kernel" || category == "Kernel"
+                                 ? QString::fromStdString(kernelLabel(fullName))
+                                 : QString::fromUtf8(fullName.data(), qsizetype(fullName.size()));
         const float left = std::max(box.x0, 0.0f);
         const float right = std::min(box.x1, float(rows.width()));
         if (right - left < 24)
@@ -428,8 +433,15 @@ void TimelineView::paintOverlays(QPainter &painter) const
         painter.setPen(QColor(40, 110, 220));
         painter.drawLine(QPointF(x0, rows.top()), QPointF(x0, rows.bottom()));
         painter.drawLine(QPointF(x1, rows.top()), QPointF(x1, rows.bottom()));
-        painter.drawText(QRectF(x0, rows.top() + 2, std::max(x1 - x0, 80.0), 16), Qt::AlignHCenter,
-                         QString::fromStdString(formatDuration(std::int64_t(m_range->second - m_range->first))));
+        // The length on a tag of the range's colour, in white (5:1), over whatever is below.
+        const QString length = QString::fromStdString(formatDuration(std::int64_t(m_range->second - m_range->first)));
+        const QFontMetricsF metrics(painter.font());
+        const double tagWidth = metrics.horizontalAdvance(length) + 8;
+        const double middle = std::clamp((x0 + x1) / 2, rows.left() + tagWidth / 2, rows.right() - tagWidth / 2);
+        const QRectF tag(middle - tagWidth / 2, rows.top() + 2, tagWidth, metrics.height() + 2);
+        painter.fillRect(tag, QColor(40, 110, 220));
+        painter.setPen(Qt::white);
+        painter.drawText(tag, Qt::AlignCenter, length);
     }
     painter.restore();
 }
@@ -496,13 +508,18 @@ void TimelineView::paintRuler(QPainter &painter) const
     const QRect rows = rowsRect();
     painter.fillRect(QRect(0, 0, width(), kRulerHeight + kStepBandHeight), palette().window());
     painter.setPen(palette().text().color());
-    for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart))) {
+    const auto ticks = rulerTicks(m_viewport, double(m_index->spanStart));
+    const QFontMetricsF rulerMetrics(painter.font());
+    std::vector<float> widths;
+    for (const auto &tick : ticks) {
         const double x = rows.left() + tick.x;
-        if (x < rows.left() || x > rows.right())
-            continue;
-        painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
-        painter.drawText(QPointF(x + 3, kRulerHeight - 8), QString::fromStdString(tick.label));
+        widths.push_back(float(rulerMetrics.horizontalAdvance(QString::fromStdString(tick.label))));
+        if (x >= rows.left() && x <= rows.right())
+            painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
     }
+    // Labels stay inside the rows' width: the last one moves left of its tick, or is left out.
+    for (const auto &label : placeTickLabels(ticks, widths, float(rows.width())))
+        painter.drawText(QPointF(rows.left() + label.left, kRulerHeight - 8), QString::fromStdString(ticks[label.tick].label));
     painter.save();
     painter.setClipRect(QRect(rows.left(), kRulerHeight, rows.width(), kStepBandHeight));
     bool odd = false;
@@ -564,7 +581,9 @@ void TimelineView::paintGutter(QPainter &painter) const
         }
         if (!text.isEmpty()) {
             painter.setPen(palette().text().color());
-            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, band.width()));
+            // Elided in the middle, as names differ at their ends (ids, devices); the tooltip
+            // gives them whole.
+            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideMiddle, band.width()));
         }
     }
     // The header of the process whose rows fill the top stays in sight while they scroll.
@@ -577,11 +596,31 @@ void TimelineView::paintGutter(QPainter &painter) const
         painter.setFont(bold);
         painter.setPen(palette().text().color());
         painter.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(processLabel(row.process), Qt::ElideRight, band.width() - 8));
+                         metrics.elidedText(processLabel(row.process), Qt::ElideMiddle, band.width() - 8));
     }
     painter.restore();
     painter.setPen(palette().mid().color());
     painter.drawLine(kGutterWidth - 1, rows.top(), kGutterWidth - 1, rows.bottom());
+}
+
+QString TimelineView::gutterName(QPoint widgetPos) const
+{
+    const QRect rows = rowsRect();
+    if (!m_index || widgetPos.x() >= kGutterWidth || widgetPos.y() < rows.top())
+        return {};
+    int r = m_layout.rowAt(widgetPos.y() - rows.top() + m_viewport.scrollY);
+    if (const int header = stickyHeaderRow(); header >= 0 && widgetPos.y() < rows.top() + m_layout.rows[std::size_t(header)].height)
+        r = header;
+    if (r < 0)
+        return {};
+    const auto &row = m_layout.rows[std::size_t(r)];
+    const auto &trace = *m_index->trace;
+    switch (row.kind) {
+    case RowKind::Process: return QString::fromStdString(trace.processes[row.process].name);
+    case RowKind::Slices: return QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
+    case RowKind::Counter: return QString::fromStdString(trace.counters[row.ref].name);
+    }
+    return {};
 }
 
 QString TimelineView::processLabel(std::uint32_t process) const
@@ -718,6 +757,10 @@ bool TimelineView::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip && m_index) {
         auto *help = static_cast<QHelpEvent *>(event);
+        if (const QString name = gutterName(help->pos()); !name.isEmpty()) {
+            QToolTip::showText(help->globalPos(), name.toHtmlEscaped(), this);
+            return true;
+        }
         const auto hit = hitAt(help->pos());
         if (!hit) {
             QToolTip::hideText();

@@ -107,6 +107,8 @@ protected:
 private:
     void relayout();
     QString processLabel(std::uint32_t process) const;
+    // The whole name of the process, track or counter whose gutter label is at a point.
+    QString gutterName(QPoint widgetPos) const;
     void rebuild();
     void clampViewport();
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
