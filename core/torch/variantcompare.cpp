@@ -89,6 +89,11 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             }
             if (baseline && !row.error.empty())
                 return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(report.inputs) + ": " + row.error};
+            if (model.bfloat16 && row.error.find("must have the same dtype") != std::string::npos)
+                row.error = "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
+                            "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "
+                            "with bfloat16 weights; script the model (torch.jit.script), or give it the state as an input, "
+                            "and bf16 converts that too (libtorch: " + row.error + ")";
         }
         if (row.ok() && !report.rows.empty() && report.rows.front().latency.mean > 0 && row.latency.mean > 0)
             row.speedup = report.rows.front().latency.mean / row.latency.mean;

@@ -188,6 +188,18 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(int8->note).startsWith("1 linear layer int8"));
     }
 
+    // A traced LSTM makes its float32 initial state itself: bf16 says so in words, with what to
+    // do, instead of libtorch's bare dtype message.
+    void bf16OnATracedLstmSaysWhy()
+    {
+        const auto report = compare("recurrent", "bf16");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        const auto *bf16 = row(report.value(), "bf16");
+        QVERIFY(bf16 && !bf16->ok());
+        QVERIFY2(bf16->error.rfind("bf16 cannot run this model", 0) == 0, bf16->error.c_str());
+        QVERIFY(bf16->error.find("torch.jit.script") != std::string::npos);
+    }
+
     void int8QuantizesRecurrentLayers()
     {
         const auto report = compare("recurrent", "int8");
