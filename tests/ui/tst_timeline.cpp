@@ -517,6 +517,31 @@ private Q_SLOTS:
         QVERIFY(html.contains("outer<br>ProfilerStep#0")); // the stack, innermost first
     }
 
+    // A kernel's details name the operator that launched it (not only the runtime call).
+    void kernelDetailsNameTheLaunchingOp()
+    {
+        auto loaded = trace::loadTrace(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTimelineIndex(loaded.value());
+        QVERIFY(index);
+        const auto &trace = *index->trace;
+        int checked = 0;
+        for (std::uint32_t t = 0; t < trace.tracks.size() && checked < 3; ++t) {
+            const auto &launch = index->analysis->track(trace::TrackId(t)).launchOp;
+            for (std::uint32_t e = 0; e < launch.size() && checked < 3; ++e) {
+                if (!launch[e].isValid())
+                    continue;
+                const auto &opTrack = trace.track(launch[e].track);
+                const QString op = QString::fromStdString(std::string(trace.string(opTrack.eventName[launch[e].event.value])));
+                const QString html = eventDetailsHtml(*index, {trace::TrackId(t), e});
+                QVERIFY2(html.contains(QStringLiteral("Launched by")) && html.contains(op.toHtmlEscaped()), qPrintable(html));
+                QVERIFY(op.startsWith(QStringLiteral("aten::")));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 3);
+    }
+
     void keyboardAndMouseNavigate()
     {
         TimelineView view;

@@ -60,6 +60,18 @@ QString eventDetailsHtml(const TimelineIndex &index, const EventRef &ref)
                                           .arg(double(track.start[e]) / 1000.0, 0, 'f', 3));
     html += row(QObject::tr("Duration"), duration(track.duration[e]));
     html += row(QObject::tr("Self time"), duration(selfTime(track, e)));
+    // A kernel, memcpy or memset: the operator whose launch made it, before the runtime call.
+    if (index.analysis) {
+        const auto &trackIndex = index.analysis->track(ref.track);
+        if (e < trackIndex.launchOp.size() && trackIndex.launchOp[e].isValid()) {
+            const auto op = trackIndex.launchOp[e];
+            const auto &opTrack = trace.track(op.track);
+            html += row(QObject::tr("Launched by"),
+                        QStringLiteral("<b>%1</b> (%2) on %3")
+                            .arg(text(trace.string(opTrack.eventName[op.event.value])), duration(opTrack.duration[op.event.value]),
+                                 QString::fromStdString(trace.process(opTrack.process).name + " / " + opTrack.name).toHtmlEscaped()));
+        }
+    }
     if (const auto *args = trace.eventArgs(ref.track, trace::EventIndex(e))) {
         if (args->inputDims.isValid())
             html += row(QObject::tr("Input dims"), text(trace.string(args->inputDims)));
