@@ -54,7 +54,7 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
     for (int i = 0; i < int(Stat::Count); ++i) {
         auto *caption = new QLabel(captions.at(i), statsFrame);
         caption->setAlignment(Qt::AlignCenter);
-        caption->setStyleSheet(QStringLiteral("color: palette(mid);"));
+        caption->setForegroundRole(QPalette::PlaceholderText); // secondary text, 4.5:1 in both themes
         auto *value = new QLabel(statsFrame);
         value->setAlignment(Qt::AlignCenter);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -7,6 +7,7 @@
 #include "ui/overview/advicedelegate.h"
 #include "ui/overview/summarycards.h"
 #include "ui/plots/stepbreakdownplot.h"
+#include "ui/shell/contrast.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
@@ -453,9 +454,11 @@ void OverviewPage::fillAdvice(const OverviewData &d)
     for (std::size_t i = 0; i < d.advice.size(); ++i) {
         const auto &finding = d.advice[i];
         const auto html = [](const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); };
-        auto *item = new QListWidgetItem(QStringLiteral("<b>%1</b> \u2014 %2<br><span style='color:#2e7d32'>"
+        // Green, as light or dark as the list's background needs for 4.5:1.
+        const QString green = readableOn(QColor(0x2e, 0x7d, 0x32), QApplication::palette().color(QPalette::Base)).name();
+        auto *item = new QListWidgetItem(QStringLiteral("<b>%1</b> \u2014 %2<br><span style='color:%4'>"
                                                         "<b>Fix:</b> %3</span>")
-                                             .arg(html(finding.title), html(finding.detail), html(finding.fix)),
+                                             .arg(html(finding.title), html(finding.detail), html(finding.fix), green),
                                          m_advice);
         item->setData(kNameRole, int(i));
         item->setToolTip(tr("Show the evidence in the timeline"));

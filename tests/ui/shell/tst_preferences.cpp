@@ -5,6 +5,7 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/model/latencyhistogram.h"
 #include "ui/plots/memorycurveplot.h"
+#include "ui/plots/sweepplots.h"
 #include "ui/shell/contrast.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
@@ -299,6 +300,38 @@ private Q_SLOTS:
         }
         QCOMPARE(labels, 1);
         maybeGrab(plot, QStringLiteral("memory-dark.png"));
+    }
+
+    void sweepChartsAreDarkInTheDarkTheme()
+    {
+        applyTheme(Theme::Dark);
+        SweepPlots plots;
+        plots.resize(900, 280);
+        plots.setBudget(std::int64_t(96) << 20);
+        for (const std::int64_t batch : {1, 2, 4, 8}) {
+            torch::SweepPoint point;
+            point.variant = "baseline";
+            point.batch = batch;
+            point.latency.mean = 1.0 + 0.5 * double(batch);
+            point.throughputPerSecond = double(batch) * 1000 / point.latency.mean;
+            point.peakMemoryBytes = batch << 24;
+            plots.addPoint(point);
+        }
+        plots.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plots));
+        const QPalette p = QApplication::palette();
+        for (int chart = 0; chart < SweepPlots::ChartCount; ++chart) {
+            auto *plot = plots.plot(SweepPlots::Chart(chart));
+            plot->replot();
+            QCOMPARE(plot->grab().toImage().pixelColor(2, 2), p.color(QPalette::Base));
+            const auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
+            QVERIFY(title);
+            QCOMPARE(title->textColor(), p.color(QPalette::Text));
+            // Points are rings on the paper, not white dots.
+            QCOMPARE(plot->graph(0)->scatterStyle().brush().color().rgb(), p.color(QPalette::Base).rgb());
+            QVERIFY(contrastRatio(plot->graph(0)->pen().color(), p.color(QPalette::Base)) >= kGraphicContrast);
+        }
+        maybeGrab(plots, QStringLiteral("sweep-dark.png"));
     }
 
     void screenshotsLightAndDark()
