@@ -157,6 +157,15 @@ void stylePlot(QCustomPlot *plot, const QPalette &palette)
         styleGraph(plot->graph(i), oldPaper, paper);
 }
 
+QPalette printPalette()
+{
+    QPalette palette(Qt::black, Qt::white);
+    palette.setColor(QPalette::Base, Qt::white);
+    palette.setColor(QPalette::Text, Qt::black);
+    palette.setColor(QPalette::Mid, QColor(125, 125, 125));
+    return palette;
+}
+
 void followPalette(QCustomPlot *plot)
 {
     stylePlot(plot, plot->palette());

@@ -17,6 +17,11 @@ QCustomPlot *createPlot(QWidget *host, int minimumHeight);
 // text).
 void stylePlot(QCustomPlot *plot, const QPalette &palette);
 
+// Colours for a chart written to a file: black on white whatever the theme, as reports and
+// images are read on pages of their own. stylePlot(plot, printPalette()) before drawing it
+// with toPainter; the next replot returns it to the theme.
+QPalette printPalette();
+
 // Styles `plot` before every replot from its current palette, so a theme change or content
 // added later is coloured as the rest. Every chart calls this once (createPlot does).
 void followPalette(QCustomPlot *plot);

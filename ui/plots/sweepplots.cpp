@@ -12,6 +12,11 @@
 #include <cmath>
 
 namespace pyrometer::ui {
+
+using plots::followPalette;
+using plots::printPalette;
+using plots::stylePlot;
+
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -82,7 +87,7 @@ SweepPlots::SweepPlots(QWidget *parent) : QWidget(parent)
             else
                 QToolTip::showText(plot->mapToGlobal(at), text, plot);
         });
-        plots::followPalette(plot);
+        followPalette(plot);
         layout->addWidget(plot, 1);
     }
     clear();
@@ -233,18 +238,26 @@ QString SweepPlots::hoverText(Chart chart, const QPoint &pos) const
     return text;
 }
 
+void SweepPlots::paint(QCPPainter &painter, int width, int height) const
+{
+    // Files are read on white pages, whatever the theme the window is in.
+    for (int chart = 0; chart < ChartCount; ++chart) {
+        stylePlot(m_plots[chart], printPalette());
+        painter.save();
+        painter.translate(chart * width / ChartCount, 0);
+        m_plots[chart]->toPainter(&painter, width / ChartCount, height);
+        painter.restore();
+        m_plots[chart]->replot(QCustomPlot::rpQueuedReplot); // back to the theme
+    }
+}
+
 bool SweepPlots::savePng(const QString &path, int width, int height) const
 {
     QPixmap pixmap(width, height);
     pixmap.fill(Qt::white);
     {
         QCPPainter painter(&pixmap);
-        for (int chart = 0; chart < ChartCount; ++chart) {
-            painter.save();
-            painter.translate(chart * width / ChartCount, 0);
-            m_plots[chart]->toPainter(&painter, width / ChartCount, height);
-            painter.restore();
-        }
+        paint(painter, width, height);
     }
     return pixmap.save(path, "PNG");
 }
@@ -259,12 +272,7 @@ bool SweepPlots::saveSvg(const QString &path, int width, int height) const
     QCPPainter painter;
     if (!painter.begin(&generator))
         return false;
-    for (int chart = 0; chart < ChartCount; ++chart) {
-        painter.save();
-        painter.translate(chart * width / ChartCount, 0);
-        m_plots[chart]->toPainter(&painter, width / ChartCount, height);
-        painter.restore();
-    }
+    paint(painter, width, height);
     return painter.end();
 }
 

@@ -9,6 +9,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPPainter;
 
 namespace pyrometer::ui {
 
@@ -40,6 +41,8 @@ public:
     bool saveSvg(const QString &path, int width = 1500, int height = 450) const;
 
 private:
+    // The three charts side by side, as a file shows them (see plots::printPalette).
+    void paint(QCPPainter &painter, int width, int height) const;
     void rescale();
     QColor colorOf(int variantIndex) const;
 

@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QStyleOptionButton>
 #include <QTextBrowser>
@@ -332,6 +333,18 @@ private Q_SLOTS:
             QVERIFY(contrastRatio(plot->graph(0)->pen().color(), p.color(QPalette::Base)) >= kGraphicContrast);
         }
         maybeGrab(plots, QStringLiteral("sweep-dark.png"));
+        // Written to a file, they are black on white: reports are read on white pages.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("sweep.png"));
+        QVERIFY(plots.savePng(png, 900, 280));
+        const QImage saved(png);
+        QCOMPARE(saved.pixelColor(2, 2), QColor(Qt::white));
+        QCOMPARE(saved.pixelColor(saved.width() - 3, saved.height() - 3), QColor(Qt::white));
+        if (!qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR").isEmpty())
+            saved.save(qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR") + QStringLiteral("/sweep-saved.png"));
+        // ...and the window's charts return to the theme.
+        auto *latency = plots.plot(SweepPlots::Latency);
+        QTRY_COMPARE(latency->xAxis->tickLabelColor(), p.color(QPalette::Text));
     }
 
     void screenshotsLightAndDark()
