@@ -334,15 +334,17 @@ void TimelineView::paintRows(QPainter &painter) const
     m_rowsLayer.fill(base);
 
     std::vector<Fill> fills;
-    // Process bands, then ruler grid lines (black at 7% over the base), then the boxes.
+    // Process bands, then ruler grid lines (the text colour at 10% over the base: darker in the
+    // light theme, lighter in the dark one), then the boxes.
     const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
     for (int r = first; r < last; ++r) {
         const auto &row = m_layout.rows[std::size_t(r)];
         if (row.kind == RowKind::Process)
             fills.push_back({0, rows.width(), row.y - m_viewport.scrollY, row.height, palette().alternateBase().color().rgba()});
     }
-    const auto shade = [](int channel) { return channel * 237 / 255; };
-    const QRgb grid = qRgb(shade(base.red()), shade(base.green()), shade(base.blue()));
+    const QColor text = palette().text().color();
+    const auto shade = [](int under, int over) { return under + (over - under) / 10; };
+    const QRgb grid = qRgb(shade(base.red(), text.red()), shade(base.green(), text.green()), shade(base.blue(), text.blue()));
     for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart)))
         fills.push_back({int(tick.x), int(tick.x) + 1, 0, rows.height(), grid});
     // Counters: one column per pixel, filled with the series' colour at 35% over the base,
