@@ -20,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include "../core/analysis/analysistestutil.h"
+#include "core/analysis/kerneltable.h"
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/overview/overviewpage.h"
@@ -29,6 +30,7 @@
 #include "ui/tables/operatorspage.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
+#include "ui/timeline/kernelname.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
 
@@ -151,8 +153,17 @@ private Q_SLOTS:
         QCOMPARE(page.topKernelsTable()->topLevelItemCount(), 10);
         QCOMPARE(page.topOpsTable()->topLevelItem(0)->text(0).toStdString(),
                  largest("v100_resnet50", ".ops.csv", 3)[0]);
-        QVERIFY(page.topKernelsTable()->topLevelItem(0)->text(0).startsWith(
-            QString::fromStdString(largest("v100_resnet50", ".kernels.csv", 3)[1])));
+        // The largest kernel by its own name, the signature as its tooltip, and the op that
+        // launched it.
+        const auto topKernel = largest("v100_resnet50", ".kernels.csv", 3)[1];
+        auto *kernelRow = page.topKernelsTable()->topLevelItem(0);
+        QVERIFY(kernelRow->text(0).startsWith(QString::fromStdString(timeline::kernelLabel(topKernel))));
+        QCOMPARE(kernelRow->toolTip(0).toStdString(), topKernel);
+        const auto fixture = analysis::testing::loadFixture("v100_resnet50");
+        const auto core = analysis::buildKernelTable(*fixture.index, {});
+        const auto coreRow = std::find_if(core.rows.begin(), core.rows.end(), [&](const auto &r) { return r.name == topKernel; });
+        QVERIFY(coreRow != core.rows.end() && !coreRow->launchOp.empty());
+        QCOMPARE(kernelRow->text(1).toStdString(), coreRow->launchOp);
         QVERIFY(page.topOpsTable()->topLevelItem(0)->text(1).contains(QStringLiteral("ms")));
 
         // Memory peaks per device, with units.

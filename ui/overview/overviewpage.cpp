@@ -10,6 +10,7 @@
 #include "ui/shell/contrast.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
+#include "ui/timeline/kernelname.h"
 #include "ui/workspace/workspace.h"
 
 #include <QApplication>
@@ -241,7 +242,12 @@ QWidget *OverviewPage::buildContent()
     auto *kernelsLayout = new QVBoxLayout(kernels);
     m_kernelsNote = note(kernels);
     kernelsLayout->addWidget(m_kernelsNote);
-    m_topKernels = compactTable({tr("Kernel"), tr("Total"), tr("% of GPU"), tr("Count"), tr("Avg")}, kernels);
+    m_topKernels = compactTable({tr("Kernel"), tr("Launched by"), tr("Total"), tr("% of GPU"), tr("Count"), tr("Avg")}, kernels);
+    m_topKernels->headerItem()->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
+    m_topKernels->headerItem()->setToolTip(1, tr("The operator that launched most of the kernel's time"));
+    // The kernel's name gets the room: the launching op is short, or elided.
+    m_topKernels->header()->setSectionResizeMode(1, QHeaderView::Interactive);
+    m_topKernels->header()->resizeSection(1, m_topKernels->fontMetrics().horizontalAdvance(QStringLiteral("aten::native_layer_n")));
     normalFont(m_topKernels);
     kernelsLayout->addWidget(m_topKernels);
     kernelsLayout->addStretch(1);
@@ -509,10 +515,14 @@ void OverviewPage::fillTopTables(const OverviewData &d)
                 ? QString()
                 : QStringLiteral(" [%1]").arg(QString::fromUtf8(analysis::kindName(kernel.kind).data(),
                                                                 qsizetype(analysis::kindName(kernel.kind).size())));
-        tableRow(m_topKernels,
-                 {name + kind, displayDuration(kernel.totalNs), percent(kernel.percent),
-                  QLocale().toString(qulonglong(kernel.count)), displayDuration(kernel.avgNs())},
-                 name);
+        // The kernel's own name, not its signature (cutlass kernels differ in the middle); the
+        // whole signature is the tooltip.
+        auto *item = tableRow(m_topKernels,
+                              {QString::fromStdString(timeline::kernelLabel(kernel.name)) + kind,
+                               QString::fromStdString(kernel.launchOp), displayDuration(kernel.totalNs), percent(kernel.percent),
+                               QLocale().toString(qulonglong(kernel.count)), displayDuration(kernel.avgNs())},
+                              name);
+        item->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
     }
     fitRows(m_topKernels, int(std::max(d.topKernels.rows.size(), d.topOps.rows.size())));
 }
