@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QTabWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenu>
@@ -515,6 +516,24 @@ private Q_SLOTS:
         for (const auto page : kAllPages)
             QVERIFY2(window.pageWidget(page)->minimumSizeHint().width() <= 1000,
                      qPrintable(pageName(page) + ": " + QString::number(window.pageWidget(page)->minimumSizeHint().width())));
+    }
+
+    // At the default window size the Model page's module tree shows its Parameters column
+    // whole: the names give way, elided, with the whole name as tooltip.
+    void modelTreeFitsTheDefaultWindow()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.openPaths({kFixtures + "/models/tiny_scripted.pt"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentPage(), Page::Model);
+        auto *tree = qobject_cast<ModelPage *>(window.pageWidget(Page::Model))->moduleTree();
+        QTest::qWait(50);
+        const auto *header = tree->header();
+        QVERIFY(header->sectionViewportPosition(2) + header->sectionSize(2) <= tree->viewport()->width());
+        QVERIFY(tree->topLevelItem(0)->toolTip(0).endsWith(QStringLiteral("tiny_scripted.pt")));
     }
 
     void aboutNamesTheVersions()

@@ -190,7 +190,7 @@ QVariant LayerTreeModel::headerData(int section, Qt::Orientation orientation, in
     if (role == Qt::DisplayRole) {
         static const char *const kTitles[ColumnCount] = {
             QT_TR_NOOP("Module"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Calls"),   QT_TR_NOOP("Self ms"),
-            QT_TR_NOOP("Total ms"), QT_TR_NOOP("% of forward"), QT_TR_NOOP("Params"), QT_TR_NOOP("MACs"),
+            QT_TR_NOOP("Total ms"), QT_TR_NOOP("%"), QT_TR_NOOP("Params"), QT_TR_NOOP("MACs"),
             QT_TR_NOOP("GFLOP/s"), QT_TR_NOOP("Memory"),  QT_TR_NOOP("Output shapes")};
         return tr(kTitles[section]);
     }

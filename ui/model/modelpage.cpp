@@ -84,7 +84,14 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_tree->setHeaderLabels({tr("Module"), tr("Type"), tr("Parameters")});
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents); // names stay readable; the pane scrolls
+    // Type and parameters keep their width; the module's name takes the rest, elided in the
+    // middle (its tooltip has it whole), so the parameters stay on screen.
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::Interactive);
+    m_tree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_tree->header()->resizeSection(1, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d__")));
+    m_tree->setTextElideMode(Qt::ElideMiddle);
 
     auto *left = new QWidget(content);
     auto *leftLayout = new QVBoxLayout(left);
@@ -99,7 +106,7 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
-    splitter->setSizes({340, 1000});
+    splitter->setSizes({380, 1000});
     layout->addWidget(splitter, 1);
 
     m_stack->addWidget(m_empty);
@@ -151,10 +158,10 @@ void ModelPage::showModel(int index)
                                   module.totalParameters ? locale.toString(qulonglong(module.totalParameters)) : QString()};
         auto *item = ancestors.empty() ? new QTreeWidgetItem(m_tree, columns) : new QTreeWidgetItem(ancestors.back(), columns);
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(0, name);
         ancestors.push_back(item);
     }
     m_tree->expandAll();
-    m_tree->resizeColumnToContents(1);
     m_tree->resizeColumnToContents(2);
 
     // Results belong to the model they were measured on.
