@@ -149,6 +149,9 @@ private Q_SLOTS:
         auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(window.pageWidget(Page::FlameGraph));
         QVERIFY(flame->hasContent());
         QVERIFY(flame->graphView()->graph()->tree.nodes[0].totalNs > 0);
+        // One trace and a model: Compare offers the model's variants, whichever arrived first.
+        auto *compare = qobject_cast<ComparePage *>(window.pageWidget(Page::Compare));
+        QCOMPARE(compare->tabs()->currentIndex(), 0);
     }
 
     // Opening an open trace again (by another spelling of its path) loads nothing and shows it.

@@ -327,6 +327,10 @@ ComparePage::DiffFlame ComparePage::variantFlame(const QString &variant) const
 
 void ComparePage::modelOpened(int index)
 {
+    // The traces tab was shown for lack of a model: with one and fewer than two traces, the
+    // variants are what this page has to offer.
+    if (m_modelPath.isEmpty() && m_tabs->currentIndex() == 1 && m_workspace->traces().size() < 2)
+        m_tabs->setCurrentIndex(0);
     m_modelPath = m_workspace->models().at(std::size_t(index)).path;
     m_modelLabel->setText(tr("Model: %1").arg(QFileInfo(m_modelPath).fileName()));
     if (m_variantsJob)

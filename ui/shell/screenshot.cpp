@@ -78,6 +78,7 @@ QString startPageRun(MainWindow *window, Page page, const QString &inputs)
         inputsEdit = model->inputsEdit();
         run = model->runButton();
     } else if (auto *compare = qobject_cast<ComparePage *>(window->pageWidget(page)); compare && page == Page::Compare) {
+        compare->tabs()->setCurrentIndex(0); // the variants being run
         inputsEdit = compare->inputsEdit();
         run = compare->runVariantsButton();
     } else {
