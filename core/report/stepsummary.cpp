@@ -1,5 +1,7 @@
 #include "core/report/stepsummary.h"
 
+#include "core/util/stats.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -13,18 +15,12 @@ Distribution distributionOf(std::vector<std::int64_t> values)
     if (values.empty())
         return d;
     std::sort(values.begin(), values.end());
-    const auto percentile = [&](double p) {
-        const double rank = p / 100.0 * double(values.size() - 1);
-        const auto below = std::size_t(std::floor(rank));
-        const auto above = std::min(below + 1, values.size() - 1);
-        const double value = double(values[below]) + (rank - double(below)) * double(values[above] - values[below]);
-        return std::int64_t(std::llround(value));
-    };
+    const auto at = [&](double p) { return std::int64_t(std::llround(percentile(values, p))); };
     const double sum = std::accumulate(values.begin(), values.end(), 0.0, [](double s, std::int64_t v) { return s + double(v); });
     d.mean = std::int64_t(std::llround(sum / double(values.size())));
-    d.p50 = percentile(50);
-    d.p90 = percentile(90);
-    d.p99 = percentile(99);
+    d.p50 = at(50);
+    d.p90 = at(90);
+    d.p99 = at(99);
     d.max = values.back();
     return d;
 }

@@ -1,5 +1,7 @@
 #include "core/torch/runner.h"
 
+#include "core/util/stats.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,16 +9,6 @@
 
 namespace pyrometer::torch {
 namespace {
-
-double percentile(const std::vector<double> &sorted, double p)
-{
-    if (sorted.empty())
-        return 0;
-    const double rank = p / 100.0 * double(sorted.size() - 1);
-    const auto low = std::size_t(std::floor(rank));
-    const auto high = std::min(sorted.size() - 1, low + 1);
-    return sorted[low] + (sorted[high] - sorted[low]) * (rank - double(low));
-}
 
 template <typename F>
 double timeMs(F &&f)

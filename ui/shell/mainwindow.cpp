@@ -54,7 +54,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <initializer_list>
 
 namespace pyrometer::ui {
 
@@ -127,20 +126,22 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &Workspace::modelOpened, this, [this] { statusBar()->showMessage(tr("Model loaded"), 3000); });
     // Land on the page that shows what was opened: a trace is not shown by the Model page; a
     // model is by the Model and Compare pages.
-    const auto land = [this](Landing arrived, std::initializer_list<Page> showing, Page target) {
-        if (m_landing != arrived)
+    const auto landOnTrace = [this] {
+        if (m_landing != Landing::Trace)
             return;
         m_landing = Landing::None;
-        if (std::find(showing.begin(), showing.end(), currentPage()) == showing.end())
-            showPage(target);
-    };
-    const auto landOnTrace = [land] {
-        land(Landing::Trace, {Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators, Page::Memory, Page::Compare},
-             Page::Overview);
+        if (currentPage() == Page::Model)
+            showPage(Page::Overview);
     };
     connect(m_workspace, &Workspace::traceOpened, this, landOnTrace);
     connect(m_workspace, &Workspace::traceOpenedAgain, this, landOnTrace);
-    const auto landOnModel = [land] { land(Landing::Model, {Page::Model, Page::Compare}, Page::Model); };
+    const auto landOnModel = [this] {
+        if (m_landing != Landing::Model)
+            return;
+        m_landing = Landing::None;
+        if (currentPage() != Page::Model && currentPage() != Page::Compare)
+            showPage(Page::Model);
+    };
     connect(m_workspace, &Workspace::modelOpened, this, landOnModel);
     connect(m_workspace, &Workspace::modelOpenedAgain, this, landOnModel);
 

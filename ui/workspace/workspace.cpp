@@ -32,15 +32,19 @@ void Workspace::open(const QString &path)
     case trace::InputKind::Model:
         openModel(path);
         return;
-    case trace::InputKind::LogDirectory: {
-        auto runs = trace::discoverRuns(fsPath);
-        if (runs.empty()) {
-            Q_EMIT openFailed(QString::fromStdString(trace::noTracesMessage(path.toStdString())));
-            return;
-        }
-        Q_EMIT logDirectoryFound(path, runs);
+    case trace::InputKind::LogDirectory:
+        // Listing reads the first bytes of every .json[.gz] whose name does not say it is a
+        // trace: file I/O, off the GUI thread.
+        m_jobs->run<std::vector<trace::LogRun>>(
+            tr("Listing the traces in %1").arg(QFileInfo(path).fileName()), QString(),
+            [fsPath](ProgressReporter &, const StopToken &) -> Result<std::vector<trace::LogRun>> { return trace::discoverRuns(fsPath); },
+            this, [this, path](std::vector<trace::LogRun> runs) {
+                if (runs.empty())
+                    Q_EMIT openFailed(QString::fromStdString(trace::noTracesMessage(path.toStdString())));
+                else
+                    Q_EMIT logDirectoryFound(path, runs);
+            });
         return;
-    }
     }
 }
 
