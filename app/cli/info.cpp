@@ -12,12 +12,6 @@
 namespace pyrometer::cli {
 namespace {
 
-// The rate the JSON was parsed at (a gzip file's own size would understate it).
-double jsonMegabytesPerSecond(const trace::TraceInfo &info)
-{
-    return info.loadSeconds > 0 ? double(info.jsonBytes) / 1e6 / info.loadSeconds : 0.0;
-}
-
 struct InfoOptions {
     std::string trace;
     Format format = Format::Table;
@@ -46,7 +40,7 @@ nlohmann::json infoJson(const trace::Trace &trace)
             {"tracks", info.trackCount},
             {"span_us", info.spanMicroseconds()},
             {"load_seconds", info.loadSeconds},
-            {"megabytes_per_second", jsonMegabytesPerSecond(info)},
+            {"megabytes_per_second", info.megabytesPerSecond()},
             {"warnings", info.warningCount},
             {"warning_messages", info.warnings},
             {"partial", info.partial}};
@@ -76,7 +70,7 @@ TextTable infoTable(const trace::Trace &trace)
     add("span", span.str());
     std::ostringstream load;
     load << std::fixed << std::setprecision(3) << info.loadSeconds << " s (" << std::setprecision(0)
-         << jsonMegabytesPerSecond(info) << " MB/s of JSON)";
+         << info.megabytesPerSecond() << " MB/s of JSON)";
     add("load", load.str());
     add("warnings", std::to_string(info.warningCount));
     for (const auto &warning : info.warnings)

@@ -143,9 +143,11 @@ struct TraceInfo {
     static constexpr std::size_t kMaxWarnings = 20;
     std::int64_t spanNanoseconds() const { return spanEnd - spanStart; }
     double spanMicroseconds() const { return static_cast<double>(spanEnd - spanStart) / 1000.0; }
+    // The rate the JSON was parsed at: its size after decompression over the load time (a gzip
+    // file's own size would understate it several times).
     double megabytesPerSecond() const
     {
-        return loadSeconds > 0 ? static_cast<double>(fileBytes) / 1e6 / loadSeconds : 0.0;
+        return loadSeconds > 0 ? static_cast<double>(jsonBytes) / 1e6 / loadSeconds : 0.0;
     }
 };
 

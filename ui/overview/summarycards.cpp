@@ -54,10 +54,7 @@ QString traceCard(const TraceDocument &document)
     html += row(QObject::tr("Processes"), processNames.join(QStringLiteral(", ")));
     html +=
         row(QObject::tr("Loaded in"),
-            // The JSON's rate: a gzip file's own size would understate it several times.
-            QObject::tr("%1 s (%2 MB/s of JSON)")
-                .arg(info.loadSeconds, 0, 'f', 3)
-                .arg(info.loadSeconds > 0 ? double(info.jsonBytes) / 1e6 / info.loadSeconds : 0.0, 0, 'f', 0));
+            QObject::tr("%1 s (%2 MB/s of JSON)").arg(info.loadSeconds, 0, 'f', 3).arg(info.megabytesPerSecond(), 0, 'f', 0));
     if (info.partial)
         html += row(QObject::tr("Partial"), QObject::tr("the file is truncated: only its valid prefix was loaded"));
     if (info.warningCount > 0) {
