@@ -1,6 +1,7 @@
 #include "core/analysis/traceindex.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <unordered_map>
 
@@ -75,8 +76,18 @@ bool isProfilerStep(std::string_view name)
     return std::all_of(name.begin() + prefix.size(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+namespace {
+std::atomic<std::uint64_t> g_indexBuilds{0};
+}
+
+std::uint64_t traceIndexBuildCount()
+{
+    return g_indexBuilds.load(std::memory_order_relaxed);
+}
+
 std::shared_ptr<const TraceIndex> buildTraceIndex(const trace::Trace &trace, const StopToken *stop)
 {
+    g_indexBuilds.fetch_add(1, std::memory_order_relaxed);
     auto index = std::make_shared<TraceIndex>();
     index->trace = &trace;
     index->tracks.resize(trace.tracks.size());

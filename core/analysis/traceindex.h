@@ -45,6 +45,9 @@ struct TraceIndex {
 // Builds the index (linear in the events; nothing is copied from the trace, which must outlive
 // it). Returns null when stopped.
 std::shared_ptr<const TraceIndex> buildTraceIndex(const trace::Trace &trace, const StopToken *stop = nullptr);
+// How many indexes this process has built: an index is the costliest thing derived from a
+// trace, and the window builds one per trace, whatever pages are visited.
+std::uint64_t traceIndexBuildCount();
 
 // Helpers shared by the analyses.
 
