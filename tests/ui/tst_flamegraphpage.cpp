@@ -315,7 +315,7 @@ private Q_SLOTS:
         QCOMPARE(f.page.defaultExportName(QStringLiteral(".folded")), QStringLiteral("gaunernst_bert-small-uncased__1016001-flame.folded"));
         QVERIFY(f.page.exportButton()->isEnabled());
         QTemporaryDir dir;
-        const auto index = analysis::buildTraceIndex(*f.workspace.traces().front().trace);
+        const auto index = analysis::buildTraceIndex(*f.workspace.traces().begin()->second->trace);
         // What writeFolded gives for the tree of the page's options, built here.
         const auto expected = [&](analysis::FlameEvents events, bool threads) {
             analysis::FlameOptions options;
@@ -453,7 +453,7 @@ private Q_SLOTS:
         // The second trace is shown; the first is offered for comparison.
         QCOMPARE(f.page.compareChooser()->count(), 2);
         QVERIFY(!f.page.graphView()->graph()->isDiff());
-        f.page.compareWith(0);
+        f.page.compareWith(f.workspace.traces().begin()->first);
         QVERIFY(f.waitIdle());
         const auto *graph = f.page.graphView()->graph();
         QVERIFY(graph->isDiff());

@@ -143,7 +143,7 @@ private Q_SLOTS:
 
         auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
         QVERIFY(timeline->hasContent());
-        QCOMPARE(timeline->view()->index()->trace.get(), window.workspace()->traces().front().trace.get());
+        QCOMPARE(timeline->view()->index()->trace.get(), window.workspace()->traces().begin()->second->trace.get());
         auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
         QVERIFY(operators->hasContent());
         auto *flame = qobject_cast<flamegraph::FlameGraphPage *>(window.pageWidget(Page::FlameGraph));
@@ -166,14 +166,15 @@ private Q_SLOTS:
         window.openPaths({b});
         QVERIFY(waitIdle(window));
         auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
-        QCOMPARE(timeline->currentTraceIndex(), 1);
+        const auto ids = window.workspace()->traces();
+        QCOMPARE(timeline->currentTrace(), ids.rbegin()->first);
         window.openPaths({kTraces + "/../traces/debian_legacy_linear.json"});
         QVERIFY(waitIdle(window));
         QCOMPARE(window.workspace()->traces().size(), std::size_t(2));
         QCOMPARE(window.failureCount(), 0);
-        QCOMPARE(timeline->currentTraceIndex(), 0);
+        QCOMPARE(timeline->currentTrace(), ids.begin()->first);
         QVERIFY(QTest::qWaitFor([&] { return timeline->view()->index() &&
-                                             timeline->view()->index()->trace.get() == window.workspace()->traces()[0].trace.get(); },
+                                             timeline->view()->index()->trace.get() == window.workspace()->traces().begin()->second->trace.get(); },
                                 10000));
         QVERIFY(window.statusBar()->currentMessage().contains("open already"));
 
@@ -336,7 +337,7 @@ private Q_SLOTS:
         buttons.front()->click();
         QVERIFY(waitIdle(window));
         QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
-        const auto &info = window.workspace()->traces().front().trace->info;
+        const auto &info = window.workspace()->traces().begin()->second->trace->info;
         QVERIFY(info.partial);
         QCOMPARE(info.phaseCounts.at("X"), std::uint64_t(2));
     }
@@ -448,8 +449,8 @@ private Q_SLOTS:
         // Every span of the first run, as the dialog checks them.
         QCOMPARE(window.workspace()->traces().size(), std::size_t(2));
         QStringList names;
-        for (const auto &trace : window.workspace()->traces())
-            names << QFileInfo(trace.path).fileName();
+        for (const auto &[id, trace] : window.workspace()->traces())
+            names << QFileInfo(trace->path).fileName();
         names.sort();
         QCOMPARE(names, QStringList({"worker0.1623143089861.pt.trace.json.gz", "worker0.1623143566756.pt.trace.json.gz"}));
     }

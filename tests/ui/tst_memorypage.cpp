@@ -58,7 +58,7 @@ private Q_SLOTS:
         QVERIFY(plot->graph(0)->data()->size() > 1);
         const auto &peaks = page.curves()->peaks();
         QCOMPARE(peaks.size(), expected.size() - 1);
-        const double origin = double(workspace.traces().front().trace->info.spanStart);
+        const double origin = double(workspace.traces().begin()->second->trace->info.spanStart);
         for (std::size_t d = 0; d < peaks.size(); ++d) {
             QCOMPARE(peaks[d].device.toStdString(), expected[d + 1][0]);
             QCOMPARE(peaks[d].bytes, double(std::stoll(expected[d + 1][1])));

@@ -183,7 +183,7 @@ private Q_SLOTS:
         const int row = int(dataloader - advice.begin());
         click(page.adviceList(), page.adviceList()->model()->index(row, 0));
         QCOMPARE(jumps.count(), 1);
-        QCOMPARE(jumps.at(0).at(0).toInt(), 0);
+        QCOMPARE(jumps.at(0).at(0).toInt(), workspace.traces().begin()->first);
         const auto jump = jumps.at(0).at(1).value<overview::TimelineJump>();
         QCOMPARE(jump.startNs, dataloader->startNs);
         QCOMPARE(jump.endNs, dataloader->endNs);
@@ -318,7 +318,7 @@ private Q_SLOTS:
         QSignalSpy shown(&page, &OverviewPage::overviewShown);
         workspace.openTrace(cut, /*partial=*/true);
         QVERIFY(QTest::qWaitFor([&] { return shown.count() == 1; }, 20000));
-        const auto &info = workspace.traces().front().trace->info;
+        const auto &info = workspace.traces().begin()->second->trace->info;
         QVERIFY(info.partial);
         const QString headline = page.headline()->text();
         QVERIFY2(headline.contains(QStringLiteral("Partial: the file is truncated")), qPrintable(headline));

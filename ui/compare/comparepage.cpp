@@ -88,7 +88,9 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
     m_tabs->addTab(createFlameTab(), tr("Diff flame graph"));
 
     connect(workspace, &Workspace::modelOpened, this, &ComparePage::modelOpened);
+    connect(workspace, &Workspace::modelClosed, this, &ComparePage::modelClosed);
     connect(workspace, &Workspace::traceOpened, this, &ComparePage::traceOpened);
+    connect(workspace, &Workspace::traceClosed, this, [this] { refillTraces(false); });
     if (!workspace->traces().empty())
         traceOpened(); // what was open before this page was made
     connect(jobs, &JobTracker::finished, this, [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
@@ -325,14 +327,29 @@ ComparePage::DiffFlame ComparePage::variantFlame(const QString &variant) const
             layers->flame};
 }
 
-void ComparePage::modelOpened(int index)
+void ComparePage::modelOpened(DocumentId id)
 {
     // The traces tab was shown for lack of a model: with one and fewer than two traces, the
     // variants are what this page has to offer.
     if (m_modelPath.isEmpty() && m_tabs->currentIndex() == 1 && m_workspace->traces().size() < 2)
         m_tabs->setCurrentIndex(0);
-    m_modelPath = m_workspace->models().at(std::size_t(index)).path;
-    m_modelLabel->setText(tr("Model: %1").arg(QFileInfo(m_modelPath).fileName()));
+    showModel(m_workspace->model(id)->path);
+}
+
+void ComparePage::modelClosed()
+{
+    // The model compared was closed: the newest one left takes its place.
+    for (const auto &[id, model] : m_workspace->models())
+        if (model->path == m_modelPath)
+            return;
+    const auto newest = m_workspace->model(m_workspace->newestModel());
+    showModel(newest ? newest->path : QString());
+}
+
+void ComparePage::showModel(const QString &path)
+{
+    m_modelPath = path;
+    m_modelLabel->setText(path.isEmpty() ? QString() : tr("Model: %1").arg(QFileInfo(m_modelPath).fileName()));
     if (m_variantsJob)
         m_jobs->cancel(m_variantsJob);
     m_variantsModel->clear();
@@ -342,45 +359,66 @@ void ComparePage::modelOpened(int index)
     m_layerVariant->clear();
     m_layerNote->clear();
     m_layerModel->clear();
-    m_runVariants->setEnabled(true);
+    m_runVariants->setEnabled(!path.isEmpty());
 }
 
 void ComparePage::traceOpened()
 {
-    const auto &traces = m_workspace->traces();
-    for (auto *combo : {m_baseTrace, m_otherTrace}) {
-        combo->clear();
-        for (const auto &document : traces)
-            combo->addItem(QFileInfo(document.path).fileName());
-    }
-    if (traces.size() >= 2) {
-        // The two opened last, before → after: the one recorded earlier is the base (by the
-        // traces' own clocks when both are wall-clock times, else in the order they opened).
-        int base = int(traces.size()) - 2;
-        int other = int(traces.size()) - 1;
-        const auto startOf = [&](int i) { return traces[std::size_t(i)].trace->info.spanStart; };
-        constexpr std::int64_t kWallClock = 100'000'000'000'000'000; // ns: after 1973
-        if (startOf(base) > kWallClock && startOf(other) > kWallClock && startOf(other) < startOf(base))
-            std::swap(base, other);
-        const QSignalBlocker blockBase(m_baseTrace), blockOther(m_otherTrace);
-        m_baseTrace->setCurrentIndex(base);
-        m_otherTrace->setCurrentIndex(other);
-    }
-    tracesChosen();
+    refillTraces(true);
     // Without a model the variants tab has nothing to offer: open on the traces.
     if (m_modelPath.isEmpty() && m_tabs->currentIndex() == 0)
         m_tabs->setCurrentIndex(1);
     choosePendingTraces();
 }
 
+void ComparePage::refillTraces(bool newestPair)
+{
+    const auto &traces = m_workspace->traces();
+    const auto chosen = chosenPair();
+    {
+        const QSignalBlocker blockBase(m_baseTrace), blockOther(m_otherTrace);
+        for (auto *combo : {m_baseTrace, m_otherTrace}) {
+            combo->clear();
+            for (const auto &[id, document] : traces)
+                combo->addItem(document->fileName(), id);
+        }
+        const auto choose = [&](DocumentId base, DocumentId other) {
+            m_baseTrace->setCurrentIndex(m_baseTrace->findData(base));
+            m_otherTrace->setCurrentIndex(m_otherTrace->findData(other));
+        };
+        const bool kept = m_workspace->trace(chosen.first) && m_workspace->trace(chosen.second);
+        if (traces.size() >= 2 && (newestPair || !kept)) {
+            // The two opened last, before → after: the one recorded earlier is the base (by the
+            // traces' own clocks when both are wall-clock times, else in the order they opened).
+            auto last = traces.rbegin();
+            auto other = last->second;
+            auto base = (++last)->second;
+            const auto startOf = [](const auto &document) { return document->trace->info.spanStart; };
+            constexpr std::int64_t kWallClock = 100'000'000'000'000'000; // ns: after 1973
+            if (startOf(base) > kWallClock && startOf(other) > kWallClock && startOf(other) < startOf(base))
+                std::swap(base, other);
+            choose(base->id, other->id);
+        } else if (kept) {
+            choose(chosen.first, chosen.second);
+        }
+    }
+    tracesChosen();
+}
+
+std::pair<DocumentId, DocumentId> ComparePage::chosenPair() const
+{
+    const auto idOf = [](const QComboBox *combo) { return combo->currentIndex() >= 0 ? combo->currentData().toInt() : kNoDocument; };
+    return {idOf(m_baseTrace), idOf(m_otherTrace)};
+}
+
 void ComparePage::tracesChosen()
 {
     // What is on screen belongs to the pair it was computed for: a new pair clears it.
-    const auto pair = std::make_pair(m_baseTrace->currentIndex(), m_otherTrace->currentIndex());
+    const auto pair = chosenPair();
     if (pair != m_diffedPair) {
         m_opModel->clear();
         m_kernelModel->clear();
-        m_diffedPair = {-1, -1};
+        m_diffedPair = {kNoDocument, kNoDocument};
         m_diffedNames = {};
         if (m_tracesFlame) {
             m_tracesFlame.reset();
@@ -400,22 +438,21 @@ void ComparePage::choosePendingTraces()
 {
     if (m_pendingBase.isEmpty())
         return;
-    const auto &traces = m_workspace->traces();
     const auto find = [&](const QString &path) {
-        for (std::size_t i = 0; i < traces.size(); ++i) {
-            if (traces[i].path == path)
-                return int(i);
+        for (const auto &[id, document] : m_workspace->traces()) {
+            if (document->path == path)
+                return id;
         }
-        return -1;
+        return kNoDocument;
     };
-    const int base = find(m_pendingBase);
-    const int other = find(m_pendingOther);
-    if (base < 0 || other < 0)
+    const auto base = find(m_pendingBase);
+    const auto other = find(m_pendingOther);
+    if (base == kNoDocument || other == kNoDocument)
         return;
     {
         const QSignalBlocker blockBase(m_baseTrace), blockOther(m_otherTrace);
-        m_baseTrace->setCurrentIndex(base);
-        m_otherTrace->setCurrentIndex(other);
+        m_baseTrace->setCurrentIndex(m_baseTrace->findData(base));
+        m_otherTrace->setCurrentIndex(m_otherTrace->findData(other));
     }
     m_pendingBase.clear();
     m_pendingOther.clear();
@@ -427,12 +464,11 @@ nlohmann::json ComparePage::saveState() const
     nlohmann::json state{{"variants", m_variants->text().toStdString()},
                          {"inputs", m_inputs->text().toStdString()},
                          {"iterations", m_iterations->value()}};
-    const auto &traces = m_workspace->traces();
-    const int base = m_baseTrace->currentIndex();
-    const int other = m_otherTrace->currentIndex();
-    if (base >= 0 && other >= 0 && std::size_t(std::max(base, other)) < traces.size()) {
-        state["base_trace"] = traces[std::size_t(base)].path.toStdString();
-        state["other_trace"] = traces[std::size_t(other)].path.toStdString();
+    const auto base = m_workspace->trace(chosenPair().first);
+    const auto other = m_workspace->trace(chosenPair().second);
+    if (base && other) {
+        state["base_trace"] = base->path.toStdString();
+        state["other_trace"] = other->path.toStdString();
     }
     return state;
 }
@@ -579,23 +615,20 @@ void ComparePage::showLayers(int index)
 
 void ComparePage::diffTraces()
 {
-    const auto &traces = m_workspace->traces();
-    const int base = m_baseTrace->currentIndex();
-    const int other = m_otherTrace->currentIndex();
-    if (m_traceJob || base < 0 || other < 0 || base == other || base >= int(traces.size()) || other >= int(traces.size()))
+    const auto pair = chosenPair();
+    const auto baseTrace = m_workspace->trace(pair.first);
+    const auto otherTrace = m_workspace->trace(pair.second);
+    if (m_traceJob || !baseTrace || !otherTrace || pair.first == pair.second)
         return;
-    const auto baseTrace = traces[std::size_t(base)].trace;
-    const auto otherTrace = traces[std::size_t(other)].trace;
     m_diffTraces->setEnabled(false);
     m_traceStatus->setText(tr("Comparing…"));
     m_traceJob = m_jobs->run<TracesComparison>(
         tr("Comparing %1 with %2").arg(m_baseTrace->currentText(), m_otherTrace->currentText()), QStringLiteral("compare-traces"),
         [baseTrace, otherTrace](ProgressReporter &progress, const StopToken &stop) {
-            return diffLoadedTraces(baseTrace, otherTrace, progress, stop);
+            return diffLoadedTraces(*baseTrace, *otherTrace, progress, stop);
         },
-        this, [this, pair = std::make_pair(base, other),
-               names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
-            if (pair != std::make_pair(m_baseTrace->currentIndex(), m_otherTrace->currentIndex()))
+        this, [this, pair, names = std::make_pair(m_baseTrace->currentText(), m_otherTrace->currentText())](TracesComparison comparison) {
+            if (pair != chosenPair())
                 return; // the user chose another pair meanwhile
             m_diffedPair = pair;
             m_diffedNames = names;
@@ -603,6 +636,8 @@ void ComparePage::diffTraces()
             m_tracesFlame = comparison.flame;
             refreshFlameSources(-1);
         });
+    for (const auto &document : {baseTrace, otherTrace})
+        m_jobs->addOwner(m_traceJob, document->jobOwner());
 }
 
 void ComparePage::showDiff(const analysis::TraceDiff &diff)

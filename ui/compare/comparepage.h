@@ -94,8 +94,14 @@ public:
     void restoreState(const nlohmann::json &state);
 
 private:
-    void modelOpened(int index);
+    void modelOpened(DocumentId id);
+    void modelClosed();
+    void showModel(const QString &path);
     void traceOpened();
+    // Lists the open traces; newestPair chooses the two opened last, else the pair chosen stays
+    // while both are open.
+    void refillTraces(bool newestPair);
+    std::pair<DocumentId, DocumentId> chosenPair() const;
     void choosePendingTraces();
     // Base or Other changed: results of another pair are cleared; Base = Other is refused.
     void tracesChosen();
@@ -145,7 +151,7 @@ private:
     TraceDiffModel *m_opModel = nullptr;
     TraceDiffModel *m_kernelModel = nullptr;
     JobTracker::JobId m_traceJob = 0;
-    std::pair<int, int> m_diffedPair{-1, -1}; // the (base, other) the tables show
+    std::pair<DocumentId, DocumentId> m_diffedPair{kNoDocument, kNoDocument}; // the (base, other) the tables show
     std::pair<QString, QString> m_diffedNames;  // their file names
     QString m_pendingBase; // from a restored session, chosen once open
     QString m_pendingOther;

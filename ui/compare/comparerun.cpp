@@ -8,6 +8,7 @@
 #include "core/torch/traceexport.h"
 #include "core/trace/loader.h"
 #include "ui/model/profilerun.h"
+#include "ui/workspace/analyses.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,11 +20,18 @@ namespace pyrometer::ui {
 
 namespace {
 
-analysis::FlameTree flameTreeOf(const analysis::TraceIndex &index, const StopToken &stop)
+// A run's call tree as a comparison diffs it: threads merged (their names differ between
+// runs), steps merged.
+analysis::FlameOptions comparedFlameOptions()
 {
     analysis::FlameOptions options;
-    options.threadRoots = false; // thread names differ between runs: diff merged trees
-    return analysis::mergeProfilerSteps(analysis::buildFlameTree(index, options, &stop));
+    options.threadRoots = false;
+    return options;
+}
+
+analysis::FlameTree flameTreeOf(const analysis::TraceIndex &index, const StopToken &stop)
+{
+    return analysis::mergeProfilerSteps(analysis::buildFlameTree(index, comparedFlameOptions(), &stop));
 }
 
 // The operators' call tree of a recorded profile: written as the Chrome trace it exports to,
@@ -134,22 +142,21 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     return run;
 }
 
-Result<TracesComparison> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
-                                          ProgressReporter &progress, const StopToken &stop)
+Result<TracesComparison> diffLoadedTraces(const TraceDocument &base, const TraceDocument &other, ProgressReporter &progress,
+                                          const StopToken &stop)
 {
-    const auto baseIndex = analysis::buildTraceIndex(*base, &stop);
-    progress.reportPermille(300);
-    const auto otherIndex = baseIndex ? analysis::buildTraceIndex(*other, &stop) : nullptr;
-    progress.reportPermille(600);
-    if (!baseIndex || !otherIndex || stop.stopRequested())
-        return Error{"trace comparison cancelled"};
+    const Error cancelled{"trace comparison cancelled"};
     TracesComparison comparison;
-    comparison.diff = analysis::diffTraces(*baseIndex, *otherIndex, &stop);
-    progress.reportPermille(800);
-    comparison.flame = std::make_shared<const analysis::FlameGraph>(
-        analysis::prepareDiffGraph(analysis::diffFlameTrees(flameTreeOf(*baseIndex, stop), flameTreeOf(*otherIndex, stop))));
+    comparison.diff = analysis::diffTraces(*base.index, *other.index, &stop);
+    progress.reportPermille(600);
+    const auto baseTree = analyses::flameTree(base, comparedFlameOptions(), stop);
+    const auto otherTree = baseTree ? analyses::flameTree(other, comparedFlameOptions(), stop) : nullptr;
+    if (!otherTree)
+        return cancelled;
+    comparison.flame = std::make_shared<const analysis::FlameGraph>(analysis::prepareDiffGraph(
+        analysis::diffFlameTrees(analysis::mergeProfilerSteps(*baseTree), analysis::mergeProfilerSteps(*otherTree))));
     if (stop.stopRequested())
-        return Error{"trace comparison cancelled"};
+        return cancelled;
     return comparison;
 }
 

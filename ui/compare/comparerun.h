@@ -6,6 +6,7 @@
 #include "core/torch/variant.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
+#include "ui/workspace/document.h"
 
 #include <memory>
 #include <string>
@@ -61,7 +62,7 @@ struct TracesComparison {
     analysis::TraceDiff diff;
     std::shared_ptr<const analysis::FlameGraph> flame;
 };
-Result<TracesComparison> diffLoadedTraces(const std::shared_ptr<const trace::Trace> &base, const std::shared_ptr<const trace::Trace> &other,
+Result<TracesComparison> diffLoadedTraces(const TraceDocument &base, const TraceDocument &other,
                                              ProgressReporter &progress, const StopToken &stop);
 
 } // namespace pyrometer::ui

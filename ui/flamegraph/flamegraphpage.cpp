@@ -8,6 +8,7 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
+#include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
@@ -52,21 +53,15 @@ struct BuiltSandwich {
     std::shared_ptr<const analysis::FlameGraph> callees;
 };
 
-// The cached source, or a new one indexed now (in the job); null when stopped.
-std::shared_ptr<const TraceSource> indexed(std::shared_ptr<const TraceSource> cached,
-                                           const std::shared_ptr<const trace::Trace> &trace, const StopToken &stop)
+std::shared_ptr<const TraceSource> sourceOf(const std::shared_ptr<const TraceDocument> &document)
 {
-    if (cached || !trace)
-        return cached;
-    auto index = analysis::buildTraceIndex(*trace, &stop);
-    if (!index)
-        return nullptr;
-    return std::make_shared<const TraceSource>(TraceSource{trace, std::move(index)});
+    return document ? std::make_shared<const TraceSource>(TraceSource{document->trace, document->index}) : nullptr;
 }
 
-QString fileName(const Workspace *workspace, int index)
+QString fileName(const Workspace *workspace, DocumentId id)
 {
-    return QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName();
+    const auto document = workspace->trace(id);
+    return document ? document->fileName() : QString();
 }
 
 bool failed(QString *error, const QString &path, const QString &why)
@@ -168,6 +163,7 @@ FlameGraphPage::FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *
     updateColorChoices();
 
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &FlameGraphPage::showTrace);
+    connect(workspace, &Workspace::traceClosed, this, &FlameGraphPage::traceClosed);
     connect(m_compare, &QComboBox::currentIndexChanged, this, [this](int item) {
         if (item >= 0)
             compareWith(m_compare->itemData(item).toInt());
@@ -250,7 +246,7 @@ void FlameGraphPage::createExportActions()
 
 QString FlameGraphPage::defaultExportName(const QString &extension) const
 {
-    QString name = m_traceIndex >= 0 ? fileName(m_workspace, m_traceIndex) : QStringLiteral("trace");
+    QString name = m_traceId >= 0 ? fileName(m_workspace, m_traceId) : QStringLiteral("trace");
     for (const auto *suffix : {".gz", ".json"}) {
         if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive))
             name.chop(qsizetype(std::strlen(suffix)));
@@ -280,7 +276,7 @@ bool FlameGraphPage::exportSvg(const QString &path, QString *error) const
         generator.setSize(view->size());
         generator.setViewBox(view->rect());
         generator.setResolution(96); // its width and height, in mm, are then the view's size in CSS pixels
-        generator.setTitle(tr("Flame graph of %1").arg(fileName(m_workspace, m_traceIndex)));
+        generator.setTitle(tr("Flame graph of %1").arg(fileName(m_workspace, m_traceId)));
         QPainter painter;
         if (!painter.begin(&generator))
             return false;
@@ -304,7 +300,8 @@ bool FlameGraphPage::exportPng(const QString &path, QString *error) const
 void FlameGraphPage::chooseExport(const QString &title, const QString &extension, const QString &filter,
                                   bool (FlameGraphPage::*write)(const QString &, QString *) const)
 {
-    const QString folder = m_traceIndex >= 0 ? QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).absolutePath() : QString();
+    const auto document = m_workspace->trace(m_traceId);
+    const QString folder = document ? QFileInfo(document->path).absolutePath() : QString();
     const QString suggested = folder.isEmpty() ? defaultExportName(extension) : folder + QLatin1Char('/') + defaultExportName(extension);
     const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
     if (path.isEmpty())
@@ -333,44 +330,70 @@ analysis::FlameOptions FlameGraphPage::options() const
 {
     analysis::FlameOptions options;
     options.events = m_python->isChecked() ? analysis::FlameEvents::OpsPython : analysis::FlameEvents::Ops;
-    options.threadRoots = m_perThread->isChecked() && m_compareIndex < 0;
+    options.threadRoots = m_perThread->isChecked() && m_compareId < 0;
     return options;
 }
 
-void FlameGraphPage::showTrace(int workspaceIndex)
+void FlameGraphPage::showTrace(DocumentId id)
 {
-    if (workspaceIndex == m_traceIndex)
+    if (id == m_traceId)
         return;
-    m_traceIndex = workspaceIndex;
-    const int item = m_traceChooser->findData(workspaceIndex);
-    if (item >= 0 && item != m_traceChooser->currentIndex())
-        m_traceChooser->setCurrentIndex(item); // comes back here with m_traceIndex already set
-    // The other open traces, to compare with.
-    {
-        const QSignalBlocker blocker(m_compare);
-        m_compare->clear();
-        m_compare->addItem(tr("nothing"), -1);
-        for (int i = 0; i < int(m_workspace->traces().size()); ++i) {
-            if (i != workspaceIndex)
-                m_compare->addItem(fileName(m_workspace, i), i);
-        }
-        m_compareIndex = -1;
+    m_traceId = m_workspace->trace(id) ? id : kNoDocument;
+    m_compareId = kNoDocument;
+    fillCompareChoices();
+    if (m_traceId == kNoDocument) { // the last trace was closed
+        m_graphView->setGraph(nullptr);
+        m_chartView->setChart(nullptr);
+        m_stack->setCurrentIndex(0);
+        updateBreadcrumb();
+        updateSummary();
+        return;
     }
+    m_traceChooser->select(id);
     updateColorChoices();
     rebuild();
 }
 
-void FlameGraphPage::compareWith(int workspaceIndex)
+void FlameGraphPage::fillCompareChoices()
 {
-    if (workspaceIndex == m_traceIndex)
-        workspaceIndex = -1;
+    // The other open traces, to compare with.
+    const QSignalBlocker blocker(m_compare);
+    m_compare->clear();
+    m_compare->addItem(tr("nothing"), kNoDocument);
+    for (const auto &[id, document] : m_workspace->traces()) {
+        if (id != m_traceId)
+            m_compare->addItem(document->fileName(), id);
+    }
+    m_compare->setCurrentIndex(std::max(0, m_compare->findData(m_compareId)));
+}
+
+void FlameGraphPage::traceClosed(DocumentId id)
+{
+    if (id == m_traceId) {
+        showTrace(m_workspace->newestTrace());
+        return;
+    }
+    const bool compared = id == m_compareId;
+    if (compared)
+        m_compareId = kNoDocument;
+    fillCompareChoices();
+    if (compared) {
+        updateColorChoices();
+        rebuild();
+    }
+}
+
+void FlameGraphPage::compareWith(DocumentId id)
+{
+    if (id == m_traceId)
+        id = kNoDocument;
     {
         const QSignalBlocker blocker(m_compare);
-        m_compare->setCurrentIndex(std::max(0, m_compare->findData(workspaceIndex)));
+        m_compare->setCurrentIndex(std::max(0, m_compare->findData(id)));
     }
-    if (workspaceIndex == m_compareIndex)
+    if (id == m_compareId)
         return;
-    m_compareIndex = workspaceIndex;
+    m_compareId = id;
     updateColorChoices();
     rebuild();
 }
@@ -396,7 +419,7 @@ void FlameGraphPage::setMode(Mode mode)
 void FlameGraphPage::updateColorChoices()
 {
     // "Change" needs a comparison; comparing starts with it.
-    const bool diff = m_compareIndex >= 0;
+    const bool diff = m_compareId >= 0;
     updateEnabled();
     auto *model = qobject_cast<QStandardItemModel *>(m_color->model());
     if (model)
@@ -412,7 +435,7 @@ void FlameGraphPage::updateEnabled()
     // The chart is per thread, of one run, with each step where it ran; a diff matches stacks
     // without thread frames, since thread names differ between runs.
     const bool chart = Mode(m_mode->currentData().toInt()) == Mode::Chart;
-    const bool diff = m_compareIndex >= 0;
+    const bool diff = m_compareId >= 0;
     m_perThread->setEnabled(!chart && !diff);
     m_mergeSteps->setEnabled(!chart);
     m_perThread->setToolTip(diff ? tr("A comparison merges the threads: their names differ between runs")
@@ -422,42 +445,38 @@ void FlameGraphPage::updateEnabled()
 
 void FlameGraphPage::rebuild()
 {
-    if (m_traceIndex < 0 || std::size_t(m_traceIndex) >= m_workspace->traces().size())
+    const auto document = m_workspace->trace(m_traceId);
+    if (!document)
         return;
-    const auto cachedOf = [this](int index) -> std::shared_ptr<const TraceSource> {
-        const auto found = m_sources.find(index);
-        return found == m_sources.end() ? nullptr : found->second;
-    };
-    const auto traceOf = [this](int index) -> std::shared_ptr<const trace::Trace> {
-        return index < 0 ? nullptr : m_workspace->traces().at(std::size_t(index)).trace;
-    };
-    const int traceIndex = m_traceIndex;
-    const int compareIndex = m_compareIndex;
+    const auto base = m_workspace->trace(m_compareId);
+    const DocumentId traceId = m_traceId;
+    const DocumentId compareId = m_compareId;
     const bool chart = Mode(m_mode->currentData().toInt()) == Mode::Chart;
-    // Captures copies only: the traces, cached indexes and the options.
-    m_jobs->run<Built>(
+    // Captures copies only: the documents and the options.
+    const auto jobId = m_jobs->run<Built>(
         tr("Building the flame graph"), QStringLiteral("flamegraph"),
-        [trace = traceOf(traceIndex), cached = cachedOf(traceIndex), base = traceOf(compareIndex),
-         cachedBase = cachedOf(compareIndex), options = options(), mergeSteps = m_mergeSteps->isChecked(),
+        [document, base, options = options(), mergeSteps = m_mergeSteps->isChecked(),
          chart](ProgressReporter &progress, const StopToken &stop) -> Result<Built> {
             const Error cancelled{"flame graph cancelled"};
             Built built;
-            built.source = indexed(cached, trace, stop);
-            built.compared = indexed(cachedBase, base, stop);
-            if (!built.source || (base && !built.compared))
-                return cancelled;
+            built.source = sourceOf(document);
+            built.compared = sourceOf(base);
             progress.reportPermille(300);
-            const auto treeOf = [&](const analysis::TraceIndex &index) {
-                auto tree = analysis::buildFlameTree(index, options, &stop);
-                return mergeSteps ? analysis::mergeProfilerSteps(tree) : tree;
+            const auto treeOf = [&](const TraceDocument &of) -> std::optional<analysis::FlameTree> {
+                const auto tree = analyses::flameTree(of, options, stop);
+                if (!tree)
+                    return std::nullopt;
+                return mergeSteps ? analysis::mergeProfilerSteps(*tree) : *tree;
             };
-            auto tree = treeOf(*built.source->index);
-            if (built.compared) {
-                const auto baseTree = treeOf(*built.compared->index);
+            auto tree = treeOf(*document);
+            const auto baseTree = base ? treeOf(*base) : std::nullopt;
+            if (!tree || (base && !baseTree))
+                return cancelled;
+            if (baseTree) {
                 built.graph = std::make_shared<const analysis::FlameGraph>(
-                    analysis::prepareDiffGraph(analysis::diffFlameTrees(baseTree, tree)));
+                    analysis::prepareDiffGraph(analysis::diffFlameTrees(*baseTree, *tree)));
             } else {
-                built.graph = std::make_shared<const analysis::FlameGraph>(analysis::prepareFlameGraph(std::move(tree)));
+                built.graph = std::make_shared<const analysis::FlameGraph>(analysis::prepareFlameGraph(std::move(*tree)));
             }
             progress.reportPermille(700);
             if (chart)
@@ -468,12 +487,9 @@ void FlameGraphPage::rebuild()
             return built;
         },
         this,
-        [this, traceIndex, compareIndex](Built built) {
-            if (traceIndex != m_traceIndex || compareIndex != m_compareIndex)
+        [this, traceId, compareId](Built built) {
+            if (traceId != m_traceId || compareId != m_compareId)
                 return;
-            m_sources[traceIndex] = built.source;
-            if (built.compared)
-                m_sources[compareIndex] = built.compared;
             m_graphView->setColorMode(colorMode());
             m_graphView->setGraph(built.graph);
             m_chartView->setChart(built.chart);
@@ -485,6 +501,7 @@ void FlameGraphPage::rebuild()
             updateSummary();
             Q_EMIT graphShown();
         });
+    m_jobs->addOwner(jobId, document->jobOwner());
 }
 
 void FlameGraphPage::updateBreadcrumb()
@@ -525,11 +542,11 @@ void FlameGraphPage::updateShare()
 void FlameGraphPage::updateSummary()
 {
     const auto *graph = m_graphView->graph();
-    if (!graph || m_traceIndex < 0) {
+    if (!graph || m_traceId < 0) {
         m_summary->clear();
         return;
     }
-    const QString name = fileName(m_workspace, m_traceIndex).toHtmlEscaped();
+    const QString name = fileName(m_workspace, m_traceId).toHtmlEscaped();
     const QString what = m_python->isChecked() ? tr("operator and Python time") : tr("operator time");
     if (m_views->currentWidget() == m_chartView && m_chartView->chart()) {
         const auto &chart = m_chartView->chart()->chart;
@@ -550,7 +567,7 @@ void FlameGraphPage::updateSummary()
     m_summary->setText(tr("<b>%1</b> (%2, widths) against <b>%3</b> (%4): %5%6. "
                           "<span style='color:#d62728'>■</span> slower, <span style='color:#1f6fd6'>■</span> faster, "
                           "deeper for a larger change; grey: unchanged or in one run only.")
-                           .arg(name, duration(total), fileName(m_workspace, m_compareIndex).toHtmlEscaped(),
+                           .arg(name, duration(total), fileName(m_workspace, m_compareId).toHtmlEscaped(),
                                 duration(baseTotal), total >= baseTotal ? QStringLiteral("+") : QString(), change));
 }
 

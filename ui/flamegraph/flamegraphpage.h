@@ -7,6 +7,7 @@
 #include "ui/flamegraph/flamechartview.h"
 #include "ui/flamegraph/flamecolors.h"
 #include "ui/shell/tracechooser.h"
+#include "ui/workspace/document.h"
 
 #include <map>
 #include <memory>
@@ -46,9 +47,10 @@ public:
 
     FlameGraphPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
 
-    void showTrace(int workspaceIndex);
+    void showTrace(DocumentId id);
+    DocumentId currentTrace() const { return m_traceId; }
     // Compares the shown trace with another open one (-1: no comparison).
-    void compareWith(int workspaceIndex);
+    void compareWith(DocumentId id);
     void setMode(Mode mode);
     void showSandwich(const QString &function);
     void closeSandwich();
@@ -92,6 +94,8 @@ Q_SIGNALS:
     void sandwichShown();
 
 private:
+    void fillCompareChoices();
+    void traceClosed(DocumentId id);
     analysis::FlameOptions options() const;
     void rebuild();
     void updateBreadcrumb();
@@ -129,9 +133,8 @@ private:
     FlameGraphView *m_graphView;
     FlameChartView *m_chartView;
     SandwichView *m_sandwich;
-    int m_traceIndex = -1;
-    int m_compareIndex = -1;
-    std::map<int, std::shared_ptr<const TraceSource>> m_sources; // by workspace trace index
+    DocumentId m_traceId = kNoDocument;
+    DocumentId m_compareId = kNoDocument;
 };
 
 } // namespace flamegraph

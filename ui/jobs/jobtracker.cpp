@@ -28,15 +28,12 @@ JobTracker::JobId JobTracker::beginJob(const QString &title, const QString &key)
 {
     if (!key.isEmpty()) {
         for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it) {
-            if (it->key == key && !it->cancelled) {
-                it->cancelled = true;
-                it->superseded = true;
-                it->stop.requestStop();
-            }
+            if (it->key == key && !it->cancelled)
+                abandon(it.key());
         }
     }
     const JobId id = m_nextId++;
-    m_jobs.insert(id, Job{title, key, StopToken(), -1, false, false, std::make_shared<std::atomic<bool>>(false)});
+    m_jobs.insert(id, Job{title, key, QStringList(), StopToken(), -1, false, false, std::make_shared<std::atomic<bool>>(false)});
     Q_EMIT started(id, title);
     return id;
 }
@@ -74,6 +71,29 @@ void JobTracker::cancel(JobId id)
         return;
     it->cancelled = true;
     it->stop.requestStop();
+}
+
+void JobTracker::addOwner(JobId id, const QString &owner)
+{
+    if (auto it = m_jobs.find(id); it != m_jobs.end())
+        it->owners.append(owner);
+}
+
+void JobTracker::abandon(JobId id)
+{
+    auto it = m_jobs.find(id);
+    if (it == m_jobs.end())
+        return;
+    it->cancelled = true;
+    it->superseded = true;
+    it->stop.requestStop();
+}
+
+void JobTracker::abandonOwnedBy(const QString &owner)
+{
+    for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it)
+        if (it->owners.contains(owner))
+            abandon(it.key());
 }
 
 void JobTracker::cancelRunning()

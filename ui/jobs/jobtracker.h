@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 #include <QThreadPool>
 
 #include <atomic>
@@ -77,8 +78,16 @@ public:
     QString title(JobId id) const { return m_jobs.value(id).title; }
     int progress(JobId id) const { return m_jobs.value(id).permille; }
 
+    // Jobs computing for a document carry it as an owner (TraceDocument::jobOwner()): a job
+    // comparing two has both.
+    void addOwner(JobId id, const QString &owner);
+
 public Q_SLOTS:
     void cancel(JobId id);
+    // Stops jobs whose results nobody wants any more (their document was closed): they end
+    // as Superseded, which the window does not report.
+    void abandon(JobId id);
+    void abandonOwnedBy(const QString &owner);
     void cancelAll();
     // Cancels the jobs a worker has started; those still waiting for one start next. When
     // every job is waiting, cancels them all.
@@ -95,6 +104,7 @@ private:
     struct Job {
         QString title;
         QString key;
+        QStringList owners;
         StopToken stop;
         int permille = -1; // -1 until the work reports progress
         bool cancelled = false;

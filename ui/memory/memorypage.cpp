@@ -8,6 +8,7 @@
 #include "ui/shell/tracechooser.h"
 #include "ui/tables/moduletree.h"
 #include "ui/tables/tablepane.h"
+#include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
 #include <QHBoxLayout>
@@ -81,9 +82,14 @@ MemoryPage::MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
 
     connect(workspace, &Workspace::traceOpened, barWidget, [barWidget] { barWidget->setVisible(true); });
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &MemoryPage::showTrace);
+    connect(workspace, &Workspace::traceClosed, this, [this, barWidget](DocumentId id) {
+        barWidget->setVisible(!m_workspace->traces().empty());
+        if (id == m_traceId)
+            showTrace(m_workspace->newestTrace());
+    });
     connect(m_ops, &tables::TablePane::currentEventNameChanged, this, [this](const QString &name) {
-        if (!name.isEmpty() && m_traceIndex >= 0)
-            Q_EMIT rowEventsSelected(m_traceIndex, name);
+        if (!name.isEmpty() && m_traceId >= 0)
+            Q_EMIT rowEventsSelected(m_traceId, name);
     });
 }
 
@@ -97,36 +103,41 @@ bool MemoryPage::showsNoMemory() const
     return m_stack->currentIndex() == NoMemoryPage;
 }
 
-void MemoryPage::showTrace(int workspaceIndex)
+void MemoryPage::showTrace(DocumentId id)
 {
-    if (workspaceIndex < 0 || std::size_t(workspaceIndex) >= m_workspace->traces().size())
+    const auto document = m_workspace->trace(id);
+    m_traceId = document ? id : kNoDocument;
+    if (!document) { // the last trace was closed
+        m_report = {};
+        m_curves->setReport(m_report, 0);
+        m_ops->setTree({});
+        m_stack->setCurrentIndex(EmptyPage);
         return;
-    m_traceIndex = workspaceIndex;
-    m_traceChooser->select(workspaceIndex);
-    auto trace = m_workspace->traces().at(std::size_t(workspaceIndex)).trace;
-    m_jobs->run<MemoryData>(
+    }
+    m_traceChooser->select(id);
+    const auto jobId = m_jobs->run<MemoryData>(
         tr("Computing memory curves"), QStringLiteral("memory-page"),
-        [trace](ProgressReporter &progress, const StopToken &stop) -> Result<MemoryData> {
+        [document](ProgressReporter &progress, const StopToken &stop) -> Result<MemoryData> {
             MemoryData result;
-            result.originNs = trace->info.spanStart;
-            if (trace->memory.size() == 0)
+            result.originNs = document->trace->info.spanStart;
+            if (document->trace->memory.size() == 0)
                 return result;
-            const auto index = analysis::buildTraceIndex(*trace, &stop);
-            if (!index)
-                return Error{"memory curves cancelled"};
-            progress.reportPermille(400);
             analysis::MemoryOptions options;
             options.topOps = 0;
-            result.report = analysis::buildMemoryReport(*index, options, &stop);
-            progress.reportPermille(700);
-            result.ops = tables::buildOpMemoryTree(analysis::buildOpMemoryTable(*index, {}, &stop));
-            if (stop.stopRequested())
+            const auto report = analyses::memoryReport(*document, options, stop);
+            if (!report)
                 return Error{"memory curves cancelled"};
+            result.report = *report;
+            progress.reportPermille(700);
+            const auto ops = analyses::opMemoryTable(*document, {}, stop);
+            if (!ops)
+                return Error{"memory curves cancelled"};
+            result.ops = tables::buildOpMemoryTree(*ops);
             return result;
         },
         this,
-        [this, workspaceIndex](MemoryData result) {
-            if (workspaceIndex != m_traceIndex)
+        [this, id](MemoryData result) {
+            if (id != m_traceId)
                 return;
             m_report = std::move(result.report);
             if (m_report.devices.empty()) {
@@ -147,6 +158,7 @@ void MemoryPage::showTrace(int workspaceIndex)
             m_stack->setCurrentIndex(ContentPage);
             Q_EMIT memoryShown();
         });
+    m_jobs->addOwner(jobId, document->jobOwner());
 }
 
 } // namespace pyrometer::ui

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "core/analysis/memory.h"
+#include "ui/workspace/document.h"
 
 #include <memory>
 
@@ -32,7 +33,8 @@ class MemoryPage final : public QWidget {
 public:
     MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
 
-    void showTrace(int workspaceIndex);
+    void showTrace(DocumentId id);
+    DocumentId currentTrace() const { return m_traceId; }
 
     bool hasContent() const;
     // Shown when the current trace has no memory events.
@@ -45,7 +47,7 @@ public:
 
 Q_SIGNALS:
     // A row standing for an op was selected: the timeline highlights its events.
-    void rowEventsSelected(int workspaceIndex, const QString &eventName);
+    void rowEventsSelected(int traceId, const QString &eventName);
     // The current trace's curves and table were computed and are shown.
     void memoryShown();
 
@@ -60,7 +62,7 @@ private:
     plots::MemoryCurvePlot *m_curves;
     tables::TablePane *m_ops;
     analysis::MemoryReport m_report;
-    int m_traceIndex = -1;
+    DocumentId m_traceId = kNoDocument;
 };
 
 } // namespace pyrometer::ui

@@ -112,9 +112,13 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
     connect(workspace, &Workspace::modelOpened, this, &ModelPage::showModel);
-    connect(workspace, &Workspace::modelOpenedAgain, this, [this](int index) {
-        if (index != m_current) // the one shown keeps its results
-            showModel(index);
+    connect(workspace, &Workspace::modelOpenedAgain, this, [this](DocumentId id) {
+        if (id != m_current) // the one shown keeps its results
+            showModel(id);
+    });
+    connect(workspace, &Workspace::modelClosed, this, [this](DocumentId id) {
+        if (id == m_current)
+            showModel(m_workspace->newestModel());
     });
     connect(jobs, &JobTracker::finished, this,
             [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) { jobFinished(id, outcome, message); });
@@ -133,10 +137,22 @@ bool ModelPage::hasContent() const
     return m_stack->currentIndex() == 1;
 }
 
-void ModelPage::showModel(int index)
+void ModelPage::showModel(DocumentId id)
 {
-    m_current = index;
-    const auto &document = m_workspace->models().at(std::size_t(index));
+    // Results belong to the model they were measured on.
+    if (m_runningJob)
+        m_jobs->cancel(m_runningJob);
+    const auto shown = m_workspace->model(id);
+    m_current = shown ? id : kNoDocument;
+    if (!shown) { // the last model was closed
+        m_results->clear();
+        m_sweep->setModel(QString());
+        m_tree->clear();
+        m_runStatus->clear();
+        m_stack->setCurrentIndex(0);
+        return;
+    }
+    const auto &document = *shown;
     const auto &info = document.info;
     const QLocale locale;
     m_summary->setText(tr("<b>%1</b> &mdash; %2 parameters (%3), %4 modules, file %5<br><code>%6</code>")
@@ -164,9 +180,6 @@ void ModelPage::showModel(int index)
     m_tree->expandAll();
     m_tree->resizeColumnToContents(2);
 
-    // Results belong to the model they were measured on.
-    if (m_runningJob)
-        m_jobs->cancel(m_runningJob);
     m_results->clear();
     m_sweep->setModel(document.path);
     m_runStatus->clear();
@@ -179,7 +192,7 @@ void ModelPage::showModel(int index)
 
 nlohmann::json ModelPage::saveState() const
 {
-    if (m_current < 0)
+    if (m_current == kNoDocument)
         return {};
     nlohmann::json state{{"model", currentModelPath().toStdString()},
                          {"inputs", m_inputs->text().toStdString()},
@@ -198,7 +211,7 @@ void ModelPage::restoreState(const nlohmann::json &state)
 {
     if (!state.is_object() || !state.contains("model"))
         return;
-    if (m_current >= 0 && QString::fromStdString(state.value("model", std::string())) == currentModelPath())
+    if (m_current != kNoDocument && QString::fromStdString(state.value("model", std::string())) == currentModelPath())
         applyState(state);
     else
         m_pendingState = state;
@@ -236,7 +249,8 @@ void ModelPage::setRunDefaults(int warmup, int iterations)
 
 QString ModelPage::currentModelPath() const
 {
-    return m_current >= 0 ? m_workspace->models().at(std::size_t(m_current)).path : QString();
+    const auto document = m_workspace->model(m_current);
+    return document ? document->path : QString();
 }
 
 void ModelPage::showPreviousRun(const QString &summary)
@@ -248,7 +262,7 @@ void ModelPage::showPreviousRun(const QString &summary)
 void ModelPage::prefillInputs(const QString &path)
 {
     const std::filesystem::path file = path.toStdString();
-    const int model = m_current;
+    const DocumentId model = m_current;
     // Reading the archive is quick, but it is file I/O: not on the GUI thread.
     m_jobs->run<std::string>(
         tr("Reading inputs of %1").arg(QFileInfo(path).fileName()), QStringLiteral("model-page-inputs"),
@@ -264,9 +278,10 @@ void ModelPage::prefillInputs(const QString &path)
 
 void ModelPage::runProfile()
 {
-    if (m_current < 0 || m_runningJob)
+    const auto shown = m_workspace->model(m_current);
+    if (!shown || m_runningJob)
         return;
-    const auto &document = m_workspace->models().at(std::size_t(m_current));
+    const auto &document = *shown;
     ProfileRequest request;
     request.model = document.path.toStdString();
     request.inputSpec = m_inputs->text().trimmed().toStdString();

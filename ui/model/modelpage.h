@@ -3,6 +3,7 @@
 #include <QWidget>
 
 #include "ui/jobs/jobtracker.h"
+#include "ui/workspace/document.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,7 @@ public:
     void setRunDefaults(int warmup, int iterations);
     // The path of the model shown, empty when none.
     QString currentModelPath() const;
+    DocumentId currentModel() const { return m_current; }
     // The form, the profile shown and the Sweep tab, for a session file. restoreState applies
     // to the model the state names: now when it is shown, else as soon as it is opened.
     nlohmann::json saveState() const;
@@ -68,7 +70,7 @@ Q_SIGNALS:
     void flameGraphRequested();
 
 private:
-    void showModel(int index);
+    void showModel(DocumentId id);
     void applyState(const nlohmann::json &state);
     void prefillInputs(const QString &path);
     void jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message);
@@ -89,7 +91,7 @@ private:
     ProfileResultsView *m_results;
     QTabWidget *m_tabs;
     SweepView *m_sweep;
-    int m_current = -1;
+    DocumentId m_current = kNoDocument;
     nlohmann::json m_pendingState; // a restored session's state for a model not shown yet
     JobTracker::JobId m_runningJob = 0;
     // True while JobTracker::run is starting the profile job: a job whose work ends before

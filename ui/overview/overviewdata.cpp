@@ -1,24 +1,25 @@
 #include "ui/overview/overviewdata.h"
 
+#include "ui/workspace/analyses.h"
+
 #include <algorithm>
 
 namespace pyrometer::ui::overview {
 
-Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
-                                     std::shared_ptr<const analysis::TraceIndex> index, const StopToken &stop,
-                                     ProgressReporter &progress)
+Result<OverviewData> computeOverview(const TraceDocument &document, const StopToken &stop, ProgressReporter &progress)
 {
     const Error cancelled{"overview cancelled"};
     OverviewData data;
-    data.trace = std::move(trace);
-    data.index = index ? std::move(index) : analysis::buildTraceIndex(*data.trace, &stop);
-    if (!data.index || stop.stopRequested())
-        return cancelled;
+    data.trace = document.trace;
+    data.index = document.index;
     const auto &ix = *data.index;
     const auto &info = data.trace->info;
+    const auto steps = analyses::steps(document, {}, stop);
+    if (!steps)
+        return cancelled;
     progress.reportPermille(300);
 
-    data.steps = analysis::buildStepBreakdown(ix, {}, &stop).steps;
+    data.steps = steps->steps;
     data.hasProfilerSteps = !data.steps.empty();
     if (data.steps.empty() && info.spanEnd > info.spanStart) {
         data.steps.push_back(analysis::breakdownSpan(ix, info.spanStart, info.spanEnd));
@@ -34,18 +35,21 @@ Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
     analysis::OpTableOptions ops;
     ops.sort = analysis::OpSort::Self;
     ops.top = kTopRows;
-    data.topOps = analysis::buildOpTable(ix, ops, &stop);
+    const auto topOps = analyses::opTable(document, ops, stop);
     analysis::KernelTableOptions kernels;
     kernels.top = kTopRows;
-    data.topKernels = analysis::buildKernelTable(ix, kernels, &stop);
+    const auto topKernels = analyses::kernelTable(document, kernels, stop);
     progress.reportPermille(700);
     analysis::MemoryOptions memory;
     memory.curves = false;
     memory.topOps = 0;
-    data.memory = analysis::buildMemoryReport(ix, memory, &stop);
+    const auto memoryReport = analyses::memoryReport(document, memory, stop);
     data.advice = analysis::adviseTrace(ix, {}, &stop);
-    if (stop.stopRequested())
+    if (!topOps || !topKernels || !memoryReport || stop.stopRequested())
         return cancelled;
+    data.topOps = *topOps;
+    data.topKernels = *topKernels;
+    data.memory = *memoryReport;
     return data;
 }
 

@@ -11,6 +11,7 @@
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
 #include "core/util/result.h"
+#include "ui/workspace/document.h"
 
 #include <memory>
 #include <vector>
@@ -40,10 +41,8 @@ struct TimelineJump {
 
 inline constexpr std::size_t kTopRows = 10;
 
-// The analyses of the Overview page over a trace (and its index, built when null).
-Result<OverviewData> computeOverview(std::shared_ptr<const trace::Trace> trace,
-                                     std::shared_ptr<const analysis::TraceIndex> index, const StopToken &stop,
-                                     ProgressReporter &progress);
+// The analyses of the Overview page over a trace document, through its cache.
+Result<OverviewData> computeOverview(const TraceDocument &document, const StopToken &stop, ProgressReporter &progress);
 
 // A finding's jump: its example events and their extent, else the finding's range.
 TimelineJump jumpFor(const analysis::Finding &finding, const trace::Trace &trace);

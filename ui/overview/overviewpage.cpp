@@ -154,7 +154,14 @@ OverviewPage::OverviewPage(Workspace *workspace, JobTracker *jobs, QWidget *pare
         refreshDetails();
         m_traceChooser->setVisible(m_traceChooser->count() > 1);
     });
+    connect(workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
+        refreshDetails();
+        m_traceChooser->setVisible(m_traceChooser->count() > 1);
+        if (id == m_traceId)
+            showTrace(m_workspace->newestTrace());
+    });
     connect(workspace, &Workspace::modelOpened, this, &OverviewPage::refreshDetails);
+    connect(workspace, &Workspace::modelClosed, this, &OverviewPage::refreshDetails);
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &OverviewPage::showTrace);
 }
 
@@ -269,14 +276,14 @@ QWidget *OverviewPage::buildContent()
         const int finding = item->data(kNameRole).toInt();
         if (!m_data || finding < 0 || std::size_t(finding) >= m_data->advice.size())
             return;
-        Q_EMIT timelineJumpRequested(m_traceIndex,
+        Q_EMIT timelineJumpRequested(m_traceId,
                                      overview::jumpFor(m_data->advice[std::size_t(finding)], *m_data->trace));
     });
     connect(m_topOps, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
-        Q_EMIT operatorRequested(m_traceIndex, item->data(0, kNameRole).toString(), false);
+        Q_EMIT operatorRequested(m_traceId, item->data(0, kNameRole).toString(), false);
     });
     connect(m_topKernels, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
-        Q_EMIT operatorRequested(m_traceIndex, item->data(0, kNameRole).toString(), true);
+        Q_EMIT operatorRequested(m_traceId, item->data(0, kNameRole).toString(), true);
     });
     m_traceSections->setVisible(false);
     return scroll;
@@ -296,10 +303,10 @@ void OverviewPage::refreshDetails()
 {
     QString html = QStringLiteral("<style>h2 { margin-top: 10px; } td { padding: 2px 12px 2px 0; } "
                                   "td.k { font-weight: bold; }</style>");
-    for (const auto &document : m_workspace->traces())
-        html += overview::traceCard(document);
-    for (const auto &document : m_workspace->models())
-        html += overview::modelCard(document);
+    for (const auto &[id, document] : m_workspace->traces())
+        html += overview::traceCard(*document);
+    for (const auto &[id, document] : m_workspace->models())
+        html += overview::modelCard(*document);
     m_details->setText(html);
     const bool any = !m_workspace->traces().empty() || !m_workspace->models().empty();
     m_stack->setCurrentIndex(any ? 1 : 0);
@@ -312,37 +319,48 @@ void OverviewPage::reformat()
         populate(m_data);
 }
 
-void OverviewPage::showTrace(int workspaceIndex)
+namespace {
+
+// The Overview's analyses as one entry of the document's cache.
+struct OverviewKey {
+    bool operator==(const OverviewKey &) const = default;
+};
+
+} // namespace
+
+void OverviewPage::showTrace(DocumentId id)
 {
-    if (workspaceIndex < 0 || std::size_t(workspaceIndex) >= m_workspace->traces().size())
-        return;
-    m_traceIndex = workspaceIndex;
-    m_traceChooser->select(workspaceIndex);
-    if (const auto found = m_cache.find(workspaceIndex); found != m_cache.end()) {
-        populate(found->second);
+    const auto document = m_workspace->trace(id);
+    m_traceId = document ? id : kNoDocument;
+    if (!document) { // the last trace was closed
+        m_data.reset();
+        m_stepPlot->setSteps({});
+        m_traceSections->setVisible(false);
         return;
     }
-    compute();
-}
-
-void OverviewPage::compute()
-{
-    const int traceIndex = m_traceIndex;
-    auto trace = m_workspace->traces().at(std::size_t(traceIndex)).trace;
-    m_jobs->run<std::shared_ptr<const OverviewData>>(
+    m_traceChooser->select(id);
+    const auto jobId = m_jobs->run<std::shared_ptr<const OverviewData>>(
         tr("Analysing the trace"), QStringLiteral("overview"),
-        [trace](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const OverviewData>> {
-            auto computed = overview::computeOverview(trace, nullptr, stop, progress);
-            if (!computed.ok())
-                return computed.error();
-            return std::make_shared<const OverviewData>(std::move(computed).value());
+        [document](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const OverviewData>> {
+            Error failure{"overview cancelled"};
+            auto data = document->analyses.get<OverviewData>(OverviewKey{}, stop, [&]() -> std::shared_ptr<const OverviewData> {
+                auto computed = overview::computeOverview(*document, stop, progress);
+                if (!computed.ok()) {
+                    failure = computed.error();
+                    return nullptr;
+                }
+                return std::make_shared<const OverviewData>(std::move(computed).value());
+            });
+            if (!data)
+                return failure;
+            return data;
         },
         this,
-        [this, traceIndex](std::shared_ptr<const OverviewData> result) {
-            m_cache[traceIndex] = result;
-            if (traceIndex == m_traceIndex)
+        [this, id](std::shared_ptr<const OverviewData> result) {
+            if (id == m_traceId)
                 populate(std::move(result));
         });
+    m_jobs->addOwner(jobId, document->jobOwner());
 }
 
 void OverviewPage::populate(std::shared_ptr<const OverviewData> result)
@@ -383,7 +401,7 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     }
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
-            .arg(QFileInfo(m_workspace->traces().at(std::size_t(m_traceIndex)).path).fileName().toHtmlEscaped());
+            .arg(m_workspace->trace(m_traceId)->fileName().toHtmlEscaped());
     if (info.partial)
         html = QStringLiteral("<div style='color:#c0392b; font-weight:600; margin-bottom:4px'>%1</div>")
                    .arg(tr("Partial: the file is truncated and only its valid part was loaded (%1 events, %2 of JSON); "

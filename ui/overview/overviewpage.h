@@ -44,8 +44,8 @@ public:
     // Formats what is shown again, after the time-unit preference changed.
     void reformat();
 
-    void showTrace(int workspaceIndex);
-    int currentTrace() const { return m_traceIndex; }
+    void showTrace(DocumentId id);
+    DocumentId currentTrace() const { return m_traceId; }
     // The figures shown for the current trace; null until they are computed.
     const overview::OverviewData *data() const { return m_data.get(); }
 
@@ -61,10 +61,10 @@ public:
 
 Q_SIGNALS:
     // The user asked for a finding's evidence: highlight events and show a range in the
-    // timeline of the trace workspaceIndex (into Workspace::traces()).
-    void timelineJumpRequested(int workspaceIndex, const pyrometer::ui::overview::TimelineJump &jump);
+    // timeline of the trace traceId.
+    void timelineJumpRequested(int traceId, const pyrometer::ui::overview::TimelineJump &jump);
     // The user asked for an operator (or, with kernel, a GPU kernel) in the Operators page.
-    void operatorRequested(int workspaceIndex, const QString &name, bool kernel);
+    void operatorRequested(int traceId, const QString &name, bool kernel);
     // The current trace's figures were computed and are shown.
     void overviewShown();
 
@@ -75,7 +75,6 @@ private:
     QWidget *buildContent();
     void fitAdviceHeight();
     void refreshDetails();
-    void compute();
     void populate(std::shared_ptr<const overview::OverviewData> result);
     void fillHeadline(const overview::OverviewData &data);
     void fillUtilization(const overview::OverviewData &data);
@@ -101,9 +100,8 @@ private:
     QLabel *m_kernelsNote = nullptr;
     QLabel *m_memoryNote = nullptr;
     QLabel *m_details = nullptr;
-    int m_traceIndex = -1;
+    DocumentId m_traceId = kNoDocument;
     std::shared_ptr<const overview::OverviewData> m_data;
-    std::map<int, std::shared_ptr<const overview::OverviewData>> m_cache; // by workspace trace index
 };
 
 } // namespace pyrometer::ui

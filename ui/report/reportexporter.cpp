@@ -28,9 +28,9 @@ JobTracker::JobId ReportExporter::exportTo(const QString &path, const report::Re
         Q_EMIT failed(tr("%1: a report's name ends in .html or .md").arg(path));
         return 0;
     }
-    std::vector<std::shared_ptr<const trace::Trace>> traces;
-    for (const auto &document : m_workspace->traces())
-        traces.push_back(document.trace);
+    std::vector<std::shared_ptr<const TraceDocument>> traces;
+    for (const auto &[id, document] : m_workspace->traces())
+        traces.push_back(document);
     auto run = m_modelRun ? m_modelRun() : nullptr;
     std::vector<report::Section> extra;
     for (const auto &[name, contributor] : m_contributors) {
@@ -43,7 +43,7 @@ JobTracker::JobId ReportExporter::exportTo(const QString &path, const report::Re
     }
 
     const std::string file = path.toStdString();
-    return m_jobs->run<QString>(
+    const auto id = m_jobs->run<QString>(
         tr("Exporting %1").arg(QFileInfo(path).fileName()), QStringLiteral("report-export"),
         [traces, run, extra = std::move(extra), options, reportFormat = *format, file](ProgressReporter &progress,
                                                                                   const StopToken &stop) -> Result<QString> {
@@ -52,13 +52,10 @@ JobTracker::JobId ReportExporter::exportTo(const QString &path, const report::Re
             std::vector<std::string> names;
             for (std::size_t i = 0; i < traces.size(); ++i) {
                 progress.report(i, traces.size() + 1);
-                const auto index = analysis::buildTraceIndex(*traces[i], &stop);
-                if (!index)
-                    return Error{"report cancelled"};
-                auto more = report::traceSections(*index, severalParts ? "trace" + std::to_string(i + 1) + "-" : "", options, &stop);
+                auto more = report::traceSections(*traces[i]->index, severalParts ? "trace" + std::to_string(i + 1) + "-" : "", options, &stop);
                 if (stop.stopRequested())
                     return Error{"report cancelled"};
-                names.push_back(traces[i]->info.file.filename().string());
+                names.push_back(traces[i]->trace->info.file.filename().string());
                 sections.insert(sections.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
             }
             if (run) {
@@ -74,6 +71,9 @@ JobTracker::JobId ReportExporter::exportTo(const QString &path, const report::Re
             return QString::fromStdString(file);
         },
         this, [this](QString written) { Q_EMIT exported(written); });
+    for (const auto &document : traces)
+        m_jobs->addOwner(id, document->jobOwner());
+    return id;
 }
 
 } // namespace pyrometer::ui

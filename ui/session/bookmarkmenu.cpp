@@ -51,12 +51,12 @@ BookmarkMenu::BookmarkMenu(BookmarkList *bookmarks, Workspace *workspace, timeli
 
 bool BookmarkMenu::addBookmark(const QString &name)
 {
-    const int traceIndex = m_timeline->currentTraceIndex();
+    const auto document = m_workspace->trace(m_timeline->currentTrace());
     const auto *view = m_timeline->view();
-    if (traceIndex < 0 || !view->index())
+    if (!document || !view->index())
         return false;
     session::Bookmark bookmark;
-    bookmark.trace = m_workspace->traces().at(std::size_t(traceIndex)).path.toStdString();
+    bookmark.trace = document->path.toStdString();
     bookmark.name = (name.trimmed().isEmpty() ? tr("Bookmark") : name.trimmed()).toStdString();
     if (const auto range = view->selectedRange(); range && range->second > range->first) {
         bookmark.startNs = std::int64_t(range->first);
@@ -74,17 +74,17 @@ void BookmarkMenu::goTo(std::size_t index)
     if (index >= m_bookmarks->bookmarks().size())
         return;
     const auto bookmark = m_bookmarks->bookmarks()[index];
-    const auto &traces = m_workspace->traces();
-    const auto it = std::find_if(traces.begin(), traces.end(),
-                                 [&](const TraceDocument &d) { return d.path == QString::fromStdString(bookmark.trace); });
-    if (it == traces.end())
+    std::shared_ptr<const TraceDocument> document;
+    for (const auto &[id, open] : m_workspace->traces())
+        if (open->path == QString::fromStdString(bookmark.trace))
+            document = open;
+    if (!document)
         return;
-    const int traceIndex = int(it - traces.begin());
     Q_EMIT timelineRequested();
     const double start = double(bookmark.startNs);
     const double end = double(bookmark.endNs);
-    if (m_timeline->currentTraceIndex() == traceIndex && m_timeline->view()->index() &&
-        m_timeline->view()->index()->trace == it->trace) {
+    if (m_timeline->currentTrace() == document->id && m_timeline->view()->index() &&
+        m_timeline->view()->index()->trace == document->trace) {
         reveal(start, end);
         return;
     }
@@ -94,7 +94,7 @@ void BookmarkMenu::goTo(std::size_t index)
         disconnect(*connection);
         reveal(start, end);
     });
-    m_timeline->chooseTrace(traceIndex);
+    m_timeline->chooseTrace(document->id);
 }
 
 void BookmarkMenu::reveal(double startNs, double endNs)
@@ -112,10 +112,9 @@ void BookmarkMenu::reveal(double startNs, double endNs)
 
 void BookmarkMenu::showMarkers()
 {
-    const int traceIndex = m_timeline->currentTraceIndex();
     std::vector<timeline::TimelineView::Marker> markers;
-    if (traceIndex >= 0 && std::size_t(traceIndex) < m_workspace->traces().size()) {
-        const auto path = m_workspace->traces()[std::size_t(traceIndex)].path.toStdString();
+    if (const auto document = m_workspace->trace(m_timeline->currentTrace())) {
+        const auto path = document->path.toStdString();
         for (const auto &bookmark : m_bookmarks->bookmarks())
             if (bookmark.trace == path)
                 markers.push_back({double(bookmark.startNs), double(bookmark.endNs), QString::fromStdString(bookmark.name)});
@@ -142,9 +141,9 @@ void BookmarkMenu::rebuild()
         const auto &b = bookmarks[i];
         // Times from the trace's start, as the ruler shows them, when the trace is open.
         std::int64_t origin = 0;
-        for (const auto &document : m_workspace->traces()) {
-            if (document.path.toStdString() == b.trace)
-                origin = document.trace->info.spanStart;
+        for (const auto &[id, document] : m_workspace->traces()) {
+            if (document->path.toStdString() == b.trace)
+                origin = document->trace->info.spanStart;
         }
         const auto text = [](std::int64_t ns) { return QString::fromStdString(formatDuration(ns)); };
         const QString where = b.isPosition() ? tr("at %1").arg(text(b.startNs - origin))

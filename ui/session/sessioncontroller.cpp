@@ -84,7 +84,7 @@ SessionController::SessionController(Parts parts, QObject *parent)
     connect(m_parts.jobs, &JobTracker::finished, this, &SessionController::scheduleAutosave);
     auto *timeline = m_parts.timeline;
     connect(timeline->view(), &timeline::TimelineView::rangeSelected, this, [this](double start, double end) {
-        const QString trace = traceName(m_parts.timeline->currentTraceIndex());
+        const QString trace = traceName(m_parts.timeline->currentTrace());
         if (!trace.isEmpty())
             m_ranges[trace] = {start, end};
         scheduleAutosave();
@@ -94,7 +94,7 @@ SessionController::SessionController(Parts parts, QObject *parent)
 
 void SessionController::applyPendingRange()
 {
-    const QString trace = traceName(m_parts.timeline->currentTraceIndex());
+    const QString trace = traceName(m_parts.timeline->currentTrace());
     const auto pending = m_pendingRanges.find(trace);
     if (pending == m_pendingRanges.end())
         return;
@@ -107,11 +107,11 @@ void SessionController::applyPendingRange()
     m_parts.timeline->view()->selectRange(range.first, range.second);
 }
 
-bool SessionController::timelineShows(int workspaceIndex) const
+bool SessionController::timelineShows(DocumentId id) const
 {
     const auto *index = m_parts.timeline->view()->index();
-    return index && m_parts.timeline->currentTraceIndex() == workspaceIndex &&
-           index->trace.get() == m_parts.workspace->traces().at(std::size_t(workspaceIndex)).trace.get();
+    const auto document = m_parts.workspace->trace(id);
+    return index && document && m_parts.timeline->currentTrace() == id && index->trace.get() == document->trace.get();
 }
 
 SessionController::~SessionController()
@@ -129,21 +129,20 @@ void SessionController::setComparisonState(SaveState save, RestoreState restore)
     m_comparison = {std::move(save), std::move(restore)};
 }
 
-QString SessionController::traceName(int workspaceIndex) const
+QString SessionController::traceName(DocumentId id) const
 {
-    const auto &traces = m_parts.workspace->traces();
-    return workspaceIndex >= 0 && std::size_t(workspaceIndex) < traces.size() ? traces[std::size_t(workspaceIndex)].path
-                                                                               : QString();
+    const auto document = m_parts.workspace->trace(id);
+    return document ? document->path : QString();
 }
 
 session::SessionState SessionController::capture() const
 {
     session::SessionState state;
-    for (const auto &trace : m_parts.workspace->traces())
-        state.traces.push_back(trace.path.toStdString());
-    for (const auto &model : m_parts.workspace->models())
-        state.models.push_back(model.path.toStdString());
-    state.currentTrace = traceName(m_parts.timeline->currentTraceIndex()).toStdString();
+    for (const auto &[id, trace] : m_parts.workspace->traces())
+        state.traces.push_back(trace->path.toStdString());
+    for (const auto &[id, model] : m_parts.workspace->models())
+        state.models.push_back(model->path.toStdString());
+    state.currentTrace = traceName(m_parts.timeline->currentTrace()).toStdString();
     if (m_parts.currentPage)
         state.currentPage = m_parts.currentPage().toStdString();
     for (const auto &[trace, range] : m_ranges)
@@ -169,15 +168,24 @@ session::SessionState SessionController::capture() const
     return state;
 }
 
-void SessionController::restore(const session::SessionState &state)
+void SessionController::restore(const session::SessionState &state, OpenMode mode)
 {
+    if (mode == OpenMode::Replace) {
+        m_parts.workspace->closeAll();
+        m_parts.bookmarks->setBookmarks({});
+        m_ranges.clear();
+        m_pendingRanges.clear();
+    }
     const auto missing = session::missingFiles(state);
     const auto isMissing = [&](const std::string &file) {
         return std::find(missing.begin(), missing.end(), file) != missing.end();
     };
-    const auto isOpen = [](const auto &documents, const std::string &file) {
-        return std::any_of(documents.begin(), documents.end(),
-                           [&](const auto &document) { return document.path == qs(file); });
+    // The id of the open document read from file, or kNoDocument.
+    const auto openId = [](const auto &documents, const std::string &file) {
+        for (const auto &[id, document] : documents)
+            if (document->path == qs(file))
+                return id;
+        return kNoDocument;
     };
 
     for (const auto &range : state.ranges)
@@ -199,17 +207,15 @@ void SessionController::restore(const session::SessionState &state)
     for (const auto &trace : state.traces) {
         if (isMissing(trace))
             continue;
-        if (isOpen(m_parts.workspace->traces(), trace)) {
+        if (const auto open = openId(m_parts.workspace->traces(), trace); open != kNoDocument) {
             // Already open: its range and place apply now rather than when it arrives.
-            const auto &traces = m_parts.workspace->traces();
-            const auto it = std::find_if(traces.begin(), traces.end(), [&](const auto &d) { return d.path == qs(trace); });
-            traceOpened(int(it - traces.begin()));
+            traceOpened(open);
             continue;
         }
         m_parts.workspace->openTrace(qs(trace));
     }
     for (const auto &model : state.models) {
-        if (!isMissing(model) && !isOpen(m_parts.workspace->models(), model))
+        if (!isMissing(model) && openId(m_parts.workspace->models(), model) == kNoDocument)
             m_parts.workspace->openModel(qs(model));
     }
     if (m_comparison.second)
@@ -218,7 +224,7 @@ void SessionController::restore(const session::SessionState &state)
         const auto it = state.pages.find(key.toStdString());
         handlers.second(it != state.pages.end() ? *it : nlohmann::json());
     }
-    if (const int shown = m_parts.timeline->currentTraceIndex(); shown >= 0 && timelineShows(shown))
+    if (timelineShows(m_parts.timeline->currentTrace()))
         applyPendingRange();
     if (!state.currentPage.empty() && m_parts.showPage)
         m_parts.showPage(qs(state.currentPage));
@@ -230,10 +236,10 @@ void SessionController::restore(const session::SessionState &state)
     }
 }
 
-void SessionController::traceOpened(int index)
+void SessionController::traceOpened(DocumentId opened)
 {
     // A trace the user opened, not one the session asked for: the user's choice wins from now on.
-    if (!m_pendingTraces.remove(traceName(index))) {
+    if (!m_pendingTraces.remove(traceName(opened))) {
         m_pendingTraces.clear();
         m_pendingCurrentTrace.clear();
         return;
@@ -241,13 +247,12 @@ void SessionController::traceOpened(int index)
     if (m_pendingCurrentTrace.isEmpty())
         return;
     // Traces load in parallel and the timeline shows the newest: come back to the saved one.
-    const auto &traces = m_parts.workspace->traces();
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        if (traces[i].path != m_pendingCurrentTrace)
+    for (const auto &[id, document] : m_parts.workspace->traces()) {
+        if (document->path != m_pendingCurrentTrace)
             continue;
-        const bool shown = m_parts.timeline->currentTraceIndex() == int(i);
-        m_parts.workspace->selectTrace(int(i)); // every page that shows one trace
-        if (shown && int(i) == index && timelineShows(index)) // shown already: apply its range now
+        const bool shown = m_parts.timeline->currentTrace() == id;
+        m_parts.workspace->selectTrace(id); // every page that shows one trace
+        if (shown && id == opened && timelineShows(opened)) // shown already: apply its range now
             applyPendingRange();
         break;
     }
@@ -255,14 +260,14 @@ void SessionController::traceOpened(int index)
         m_pendingCurrentTrace.clear();
         // Settled: the range of the trace on screen is applied for the last time now, or when
         // the timeline has indexed it again.
-        if (const int shown = m_parts.timeline->currentTraceIndex(); shown >= 0 && timelineShows(shown))
+        if (timelineShows(m_parts.timeline->currentTrace()))
             applyPendingRange();
     }
 }
 
-void SessionController::modelOpened(int index)
+void SessionController::modelOpened(DocumentId id)
 {
-    const QString path = m_parts.workspace->models().at(std::size_t(index)).path;
+    const QString path = m_parts.workspace->model(id)->path;
     for (const auto &run : m_restoredRuns) {
         if (qs(run.model) == path)
             m_parts.model->showPreviousRun(runSummaryText(run));
@@ -289,14 +294,14 @@ bool SessionController::save(const QString &path)
     return true;
 }
 
-bool SessionController::open(const QString &path)
+bool SessionController::open(const QString &path, OpenMode mode)
 {
     const auto state = session::readSession(path.toStdString());
     if (!state.ok()) {
         Q_EMIT failed(qs(state.error().message));
         return false;
     }
-    restore(state.value());
+    restore(state.value(), mode);
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <QThreadPool>
 
 #include "core/session/sessionfile.h"
+#include "ui/workspace/document.h"
 
 #include <functional>
 #include <map>
@@ -52,13 +53,17 @@ public:
     void setComparisonState(SaveState save, RestoreState restore);
 
     session::SessionState capture() const;
-    // Opens what state names (adding to what is open) and applies the rest as the documents
-    // arrive. Files that no longer exist are skipped and reported through filesMissing.
-    void restore(const session::SessionState &state);
+    // Add: the session's files join what is open, its bookmarks join the others. Replace:
+    // every open document is closed first and the bookmarks are the session's.
+    enum class OpenMode { Add, Replace };
+    // Opens what state names and applies the rest as the documents arrive. Files that no
+    // longer exist are skipped and reported through filesMissing.
+    void restore(const session::SessionState &state, OpenMode mode = OpenMode::Add);
 
-    // Save and open .pyrometer files; errors (naming the file) go to failed().
+    // Save and open .pyrometer files; errors (naming the file) go to failed(). A session that
+    // cannot be read changes nothing, whatever the mode.
     bool save(const QString &path);
-    bool open(const QString &path);
+    bool open(const QString &path, OpenMode mode = OpenMode::Add);
 
     // Starts autosaving into directory (every minute, and shortly after each change) and
     // marks the run as not yet cleanly exited. Returns the previous run's autosave when that run
@@ -84,10 +89,10 @@ Q_SIGNALS:
 private:
     void scheduleAutosave();
     void applyPendingRange();
-    bool timelineShows(int workspaceIndex) const;
-    void traceOpened(int index);
-    void modelOpened(int index);
-    QString traceName(int workspaceIndex) const;
+    bool timelineShows(DocumentId id) const;
+    void traceOpened(DocumentId opened);
+    void modelOpened(DocumentId id);
+    QString traceName(DocumentId id) const;
 
     Parts m_parts;
     std::map<QString, std::pair<SaveState, RestoreState>> m_pageStates;

@@ -43,6 +43,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QScreen>
@@ -119,9 +120,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &Workspace::fileOpened, this, &MainWindow::rememberOpened);
     connect(m_workspace, &Workspace::logDirectoryFound, this, &MainWindow::chooseFromLogDirectory);
     connect(m_workspace, &Workspace::traceOpened, this, [this] { statusBar()->showMessage(tr("Trace loaded"), 3000); });
-    connect(m_workspace, &Workspace::traceOpenedAgain, this, [this](int index) {
-        statusBar()->showMessage(
-            tr("%1 is open already: showing it").arg(QFileInfo(m_workspace->traces().at(std::size_t(index)).path).fileName()), 5000);
+    connect(m_workspace, &Workspace::traceOpenedAgain, this, [this](DocumentId id) {
+        statusBar()->showMessage(tr("%1 is open already: showing it").arg(m_workspace->trace(id)->fileName()), 5000);
     });
     connect(m_workspace, &Workspace::modelOpened, this, [this] { statusBar()->showMessage(tr("Model loaded"), 3000); });
     // Land on the page that shows what was opened: a trace is not shown by the Model page; a
@@ -241,7 +241,75 @@ void MainWindow::chooseSession()
     const QString file = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), kSessionFilter);
     refocusAfterDialog();
     if (!file.isEmpty())
-        m_session->open(file);
+        openSession(file);
+}
+
+void MainWindow::openSession(const QString &path)
+{
+    auto mode = SessionController::OpenMode::Add;
+    if (m_interactive && (!m_workspace->traces().empty() || !m_workspace->models().empty())) {
+        QMessageBox box(QMessageBox::Question, tr("Open session"),
+                        tr("Replace what is open with the session %1, or add the session's files to it?")
+                            .arg(QFileInfo(path).fileName()),
+                        QMessageBox::Cancel, this);
+        auto *replace = box.addButton(tr("&Replace"), QMessageBox::AcceptRole);
+        auto *add = box.addButton(tr("&Add"), QMessageBox::AcceptRole);
+        box.setDefaultButton(replace);
+        box.exec();
+        refocusAfterDialog();
+        if (box.clickedButton() == replace)
+            mode = SessionController::OpenMode::Replace;
+        else if (box.clickedButton() != add)
+            return;
+    }
+    m_session->open(path, mode);
+}
+
+MainWindow::CloseTarget MainWindow::closeTarget() const
+{
+    // The document the page shown is about; the Compare page shows two, so it closes none.
+    CloseTarget target;
+    switch (currentPage()) {
+    case Page::Overview:
+        target.trace = qobject_cast<OverviewPage *>(m_pages.at(Page::Overview))->currentTrace();
+        break;
+    case Page::Timeline:
+        target.trace = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->currentTrace();
+        break;
+    case Page::FlameGraph:
+        target.trace = qobject_cast<flamegraph::FlameGraphPage *>(m_pages.at(Page::FlameGraph))->currentTrace();
+        break;
+    case Page::Operators:
+        target.trace = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators))->currentTrace();
+        break;
+    case Page::Memory:
+        target.trace = qobject_cast<MemoryPage *>(m_pages.at(Page::Memory))->currentTrace();
+        break;
+    case Page::Model:
+        target.model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))->currentModel();
+        break;
+    case Page::Compare:
+        break;
+    }
+    // The Overview of a model alone: the model.
+    if (currentPage() == Page::Overview && target.trace == kNoDocument && m_workspace->traces().empty())
+        target.model = m_workspace->newestModel();
+    if (!m_workspace->trace(target.trace))
+        target.trace = kNoDocument;
+    if (!m_workspace->model(target.model))
+        target.model = kNoDocument;
+    return target;
+}
+
+void MainWindow::closeCurrent()
+{
+    const auto target = closeTarget();
+    if (target.trace != kNoDocument)
+        m_workspace->closeTrace(target.trace);
+    else if (target.model != kNoDocument)
+        m_workspace->closeModel(target.model);
+    else
+        statusBar()->showMessage(tr("Nothing to close on this page"), 3000);
 }
 
 void MainWindow::refocusAfterDialog()
@@ -258,9 +326,9 @@ QString MainWindow::defaultReportPath(const QDate &date) const
 {
     QString source;
     if (!m_workspace->traces().empty())
-        source = m_workspace->traces().front().path;
+        source = m_workspace->traces().begin()->second->path;
     else if (!m_workspace->models().empty())
-        source = m_workspace->models().front().path;
+        source = m_workspace->models().begin()->second->path;
     const QFileInfo info(source);
     QString name = info.fileName();
     for (const auto *suffix : {".gz", ".json", ".pt.trace", ".pt", ".pth", ".torchscript"}) {
@@ -381,6 +449,28 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addAction(tr("Open &demo"), this, &MainWindow::openDemo);
     file->addSeparator();
+    m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeCurrent);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    m_closeAction->setShortcutContext(Qt::WindowShortcut);
+    auto *closeAll = file->addAction(tr("Close a&ll"), m_workspace, &Workspace::closeAll);
+    closeAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    // Says what Close closes, as the page shown changes and documents come and go.
+    const auto updateClose = [this, closeAll] {
+        const auto target = closeTarget();
+        const QString name = target.trace != kNoDocument ? m_workspace->trace(target.trace)->fileName()
+                             : target.model != kNoDocument ? m_workspace->model(target.model)->fileName()
+                                                           : QString();
+        m_closeAction->setText(name.isEmpty() ? tr("&Close") : tr("&Close %1").arg(name));
+        m_closeAction->setEnabled(!name.isEmpty());
+        closeAll->setEnabled(!m_workspace->traces().empty() || !m_workspace->models().empty());
+    };
+    connect(file, &QMenu::aboutToShow, this, updateClose);
+    connect(m_stack, &QStackedWidget::currentChanged, this, updateClose);
+    for (const auto signal : {&Workspace::traceOpened, &Workspace::traceClosed, &Workspace::modelOpened,
+                              &Workspace::modelClosed, &Workspace::traceSelected})
+        connect(m_workspace, signal, this, updateClose);
+    updateClose();
+    file->addSeparator();
     file->addAction(tr("Open &session…"), this, &MainWindow::chooseSession);
     auto *saveSession = file->addAction(tr("&Save session…"), this, &MainWindow::saveSessionAs);
     saveSession->setShortcut(QKeySequence::Save);
@@ -469,7 +559,7 @@ void MainWindow::openPaths(const QStringList &paths)
         m_banner->dismiss();
     for (const auto &path : paths) {
         if (path.endsWith(QStringLiteral(".pyrometer")))
-            m_session->open(path);
+            openSession(path);
         else
             m_workspace->open(path);
     }

@@ -2,6 +2,7 @@
 
 #include "core/trace/tracesource.h"
 #include "ui/shell/pages.h"
+#include "ui/workspace/document.h"
 
 #include <QMainWindow>
 
@@ -45,6 +46,9 @@ public:
     // When false (screenshots, tests), nothing modal is shown: a log directory opens its
     // first run's traces instead of asking.
     void setInteractive(bool interactive);
+    // File → Close (Ctrl+W): closes the trace or model the page shown is about.
+    void closeCurrent();
+    QAction *closeAction() const { return m_closeAction; }
 
     JobTracker *jobs() const { return m_jobs; }
     Workspace *workspace() const { return m_workspace; }
@@ -94,6 +98,13 @@ private:
     void restoreWindowState();
     void saveSessionAs();
     void chooseSession();
+    // Asks, when documents are open, whether the session replaces them or adds to them.
+    void openSession(const QString &path);
+    struct CloseTarget {
+        DocumentId trace = kNoDocument;
+        DocumentId model = kNoDocument;
+    };
+    CloseTarget closeTarget() const;
     void exportReport();
     void refocusAfterDialog();
 
@@ -112,6 +123,7 @@ private:
     SessionController *m_session = nullptr;
     ReportExporter *m_reports = nullptr;
     QAction *m_wheelZooms = nullptr;
+    QAction *m_closeAction = nullptr;
     std::map<Page, QWidget *> m_pages;
     bool m_interactive = true;
     int m_failures = 0;

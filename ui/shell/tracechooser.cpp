@@ -2,7 +2,7 @@
 
 #include "ui/workspace/workspace.h"
 
-#include <QFileInfo>
+#include <QMenu>
 
 namespace pyrometer::ui {
 
@@ -10,23 +10,40 @@ TraceChooser::TraceChooser(Workspace *workspace, QWidget *parent) : QComboBox(pa
 {
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(18);
-    connect(workspace, &Workspace::traceOpened, this, [this, workspace](int index) {
-        addItem(QFileInfo(workspace->traces().at(std::size_t(index)).path).fileName(), index);
+    connect(workspace, &Workspace::traceOpened, this, [this, workspace](DocumentId id) {
+        addItem(workspace->trace(id)->fileName(), id);
         setCurrentIndex(count() - 1);
     });
-    connect(workspace, &Workspace::traceSelected, this, [this](int index) {
-        if (const int item = findData(index); item >= 0)
+    connect(workspace, &Workspace::traceSelected, this, [this](DocumentId id) {
+        if (const int item = findData(id); item >= 0)
             setCurrentIndex(item);
+    });
+    // The page showing it decides where to go next.
+    connect(workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
+        if (const int item = findData(id); item >= 0) {
+            m_quiet = true;
+            removeItem(item);
+            m_quiet = false;
+        }
     });
     connect(this, &QComboBox::currentIndexChanged, this, [this](int item) {
         if (item >= 0 && !m_quiet)
             Q_EMIT traceChosen(itemData(item).toInt());
     });
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, [this, workspace](const QPoint &at) {
+        if (currentIndex() < 0)
+            return;
+        QMenu menu(this);
+        const DocumentId id = currentData().toInt();
+        menu.addAction(tr("Close %1").arg(currentText()), this, [workspace, id] { workspace->closeTrace(id); });
+        menu.exec(mapToGlobal(at));
+    });
 }
 
-void TraceChooser::select(int workspaceIndex)
+void TraceChooser::select(int id)
 {
-    const int item = findData(workspaceIndex);
+    const int item = findData(id);
     if (item < 0 || item == currentIndex())
         return;
     m_quiet = true;

@@ -11,6 +11,7 @@
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
 #include "ui/shell/tracechooser.h"
+#include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
@@ -33,7 +34,8 @@ namespace pyrometer::ui::tables {
 namespace {
 
 struct Tables {
-    std::shared_ptr<const IndexedTrace> indexed;
+    bool hasDevice = false;
+    bool hasMemory = false;
     TableTree operators;
     TableTree kernels;
     TableTree modules;
@@ -104,6 +106,10 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
     m_stack->addWidget(content);
 
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &OperatorsPage::showTrace);
+    connect(workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
+        if (id == m_traceId)
+            showTrace(m_workspace->newestTrace());
+    });
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})
@@ -114,12 +120,12 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
     connect(m_clearRange, &QPushButton::clicked, this, &OperatorsPage::clearRange);
     for (auto *pane : {m_operators, m_kernels, m_modules, m_memory}) {
         connect(pane, &TablePane::currentEventNameChanged, this, [this](const QString &name) {
-            if (!name.isEmpty() && m_traceIndex >= 0)
-                Q_EMIT rowEventsSelected(m_traceIndex, name);
+            if (!name.isEmpty() && m_traceId >= 0)
+                Q_EMIT rowEventsSelected(m_traceId, name);
         });
         connect(pane, &TablePane::eventNameActivated, this, [this](const QString &name) {
-            if (m_traceIndex >= 0)
-                Q_EMIT rowEventsActivated(m_traceIndex, name);
+            if (m_traceId >= 0)
+                Q_EMIT rowEventsActivated(m_traceId, name);
         });
     }
 }
@@ -129,15 +135,20 @@ bool OperatorsPage::hasContent() const
     return m_stack->currentIndex() == 1;
 }
 
-void OperatorsPage::showTrace(int workspaceIndex)
+void OperatorsPage::showTrace(DocumentId id)
 {
-    if (workspaceIndex == m_traceIndex)
+    if (id == m_traceId)
         return;
-    m_traceIndex = workspaceIndex;
+    m_traceId = id;
+    m_shownTrace = kNoDocument;
     m_range.reset(); // a range belongs to the trace it was selected in
-    const int item = m_traceChooser->findData(workspaceIndex);
-    if (item >= 0 && item != m_traceChooser->currentIndex())
-        m_traceChooser->setCurrentIndex(item); // comes back here with m_traceIndex already set
+    if (!m_workspace->trace(id)) { // the last trace was closed
+        for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})
+            pane->setTree({});
+        m_stack->setCurrentIndex(0);
+        return;
+    }
+    m_traceChooser->select(id);
     recompute();
 }
 
@@ -168,9 +179,8 @@ void OperatorsPage::updateRangeBar()
     if (!m_range)
         return;
     std::int64_t origin = 0;
-    const auto found = m_indexes.find(m_traceIndex);
-    if (found != m_indexes.end())
-        origin = found->second->trace->info.spanStart;
+    if (const auto document = m_workspace->trace(m_traceId))
+        origin = document->trace->info.spanStart;
     m_rangeLabel->setText(tr("Only events that start between %1 and %2 after the trace start (%3)")
                               .arg(QString::fromStdString(formatDuration(m_range->start - origin)),
                                    QString::fromStdString(formatDuration(m_range->end - origin)),
@@ -179,12 +189,9 @@ void OperatorsPage::updateRangeBar()
 
 void OperatorsPage::recompute()
 {
-    if (m_traceIndex < 0 || std::size_t(m_traceIndex) >= m_workspace->traces().size())
+    const auto document = m_workspace->trace(m_traceId);
+    if (!document)
         return;
-    std::shared_ptr<const IndexedTrace> cached;
-    if (const auto found = m_indexes.find(m_traceIndex); found != m_indexes.end())
-        cached = found->second;
-    const auto trace = m_workspace->traces().at(std::size_t(m_traceIndex)).trace;
     analysis::OpTableOptions opOptions;
     opOptions.grouping = analysis::OpGrouping(m_grouping->currentData().toInt());
     opOptions.sort = analysis::OpSort::Self;
@@ -194,49 +201,44 @@ void OperatorsPage::recompute()
         opOptions.range = *m_range;
         kernelOptions.range = *m_range;
     }
-    const int traceIndex = m_traceIndex;
-    // Captures copies only: the trace, a cached index and the options.
-    m_jobs->run<Tables>(
+    const DocumentId id = m_traceId;
+    // Captures copies only: the document and the options.
+    const auto jobId = m_jobs->run<Tables>(
         tr("Computing operator tables"), QStringLiteral("operators-tables"),
-        [trace, cached, opOptions, kernelOptions](ProgressReporter &progress,
-                                                  const StopToken &stop) -> Result<Tables> {
-            Tables tables;
-            tables.indexed = cached;
-            if (!tables.indexed) {
-                auto index = analysis::buildTraceIndex(*trace, &stop);
-                if (!index)
-                    return Error{"operator tables cancelled"};
-                tables.indexed = std::make_shared<const IndexedTrace>(IndexedTrace{trace, std::move(index)});
-            }
+        [document, opOptions, kernelOptions](ProgressReporter &progress, const StopToken &stop) -> Result<Tables> {
+            const Error cancelled{"operator tables cancelled"};
+            const auto &index = *document->index;
+            const auto ops = analyses::opTable(*document, opOptions, stop);
             progress.reportPermille(400);
-            const auto &index = *tables.indexed->index;
-            const auto ops = analysis::buildOpTable(index, opOptions, &stop);
-            if (stop.stopRequested())
-                return Error{"operator tables cancelled"};
-            progress.reportPermille(800);
-            const auto kernels = analysis::buildKernelTable(index, kernelOptions, &stop);
-            if (stop.stopRequested())
-                return Error{"operator tables cancelled"};
+            const auto kernels = ops ? analyses::kernelTable(*document, kernelOptions, stop) : nullptr;
+            progress.reportPermille(700);
+            const auto modules = kernels ? analyses::moduleTable(*document, opOptions.range, stop) : nullptr;
+            const auto memory = modules ? analyses::opMemoryTable(*document, opOptions.range, stop) : nullptr;
+            if (!memory)
+                return cancelled;
+            Tables tables;
+            tables.hasDevice = index.hasDevice;
+            tables.hasMemory = !document->trace->memory.time.empty();
             OpTreeOptions treeOptions;
             treeOptions.grouping = opOptions.grouping;
-            treeOptions.device = index.hasDevice;
-            treeOptions.memory = !trace->memory.time.empty();
-            tables.operators = buildOpTree(ops, treeOptions);
-            tables.kernels = buildKernelTree(kernels);
-            tables.modules = buildModuleTree(analysis::buildModuleTable(index, opOptions.range, &stop), index.hasDevice);
-            tables.memory = buildOpMemoryTree(analysis::buildOpMemoryTable(index, opOptions.range, &stop));
+            treeOptions.device = tables.hasDevice;
+            treeOptions.memory = tables.hasMemory;
+            tables.operators = buildOpTree(*ops, treeOptions);
+            tables.kernels = buildKernelTree(*kernels);
+            tables.modules = buildModuleTree(*modules, tables.hasDevice);
+            tables.memory = buildOpMemoryTree(*memory);
             if (stop.stopRequested())
-                return Error{"operator tables cancelled"};
+                return cancelled;
             return tables;
         },
         this,
-        [this, traceIndex](Tables tables) {
-            if (traceIndex != m_traceIndex)
+        [this, id](Tables tables) {
+            if (id != m_traceId)
                 return;
-            m_indexes[traceIndex] = tables.indexed;
-            const bool hasKernels = !tables.kernels.roots.empty() || tables.indexed->index->hasDevice;
+            m_shownTrace = id;
+            const bool hasKernels = !tables.kernels.roots.empty() || tables.hasDevice;
             const bool hasModules = !tables.modules.roots.empty();
-            const bool hasMemory = !tables.indexed->trace->memory.time.empty();
+            const bool hasMemory = tables.hasMemory;
             m_operators->setTree(std::move(tables.operators));
             m_kernels->setTree(std::move(tables.kernels));
             m_modules->setTree(std::move(tables.modules));
@@ -258,6 +260,7 @@ void OperatorsPage::recompute()
             applyPendingSelection();
             Q_EMIT tablesShown();
         });
+    m_jobs->addOwner(jobId, document->jobOwner());
 }
 
 TablePane *OperatorsPage::currentPane() const
@@ -265,12 +268,12 @@ TablePane *OperatorsPage::currentPane() const
     return qobject_cast<TablePane *>(m_tabs->currentWidget());
 }
 
-void OperatorsPage::selectName(int workspaceIndex, const QString &name, bool kernel)
+void OperatorsPage::selectName(DocumentId id, const QString &name, bool kernel)
 {
     m_pendingSelection = PendingSelection{name, kernel};
-    if (workspaceIndex != m_traceIndex)
-        showTrace(workspaceIndex); // applied when its tables are shown
-    else if (m_indexes.count(workspaceIndex))
+    if (id != m_traceId)
+        showTrace(id); // applied when its tables are shown
+    else if (m_shownTrace == id)
         applyPendingSelection();
 }
 

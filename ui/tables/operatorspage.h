@@ -5,6 +5,7 @@
 
 #include "core/analysis/optable.h"
 #include "ui/shell/tracechooser.h"
+#include "ui/workspace/document.h"
 
 #include <map>
 #include <memory>
@@ -27,12 +28,6 @@ class Workspace;
 namespace tables {
 
 class TablePane;
-
-// A trace and its analysis index, which points into the trace and so travels with it.
-struct IndexedTrace {
-    std::shared_ptr<const trace::Trace> trace;
-    std::shared_ptr<const analysis::TraceIndex> index;
-};
 
 // The Operators page: the operator table (key_averages columns, grouped by name, input shape,
 // module or stack), the GPU kernel table, the nn.Module tree and per-op memory of one open
@@ -57,11 +52,12 @@ public:
     bool hasContent() const;
     std::optional<analysis::TimeRange> range() const { return m_range; }
 
-    void showTrace(int workspaceIndex);
+    void showTrace(DocumentId id);
+    DocumentId currentTrace() const { return m_traceId; }
     void setGrouping(analysis::OpGrouping grouping);
     // Shows the operator (or, with kernel, the kernel) named `name` of a trace: its tab, its
     // row selected, once the tables are there.
-    void selectName(int workspaceIndex, const QString &name, bool kernel);
+    void selectName(DocumentId id, const QString &name, bool kernel);
     // The current tab's table: every row that passes the filter, as CSV. Returns false and
     // sets error when the file cannot be written.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
@@ -74,10 +70,10 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     // A row standing for events was selected: the timeline highlights the events named so
-    // in that trace (workspaceIndex into Workspace::traces()).
-    void rowEventsSelected(int workspaceIndex, const QString &eventName);
+    // in that trace.
+    void rowEventsSelected(int traceId, const QString &eventName);
     // A row was double-clicked (or Enter pressed on it): show its events in the Timeline.
-    void rowEventsActivated(int workspaceIndex, const QString &eventName);
+    void rowEventsActivated(int traceId, const QString &eventName);
     // Both tables were recomputed and are shown.
     void tablesShown();
 
@@ -102,14 +98,14 @@ private:
     TablePane *m_kernels;
     TablePane *m_modules;
     TablePane *m_memory;
-    int m_traceIndex = -1;
+    DocumentId m_traceId = kNoDocument;
+    DocumentId m_shownTrace = kNoDocument; // whose tables are shown
     struct PendingSelection {
         QString name;
         bool kernel = false;
     };
     std::optional<PendingSelection> m_pendingSelection;
     std::optional<analysis::TimeRange> m_range;
-    std::map<int, std::shared_ptr<const IndexedTrace>> m_indexes; // by workspace trace index
 };
 
 } // namespace tables

@@ -114,6 +114,10 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     m_stack->addWidget(content);
 
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &TimelinePage::showTrace);
+    connect(workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
+        if (id == m_shownTrace || m_shownTrace == kNoDocument)
+            showTrace(m_workspace->newestTrace());
+    });
     connect(m_search, &QLineEdit::textChanged, this, &TimelinePage::runSearch);
     connect(m_regex, &QCheckBox::toggled, this, &TimelinePage::runSearch);
     connect(m_search, &QLineEdit::returnPressed, this, &TimelinePage::nextMatch);
@@ -140,27 +144,44 @@ bool TimelinePage::hasContent() const
     return m_stack->currentIndex() == 1 && m_view->index();
 }
 
-void TimelinePage::showTrace(int workspaceIndex)
+namespace {
+
+// The timeline's index as one entry of the document's cache.
+struct TimelineKey {
+    bool operator==(const TimelineKey &) const = default;
+};
+
+} // namespace
+
+void TimelinePage::showTrace(DocumentId id)
 {
-    auto trace = m_workspace->traces().at(std::size_t(workspaceIndex)).trace;
-    // The trace on screen chosen again (after another was picked and is still indexing): keep
-    // its view, selection and range; the job only supersedes the other one's.
-    auto shown = m_view->index() ? m_view->indexPointer() : nullptr;
-    if (shown && shown->trace.get() != trace.get())
-        shown.reset();
-    // Indexing a large trace takes a moment: a job, superseded if another trace is chosen.
-    m_jobs->run<std::shared_ptr<const TimelineIndex>>(
+    const auto document = m_workspace->trace(id);
+    if (!document) { // the last trace was closed
+        m_shownTrace = kNoDocument;
+        m_pendingEvents.reset();
+        m_matches.clear();
+        m_view->setIndex(nullptr);
+        m_overview->setIndex(nullptr);
+        m_details->clear();
+        m_stack->setCurrentIndex(0);
+        return;
+    }
+    m_traceChooser->select(id);
+    // Indexing a large trace takes a moment: a job, superseded if another trace is chosen. The
+    // trace on screen chosen again (after another was picked and is still indexing) keeps its
+    // view, selection and range: its index comes back from the cache, the same as shown.
+    const auto jobId = m_jobs->run<std::shared_ptr<const TimelineIndex>>(
         tr("Indexing the timeline"), QStringLiteral("timeline-index"),
-        [trace, shown](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
-            if (shown)
-                return shown;
-            auto index = buildTimelineIndex(trace, stop);
+        [document](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
+            auto index = document->analyses.get<TimelineIndex>(TimelineKey{}, stop,
+                                                               [&] { return buildTimelineIndex(document->trace, stop); });
             if (!index)
                 return Error{"timeline indexing cancelled"};
             return index;
         },
         this,
-        [this](std::shared_ptr<const TimelineIndex> index) {
+        [this, id](std::shared_ptr<const TimelineIndex> index) {
+            m_shownTrace = id;
             if (index == m_view->indexPointer()) {
                 Q_EMIT traceShown();
                 return;
@@ -173,16 +194,17 @@ void TimelinePage::showTrace(int workspaceIndex)
             applyPendingEvents();
             Q_EMIT traceShown();
         });
+    m_jobs->addOwner(jobId, document->jobOwner());
 }
 
-int TimelinePage::currentTraceIndex() const
+DocumentId TimelinePage::currentTrace() const
 {
-    return m_traceChooser->currentIndex() >= 0 ? m_traceChooser->currentData().toInt() : -1;
+    return m_traceChooser->currentIndex() >= 0 ? m_traceChooser->currentData().toInt() : kNoDocument;
 }
 
-void TimelinePage::chooseTrace(int workspaceIndex)
+void TimelinePage::chooseTrace(DocumentId id)
 {
-    const int item = m_traceChooser->findData(workspaceIndex);
+    const int item = m_traceChooser->findData(id);
     if (item >= 0)
         m_traceChooser->setCurrentIndex(item);
 }
@@ -193,9 +215,9 @@ void TimelinePage::setColorMode(ColorMode mode)
     m_view->setColorMode(mode);
 }
 
-void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
+void TimelinePage::highlightEvents(DocumentId id, const QString &name)
 {
-    const int item = m_traceChooser->findData(workspaceIndex);
+    const int item = m_traceChooser->findData(id);
     if (item >= 0 && item != m_traceChooser->currentIndex())
         m_traceChooser->setCurrentIndex(item); // indexes it; the search reruns when it is shown
     // The row's events by their exact name, without touching the Regex box; the view goes to
@@ -208,10 +230,10 @@ void TimelinePage::highlightEvents(int workspaceIndex, const QString &name)
         m_search->setText(name);
 }
 
-void TimelinePage::showEvents(int workspaceIndex, std::vector<EventRef> events, double startNs, double endNs)
+void TimelinePage::showEvents(DocumentId id, std::vector<EventRef> events, double startNs, double endNs)
 {
     m_pendingEvents = PendingEvents{std::move(events), startNs, endNs};
-    const int item = m_traceChooser->findData(workspaceIndex);
+    const int item = m_traceChooser->findData(id);
     if (item >= 0 && item != m_traceChooser->currentIndex())
         m_traceChooser->setCurrentIndex(item); // indexes it; applied when it is shown
     else if (m_view->index())
@@ -372,8 +394,8 @@ QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::
 
 void TimelinePage::showRange(double startNs, double endNs)
 {
-    auto index = m_view->index() ? m_view->indexPointer() : nullptr;
-    if (!index)
+    const auto document = m_workspace->trace(m_shownTrace);
+    if (!document || !m_view->index())
         return;
     m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>")
                            .arg(displayDuration(std::int64_t(endNs - startNs))));
@@ -381,18 +403,19 @@ void TimelinePage::showRange(double startNs, double endNs)
     const analysis::TimeRange range{std::int64_t(startNs), std::int64_t(endNs)};
     m_jobs->run<RangeTables>(
         tr("Aggregating the range"), QStringLiteral("timeline-range"),
-        [index, range](ProgressReporter &, const StopToken &stop) -> Result<RangeTables> {
+        [document, range](ProgressReporter &, const StopToken &stop) -> Result<RangeTables> {
             RangeTables tables;
             analysis::OpTableOptions ops;
             ops.range = range;
             ops.top = 15;
-            tables.ops = analysis::buildOpTable(*index->analysis, ops, &stop);
+            tables.ops = analysis::buildOpTable(*document->index, ops, &stop);
             analysis::KernelTableOptions kernels;
             kernels.range = range;
             kernels.top = 10;
-            tables.kernels = analysis::buildKernelTable(*index->analysis, kernels, &stop);
-            for (std::size_t t = 0; t < index->trace->tracks.size(); ++t) {
-                const auto [first, last] = index->trace->startRange(trace::TrackId(std::uint32_t(t)), range.start, range.end);
+            tables.kernels = analysis::buildKernelTable(*document->index, kernels, &stop);
+            const auto &trace = *document->trace;
+            for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
+                const auto [first, last] = trace.startRange(trace::TrackId(std::uint32_t(t)), range.start, range.end);
                 tables.events += last.value - first.value;
             }
             if (stop.stopRequested())
@@ -400,7 +423,7 @@ void TimelinePage::showRange(double startNs, double endNs)
             return tables;
         },
         this,
-        [this, startNs, endNs, spanStart = index->spanStart](RangeTables tables) {
+        [this, startNs, endNs, spanStart = document->trace->info.spanStart](RangeTables tables) {
             m_details->setHtml(rangeHtml(tables, startNs, endNs, spanStart));
             m_lastRange = {startNs, endNs};
             m_openRange->setEnabled(true);

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "ui/timeline/timelineview.h"
+#include "ui/workspace/document.h"
 
 #include <memory>
 
@@ -43,19 +44,19 @@ public:
     EmptyState *emptyState() const { return m_empty; }
     bool hasContent() const;
 
-    void showTrace(int workspaceIndex);
-    // The workspace index of the trace chosen in the trace chooser, -1 when none; choosing
-    // another indexes it and emits traceShown.
-    int currentTraceIndex() const;
-    void chooseTrace(int workspaceIndex);
+    void showTrace(DocumentId id);
+    // The trace chosen in the trace chooser, kNoDocument when none; choosing another indexes
+    // it and emits traceShown.
+    DocumentId currentTrace() const;
+    void chooseTrace(DocumentId id);
     // The colour mode the page starts in (a preference); the combo box stays the user's to change.
     void setColorMode(ColorMode mode);
     // Highlights every event named exactly `name` (through the search box, so the user sees
     // and can change it), switching to that trace first, and shows the longest of them.
-    void highlightEvents(int workspaceIndex, const QString &name);
+    void highlightEvents(DocumentId id, const QString &name);
     // Outlines events and shows [startNs, endNs) (trace time; the events' extent when empty),
     // switching to that trace first.
-    void showEvents(int workspaceIndex, std::vector<EventRef> events, double startNs, double endNs);
+    void showEvents(DocumentId id, std::vector<EventRef> events, double startNs, double endNs);
     void nextMatch();
     void previousMatch();
 
@@ -88,6 +89,7 @@ private:
     TimelineView *m_view;
     QTextBrowser *m_details;
     QToolButton *m_openRange;
+    DocumentId m_shownTrace = kNoDocument; // whose index the view shows
     std::pair<double, double> m_lastRange{0, 0};
     struct PendingEvents {
         std::vector<EventRef> events;

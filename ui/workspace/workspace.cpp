@@ -2,6 +2,7 @@
 
 #include "core/trace/loader.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/workspace/memoryrelease.h"
 
 #include <QFileInfo>
 
@@ -57,39 +58,97 @@ QString canonicalPath(const QString &path)
     return resolved.isEmpty() ? QFileInfo(path).absoluteFilePath() : resolved;
 }
 
-// The index of the document read from path (not rewritten since), or -1.
+// The id of the document read from path (not rewritten since), or kNoDocument.
 template <typename Document>
-int documentIndexOf(const std::vector<Document> &documents, const QString &path)
+DocumentId documentIdOf(const std::map<DocumentId, std::shared_ptr<const Document>> &documents, const QString &path)
 {
     const auto wanted = canonicalPath(path);
     const auto modified = QFileInfo(path).lastModified();
-    for (std::size_t i = 0; i < documents.size(); ++i)
-        if (canonicalPath(documents[i].path) == wanted && documents[i].modified == modified)
-            return int(i);
-    return -1;
+    for (const auto &[id, document] : documents)
+        if (canonicalPath(document->path) == wanted && document->modified == modified)
+            return id;
+    return kNoDocument;
 }
+
+template <typename Document>
+std::shared_ptr<const Document> documentOf(const std::map<DocumentId, std::shared_ptr<const Document>> &documents, DocumentId id)
+{
+    const auto found = documents.find(id);
+    return found == documents.end() ? nullptr : found->second;
+}
+
+// A loaded trace and its analysis index, built in the same job: every page needs it.
+struct LoadedTrace {
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+};
 
 } // namespace
 
-int Workspace::traceIndexOf(const QString &path) const
+DocumentId Workspace::traceIdOf(const QString &path) const
 {
-    return documentIndexOf(m_traces, path);
+    return documentIdOf(m_traces, path);
 }
 
-int Workspace::modelIndexOf(const QString &path) const
+DocumentId Workspace::modelIdOf(const QString &path) const
 {
-    return documentIndexOf(m_models, path);
+    return documentIdOf(m_models, path);
 }
 
-void Workspace::selectTrace(int index)
+std::shared_ptr<const TraceDocument> Workspace::trace(DocumentId id) const
 {
-    if (index >= 0 && std::size_t(index) < m_traces.size())
-        Q_EMIT traceSelected(index);
+    return documentOf(m_traces, id);
+}
+
+std::shared_ptr<const ModelDocument> Workspace::model(DocumentId id) const
+{
+    return documentOf(m_models, id);
+}
+
+void Workspace::selectTrace(DocumentId id)
+{
+    if (m_traces.contains(id))
+        Q_EMIT traceSelected(id);
+}
+
+void Workspace::closeTrace(DocumentId id)
+{
+    if (m_traces.erase(id) == 0)
+        return;
+    Q_EMIT traceClosed(id);
+    afterClose(id);
+}
+
+void Workspace::closeModel(DocumentId id)
+{
+    if (m_models.erase(id) == 0)
+        return;
+    Q_EMIT modelClosed(id);
+    afterClose(id);
+}
+
+void Workspace::afterClose(DocumentId id)
+{
+    // Its jobs hold it until they return: stop them, quietly (nobody needs their results).
+    m_jobs->abandonOwnedBy(TraceDocument::jobOwnerOf(id));
+    releaseFreedMemoryLater(m_jobs);
+}
+
+void Workspace::closeAll()
+{
+    for (const auto id : m_traceJobs.keys())
+        m_jobs->abandon(id);
+    for (const auto id : m_modelJobs.keys())
+        m_jobs->abandon(id);
+    while (!m_traces.empty())
+        closeTrace(m_traces.rbegin()->first);
+    while (!m_models.empty())
+        closeModel(m_models.rbegin()->first);
 }
 
 void Workspace::openTrace(const QString &path, bool partial)
 {
-    if (const int open = traceIndexOf(path); open >= 0) {
+    if (const auto open = traceIdOf(path); open != kNoDocument) {
         Q_EMIT fileOpened(path);
         Q_EMIT traceOpenedAgain(open);
         Q_EMIT traceSelected(open);
@@ -102,16 +161,31 @@ void Workspace::openTrace(const QString &path, bool partial)
     const auto modified = QFileInfo(path).lastModified();
     trace::LoadOptions options;
     options.partial = partial;
-    const auto id = m_jobs->run<std::shared_ptr<const trace::Trace>>(
+    const auto id = m_jobs->run<LoadedTrace>(
         tr("Loading %1").arg(QFileInfo(path).fileName()), QString(),
-        [file, options](ProgressReporter &progress, const StopToken &stop) {
-            return trace::loadTrace(file, options, progress, stop);
+        [file, options](ProgressReporter &progress, const StopToken &stop) -> Result<LoadedTrace> {
+            // Reading is most of the work; indexing the last tenth.
+            ProgressReporter reading([&progress](int permille) { progress.reportPermille(permille * 9 / 10); });
+            auto loaded = trace::loadTrace(file, options, reading, stop);
+            if (!loaded.ok())
+                return loaded.error();
+            auto index = analysis::buildTraceIndex(*loaded.value(), &stop);
+            if (!index)
+                return Error{"loading cancelled"};
+            return LoadedTrace{std::move(loaded).value(), std::move(index)};
         },
         this,
-        [this, path, modified](std::shared_ptr<const trace::Trace> loaded) {
-            m_traces.push_back({path, std::move(loaded), modified});
+        [this, path, modified](LoadedTrace loaded) {
+            auto document = std::make_shared<TraceDocument>();
+            document->id = m_nextId++;
+            document->path = path;
+            document->modified = modified;
+            document->trace = std::move(loaded.trace);
+            document->index = std::move(loaded.index);
+            const DocumentId opened = document->id;
+            m_traces.emplace(opened, std::move(document));
             Q_EMIT fileOpened(path);
-            Q_EMIT traceOpened(int(m_traces.size()) - 1);
+            Q_EMIT traceOpened(opened);
         });
     m_traceJobs.insert(id, path);
     if (partial)
@@ -120,7 +194,7 @@ void Workspace::openTrace(const QString &path, bool partial)
 
 void Workspace::openModel(const QString &path)
 {
-    if (const int open = modelIndexOf(path); open >= 0) {
+    if (const auto open = modelIdOf(path); open != kNoDocument) {
         Q_EMIT fileOpened(path);
         Q_EMIT modelOpenedAgain(open);
         return;
@@ -135,9 +209,10 @@ void Workspace::openModel(const QString &path)
         [file](ProgressReporter &, const StopToken &) { return torch::inspectModel(file); },
         this,
         [this, path, modified](torch::ModelInfo info) {
-            m_models.push_back({path, std::move(info), modified});
+            const DocumentId opened = m_nextId++;
+            m_models.emplace(opened, std::make_shared<const ModelDocument>(ModelDocument{opened, path, std::move(info), modified}));
             Q_EMIT fileOpened(path);
-            Q_EMIT modelOpened(int(m_models.size()) - 1);
+            Q_EMIT modelOpened(opened);
         });
     m_modelJobs.insert(id, canonicalPath(path));
 }

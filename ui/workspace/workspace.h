@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/torch/modelfile.h"
 #include "core/trace/tracesource.h"
+#include "ui/workspace/document.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -9,32 +9,19 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <memory>
 #include <vector>
-
-namespace pyrometer::trace {
-class Trace;
-}
 
 namespace pyrometer::ui {
 
 class JobTracker;
 
-struct TraceDocument {
-    QString path;
-    std::shared_ptr<const trace::Trace> trace;
-    QDateTime modified; // the file's time when it was read: a rewritten file is a new trace
-};
-
-struct ModelDocument {
-    QString path;
-    torch::ModelInfo info;
-    QDateTime modified; // the file's time when it was read
-};
-
-// What the user has open: traces and models. Opening runs a background job; the documents
-// it yields are immutable and shared with the views. A failed open changes nothing that was
-// already open.
+// What the user has open: trace and model documents, by id. Opening runs a background job
+// (for a trace: loading it and building its analysis index); the documents it yields are
+// shared with the pages, which ask them for what they show. A failed open changes nothing
+// that was already open. Closing a document cancels its jobs, tells the pages to let it go,
+// and returns its memory once the last of them has.
 class Workspace final : public QObject {
     Q_OBJECT
 public:
@@ -47,27 +34,43 @@ public:
     // that is open already is not loaded twice: traceOpenedAgain names it (and nothing happens
     // while it is still loading).
     void openTrace(const QString &path, bool partial = false);
-    // The index of the open trace at path (the same file, however the path is written, not
-    // rewritten since it was read), or -1.
-    int traceIndexOf(const QString &path) const;
+    // The id of the open trace at path (the same file, however the path is written, not
+    // rewritten since it was read), or kNoDocument.
+    DocumentId traceIdOf(const QString &path) const;
     // A model that is open already is not loaded twice: modelOpenedAgain names it.
     void openModel(const QString &path);
-    int modelIndexOf(const QString &path) const;
-    // Asks every page that shows one trace at a time to show trace index.
-    void selectTrace(int index);
+    DocumentId modelIdOf(const QString &path) const;
+    // Asks every page that shows one trace at a time to show trace id.
+    void selectTrace(DocumentId id);
 
-    const std::vector<TraceDocument> &traces() const { return m_traces; }
-    const std::vector<ModelDocument> &models() const { return m_models; }
+    // Open documents by id, oldest first.
+    const std::map<DocumentId, std::shared_ptr<const TraceDocument>> &traces() const { return m_traces; }
+    const std::map<DocumentId, std::shared_ptr<const ModelDocument>> &models() const { return m_models; }
+    // The open document with this id, or null.
+    std::shared_ptr<const TraceDocument> trace(DocumentId id) const;
+    std::shared_ptr<const ModelDocument> model(DocumentId id) const;
+    // The newest open trace, or kNoDocument: where a page goes when its trace is closed.
+    DocumentId newestTrace() const { return m_traces.empty() ? kNoDocument : m_traces.rbegin()->first; }
+    DocumentId newestModel() const { return m_models.empty() ? kNoDocument : m_models.rbegin()->first; }
+
+    void closeTrace(DocumentId id);
+    void closeModel(DocumentId id);
+    // Closes every document and stops loading any.
+    void closeAll();
 
 Q_SIGNALS:
-    void traceOpened(int index);
+    void traceOpened(pyrometer::ui::DocumentId id);
     // An open trace was asked for again: the pages show it, as for a new one.
-    void traceOpenedAgain(int index);
-    void modelOpened(int index);
-    void modelOpenedAgain(int index);
-    // The pages that show one trace at a time move to trace index (an open trace opened again,
+    void traceOpenedAgain(pyrometer::ui::DocumentId id);
+    void modelOpened(pyrometer::ui::DocumentId id);
+    void modelOpenedAgain(pyrometer::ui::DocumentId id);
+    // The pages that show one trace at a time move to trace id (an open trace opened again,
     // a restored session's current trace).
-    void traceSelected(int index);
+    void traceSelected(pyrometer::ui::DocumentId id);
+    // A document was closed: pages showing it move on to another (or to their empty state)
+    // and drop what they hold of it. The workspace no longer lists it.
+    void traceClosed(pyrometer::ui::DocumentId id);
+    void modelClosed(pyrometer::ui::DocumentId id);
     // A log directory was opened: the user picks which of its files to open.
     void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
     // Problems found before any job starts (a missing path, a directory with no traces).
@@ -80,13 +83,16 @@ Q_SIGNALS:
     void fileOpened(const QString &path);
 
 private:
+    void afterClose(DocumentId id);
+
     JobTracker *m_jobs;
     QHash<quint64, QString> m_traceJobs; // running trace loads: job id -> path
     QSet<quint64> m_partialJobs;         // those that load a valid part
     QHash<quint64, QString> m_modelJobs; // running model loads: job id -> canonical path
     QSet<QString> m_loadingModels;
-    std::vector<TraceDocument> m_traces;
-    std::vector<ModelDocument> m_models;
+    std::map<DocumentId, std::shared_ptr<const TraceDocument>> m_traces;
+    std::map<DocumentId, std::shared_ptr<const ModelDocument>> m_models;
+    DocumentId m_nextId = 1;
 };
 
 } // namespace pyrometer::ui

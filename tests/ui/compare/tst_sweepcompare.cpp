@@ -312,7 +312,7 @@ private Q_SLOTS:
         QCOMPARE(page.opDiffModel()->rowCount(), 0);
         QVERIFY(!page.diffTracesButton()->isEnabled());
         QVERIFY(page.traceStatus()->text().contains(QStringLiteral("same trace")));
-        page.otherTraceCombo()->setCurrentIndex(workspace.traceIndexOf(dir.filePath("monday.json")));
+        page.otherTraceCombo()->setCurrentIndex(page.otherTraceCombo()->findData(workspace.traceIdOf(dir.filePath("monday.json"))));
         QVERIFY(page.diffTracesButton()->isEnabled());
         page.diffTracesButton()->click();
         QVERIFY(waitIdle(jobs));
@@ -401,8 +401,8 @@ private Q_SLOTS:
             options.threadRoots = false;
             return analysis::mergeProfilerSteps(analysis::buildFlameTree(*index, options)).nodes[0].totalNs;
         };
-        QCOMPARE(graph->base[0].totalNs, rootTotal(workspace.traces()[0]));
-        QCOMPARE(graph->tree.nodes[0].totalNs, rootTotal(workspace.traces()[1]));
+        QCOMPARE(graph->base[0].totalNs, rootTotal(*workspace.traces().begin()->second));
+        QCOMPARE(graph->tree.nodes[0].totalNs, rootTotal(*std::next(workspace.traces().begin())->second));
         QVERIFY(graph->base[0].totalNs != graph->tree.nodes[0].totalNs);
         QVERIFY(std::count(graph->presence.begin(), graph->presence.end(), analysis::Presence::OtherOnly) > 0);
         page.tabs()->setCurrentIndex(2);

@@ -155,7 +155,7 @@ private Q_SLOTS:
         QCOMPARE(timeline.count(), 1);
         QVERIFY(f.waitIdle());
         QCOMPARE(opened.count(), 1);
-        QCOMPARE(f.workspace.traces().back().path, QString::fromStdString(run->tracePath.string()));
+        QCOMPARE(f.workspace.traces().rbegin()->second->path, QString::fromStdString(run->tracePath.string()));
 
         // Flame graph: the same trace, open already: shown again, not loaded twice.
         QVERIFY(results->flameGraphButton()->isEnabled());
@@ -168,7 +168,7 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 1);
         QCOMPARE(again.count(), 1);
         QCOMPARE(f.workspace.traces().size(), traces);
-        QCOMPARE(f.workspace.traces().at(std::size_t(again.at(0).at(0).toInt())).path, QString::fromStdString(run->tracePath.string()));
+        QCOMPARE(f.workspace.trace(again.at(0).at(0).toInt())->path, QString::fromStdString(run->tracePath.string()));
     }
 
     void filtersTheLayerTable()

@@ -63,14 +63,14 @@ ModelPage *modelOf(MainWindow &window)
     return qobject_cast<ModelPage *>(window.pageWidget(Page::Model));
 }
 
+// The id of the open trace read from path, or kNoDocument.
 int traceIndex(MainWindow &window, const QString &path)
 {
-    const auto &traces = window.workspace()->traces();
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        if (traces[i].path == path)
-            return int(i);
+    for (const auto &[id, document] : window.workspace()->traces()) {
+        if (document->path == path)
+            return id;
     }
-    return -1;
+    return kNoDocument;
 }
 
 // Shows the trace at path in the timeline and waits until it is indexed.
@@ -83,7 +83,7 @@ bool showTrace(MainWindow &window, const QString &path)
     timeline->chooseTrace(index);
     return QTest::qWaitFor([&] {
         return window.jobs()->isIdle() && timeline->view()->index() &&
-               timeline->view()->index()->trace == window.workspace()->traces()[std::size_t(index)].trace;
+               timeline->view()->index()->trace == window.workspace()->trace(index)->trace;
     }, 30'000);
 }
 
@@ -136,7 +136,7 @@ private Q_SLOTS:
         probe.setInteractive(false);
         probe.openPaths({shown});
         QVERIFY(waitIdle(probe));
-        const auto start = probe.workspace()->traces().front().trace->info.spanStart;
+        const auto start = probe.workspace()->traces().begin()->second->trace->info.spanStart;
         state.ranges.push_back({shown.toStdString(), start + 1'000, start + 2'000});
         const QString file = dir.filePath(QStringLiteral("order.pyrometer"));
         QVERIFY(session::writeSession(file.toStdString(), state).ok());
@@ -147,7 +147,7 @@ private Q_SLOTS:
         QVERIFY(waitIdle(restored));
         QVERIFY(QTest::qWaitFor([&] { return restored.jobs()->isIdle() && timelineOf(restored)->view()->selectedRange(); }, 30'000));
         QCOMPARE(restored.workspace()->traces().size(), std::size_t(2));
-        QCOMPARE(timelineOf(restored)->currentTraceIndex(), traceIndex(restored, shown));
+        QCOMPARE(timelineOf(restored)->currentTrace(), traceIndex(restored, shown));
         const auto range = timelineOf(restored)->view()->selectedRange();
         QVERIFY(range);
         QCOMPARE(std::int64_t(range->first), start + 1'000);
@@ -169,7 +169,7 @@ private Q_SLOTS:
             // A range and two bookmarks in trace A, a range in trace B, which stays shown.
             QVERIFY(showTrace(window, kTraceA));
             auto *view = timelineOf(window)->view();
-            const auto span = window.workspace()->traces()[std::size_t(traceIndex(window, kTraceA))].trace->info;
+            const auto span = window.workspace()->trace(traceIndex(window, kTraceA))->trace->info;
             const double rangeStart = double(span.spanStart) + 1000;
             const double rangeEnd = double(span.spanStart) + 250'000;
             view->selectRange(rangeStart, rangeEnd);
@@ -179,7 +179,7 @@ private Q_SLOTS:
             QVERIFY(window.bookmarkMenu()->addBookmark(QStringLiteral("middle")));
             view->selectRange(rangeStart, rangeEnd);
             QVERIFY(showTrace(window, kTraceB));
-            const auto spanB = window.workspace()->traces()[std::size_t(traceIndex(window, kTraceB))].trace->info;
+            const auto spanB = window.workspace()->trace(traceIndex(window, kTraceB))->trace->info;
             timelineOf(window)->view()->selectRange(double(spanB.spanStart), double(spanB.spanStart) + 500);
             QCOMPARE(window.bookmarks()->bookmarks().size(), std::size_t(2));
             QVERIFY(window.bookmarks()->bookmarks()[0].endNs > window.bookmarks()->bookmarks()[0].startNs);
@@ -250,7 +250,7 @@ private Q_SLOTS:
         QVERIFY(restoredFlame["focus"] == "aten::mm");
         QVERIFY(restoredComparison["baseline"] == "a");
         // The timeline shows trace B with its range again.
-        QCOMPARE(timelineOf(restored)->currentTraceIndex(), traceIndex(restored, kTraceB));
+        QCOMPARE(timelineOf(restored)->currentTrace(), traceIndex(restored, kTraceB));
         const auto range = timelineOf(restored)->view()->selectedRange();
         QVERIFY(range);
         const auto savedB = std::find_if(saved.ranges.begin(), saved.ranges.end(),
@@ -405,7 +405,7 @@ private Q_SLOTS:
         QVERIFY(waitIdle(window));
         QVERIFY(showTrace(window, kTraceA));
         auto *view = timelineOf(window)->view();
-        const auto &info = window.workspace()->traces().front().trace->info;
+        const auto &info = window.workspace()->traces().begin()->second->trace->info;
         session::Bookmark bookmark{kTraceA.toStdString(), "b", info.spanStart + 10'000, info.spanStart + 20'000};
         window.bookmarks()->add(bookmark);
         // The menu lists it after "Add bookmark".
@@ -439,7 +439,7 @@ private Q_SLOTS:
         QCOMPARE(missing.front().front().toStringList(), QStringList{gone});
         QVERIFY(window.banner()->messages().join(' ').contains(gone));
         QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
-        QCOMPARE(window.workspace()->traces().front().path, kTraceB);
+        QCOMPARE(window.workspace()->traces().begin()->second->path, kTraceB);
         QCOMPARE(window.workspace()->models().size(), std::size_t(1));
     }
 
@@ -482,11 +482,11 @@ private Q_SLOTS:
         window.setInteractive(false);
         QVERIFY(window.session()->open(file));
         QVERIFY(waitIdle(window));
-        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceA));
+        QCOMPARE(timelineOf(window)->currentTrace(), traceIndex(window, kTraceA));
         // The session is restored: a trace the user opens now is the one shown.
         window.openPaths({kTraceB});
         QVERIFY(waitIdle(window));
-        QCOMPARE(timelineOf(window)->currentTraceIndex(), traceIndex(window, kTraceB));
+        QCOMPARE(timelineOf(window)->currentTrace(), traceIndex(window, kTraceB));
     }
 
     void unreadableSessionIsAnError()
@@ -533,7 +533,7 @@ private Q_SLOTS:
             buttons.front()->click();
             QVERIFY(waitIdle(window));
             QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
-            QCOMPARE(window.workspace()->traces().front().path, kTraceB);
+            QCOMPARE(window.workspace()->traces().begin()->second->path, kTraceB);
 
             // The autosave follows changes.
             window.session()->autosaveNow();

@@ -180,7 +180,7 @@ private Q_SLOTS:
         page.filterBox()->clear();
 
         // The overview's jump: a name, selected in its tab.
-        page.selectName(0, QStringLiteral("aten::addmm"), false);
+        page.selectName(workspace.traces().begin()->first, QStringLiteral("aten::addmm"), false);
         QCOMPARE(page.currentPane(), page.operatorsPane());
         QCOMPARE(page.operatorsPane()->view()->currentIndex().data(TableTreeModel::EventNameRole).toString(),
                  QStringLiteral("aten::addmm"));

@@ -109,7 +109,7 @@ private Q_SLOTS:
         const quint64 allCalls = sumCalls(model);
         QVERIFY(!page.rangeLabel()->isVisibleTo(&page));
 
-        const auto trace = workspace.traces().front().trace;
+        const auto trace = workspace.traces().begin()->second->trace;
         const auto start = trace->info.spanStart;
         const auto middle = start + trace->info.spanNanoseconds() / 2;
         page.showRange(double(start), double(middle));
@@ -149,7 +149,7 @@ private Q_SLOTS:
         const auto row = view->model()->index(1, 0);
         view->setCurrentIndex(row);
         QCOMPARE(selected.count(), 1);
-        QCOMPARE(selected.at(0).at(0).toInt(), 0);
+        QCOMPARE(selected.at(0).at(0).toInt(), workspace.traces().begin()->first);
         QCOMPARE(selected.at(0).at(1).toString(), row.data().toString());
 
         page.tabs()->setCurrentIndex(1);

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "core/analysis/traceindex.h"
+#include "core/torch/modelfile.h"
+#include "core/util/progress.h"
+
+#include <QDateTime>
+#include <QString>
+
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <typeindex>
+#include <utility>
+
+namespace pyrometer::trace {
+class Trace;
+}
+
+namespace pyrometer::ui {
+
+// A document's number in the window: given when it opens, never given to another document, so
+// a page, a bookmark or a job that names a closed document finds nothing rather than another.
+using DocumentId = int;
+inline constexpr DocumentId kNoDocument = -1;
+
+// Results computed from a document, shared by every page that asks with the same key (an
+// analysis's options and range). Thread-safe: pages compute in their jobs. The newest
+// kCapacity results are kept; a result computed while its job was being stopped is not.
+class AnalysisCache {
+public:
+    static constexpr std::size_t kCapacity = 48;
+
+    // The result for key, computed by compute() (which returns a T, or a shared_ptr<const T>
+    // that is null when stopped) the first time. Null when stopped before it was computed.
+    template <typename T, typename Key, typename Compute>
+    std::shared_ptr<const T> get(const Key &key, const StopToken &stop, Compute &&compute) const
+    {
+        const std::type_index type = typeid(std::pair<Key, T>);
+        const auto matches = [&](const Entry &entry) {
+            return entry.type == type && *static_cast<const Key *>(entry.key.get()) == key;
+        };
+        if (auto found = find(matches))
+            return std::static_pointer_cast<const T>(found);
+        std::shared_ptr<const T> value;
+        if constexpr (std::is_convertible_v<decltype(compute()), std::shared_ptr<const T>>)
+            value = compute();
+        else
+            value = std::make_shared<const T>(compute());
+        if (!value || stop.stopRequested())
+            return nullptr;
+        return std::static_pointer_cast<const T>(insert(Entry{type, std::make_shared<const Key>(key), value}, matches));
+    }
+
+    std::size_t size() const;
+    void clear();
+
+private:
+    struct Entry {
+        std::type_index type;
+        std::shared_ptr<const void> key;
+        std::shared_ptr<const void> value;
+    };
+    std::shared_ptr<const void> find(const std::function<bool(const Entry &)> &matches) const;
+    // Keeps the entry that matches already, if another job computed it meanwhile.
+    std::shared_ptr<const void> insert(Entry entry, const std::function<bool(const Entry &)> &matches) const;
+
+    mutable std::mutex m_mutex;
+    mutable std::list<Entry> m_entries; // most recently used first
+};
+
+// An open trace: the trace, its analysis index (built once, in the load's job) and the
+// analyses the pages asked of it. Immutable but for the cache; shared with the pages and their
+// jobs, and freed when the last of them lets go after it is closed.
+struct TraceDocument {
+    DocumentId id = kNoDocument;
+    QString path;
+    QDateTime modified; // the file's time when it was read: a rewritten file is a new trace
+    std::shared_ptr<const trace::Trace> trace;
+    std::shared_ptr<const analysis::TraceIndex> index;
+    AnalysisCache analyses;
+
+    QString fileName() const;
+    // Jobs computing for this document carry it as their owner, so closing it cancels them.
+    QString jobOwner() const { return jobOwnerOf(id); }
+    static QString jobOwnerOf(DocumentId id);
+};
+
+struct ModelDocument {
+    DocumentId id = kNoDocument;
+    QString path;
+    torch::ModelInfo info;
+    QDateTime modified; // the file's time when it was read
+
+    QString fileName() const;
+};
+
+} // namespace pyrometer::ui
