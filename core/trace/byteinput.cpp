@@ -1,5 +1,6 @@
 #include "core/trace/byteinput.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -80,6 +81,19 @@ public:
         // The page cache keeps the data; only this process's mapping of it goes.
         ::madvise(static_cast<char *>(m_map) + m_released, upTo - m_released, MADV_DONTNEED);
         m_released = upTo;
+    }
+
+    std::uint64_t skip(std::uint64_t bytes) override
+    {
+        const auto sniffed = std::min<std::uint64_t>(bytes, m_prefix.size() - m_prefixPos);
+        m_prefixPos += static_cast<std::size_t>(sniffed);
+        // A regular file seeks, to the end of the file at most (its size from open()).
+        const auto rest = std::min(bytes - sniffed, m_fileSize - std::min(m_fileSize, m_fileBytesRead));
+        if (!m_regular || rest > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max())
+            || ::lseek(m_fd.get(), static_cast<off_t>(rest), SEEK_CUR) < 0)
+            return sniffed + ByteInput::skip(bytes - sniffed);
+        m_fileBytesRead += rest;
+        return sniffed + rest;
     }
 
     std::size_t read(char *dst, std::size_t size) override
@@ -214,6 +228,20 @@ private:
 };
 
 } // namespace
+
+std::uint64_t ByteInput::skip(std::uint64_t bytes)
+{
+    std::vector<char> buffer(static_cast<std::size_t>(std::min<std::uint64_t>(bytes, 1u << 20)));
+    std::uint64_t passed = 0;
+    while (passed < bytes) {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes - passed));
+        const auto got = read(buffer.data(), want);
+        if (got == 0)
+            break;
+        passed += got;
+    }
+    return passed;
+}
 
 Result<std::unique_ptr<ByteInput>> ByteInput::open(const std::filesystem::path &file)
 {

@@ -21,6 +21,9 @@ public:
 
     // Reads up to size bytes into dst; 0 at the end of the data or on error (see error()).
     virtual std::size_t read(char *dst, std::size_t size) = 0;
+    // Passes over the next `bytes` bytes of the data: a plain file seeks, gzip is inflated
+    // through. Returns the bytes passed, fewer when the data ends first.
+    virtual std::uint64_t skip(std::uint64_t bytes);
 
     // Set when the data ended in an error (I/O, corrupt or truncated gzip); one line.
     const std::string &error() const { return m_error; }

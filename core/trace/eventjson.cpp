@@ -13,15 +13,9 @@ Result<std::string> readJsonObjectAt(const std::filesystem::path &file, std::uin
     if (!input)
         return input.error();
     auto &in = *input.value();
+    if (in.skip(offset) != offset)
+        return Error{file.string() + ": the file ends before byte " + std::to_string(offset)};
     std::vector<char> buffer(1 << 20);
-    std::uint64_t position = 0;
-    while (position < offset) {
-        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), offset - position));
-        const auto got = in.read(buffer.data(), want);
-        if (got == 0)
-            return Error{file.string() + ": the file ends before byte " + std::to_string(offset)};
-        position += got;
-    }
     std::string text;
     constexpr std::size_t kMaxEvent = 256u << 20;
     for (;;) {
