@@ -1,5 +1,7 @@
 #include "core/analysis/traceindex.h"
 
+#include "core/util/heap.h"
+
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -77,17 +79,11 @@ bool isProfilerStep(std::string_view name)
 }
 
 namespace {
+
 std::atomic<std::uint64_t> g_indexBuilds{0};
-}
 
-std::uint64_t traceIndexBuildCount()
+std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopToken *stop)
 {
-    return g_indexBuilds.load(std::memory_order_relaxed);
-}
-
-std::shared_ptr<const TraceIndex> buildTraceIndex(const trace::Trace &trace, const StopToken *stop)
-{
-    g_indexBuilds.fetch_add(1, std::memory_order_relaxed);
     auto index = std::make_shared<TraceIndex>();
     index->trace = &trace;
     index->tracks.resize(trace.tracks.size());
@@ -215,6 +211,23 @@ std::shared_ptr<const TraceIndex> buildTraceIndex(const trace::Trace &trace, con
     }
     if (stop && stop->stopRequested())
         return nullptr;
+    return index;
+}
+
+} // namespace
+
+std::uint64_t traceIndexBuildCount()
+{
+    return g_indexBuilds.load(std::memory_order_relaxed);
+}
+
+std::shared_ptr<const TraceIndex> buildTraceIndex(const trace::Trace &trace, const StopToken *stop)
+{
+    g_indexBuilds.fetch_add(1, std::memory_order_relaxed);
+    auto index = build(trace, stop);
+    // The correlation map and the per-track lists of memory events are gone: their many small
+    // blocks go back to the system rather than staying with the heap.
+    releaseFreedMemory();
     return index;
 }
 

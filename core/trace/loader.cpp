@@ -6,10 +6,12 @@
 #include "core/trace/jsonscan.h"
 #include "core/trace/tracebuilder.h"
 #include "core/trace/window.h"
+#include "core/util/heap.h"
 
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <optional>
 #include <simdjson.h>
 #include <system_error>
 #include <thread>
@@ -82,7 +84,7 @@ private:
     const StopToken &m_stop;
     Window m_window;
     TraceBuilder m_builder;
-    EventReader m_reader;
+    std::optional<EventReader> m_reader{std::in_place};
     std::string m_prefix;
     std::size_t m_separator = 0; // window position of the '[' or ',' before the next event
     bool m_truncated = false;
@@ -242,7 +244,7 @@ ChunkResult Loader::parse(std::size_t end)
     const char close = data[end];
     data[m_separator] = '[';
     data[end] = ']';
-    auto result = m_reader.parseChunk(m_builder, data + m_separator, end - m_separator + 1,
+    auto result = m_reader->parseChunk(m_builder, data + m_separator, end - m_separator + 1,
                                       m_window.capacityFrom(m_separator), m_window.offsetOf(m_separator), m_stop);
     data[m_separator] = open;
     data[end] = close;
@@ -407,7 +409,12 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     if (m_stop.stopRequested())
         return cancelled();
     const auto jsonBytes = m_window.offsetOf(m_window.size());
+    // The text, the parsers and what the workers freed are not needed to build the model:
+    // give them back first, so that they do not add to the peak of sorting the tracks.
     m_pool.reset();
+    m_reader.reset();
+    m_window.close();
+    releaseFreedMemory();
     auto trace = m_builder.finish(m_stop, m_threads - 1); // this thread is one of them
     if (!trace)
         return cancelled();
@@ -430,8 +437,10 @@ Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file
     auto input = ByteInput::open(file);
     if (!input)
         return input.error();
-    Loader loader(file, *input.value(), options, progress, stop);
-    return loader.run(started);
+    auto trace = Loader(file, *input.value(), options, progress, stop).run(started);
+    // The builder is gone, and with it the columns as they grew and the sort buffers.
+    releaseFreedMemory();
+    return trace;
 }
 
 Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file, const LoadOptions &options)

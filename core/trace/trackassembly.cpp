@@ -187,35 +187,48 @@ void TraceBuilder::finishFlows(Trace &trace)
                                                                : trace.sliceAt(end.track, point.time);
         return end;
     };
-    for (std::size_t i = 0; i < points.size();) {
-        std::size_t j = i;
-        while (j < points.size() && points[j].category == points[i].category && points[j].id == points[i].id)
-            ++j;
-        // Within one (cat, id): a start begins a chain, steps continue it, an end closes it.
-        // Unmatched ends (their start fell outside the profiling window) are kept alone.
-        const FlowPoint *previous = nullptr;
-        for (std::size_t k = i; k < j; ++k) {
-            const auto &point = points[k];
-            Flow flow;
-            flow.category = point.category;
-            flow.name = point.name;
-            flow.id = point.id;
-            if (point.phase == 's') {
-                if (previous) // a start that nothing followed
-                    trace.flows.push_back({previous->category, previous->name, previous->id, endOf(*previous), {}});
-                previous = &point;
-                continue;
+    // Within one (cat, id): a start begins a chain, steps continue it, an end closes it.
+    // Unmatched ends (their start fell outside the profiling window) are kept alone, and so is
+    // a start that nothing followed: emit(from, to) with to or from null.
+    auto chain = [&](auto &&emit) {
+        for (std::size_t i = 0; i < points.size();) {
+            std::size_t j = i;
+            while (j < points.size() && points[j].category == points[i].category && points[j].id == points[i].id)
+                ++j;
+            const FlowPoint *previous = nullptr;
+            for (std::size_t k = i; k < j; ++k) {
+                const auto &point = points[k];
+                if (point.phase == 's') {
+                    if (previous)
+                        emit(previous, nullptr);
+                    previous = &point;
+                    continue;
+                }
+                emit(previous, &point);
+                previous = point.phase == 't' ? &point : nullptr;
             }
             if (previous)
-                flow.from = endOf(*previous);
-            flow.to = endOf(point);
-            trace.flows.push_back(flow);
-            previous = point.phase == 't' ? &point : nullptr;
+                emit(previous, nullptr);
+            i = j;
         }
-        if (previous)
-            trace.flows.push_back({previous->category, previous->name, previous->id, endOf(*previous), {}});
-        i = j;
-    }
+    };
+    // Counted first: a table grown one flow at a time would copy itself while the points are
+    // still held.
+    std::size_t count = 0;
+    chain([&](const FlowPoint *, const FlowPoint *) { ++count; });
+    trace.flows.reserve(count);
+    chain([&](const FlowPoint *from, const FlowPoint *to) {
+        const auto &named = to ? *to : *from;
+        Flow flow;
+        flow.category = named.category;
+        flow.name = named.name;
+        flow.id = named.id;
+        if (from)
+            flow.from = endOf(*from);
+        if (to)
+            flow.to = endOf(*to);
+        trace.flows.push_back(flow);
+    });
     m_flowPoints = {};
 }
 
@@ -264,10 +277,13 @@ void TraceBuilder::finishCounters(Trace &trace)
         CounterSeries sorted;
         sorted.process = series.process;
         sorted.name = std::move(series.name);
+        sorted.time.reserve(byTime.size());
+        sorted.value.reserve(byTime.size());
         for (const auto k : byTime) {
             sorted.time.push_back(series.time[k]);
             sorted.value.push_back(series.value[k]);
         }
+        series = {};
         trace.counters.push_back(std::move(sorted));
     }
     for (auto &[device, curve] : curves) {

@@ -72,6 +72,18 @@ void Window::release(std::size_t position)
         m_input.release(static_cast<std::size_t>(m_base) + std::min(position, m_size));
 }
 
+void Window::close()
+{
+    discardBefore(m_size);
+    m_eof = true;
+    if (m_mapped)
+        return;
+    m_owned.reset();
+    m_data = nullptr;
+    m_capacity = 0;
+    m_padding = 0;
+}
+
 void Window::readSome(std::size_t upTo)
 {
     const auto wanted = upTo - m_size;

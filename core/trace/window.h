@@ -38,6 +38,9 @@ public:
     void grow();
     // The bytes before position will not be read again (mapped files give their pages back).
     void release(std::size_t position);
+    // Nothing more will be read: gives back the buffer, or every mapped page, so that building
+    // the model does not hold them. The window is then empty at offsetOf(0), past the data.
+    void close();
 
 private:
     void reallocate(std::size_t capacity);
