@@ -1,21 +1,11 @@
 #include "ui/workspace/memoryrelease.h"
 
+#include "core/util/heap.h"
 #include "ui/jobs/jobtracker.h"
 
 #include <QTimer>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace pyrometer::ui {
-
-void releaseFreedMemory()
-{
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-}
 
 void releaseFreedMemoryLater(JobTracker *jobs)
 {
