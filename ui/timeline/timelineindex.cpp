@@ -67,7 +67,8 @@ std::uint32_t SliceRow::firstEndingAfter(std::int64_t time, std::uint32_t from) 
     return high;
 }
 
-std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop)
+std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop,
+                                                        std::shared_ptr<const analysis::TraceIndex> analysis)
 {
     auto index = std::make_shared<TimelineIndex>();
     index->trace = trace;
@@ -121,7 +122,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
 
     for (const auto &counter : trace->counters)
         index->counterMax.push_back(counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
-    index->analysis = analysis::buildTraceIndex(*trace, &stop);
+    index->analysis = analysis ? std::move(analysis) : analysis::buildTraceIndex(*trace, &stop);
     if (!index->analysis)
         return nullptr;
     index->spanStart = trace->info.spanStart;

@@ -70,8 +70,10 @@ struct TimelineIndex {
     }
 };
 
-// Builds the index; O(n log n) in events. Returns nullptr if stopped.
+// Builds the index; O(n log n) in events. Returns nullptr if stopped. analysis: the trace's
+// analysis index, which the window builds once per trace (its document's); built here when null.
 std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace,
-                                                        const StopToken &stop = {});
+                                                        const StopToken &stop = {},
+                                                        std::shared_ptr<const analysis::TraceIndex> analysis = nullptr);
 
 } // namespace pyrometer::ui::timeline

@@ -174,7 +174,7 @@ void TimelinePage::showTrace(DocumentId id)
         tr("Indexing the timeline"), QStringLiteral("timeline-index"),
         [document](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
             auto index = document->analyses.get<TimelineIndex>(TimelineKey{}, stop,
-                                                               [&] { return buildTimelineIndex(document->trace, stop); });
+                                                               [&] { return buildTimelineIndex(document->trace, stop, document->index); });
             if (!index)
                 return Error{"timeline indexing cancelled"};
             return index;
