@@ -42,18 +42,8 @@ constexpr std::array<std::uint32_t, 16> kPalette{
     0xff9c755f, 0xffbab0ac, 0xff86bcb6, 0xfff1ce63, 0xffd37295, 0xff8cd17d, 0xff499894, 0xffa0cbe8,
 };
 
-} // namespace
-
-std::uint32_t categoryColor(std::string_view category)
-{
-    for (const auto &entry : kCategories) {
-        if (entry.category == category)
-            return entry.color;
-    }
-    return nameColor(category);
-}
-
-std::uint32_t nameColor(std::string_view name)
+// Colour indices: the categories' entries, then the palette's.
+std::uint8_t nameIndex(std::string_view name)
 {
     // FNV-1a: stable across runs and platforms, unlike std::hash.
     std::uint32_t hash = 2166136261u;
@@ -61,14 +51,54 @@ std::uint32_t nameColor(std::string_view name)
         hash ^= static_cast<unsigned char>(c);
         hash *= 16777619u;
     }
-    return kPalette[hash % kPalette.size()];
+    return std::uint8_t(kCategories.size() + hash % kPalette.size());
+}
+
+std::uint8_t categoryIndex(std::string_view category)
+{
+    for (std::size_t i = 0; i < kCategories.size(); ++i) {
+        if (kCategories[i].category == category)
+            return std::uint8_t(i);
+    }
+    return nameIndex(category);
+}
+
+} // namespace
+
+std::uint32_t indexedColor(std::uint8_t index)
+{
+    return index < kCategories.size() ? kCategories[index].color : kPalette[(index - kCategories.size()) % kPalette.size()];
+}
+
+std::uint32_t categoryColor(std::string_view category)
+{
+    return indexedColor(categoryIndex(category));
+}
+
+std::uint32_t nameColor(std::string_view name)
+{
+    return indexedColor(nameIndex(name));
+}
+
+std::uint8_t eventColorIndex(const trace::Trace &trace, const trace::Track &track, std::uint32_t event, ColorMode mode)
+{
+    if (mode == ColorMode::ByName)
+        return nameIndex(trace.string(track.eventName[event]));
+    return categoryIndex(trace.string(track.category[event]));
 }
 
 std::uint32_t eventColor(const trace::Trace &trace, const trace::Track &track, std::uint32_t event, ColorMode mode)
 {
-    if (mode == ColorMode::ByName)
-        return nameColor(trace.string(track.eventName[event]));
-    return categoryColor(trace.string(track.category[event]));
+    return indexedColor(eventColorIndex(trace, track, event, mode));
+}
+
+std::uint32_t EventColors::operator()(const trace::Track &track, std::uint32_t event)
+{
+    const auto id = (m_mode == ColorMode::ByName ? track.eventName : track.category)[event];
+    auto &entry = m_entries[id.value % m_entries.size()];
+    if (entry.string != id.value)
+        entry = {id.value, eventColor(m_trace, track, event, m_mode)};
+    return entry.color;
 }
 
 std::vector<LegendEntry> categoryLegend()

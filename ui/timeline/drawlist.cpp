@@ -24,51 +24,99 @@ float clampX(double x, const Viewport &viewport)
     return static_cast<float>(std::clamp(x, -2.0, double(viewport.width) + 2.0));
 }
 
-void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport,
+// The share of [t0, t1) that positions [from, to) of a row cover.
+double shareBusy(const SliceRow &row, std::uint32_t from, std::uint32_t to, std::int64_t t0, std::int64_t t1)
+{
+    return double(row.busyIn(from, to, t0, t1)) / double(std::max<std::int64_t>(1, t1 - t0));
+}
+
+// Where a box of a pixel column busy `share` of its time goes in its row: standing on the
+// row's bottom (above the gap every box leaves under it), at least a pixel tall.
+std::pair<int, int> columnGeometry(int rowY, int rowHeight, double share)
+{
+    const int full = std::max(1, rowHeight - 1);
+    const int drawn = std::clamp(int(share * full + 0.5), 1, full);
+    return {rowY + full - drawn, drawn + 1};
+}
+
+// How many pixel columns ahead the per-event data a column ends in is fetched: zoomed out,
+// each column's ends are cache misses, which the columns built meanwhile hide.
+constexpr int kFetchAhead = 4;
+
+void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport, EventColors &colors,
                    ColorMode colorMode, DrawList &list)
 {
-    const auto &trace = *index.trace;
     const auto &row = index.rows[layoutRow.ref];
-    const auto &track = trace.track(row.trackId);
+    const auto &track = index.trace->track(row.trackId);
     const auto n = std::uint32_t(row.size());
     const double endNs = viewport.endNs();
+    const double minWideNs = kMinWidth * viewport.nsPerPixel;
     const int y = layoutRow.y - viewport.scrollY;
-
-    const auto box = [&](double x0, double x1, std::uint32_t position, std::uint32_t count, std::uint32_t representative) {
-        const auto event = row.events[representative];
-        list.boxes.push_back({clampX(x0, viewport), clampX(x1, viewport), y, layoutRow.height,
-                              eventColor(trace, track, event, colorMode), layoutRow.ref, position, count, event});
-        list.eventsDrawn += count;
+    const auto isWide = [&](std::uint32_t i) { return double(row.durationAt(i)) >= minWideNs; };
+    // The colour of an event: a block's longest has it at hand.
+    const auto colorOf = [&](std::uint32_t position) {
+        const auto &block = row.blocks[position / SliceRow::kBlock];
+        return block.longest == position ? indexedColor(block.colors[int(colorMode)]) : colors(track, row.events[position]);
     };
 
     std::uint32_t i = row.firstEndingAfter(timeAt(viewport, 0));
+    int lastColumn = -1;  // the last pixel column drawn by occupancy
+    bool carried = false; // event i began in lastColumn and was counted there
+    std::int64_t runLongest = -1; // the longest duration in the column box being extended
+    std::uint32_t fetchBlock = i / SliceRow::kBlock;
     while (i < n) {
         const double start = double(row.starts[i]);
         if (start >= endNs)
             break;
-        const double x0 = viewport.toX(start);
-        const double x1 = viewport.toX(double(row.ends[i]));
-        if (x1 - x0 >= kMinWidth) {
-            box(x0, x1, i, 1, i);
+        if (isWide(i)) {
+            list.boxes.push_back({clampX(viewport.toX(start), viewport), clampX(viewport.toX(double(row.endAt(i))), viewport), y,
+                                  layoutRow.height, colorOf(i), layoutRow.ref, i, 1, row.events[i], false});
+            ++list.eventsDrawn;
             ++i;
             continue;
         }
-        // A run of sub-pixel events: extend it pixel by pixel, skipping every event that
-        // ends inside the run with one galloping search, until a gap of a pixel or a wide event.
-        const std::uint32_t first = i;
-        const double runStart = std::floor(x0);
-        double runEnd = std::floor(x1) + 1;
-        for (;;) {
-            i = row.firstEndingAfter(timeAt(viewport, runEnd), i + 1);
-            if (i >= n)
-                break;
-            const double nx0 = viewport.toX(double(row.starts[i]));
-            const double nx1 = viewport.toX(double(row.ends[i]));
-            if (nx0 >= runEnd + kMinWidth || nx1 - nx0 >= kMinWidth || nx0 >= viewport.width)
-                break;
-            runEnd = std::max(runEnd, std::floor(nx1) + 1);
+        // A sub-pixel event: the column it starts in, or the next one when it began in the
+        // column drawn last and runs into this one.
+        const int column = std::max({int(std::floor(viewport.toX(start))), lastColumn + 1, 0});
+        if (column >= viewport.width)
+            break;
+        const auto t0 = timeAt(viewport, column);
+        const auto t1 = timeAt(viewport, column + 1);
+        fetchBlock = row.lastBlockBefore(timeAt(viewport, column + 1 + kFetchAhead), std::max(fetchBlock, i / SliceRow::kBlock));
+        for (const auto position : {fetchBlock * SliceRow::kBlock, fetchBlock * SliceRow::kBlock + SliceRow::kBlock / 2}) {
+            __builtin_prefetch(row.starts.data() + std::min(position, n - 1));
+            __builtin_prefetch(row.busyBefore.data() + std::min(position, n - 1));
         }
-        box(runStart, runEnd, first, i - first, row.longestIn(first, i));
+        // Events [i, next) start before the column's end. Only the last of them can be wide
+        // (it would reach past the column): it is drawn as itself.
+        auto next = row.firstStartingFrom(t1, i + 1);
+        const bool wideNext = next - 1 > i && isWide(next - 1);
+        if (wideNext)
+            --next;
+        const auto [boxY, boxHeight] = columnGeometry(y, layoutRow.height, shareBusy(row, i, next, t0, t1));
+        const auto [longest, longestDuration] = next - i == 1 ? SliceRow::Longest{i, row.durationAt(i)} : row.longestIn(i, next);
+        const auto color = colorOf(longest);
+        // A column like the one before it widens that one's box: zoomed out, rows are runs
+        // of columns alike, and one box for each would cost as much to paint as to build.
+        auto *previous = list.boxes.empty() ? nullptr : &list.boxes.back();
+        if (previous && previous->column && previous->row == layoutRow.ref && previous->x1 == float(column) &&
+            previous->y == boxY && previous->color == color) {
+            previous->x1 = float(column + 1);
+            previous->count = next - previous->position;
+            if (longestDuration > runLongest) {
+                runLongest = longestDuration;
+                previous->event = row.events[longest];
+            }
+        } else {
+            runLongest = longestDuration;
+            list.boxes.push_back({float(column), float(column + 1), boxY, boxHeight, color, layoutRow.ref, i, next - i,
+                                  row.events[longest], true});
+        }
+        list.eventsDrawn += next - i - (carried ? 1 : 0);
+        lastColumn = column;
+        // The column's last event may run on into the next column.
+        carried = !wideNext && row.endAt(next - 1) > t1;
+        i = carried ? next - 1 : next;
     }
 }
 
@@ -83,20 +131,37 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
         return;
     }
     // A step function: the value holds from its sample to the next. Per pixel column, the
-    // largest value in force during it: O(pixels · log n + samples in view). Counter series
-    // are short next to event tracks, so no summary structure is kept for them.
+    // largest value in force during it. Zoomed out, a column holds hundreds of samples: its
+    // ends are found among the blocks (kCounterBlock samples each) and then in one block, and
+    // whole blocks in it give their maxima, O(pixels · log n + samples in view / kCounterBlock).
+    const auto &blocks = index.counterBlocks[layoutRow.ref];
+    constexpr auto kBlock = TimelineIndex::kCounterBlock;
+    const auto n = time.size();
+    // The first sample from `from` on at or after t (strictly after it, with `after`).
+    std::size_t block = 0;
+    const auto firstFrom = [&](std::size_t from, std::int64_t t, bool after) {
+        const auto before = [&](std::int64_t sample) { return after ? sample <= t : sample < t; };
+        block = gallop(std::max(block, from / kBlock) + 1, blocks.size(), [&](std::size_t b) { return before(blocks[b].start); }) - 1;
+        return gallop(std::max(from, block * kBlock), n, [&](std::size_t i) { return before(time[i]); });
+    };
+    std::size_t first = 0; // the sample in force at the column's start, from column to column
     for (int x = 0; x < viewport.width; ++x) {
         const auto from = timeAt(viewport, x);
         const auto to = timeAt(viewport, x + 1);
-        auto first = std::upper_bound(time.begin(), time.end(), from);
-        if (first != time.begin())
+        first = firstFrom(first, from, true);
+        if (first > 0)
             --first; // the sample in force at the column's start
-        else if (*first >= to)
+        else if (time[0] >= to)
             continue; // before the first sample
-        const auto last = std::lower_bound(first, time.end(), to);
+        const auto last = firstFrom(first, to, false);
         double value = 0;
-        for (auto it = first; it != last; ++it)
-            value = std::max(value, series.value[std::size_t(it - time.begin())]);
+        auto i = first;
+        for (; i < last && i % kBlock != 0; ++i)
+            value = std::max(value, series.value[i]);
+        for (; i + kBlock <= last; i += kBlock)
+            value = std::max(value, blocks[i / kBlock].max);
+        for (; i < last; ++i)
+            value = std::max(value, series.value[i]);
         plot.points.emplace_back(float(x), float(value / maxValue));
     }
     list.counters.push_back(std::move(plot));
@@ -109,10 +174,11 @@ namespace {
 void buildRows(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport, ColorMode colorMode,
                int first, int last, DrawList &list)
 {
+    EventColors colors(*index.trace, colorMode);
     for (int r = first; r < last; ++r) {
         const auto &row = layout.rows[std::size_t(r)];
         if (row.kind == RowKind::Slices)
-            buildSliceRow(index, row, viewport, colorMode, list);
+            buildSliceRow(index, row, viewport, colors, colorMode, list);
         else if (row.kind == RowKind::Counter)
             buildCounterRow(index, row, viewport, list);
     }
@@ -171,6 +237,23 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
                               clampX(viewport.toX(double(step.end)), viewport), step.name});
     }
     return list;
+}
+
+double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box)
+{
+    if (!box.column)
+        return 1.0;
+    return shareBusy(index.rows[box.row], box.position, box.position + box.count, timeAt(viewport, box.x0),
+                     timeAt(viewport, box.x1));
+}
+
+const DrawBox *boxAt(const DrawList &list, std::uint32_t row, double x)
+{
+    for (const auto &box : list.boxes) {
+        if (box.row == row && box.x0 <= x && x < std::max(box.x1, box.x0 + 1.0f))
+            return &box;
+    }
+    return nullptr;
 }
 
 namespace {
@@ -243,7 +326,7 @@ std::optional<Hit> hitTest(const TimelineIndex &index, const TimelineLayout &lay
     for (auto i = row.firstEndingAfter(static_cast<std::int64_t>(std::floor(t - slack))); i < row.size(); ++i) {
         const auto e = row.events[i];
         const double start = double(row.starts[i]);
-        const double end = double(row.ends[i]);
+        const double end = double(row.endAt(i));
         if (start > t + slack)
             break;
         const double distance = t < start ? start - t : t > end ? t - end : 0.0;

@@ -26,18 +26,22 @@ struct Viewport {
     bool operator==(const Viewport &) const = default;
 };
 
-// One rectangle: a single event, or a run of `count` events narrower than a pixel each,
-// merged and coloured like the longest of them (`event`).
+// One rectangle: a single event a pixel wide or more, drawn to its row's full height, or one
+// pixel column of events narrower than a pixel, drawn by occupancy, as Perfetto and Tracy do:
+// as tall as the share of the column's time they cover (at least a pixel), standing on the
+// row's bottom, coloured like the longest of them (`event`). A busy row and a row busy 5% of
+// the time then look different however far out the view is, and gaps stay visible.
 struct DrawBox {
     float x0 = 0;
     float x1 = 0;
     int y = 0;
-    int height = 0;
+    int height = 0; // as every box's, it includes the one-pixel gap under the row
     std::uint32_t color = 0;
     std::uint32_t row = 0;      // TimelineIndex::rows
     std::uint32_t position = 0; // first event's position in the row
-    std::uint32_t count = 1;
-    std::uint32_t event = 0; // the represented event, an index into the track's columns
+    std::uint32_t count = 1;    // events in the box; a column's first may have begun in the one before
+    std::uint32_t event = 0;    // the represented event, an index into the track's columns
+    bool column = false;        // a pixel column of sub-pixel events
     bool operator==(const DrawBox &) const = default;
 };
 
@@ -65,8 +69,8 @@ struct DrawList {
 };
 
 // Builds what one frame shows. Touches only the visible rows and, in each, the visible
-// index range; sub-pixel events are merged. Costs O(rows · (pixels + wide events) · log n),
-// whatever the number of events.
+// index range; sub-pixel events are drawn a pixel column at a time. Costs
+// O(rows · (pixels + wide events) · log n), whatever the number of events.
 // With at least parallelEvents events in view, half of the rows are built on a second thread.
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
                        ColorMode colorMode, std::size_t parallelEvents = 100'000);
@@ -86,6 +90,11 @@ struct Fill {
     bool operator==(const Fill &) const = default;
 };
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes);
+
+// The share of a column box's time its events cover, 0..1 (1 for a box of one wide event).
+double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box);
+// The box of an index row at x (viewport coordinates), or nullptr.
+const DrawBox *boxAt(const DrawList &list, std::uint32_t row, double x);
 
 } // namespace pyrometer::ui::timeline
 

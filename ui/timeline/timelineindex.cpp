@@ -1,7 +1,6 @@
 #include "ui/timeline/timelineindex.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <string_view>
 
@@ -9,62 +8,143 @@ namespace pyrometer::ui::timeline {
 
 namespace {
 
-void buildLongestTree(SliceRow &row)
+constexpr std::uint32_t kBlock = SliceRow::kBlock;
+
+void buildBlocks(SliceRow &row, const trace::Trace &trace, const trace::Track &track)
 {
-    const auto n = row.events.size();
-    row.longest.assign(2 * n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        row.longest[n + i] = std::uint32_t(i);
-    const auto longer = [&](std::uint32_t a, std::uint32_t b) { return row.durationAt(b) > row.durationAt(a) ? b : a; };
-    for (std::size_t i = n; i-- > 1;)
-        row.longest[i] = longer(row.longest[2 * i], row.longest[2 * i + 1]);
+    const auto n = std::uint32_t(row.size());
+    const auto count = (n + kBlock - 1) / kBlock;
+    row.blocks.resize(count);
+    row.blocks.shrink_to_fit();
+    for (std::uint32_t b = 0; b < count; ++b) {
+        auto &block = row.blocks[b];
+        block.start = row.starts[b * kBlock];
+        block.longest = b * kBlock;
+        for (std::uint32_t i = block.longest + 1; i < std::min(n, (b + 1) * kBlock); ++i) {
+            if (row.durationAt(i) > row.durationAt(block.longest))
+                block.longest = i;
+        }
+        block.longestDuration = row.durationAt(block.longest);
+        for (const auto mode : {ColorMode::ByCategory, ColorMode::ByName})
+            block.colors[int(mode)] = eventColorIndex(trace, track, row.events[block.longest], mode);
+    }
+    row.longestAbove.assign(count, 0);
+    row.longestAbove.shrink_to_fit();
+    const auto duration = [&](std::uint32_t position) { return row.blocks[position / kBlock].longestDuration; };
+    const auto node = [&](std::size_t i) { return i < count ? row.longestAbove[i] : row.blocks[i - count].longest; };
+    for (std::size_t i = count; i-- > 1;) {
+        const auto a = node(2 * i), b = node(2 * i + 1);
+        row.longestAbove[i] = duration(b) > duration(a) || (duration(b) == duration(a) && b < a) ? b : a;
+    }
 }
 
 } // namespace
 
-std::uint32_t SliceRow::longestIn(std::uint32_t from, std::uint32_t to) const
+SliceRow::Longest SliceRow::longestIn(std::uint32_t from, std::uint32_t to) const
+{
+    std::uint32_t best = from;
+    std::int64_t bestDuration = durationAt(from);
+    // Longer wins; of equals, the earlier one, whatever order the candidates come in.
+    const auto consider = [&](std::uint32_t candidate, std::int64_t duration) {
+        if (duration > bestDuration || (duration == bestDuration && candidate < best)) {
+            best = candidate;
+            bestDuration = duration;
+        }
+    };
+    const auto scan = [&](std::uint32_t first, std::uint32_t last) {
+        for (auto i = first; i < last; ++i)
+            consider(i, durationAt(i));
+    };
+    const auto firstBlock = (from + kBlock - 1) / kBlock;
+    const auto lastBlock = to / kBlock; // whole blocks are [firstBlock, lastBlock)
+    if (firstBlock >= lastBlock) {
+        scan(from, to);
+        return {best, bestDuration};
+    }
+    scan(from, firstBlock * kBlock);
+    // A few blocks are read in order; more, through the tree.
+    constexpr std::uint32_t kFewBlocks = 32;
+    if (lastBlock - firstBlock <= kFewBlocks) {
+        for (auto b = firstBlock; b < lastBlock; ++b)
+            consider(blocks[b].longest, blocks[b].longestDuration);
+    } else {
+        const auto count = std::uint32_t(blocks.size());
+        const auto visit = [&](std::uint32_t node) {
+            const auto position = node < count ? longestAbove[node] : blocks[node - count].longest;
+            consider(position, blocks[position / kBlock].longestDuration);
+        };
+        for (std::uint32_t l = firstBlock + count, r = lastBlock + count; l < r; l >>= 1, r >>= 1) {
+            if (l & 1)
+                visit(l++);
+            if (r & 1)
+                visit(--r);
+        }
+    }
+    scan(lastBlock * kBlock, to);
+    return {best, bestDuration};
+}
+
+std::int64_t SliceRow::busyIn(std::uint32_t from, std::uint32_t to, std::int64_t t0, std::int64_t t1) const
+{
+    if (from >= to)
+        return 0;
+    // Whole durations, less what the first event has before t0 and the last one after t1:
+    // events between them lie inside [t0, t1) when these two reach it.
+    const auto last = to - 1;
+    const auto before = std::clamp(t0 - starts[from], std::int64_t(0), durationAt(from));
+    const auto after = std::clamp(endAt(last) - t1, std::int64_t(0), durationAt(last));
+    return std::max(std::int64_t(0), busyBefore[to] - busyBefore[from] - before - after);
+}
+
+std::uint32_t SliceRow::lastBlockBefore(std::int64_t time, std::uint32_t fromBlock) const
+{
+    const auto after = gallop(fromBlock + 1, blocks.size(), [&](std::size_t b) { return blocks[b].start < time; });
+    return std::uint32_t(after - 1);
+}
+
+std::uint32_t SliceRow::firstStartingFrom(std::int64_t time, std::uint32_t from) const
 {
     const auto n = std::uint32_t(events.size());
-    std::uint32_t best = from;
-    const auto consider = [&](std::uint32_t candidate) {
-        if (durationAt(candidate) > durationAt(best))
-            best = candidate;
-    };
-    for (std::uint32_t l = from + n, r = to + n; l < r; l >>= 1, r >>= 1) {
-        if (l & 1)
-            consider(longest[l++]);
-        if (r & 1)
-            consider(longest[--r]);
-    }
-    return best;
+    if (from >= n || starts[from] >= time)
+        return from;
+    // The answer is in the last block that starts before time, or is the next block's first.
+    auto i = std::max(from, lastBlockBefore(time, from / kBlock) * kBlock);
+    while (i < n && starts[i] < time)
+        ++i;
+    return i;
 }
 
 std::uint32_t SliceRow::firstEndingAfter(std::int64_t time, std::uint32_t from) const
 {
-    // Positions before the answer end at or before `time` and start before it; both hold for
-    // a prefix because starts and ends are sorted.
-    const auto before = [&](std::uint32_t i) { return ends[i] <= time && starts[i] < time; };
-    const auto n = std::uint32_t(events.size());
-    if (from >= n || !before(from))
-        return from;
-    // Gallop: positions from + 1, + 3, + 7, ... until one is not before, then bisect.
-    std::uint32_t low = from; // before(low) holds
-    std::uint32_t step = 1;
-    std::uint32_t high = n;
-    while (low + step < n) {
-        if (!before(low + step)) {
-            high = low + step;
-            break;
-        }
-        low += step;
-        step *= 2;
-    }
-    // before(low) holds, and high is n or a position that is not before.
-    while (high - low > 1) {
-        const auto middle = low + (high - low) / 2;
-        (before(middle) ? low : high) = middle;
-    }
-    return high;
+    // Events do not overlap, so every event before the last one starting before `time` ends
+    // by then: the answer is that one, when it reaches past `time`, or the next.
+    const auto next = firstStartingFrom(time, from);
+    return next > from && endAt(next - 1) > time ? next - 1 : next;
+}
+
+std::uint32_t TimelineIndex::rowOf(trace::TrackId track, trace::EventIndex event) const
+{
+    const auto &columns = trace->track(track);
+    const auto key = std::make_pair(columns.lane[event.value], columns.depth[event.value]);
+    const auto first = rows.begin() + trackFirstRow[track.value];
+    const auto found = std::partition_point(first, first + trackRowCount[track.value], [&](const SliceRow &row) {
+        return std::make_pair(row.lane, row.depth) < key;
+    });
+    return std::uint32_t(found - rows.begin());
+}
+
+std::size_t TimelineIndex::memoryBytes() const
+{
+    const auto bytes = [](const auto &vector) { return vector.capacity() * sizeof(vector[0]); };
+    std::size_t total = bytes(rows) + bytes(trackFirstRow) + bytes(trackRowCount) + bytes(steps) + bytes(counterMax) +
+                        bytes(counterBlocks);
+    for (const auto &row : rows)
+        total += bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove);
+    for (const auto &blocks : counterBlocks)
+        total += bytes(blocks);
+    for (const auto &step : steps)
+        total += step.name.capacity();
+    return total;
 }
 
 std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop,
@@ -74,35 +154,56 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
     index->trace = trace;
     index->trackFirstRow.resize(trace->tracks.size());
     index->trackRowCount.resize(trace->tracks.size());
-    index->eventRow.resize(trace->tracks.size());
 
     for (std::size_t t = 0; t < trace->tracks.size(); ++t) {
         if (stop.stopRequested())
             return nullptr;
         const auto &track = trace->tracks[t];
-        // Rows of this track: (lane, depth) -> row, ordered by lane then depth.
-        std::map<std::pair<std::uint16_t, std::uint16_t>, std::uint32_t> rowOf;
-        for (std::size_t e = 0; e < track.size(); ++e)
-            rowOf.try_emplace({track.lane[e], track.depth[e]}, 0);
-        const auto first = std::uint32_t(index->rows.size());
-        for (auto &[key, row] : rowOf) {
-            row = std::uint32_t(index->rows.size());
-            index->rows.push_back(SliceRow{trace::TrackId(std::uint32_t(t)), key.first, key.second, {}, {}, {}, {}});
-        }
-        index->trackFirstRow[t] = first;
-        index->trackRowCount[t] = std::uint32_t(rowOf.size());
-        auto &eventRow = index->eventRow[t];
-        eventRow.resize(track.size());
+        // Rows of this track, one per (lane, depth), ordered by lane then depth.
+        const auto keyOf = [&](std::size_t e) { return std::uint32_t(track.lane[e]) << 16 | track.depth[e]; };
+        std::vector<std::uint32_t> keys;
         for (std::size_t e = 0; e < track.size(); ++e) {
-            const auto row = rowOf.at({track.lane[e], track.depth[e]});
-            eventRow[e] = row;
-            auto &slices = index->rows[row];
-            slices.events.push_back(std::uint32_t(e)); // track order is start order
-            slices.starts.push_back(track.start[e]);
-            slices.ends.push_back(track.start[e] + track.duration[e]);
+            // Consecutive events mostly share a row or alternate between a few: skip the
+            // ones seen just before, sort and deduplicate the rest.
+            if (keys.empty() || keys.back() != keyOf(e))
+                keys.push_back(keyOf(e));
+            if (keys.size() > 4096) {
+                std::sort(keys.begin(), keys.end());
+                keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+            }
+        }
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        const auto first = std::uint32_t(index->rows.size());
+        index->trackFirstRow[t] = first;
+        index->trackRowCount[t] = std::uint32_t(keys.size());
+        const auto rowOf = [&](std::size_t e) {
+            return first + std::uint32_t(std::lower_bound(keys.begin(), keys.end(), keyOf(e)) - keys.begin());
+        };
+        // Sizes first, so that every array is allocated once at its size: growing them by
+        // doubling would leave up to half of them unused.
+        std::vector<std::uint32_t> counts(keys.size(), 0);
+        for (std::size_t e = 0; e < track.size(); ++e)
+            ++counts[rowOf(e) - first];
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            SliceRow row;
+            row.trackId = trace::TrackId(std::uint32_t(t));
+            row.lane = std::uint16_t(keys[k] >> 16);
+            row.depth = std::uint16_t(keys[k] & 0xffff);
+            row.events.reserve(counts[k]);
+            row.starts.reserve(counts[k]);
+            row.busyBefore.reserve(counts[k] + 1);
+            row.busyBefore.push_back(0);
+            index->rows.push_back(std::move(row));
+        }
+        for (std::size_t e = 0; e < track.size(); ++e) {
+            auto &row = index->rows[rowOf(e)];
+            row.events.push_back(std::uint32_t(e)); // track order is start order
+            row.starts.push_back(track.start[e]);
+            row.busyBefore.push_back(row.busyBefore.back() + track.duration[e]);
         }
         for (std::uint32_t r = first; r < index->rows.size(); ++r)
-            buildLongestTree(index->rows[r]);
+            buildBlocks(index->rows[r], *trace, track);
 
         for (std::size_t e = 0; e < track.size(); ++e) {
             const auto name = trace->string(track.eventName[e]);
@@ -120,8 +221,16 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
     }
     index->steps = std::move(unique);
 
-    for (const auto &counter : trace->counters)
+    for (const auto &counter : trace->counters) {
         index->counterMax.push_back(counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
+        constexpr auto kBlock = TimelineIndex::kCounterBlock;
+        auto &blocks = index->counterBlocks.emplace_back();
+        blocks.reserve((counter.value.size() + kBlock - 1) / kBlock);
+        for (std::size_t i = 0; i < counter.value.size(); i += kBlock) {
+            const auto values = counter.value.begin() + std::ptrdiff_t(i);
+            blocks.push_back({counter.time[i], *std::max_element(values, values + std::ptrdiff_t(std::min(kBlock, counter.value.size() - i)))});
+        }
+    }
     index->analysis = analysis ? std::move(analysis) : analysis::buildTraceIndex(*trace, &stop);
     if (!index->analysis)
         return nullptr;

@@ -3,6 +3,7 @@
 #include "core/analysis/traceindex.h"
 #include "core/trace/trace.h"
 #include "core/util/progress.h"
+#include "ui/timeline/colors.h"
 
 #include <cstdint>
 #include <memory>
@@ -10,32 +11,82 @@
 
 namespace pyrometer::ui::timeline {
 
+// The first index in [from, n) at which `before` no longer holds, where it holds for a prefix
+// of them: a galloping search from `from` (+ 1, + 3, + 7, ... then bisection), O(log k) for an
+// answer k further on, its probes near `from` and so in cache when the searches move forward.
+template <typename Before>
+std::size_t gallop(std::size_t from, std::size_t n, Before before)
+{
+    if (from >= n || !before(from))
+        return from;
+    std::size_t low = from; // before(low) holds
+    std::size_t high = n;   // before(high) does not, or high is n
+    for (std::size_t step = 1; low + step < n; step *= 2) {
+        if (!before(low + step)) {
+            high = low + step;
+            break;
+        }
+        low += step;
+    }
+    while (high - low > 1) {
+        const auto middle = low + (high - low) / 2;
+        (before(middle) ? low : high) = middle;
+    }
+    return high;
+}
+
 // The events of one drawn row: one (track, lane, depth). Within a row events never overlap
 // (the loader puts overlapping events on other lanes or depths), so both their starts and
-// their ends are sorted, and the visible ones are found by binary search. Starts and ends are
-// copied into contiguous arrays: a zoomed-out frame makes tens of thousands of searches, and
-// reaching each probe's time through `events` would cost a cache miss per probe.
+// their ends are sorted, and the visible ones are found by binary search. Starts are copied
+// into a contiguous array: a zoomed-out frame makes tens of thousands of searches, and reaching
+// each probe's time through `events` would cost a cache miss per probe. Ends are not kept:
+// a prefix sum of durations gives both an event's end and how much of a pixel column the row
+// is busy, each in O(1), for the same 8 bytes an event.
 struct SliceRow {
     trace::TrackId trackId;
     std::uint16_t lane = 0;
     std::uint16_t depth = 0;
-    std::vector<std::uint32_t> events; // indices into the track's columns, by start
-    std::vector<std::int64_t> starts;  // per position, the event's start (ns)
-    std::vector<std::int64_t> ends;    // per position, the event's end (ns)
+    std::vector<std::uint32_t> events;    // indices into the track's columns, by start
+    std::vector<std::int64_t> starts;     // per position, the event's start (ns)
+    std::vector<std::int64_t> busyBefore; // size() + 1 entries: the durations of positions [0, i) summed (ns)
 
-    // The summary structure for zoomed-out frames: a segment tree over `events` holding, for
-    // each node, the position (in `events`) of its longest event. It answers "which event
-    // best represents these N sub-pixel events" in O(log n).
-    std::vector<std::uint32_t> longest; // 2 * size, leaves at [size, 2 * size)
+    // The summary for zoomed-out frames, where a pixel column holds hundreds of events: per
+    // block of kBlock positions, where it starts and its longest event with that event's
+    // colours. A column reads the blocks it covers in order and touches the per-event arrays
+    // only at its two ends; without them, finding its ends and its longest event cost a cache
+    // miss per probe. 1.5 bytes an event.
+    static constexpr std::uint32_t kBlock = 16;
+    struct Block {
+        std::int64_t start = 0;           // its first event's start
+        std::int64_t longestDuration = 0; // of its longest event
+        std::uint32_t longest = 0;        // position of its longest event, the first of equals
+        std::uint8_t colors[2] = {};      // that event's eventColorIndex, by ColorMode
+    };
+    std::vector<Block> blocks;
+    // Above the blocks, a segment tree of the longest: node i < blocks.size() holds the position
+    // of the longest event under it; node blocks.size() + b stands for blocks[b]. A quarter of a
+    // byte an event.
+    std::vector<std::uint32_t> longestAbove;
 
     std::size_t size() const { return events.size(); }
-    std::int64_t durationAt(std::uint32_t position) const { return ends[position] - starts[position]; }
-    // Position in `events` of the longest event among positions [from, to).
-    std::uint32_t longestIn(std::uint32_t from, std::uint32_t to) const;
+    std::int64_t durationAt(std::uint32_t position) const { return busyBefore[position + 1] - busyBefore[position]; }
+    std::int64_t endAt(std::uint32_t position) const { return starts[position] + durationAt(position); }
+    // The longest event among positions [from, to), the first of equals.
+    struct Longest {
+        std::uint32_t position = 0;
+        std::int64_t duration = 0;
+    };
+    Longest longestIn(std::uint32_t from, std::uint32_t to) const;
+    // Time in [t0, t1) covered by the events at positions [from, to).
+    std::int64_t busyIn(std::uint32_t from, std::uint32_t to, std::int64_t t0, std::int64_t t1) const;
+    // The last block from `fromBlock` on that starts before time (or fromBlock), galloping.
+    std::uint32_t lastBlockBefore(std::int64_t time, std::uint32_t fromBlock) const;
+    // First position from `from` on whose event starts at or after time: the block it is in,
+    // then a scan of that block.
+    std::uint32_t firstStartingFrom(std::int64_t time, std::uint32_t from) const;
     // First position whose event ends after time (or starts at it, for zero-length events).
     std::uint32_t firstEndingAfter(std::int64_t time) const { return firstEndingAfter(time, 0); }
-    // The same, searching only from position `from` on, galloping: O(log k) for an answer k
-    // positions further, which keeps the probes near `from` and in cache.
+    // The same, searching only from position `from` on.
     std::uint32_t firstEndingAfter(std::int64_t time, std::uint32_t from) const;
 };
 
@@ -48,11 +99,9 @@ struct TimelineIndex {
     std::shared_ptr<const analysis::TraceIndex> analysis;
     std::vector<SliceRow> rows;
     // For each track, the first row of it in `rows` and the row count; rows of a track are
-    // ordered by lane, then depth.
+    // ordered by lane, then depth, so an event's row is found from its lane and depth.
     std::vector<std::uint32_t> trackFirstRow;
     std::vector<std::uint32_t> trackRowCount;
-    // For each track, for each event: its row (to find where a selected or searched event is).
-    std::vector<std::vector<std::uint32_t>> eventRow;
 
     struct Step {
         std::int64_t start = 0;
@@ -61,13 +110,23 @@ struct TimelineIndex {
     };
     std::vector<Step> steps; // ProfilerStep#N on CPU tracks, by start
     std::vector<double> counterMax; // per Trace::counters entry, its largest value (0 if none)
+    // Per Trace::counters entry, per kCounterBlock samples, the first one's time and their
+    // largest value: a zoomed-out column finds its ends among these and reads a few maxima
+    // instead of every sample in it.
+    static constexpr std::size_t kCounterBlock = 16;
+    struct CounterBlock {
+        std::int64_t start = 0;
+        double max = 0;
+    };
+    std::vector<std::vector<CounterBlock>> counterBlocks;
     std::int64_t spanStart = 0;
     std::int64_t spanEnd = 0;
 
-    std::uint32_t rowOf(trace::TrackId track, trace::EventIndex event) const
-    {
-        return eventRow[track.value][event.value];
-    }
+    // The row an event is drawn in (to find where a selected or searched event is).
+    std::uint32_t rowOf(trace::TrackId track, trace::EventIndex event) const;
+    // Bytes held by the rows and tables above (the capacity of their arrays), not counting the
+    // trace nor the analyses' index.
+    std::size_t memoryBytes() const;
 };
 
 // Builds the index; O(n log n) in events. Returns nullptr if stopped. analysis: the trace's

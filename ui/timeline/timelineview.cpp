@@ -43,6 +43,16 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), m_scroll(new QScr
     connect(m_scroll, &QScrollBar::valueChanged, this, [this] { rebuild(); });
 }
 
+QRegion TimelineView::frameRegion() const
+{
+    return QRegion(rect()).subtracted(m_scroll->geometry());
+}
+
+void TimelineView::updateFrame()
+{
+    update(frameRegion());
+}
+
 QRect TimelineView::rowsRect() const
 {
     const int top = kRulerHeight + kStepBandHeight;
@@ -66,7 +76,7 @@ void TimelineView::setIndex(std::shared_ptr<const TimelineIndex> index)
 void TimelineView::selectRange(double startNs, double endNs)
 {
     m_range = std::make_pair(std::min(startNs, endNs), std::max(startNs, endNs));
-    update();
+    updateFrame();
     Q_EMIT rangeSelected(m_range->first, m_range->second);
 }
 
@@ -76,6 +86,7 @@ void TimelineView::relayout()
         return;
     m_layout = buildLayout(*m_index, m_collapsed, {}, m_trackOrder);
     m_drawListStale = true;
+    ++m_layoutGeneration;
     m_scroll->setRange(0, std::max(0, m_layout.height - rowsRect().height()));
     m_scroll->setPageStep(std::max(1, rowsRect().height()));
     m_scroll->setSingleStep(18);
@@ -93,7 +104,7 @@ void TimelineView::rebuild()
         m_drawList = buildDrawList(*m_index, m_layout, m_viewport, m_colorMode);
         m_drawListStale = false;
     }
-    update();
+    updateFrame();
 }
 
 void TimelineView::clampViewport()
@@ -176,7 +187,7 @@ void TimelineView::setColorMode(ColorMode mode)
 void TimelineView::setShowAllFlows(bool show)
 {
     m_showAllFlows = show;
-    update();
+    updateFrame();
 }
 
 void TimelineView::setProcessCollapsed(std::uint32_t process, bool collapsed)
@@ -210,7 +221,7 @@ void TimelineView::selectEvent(std::optional<EventRef> event, bool reveal)
                 m_scroll->setValue(row.y - m_viewport.height / 3);
         }
     }
-    update();
+    updateFrame();
     Q_EMIT eventSelected(m_selected);
 }
 
@@ -219,7 +230,7 @@ void TimelineView::setMarkers(std::vector<Marker> markers)
     if (markers == m_markers)
         return;
     m_markers = std::move(markers);
-    update();
+    updateFrame();
 }
 
 void TimelineView::paintMarkers(QPainter &painter) const
@@ -259,7 +270,7 @@ void TimelineView::setHighlights(std::vector<EventRef> events, std::optional<Eve
 {
     m_highlights = std::move(events);
     m_currentHighlight = current;
-    update();
+    updateFrame();
 }
 
 std::optional<Hit> TimelineView::hitAt(const QPoint &widgetPos) const
@@ -541,6 +552,26 @@ void TimelineView::paintRuler(QPainter &painter) const
 
 void TimelineView::paintGutter(QPainter &painter) const
 {
+    // The names change only with the rows, the scroll position, the size or the look: zooming
+    // and panning, which repaint all the rest, draw them from an image of them kept meanwhile.
+    const QRect rows = rowsRect();
+    const qreal ratio = painter.device() ? painter.device()->devicePixelRatio() : 1.0;
+    const GutterKey key{m_layoutGeneration, m_viewport.scrollY, size(), ratio, palette().cacheKey(), font().key()};
+    if (!(key == m_gutterKey) || m_gutter.isNull()) {
+        m_gutter = QImage(QSize(int(std::lround(kGutterWidth * ratio)), int(std::lround(rows.height() * ratio))),
+                          QImage::Format_RGB32);
+        m_gutter.setDevicePixelRatio(ratio);
+        QPainter gutter(&m_gutter);
+        gutter.translate(0, -rows.top());
+        gutter.setFont(font());
+        paintGutterNames(gutter);
+        m_gutterKey = key;
+    }
+    painter.drawImage(QPoint(0, rows.top()), m_gutter);
+}
+
+void TimelineView::paintGutterNames(QPainter &painter) const
+{
     const QRect rows = rowsRect();
     painter.fillRect(QRect(0, rows.top(), kGutterWidth, rows.height()), palette().window());
     painter.save();
@@ -725,7 +756,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     } else {
         const double t = m_viewport.toNs(pos.x() - rowsRect().left());
         m_range = std::make_pair(std::min(t, m_rangeAnchorNs), std::max(t, m_rangeAnchorNs));
-        update();
+        updateFrame();
     }
     m_lastPos = pos;
 }
@@ -771,11 +802,18 @@ bool TimelineView::event(QEvent *event)
         }
         const auto &trace = *m_index->trace;
         const auto &track = trace.track(m_index->rows[hit->row].trackId);
-        QToolTip::showText(help->globalPos(),
-                           QStringLiteral("<b>%1</b><br>%2")
-                               .arg(QString::fromUtf8(trace.string(track.eventName[hit->event])).toHtmlEscaped(),
-                                    QString::fromStdString(formatDuration(track.duration[hit->event]))),
-                           this);
+        QString text = QStringLiteral("<b>%1</b><br>%2")
+                           .arg(QString::fromUtf8(trace.string(track.eventName[hit->event])).toHtmlEscaped(),
+                                QString::fromStdString(formatDuration(track.duration[hit->event])));
+        // Over a pixel column drawn by occupancy, what the column holds.
+        const auto *box = boxAt(m_drawList, hit->row, help->pos().x() - rowsRect().left());
+        if (box && box->column) {
+            const QString where = box->x1 - box->x0 > 1 ? tr("These %1 pixels").arg(int(box->x1 - box->x0)) : tr("This pixel");
+            const QString events = box->count == 1 ? tr("1 event") : tr("%1 events").arg(box->count);
+            const QString busy = QString::number(100 * busyShare(*m_index, m_viewport, *box), 'f', 0);
+            text += tr("<br>%1: %2, %3% busy").arg(where, events, busy);
+        }
+        QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
     return QWidget::event(event);

@@ -87,6 +87,8 @@ public:
 
     // The rows area in widget coordinates.
     QRect rowsRect() const;
+    // What a change of the view repaints: all of it but the scroll bar, which repaints itself.
+    QRegion frameRegion() const;
 
 Q_SIGNALS:
     void viewportChanged();
@@ -110,10 +112,12 @@ private:
     // The whole name of the process, track or counter whose gutter label is at a point.
     QString gutterName(QPoint widgetPos) const;
     void rebuild();
+    void updateFrame();
     void clampViewport();
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
     QRectF eventRect(const EventRef &ref) const;
     void paintGutter(QPainter &painter) const;
+    void paintGutterNames(QPainter &painter) const;
     void paintRuler(QPainter &painter) const;
     void paintRows(QPainter &painter) const;
     void paintOverlays(QPainter &painter) const;
@@ -126,6 +130,19 @@ private:
     DrawList m_drawList;
     bool m_drawListStale = true; // the layout or colours changed since it was built
     mutable QImage m_rowsLayer; // reused between frames: see paintRows
+    // The gutter as last drawn, and what it was drawn for: see paintGutter.
+    struct GutterKey {
+        std::uint64_t layout = 0;
+        int scrollY = 0;
+        QSize size;
+        qreal ratio = 0;
+        qint64 palette = 0;
+        QString font;
+        bool operator==(const GutterKey &) const = default;
+    };
+    mutable QImage m_gutter;
+    mutable GutterKey m_gutterKey;
+    std::uint64_t m_layoutGeneration = 0; // counts relayouts
     ColorMode m_colorMode = ColorMode::ByCategory;
     std::set<std::uint32_t> m_collapsed;
     QScrollBar *m_scroll;

@@ -1,0 +1,284 @@
+// Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QHelpEvent>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolTip>
+
+#include "core/trace/loader.h"
+#include "ui/timeline/drawlist.h"
+#include "ui/timeline/timelineview.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+using namespace pyrometer;
+using namespace pyrometer::ui::timeline;
+
+namespace {
+
+std::shared_ptr<const trace::Trace> load(const QString &file)
+{
+    auto loaded = trace::loadTrace(file.toStdString());
+    return loaded.ok() ? loaded.value() : nullptr;
+}
+
+// Some 100k events as a profiler writes them: four threads of operators three deep, with
+// events of every length, and a GPU stream whose kernels sometimes overlap (a second lane).
+QString writeNestedTrace(const QString &dir)
+{
+    const QString file = dir + "/nested.json";
+    std::ofstream out(file.toStdString());
+    std::mt19937 random(7);
+    out << R"({"traceEvents":[)";
+    const auto event = [&](int tid, const char *name, const char *category, double ts, double dur) {
+        out << R"({"ph":"X","name":")" << name << R"(","cat":")" << category << R"(","pid":1,"tid":)" << tid
+            << R"(,"ts":)" << ts << R"(,"dur":)" << dur << "},";
+    };
+    for (int tid = 1; tid <= 4; ++tid) {
+        for (int k = 0; k < 4800; ++k) {
+            const double ts = k * 20.0 + double(random() % 5);
+            event(tid, "aten::linear", "cpu_op", ts, 12);
+            event(tid, "aten::addmm", "cpu_op", ts + 1, 6);
+            event(tid, "aten::empty", "cpu_op", ts + 1.5, 0.05 * double(1 + random() % 40));
+            event(tid, "aten::t", "cpu_op", ts + 8, 3);
+            event(tid, "aten::as_strided", "cpu_op", ts + 8.5, 1);
+        }
+    }
+    for (int k = 0; k < 2000; ++k)
+        event(7, "gemm", "kernel", k * 48.0, k % 10 == 0 ? 60 : 30);
+    out << R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"python"}}]})";
+    return file;
+}
+
+// Two threads busy 5% and 95% of the time, in events of 100 ns each period, and a third
+// with two bursts of such events 50 µs apart.
+QString writeOccupancyTrace(const QString &dir)
+{
+    const QString file = dir + "/occupancy.json";
+    std::ofstream out(file.toStdString());
+    out << R"({"traceEvents":[)";
+    for (int i = 0; i < 5000; ++i) {
+        const double ts = i * 0.1;
+        out << R"({"ph":"X","name":"light","cat":"cpu_op","pid":1,"tid":1,"ts":)" << ts << R"(,"dur":0.005},)";
+        out << R"({"ph":"X","name":"heavy","cat":"cpu_op","pid":1,"tid":2,"ts":)" << ts << R"(,"dur":0.095},)";
+        if (i < 100 || i >= 600)
+            out << R"({"ph":"X","name":"burst","cat":"cpu_op","pid":1,"tid":3,"ts":)" << ts << R"(,"dur":0.05},)";
+    }
+    out << R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"python"}}]})";
+    return file;
+}
+
+// A counter of 5000 samples at irregular times, with random values.
+QString writeCounterTrace(const QString &dir)
+{
+    const QString file = dir + "/counter.json";
+    std::ofstream out(file.toStdString());
+    std::mt19937 random(11);
+    out << R"({"traceEvents":[)";
+    double ts = 0;
+    for (int i = 0; i < 5000; ++i) {
+        ts += 0.01 * double(1 + random() % 300);
+        out << R"({"ph":"C","name":"memory","pid":1,"ts":)" << ts << R"(,"args":{"bytes":)" << random() % 100000 << "}},";
+    }
+    out << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":1}]})";
+    return file;
+}
+
+// The boxes of the row holding the thread's events, in order.
+std::vector<DrawBox> boxesOfThread(const TimelineIndex &index, const DrawList &list, std::int64_t tid)
+{
+    std::vector<DrawBox> boxes;
+    for (const auto &box : list.boxes) {
+        const auto &track = index.trace->track(index.rows[box.row].trackId);
+        if (track.tid.number == tid)
+            boxes.push_back(box);
+    }
+    return boxes;
+}
+
+} // namespace
+
+class TestTimelineIndex : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void indexTakesAtMost24BytesAnEvent()
+    {
+        const auto index = buildTimelineIndex(load(writeNestedTrace(m_dir.path())));
+        QVERIFY(index);
+        std::size_t events = 0;
+        for (const auto &row : index->rows)
+            events += row.size();
+        QVERIFY2(events >= 90'000, qPrintable(QString::number(events)));
+        const double perEvent = double(index->memoryBytes()) / double(events);
+        QVERIFY2(perEvent <= 24, qPrintable(QString::number(perEvent)));
+        QVERIFY(perEvent >= 20); // starts, prefix sums and event indices are all there
+    }
+
+    void rowsAnswerAsALinearScanDoes()
+    {
+        const auto index = buildTimelineIndex(load(writeNestedTrace(m_dir.path())));
+        QVERIFY(index);
+        const auto &trace = *index->trace;
+        // Every event is found in the row rowOf names, which has its lane and depth.
+        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+            const auto &track = trace.tracks[t];
+            for (std::uint32_t e = 0; e < track.size(); e += 7) {
+                const auto &row = index->rows[index->rowOf(trace::TrackId(t), trace::EventIndex(e))];
+                QCOMPARE(row.trackId.value, t);
+                QCOMPARE(row.lane, track.lane[e]);
+                QCOMPARE(row.depth, track.depth[e]);
+                const auto at = std::lower_bound(row.events.begin(), row.events.end(), e);
+                QVERIFY(at != row.events.end() && *at == e);
+                const auto position = std::uint32_t(at - row.events.begin());
+                QCOMPARE(row.endAt(position), track.start[e] + track.duration[e]);
+            }
+        }
+        // Longest event, covered time and searches over random ranges, against brute force.
+        std::mt19937 random(3);
+        int checked = 0;
+        for (const auto &row : index->rows) {
+            const auto n = std::uint32_t(row.size());
+            if (n < 100)
+                continue;
+            for (int k = 0; k < 200; ++k) {
+                const auto from = std::uint32_t(random() % n);
+                const auto to = from + 1 + std::uint32_t(random() % std::min<std::uint32_t>(n - from, k % 2 ? 40 : 5000));
+                std::uint32_t longest = from;
+                for (auto i = from; i < to; ++i)
+                    longest = row.durationAt(i) > row.durationAt(longest) ? i : longest;
+                QCOMPARE(row.longestIn(from, to).position, longest);
+                QCOMPARE(row.longestIn(from, to).duration, row.durationAt(longest));
+
+                // A window inside the range's span: the events it meets are all in the range.
+                const auto spanEnd = row.endAt(to - 1);
+                const auto t0 = row.starts[from] + std::int64_t(random() % std::uint64_t(spanEnd - row.starts[from] + 1));
+                const auto t1 = t0 + 1 + std::int64_t(random() % std::uint64_t(std::max<std::int64_t>(1, spanEnd - t0)));
+                std::int64_t covered = 0;
+                for (auto i = from; i < to; ++i)
+                    covered += std::max<std::int64_t>(0, std::min(row.endAt(i), t1) - std::max(row.starts[i], t0));
+                if (t1 <= spanEnd)
+                    QCOMPARE(row.busyIn(row.firstEndingAfter(t0, from), row.firstStartingFrom(t1, from), t0, t1), covered);
+                auto linear = from;
+                while (linear < n && row.endAt(linear) <= t0 && row.starts[linear] < t0)
+                    ++linear;
+                QCOMPARE(row.firstEndingAfter(t0, from), linear);
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 1000);
+    }
+
+    void rowsAreDrawnByOccupancy()
+    {
+        const auto index = buildTimelineIndex(load(writeOccupancyTrace(m_dir.path())));
+        QVERIFY(index);
+        const auto layout = buildLayout(*index, {});
+        // 1 µs a pixel over 500 µs: every event is a tenth of a pixel or less.
+        const Viewport view{0, 1000, 500, 0, 400};
+        const auto list = buildDrawList(*index, layout, view, ColorMode::ByCategory);
+        const auto light = boxesOfThread(*index, list, 1);
+        const auto heavy = boxesOfThread(*index, list, 2);
+        // Boxes as tall as the share of their columns that is busy, standing on the row's
+        // bottom; alike columns side by side share a box.
+        for (const auto *boxes : {&light, &heavy}) {
+            const double share = boxes == &light ? 0.05 : 0.95;
+            float columns = 0;
+            for (const auto &box : *boxes) {
+                const auto &row = layout.rows[std::size_t(layout.sliceRowToLayout[box.row])];
+                const int full = row.height - 1; // what a busy column fills: the row less the gap under it
+                QVERIFY(box.column);
+                QCOMPARE(box.x0, std::floor(box.x0));
+                QCOMPARE(box.x1, std::floor(box.x1));
+                columns += box.x1 - box.x0;
+                const int drawn = box.height - 1;
+                QVERIFY2(std::abs(drawn - share * full) <= 1.0, qPrintable(QStringLiteral("%1 px at %2").arg(drawn).arg(box.x0)));
+                QCOMPARE(box.y + box.height, row.y + row.height);
+                QVERIFY(std::abs(busyShare(*index, view, box) - share) < 0.01);
+            }
+            QCOMPARE(columns, 500.0f);
+        }
+        // The heavy row's boxes are many times the light row's: 16 or 17 pixels against 1.
+        QVERIFY(!light.empty() && !heavy.empty());
+        QVERIFY(heavy.front().height - 1 >= 15 * (light.front().height - 1));
+        // Every event is counted once, whatever column its time falls in.
+        QCOMPARE(list.eventsDrawn, std::size_t(5000 + 5000 + 4500));
+    }
+
+    void gapsStayEmpty()
+    {
+        const auto index = buildTimelineIndex(load(writeOccupancyTrace(m_dir.path())));
+        QVERIFY(index);
+        const auto layout = buildLayout(*index, {});
+        const Viewport view{0, 1000, 500, 0, 400};
+        const auto burst = boxesOfThread(*index, buildDrawList(*index, layout, view, ColorMode::ByCategory), 3);
+        QVERIFY(!burst.empty());
+        // The bursts cover 0..10 µs and 60..500 µs: nothing is drawn over the 50 pixels between.
+        std::vector<Fill> fills = joinedFills(burst);
+        for (const auto &fill : fills)
+            QVERIFY2(fill.right <= 11 || fill.left >= 59, qPrintable(QStringLiteral("%1..%2").arg(fill.left).arg(fill.right)));
+        QVERIFY(std::any_of(fills.begin(), fills.end(), [](const Fill &fill) { return fill.left < 10; }));
+        QVERIFY(std::any_of(fills.begin(), fills.end(), [](const Fill &fill) { return fill.right > 61; }));
+    }
+
+    void counterColumnsHoldTheirLargestValue()
+    {
+        const auto index = buildTimelineIndex(load(writeCounterTrace(m_dir.path())));
+        QVERIFY(index);
+        QCOMPARE(index->trace->counters.size(), std::size_t(1));
+        const auto &series = index->trace->counters[0];
+        const auto layout = buildLayout(*index, {});
+        const double span = double(series.time.back() - series.time.front());
+        // Zoomed out (hundreds of samples a column), in between, and in (a few a column).
+        for (const double share : {1.2, 0.1, 0.003}) {
+            const double start = double(series.time.front()) + (share > 1 ? -0.05 : 0.3) * span;
+            const Viewport view{start, span * share / 400, 400, 0, 400};
+            const auto list = buildDrawList(*index, layout, view, ColorMode::ByCategory);
+            QCOMPARE(list.counters.size(), std::size_t(1));
+            std::size_t checked = 0;
+            for (const auto &[x, value] : list.counters[0].points) {
+                // The largest value in force during the column, sample by sample.
+                const auto from = std::int64_t(std::floor(view.toNs(x)));
+                const auto to = std::int64_t(std::floor(view.toNs(x + 1)));
+                double largest = 0;
+                for (std::size_t i = 0; i < series.time.size(); ++i) {
+                    const bool inForce = series.time[i] < to && (i + 1 == series.time.size() || series.time[i + 1] > from);
+                    if (inForce)
+                        largest = std::max(largest, series.value[i]);
+                }
+                QCOMPARE(double(value), double(float(largest / index->counterMax[0])));
+                ++checked;
+            }
+            QVERIFY(checked >= 10);
+        }
+    }
+
+    void columnTooltipSaysHowBusy()
+    {
+        const auto index = buildTimelineIndex(load(writeOccupancyTrace(m_dir.path())));
+        QVERIFY(index);
+        TimelineView view;
+        view.resize(700, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(index);
+        view.setVisibleRange(0, 500'000);
+        const auto heavy = boxesOfThread(*index, view.drawList(), 2);
+        QVERIFY(!heavy.empty());
+        const auto &box = heavy[heavy.size() / 2];
+        const QPoint at(view.rowsRect().left() + int(box.x0), view.rowsRect().top() + box.y + box.height / 2);
+        QHelpEvent help(QEvent::ToolTip, at, view.mapToGlobal(at));
+        QApplication::sendEvent(&view, &help);
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("heavy")), qPrintable(QToolTip::text()));
+        // About 95%: a column of this view is a little more than a microsecond.
+        QVERIFY2(QToolTip::text().contains(QRegularExpression(QStringLiteral("\\d+ events, 9\\d% busy"))), qPrintable(QToolTip::text()));
+    }
+};
+
+QTEST_MAIN(TestTimelineIndex)
+#include "tst_timelineindex.moc"
