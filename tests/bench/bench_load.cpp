@@ -1,41 +1,52 @@
 // Times one way of reading a trace, in its own process so peak RSS is its own:
 //   trace_bench_load pyrometer FILE [THREADS [CHUNK_KIB]]
-//                                       our loader (prints events, time, MB/s, RSS, model size);
+//                                       our loader (prints events, time, MB/s, RSS, model size,
+//                                       and the offset of the event furthest into the file with
+//                                       whether re-reading its JSON from there worked);
 //                                       THREADS parser threads besides the caller (default: one
 //                                       per core, 0: parse on the calling thread only)
 //   trace_bench_load simdjson FILE      a bare simdjson On-Demand pass: read the file, iterate
 //                                       traceEvents and touch every event's keys
+#include "core/trace/eventjson.h"
 #include "core/trace/eventreader.h"
 #include "core/trace/loader.h"
+#include "rss.h"
 
 #include <simdjson.h>
-
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <string>
+
+using pyrometer::bench::currentRssMb;
+using pyrometer::bench::peakRssMb;
 
 namespace {
 
-double peakRssMb()
+// The event furthest into the file, re-read from its offset: past 4 GiB in a file that big.
+std::string rereadLastEvent(const pyrometer::trace::Trace &trace)
 {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double currentRssMb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+    using namespace pyrometer::trace;
+    TrackId lastTrack;
+    EventIndex lastEvent;
+    std::uint64_t offset = 0;
+    for (const auto &track : trace.tracks) {
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            if (!lastEvent.isValid() || track.sourceOffset[i] > offset) {
+                offset = track.sourceOffset[i];
+                lastTrack = track.id;
+                lastEvent = EventIndex(i);
+            }
+        }
     }
-    return 0;
+    if (!lastEvent.isValid())
+        return "none";
+    const auto json = readEventJson(trace, lastTrack, lastEvent);
+    const bool same = json.ok() && json.value().starts_with('{')
+        && json.value().find(trace.string(trace.track(lastTrack).eventName[lastEvent.value])) != std::string::npos;
+    return std::to_string(offset) + (same ? ":ok" : ":FAILED");
 }
 
 } // namespace
@@ -94,11 +105,13 @@ int main(int argc, char **argv)
     }
     const auto &trace = *result.value();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double peak = peakRssMb();
+    const double after = currentRssMb();
     std::printf("pyrometer(%s, threads=%d) events=%llu tracks=%zu seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
-                "model_MB=%.0f file_MB=%.0f\n",
+                "model_MB=%.0f file_MB=%.0f last_event_reread=%s\n",
                 pyrometer::trace::EventReader::variant(), options.parserThreads, static_cast<unsigned long long>(trace.info.eventCount),
-                trace.tracks.size(), seconds, static_cast<double>(trace.info.fileBytes) / 1e6 / seconds, peakRssMb(),
-                currentRssMb(), static_cast<double>(trace.memoryBytes()) / 1e6,
-                static_cast<double>(trace.info.fileBytes) / 1e6);
+                trace.tracks.size(), seconds, static_cast<double>(trace.info.fileBytes) / 1e6 / seconds, peak, after,
+                static_cast<double>(trace.memoryBytes()) / 1e6, static_cast<double>(trace.info.fileBytes) / 1e6,
+                rereadLastEvent(trace).c_str());
     return 0;
 }
