@@ -1,8 +1,8 @@
 // Times one way of reading a trace, in its own process so peak RSS is its own:
 //   trace_bench_load pyrometer FILE [THREADS [CHUNK_KIB]]
-//                                       our loader (prints events, time, MB/s, RSS, model size,
-//                                       and the offset of the event furthest into the file with
-//                                       whether re-reading its JSON from there worked);
+//                                       our loader (prints events, time, MB/s of JSON, RSS,
+//                                       model size, and the offset of the event furthest into
+//                                       the file with whether re-reading it from there worked);
 //                                       THREADS parser threads besides the caller (default: one
 //                                       per core, 0: parse on the calling thread only)
 //   trace_bench_load simdjson FILE      a bare simdjson On-Demand pass: read the file, iterate
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     std::printf("pyrometer(%s, threads=%d) events=%llu tracks=%zu seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
                 "model_MB=%.0f file_MB=%.0f last_event_reread=%s\n",
                 pyrometer::trace::EventReader::variant(), options.parserThreads, static_cast<unsigned long long>(trace.info.eventCount),
-                trace.tracks.size(), seconds, static_cast<double>(trace.info.fileBytes) / 1e6 / seconds, peak, after,
+                trace.tracks.size(), seconds, static_cast<double>(trace.info.jsonBytes) / 1e6 / seconds, peak, after,
                 static_cast<double>(trace.memoryBytes()) / 1e6, static_cast<double>(trace.info.fileBytes) / 1e6,
                 rereadLastEvent(trace).c_str());
     return 0;
