@@ -51,17 +51,30 @@ SliceRow::Longest SliceRow::longestIn(std::uint32_t from, std::uint32_t to) cons
             bestDuration = duration;
         }
     };
-    const auto scan = [&](std::uint32_t first, std::uint32_t last) {
+    // Part of a block: its longest, when that is in the part, else each of the part's events.
+    // Zoomed out, a column's ends are such parts, and most of the time no event of theirs is
+    // read: the colour of a block's longest is in its record.
+    const auto part = [&](std::uint32_t first, std::uint32_t last) {
+        const auto &block = blocks[first / kBlock];
+        if (block.longest >= first && block.longest < last) {
+            consider(block.longest, block.longestDuration);
+            return;
+        }
         for (auto i = first; i < last; ++i)
             consider(i, durationAt(i));
     };
     const auto firstBlock = (from + kBlock - 1) / kBlock;
     const auto lastBlock = to / kBlock; // whole blocks are [firstBlock, lastBlock)
     if (firstBlock >= lastBlock) {
-        scan(from, to);
+        // Within a block, or across the boundary of two.
+        const auto boundary = std::min(to, (from / kBlock + 1) * kBlock);
+        part(from, boundary);
+        if (boundary < to)
+            part(boundary, to);
         return {best, bestDuration};
     }
-    scan(from, firstBlock * kBlock);
+    if (from < firstBlock * kBlock)
+        part(from, firstBlock * kBlock);
     // A few blocks are read in order; more, through the tree.
     constexpr std::uint32_t kFewBlocks = 32;
     if (lastBlock - firstBlock <= kFewBlocks) {
@@ -80,7 +93,8 @@ SliceRow::Longest SliceRow::longestIn(std::uint32_t from, std::uint32_t to) cons
                 visit(--r);
         }
     }
-    scan(lastBlock * kBlock, to);
+    if (lastBlock * kBlock < to)
+        part(lastBlock * kBlock, to);
     return {best, bestDuration};
 }
 

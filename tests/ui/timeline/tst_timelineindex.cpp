@@ -26,7 +26,8 @@ std::shared_ptr<const trace::Trace> load(const QString &file)
 }
 
 // Some 100k events as a profiler writes them: four threads of operators three deep, with
-// events of every length, and a GPU stream whose kernels sometimes overlap (a second lane).
+// events of every length, and a GPU stream whose kernels sometimes overlap (a second lane);
+// and a thread of events seconds apart, some seconds long.
 QString writeNestedTrace(const QString &dir)
 {
     const QString file = dir + "/nested.json";
@@ -49,6 +50,8 @@ QString writeNestedTrace(const QString &dir)
     }
     for (int k = 0; k < 2000; ++k)
         event(7, "gemm", "kernel", k * 48.0, k % 10 == 0 ? 60 : 30);
+    for (int k = 0; k < 300; ++k)
+        event(9, k % 3 ? "wait" : "train", "user_annotation", k * 7e6, 1e3 * double(1 + random() % 6000));
     out << R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"python"}}]})";
     return file;
 }
