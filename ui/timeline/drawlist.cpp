@@ -184,7 +184,7 @@ void buildRows(const TimelineIndex &index, const TimelineLayout &layout, const V
     }
 }
 
-// Events in view on a layout row: what its share of building costs, roughly.
+// Events in view on a slice row.
 std::size_t eventsInView(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport)
 {
     if (layoutRow.kind != RowKind::Slices)
@@ -207,13 +207,21 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
         return list;
     const auto [first, last] = layout.rowsIn(viewport.scrollY, viewport.scrollY + viewport.height);
     // Zoomed out over many events, the rows are split in two halves of about equal work, the
-    // first built on another thread: the boxes come out in the same order either way.
+    // first built on another thread: the boxes come out in the same order either way. A row
+    // costs about a box per pixel column with events, so no more than its width, however many
+    // events it holds; a counter row reads every column.
     std::vector<std::size_t> work;
+    std::size_t events = 0;
     std::size_t total = 0;
-    for (int r = first; r < last; ++r)
-        total += work.emplace_back(eventsInView(index, layout.rows[std::size_t(r)], viewport));
+    for (int r = first; r < last; ++r) {
+        const auto &row = layout.rows[std::size_t(r)];
+        const auto inView = eventsInView(index, row, viewport);
+        events += inView;
+        total += work.emplace_back(row.kind == RowKind::Counter ? std::size_t(viewport.width)
+                                                                : std::min(inView, std::size_t(viewport.width)));
+    }
     int middle = first;
-    if (total >= parallelEvents && std::thread::hardware_concurrency() > 1) {
+    if (events >= parallelEvents && std::thread::hardware_concurrency() > 1) {
         for (std::size_t done = 0; middle < last && done * 2 < total; ++middle)
             done += work[std::size_t(middle - first)];
     }

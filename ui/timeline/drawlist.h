@@ -26,11 +26,12 @@ struct Viewport {
     bool operator==(const Viewport &) const = default;
 };
 
-// One rectangle: a single event a pixel wide or more, drawn to its row's full height, or one
+// One rectangle: a single event a pixel wide or more, drawn to its row's full height, or a
 // pixel column of events narrower than a pixel, drawn by occupancy, as Perfetto and Tracy do:
 // as tall as the share of the column's time they cover (at least a pixel), standing on the
-// row's bottom, coloured like the longest of them (`event`). A busy row and a row busy 5% of
-// the time then look different however far out the view is, and gaps stay visible.
+// row's bottom, coloured like the longest of them (`event`); columns side by side that come
+// out alike share a box. A busy row and a row busy 5% of the time then look different however
+// far out the view is, and gaps stay visible.
 struct DrawBox {
     float x0 = 0;
     float x1 = 0;
@@ -41,7 +42,7 @@ struct DrawBox {
     std::uint32_t position = 0; // first event's position in the row
     std::uint32_t count = 1;    // events in the box; a column's first may have begun in the one before
     std::uint32_t event = 0;    // the represented event, an index into the track's columns
-    bool column = false;        // a pixel column of sub-pixel events
+    bool column = false;        // pixel columns of sub-pixel events
     bool operator==(const DrawBox &) const = default;
 };
 
