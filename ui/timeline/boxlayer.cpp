@@ -9,7 +9,10 @@ void rasterizeFills(QImage &image, const std::vector<Fill> &fills)
 {
     Q_ASSERT(image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32_Premultiplied);
     const double ratio = image.devicePixelRatio();
-    const auto device = [ratio](int logical) { return int(std::lround(logical * ratio)); };
+    // At a ratio of 1, as on most screens, no rounding: zoomed out there are tens of thousands
+    // of fills, and four calls to lround each showed in a frame's time.
+    const bool unit = ratio == 1.0;
+    const auto device = [ratio, unit](int logical) { return unit ? logical : int(std::lround(logical * ratio)); };
     const int width = image.width();
     const int height = image.height();
     const auto stride = image.bytesPerLine() / qsizetype(sizeof(QRgb));
