@@ -9,7 +9,6 @@
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/document.h"
 
-#include <map>
 #include <memory>
 
 class QAction;

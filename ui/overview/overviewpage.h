@@ -5,7 +5,6 @@
 
 #include "ui/overview/overviewdata.h"
 
-#include <map>
 #include <memory>
 
 class QGridLayout;

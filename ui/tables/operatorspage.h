@@ -7,7 +7,6 @@
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/document.h"
 
-#include <map>
 #include <memory>
 #include <optional>
 

@@ -12,15 +12,6 @@ std::size_t AnalysisCache::size() const
     return m_entries.size();
 }
 
-void AnalysisCache::clear()
-{
-    std::list<Entry> released;
-    {
-        const std::lock_guard lock(m_mutex);
-        released.swap(m_entries);
-    } // results are freed outside the lock
-}
-
 std::shared_ptr<const void> AnalysisCache::find(const std::function<bool(const Entry &)> &matches) const
 {
     const std::lock_guard lock(m_mutex);

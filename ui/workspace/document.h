@@ -54,7 +54,6 @@ public:
     }
 
     std::size_t size() const;
-    void clear();
 
 private:
     struct Entry {
