@@ -124,6 +124,30 @@ struct Marker {
     ProcessId process; // invalid for global markers
 };
 
+// The top-level "distributedInfo" of a rank's trace (torch.distributed jobs). rank and
+// worldSize are -1 when the trace has none.
+struct DistributedInfo {
+    int rank = -1;
+    int worldSize = -1;
+    std::string backend; // "nccl", "gloo", ...
+    std::string pgConfig; // raw JSON of "pg_config", compacted; empty when absent
+    bool present() const { return rank >= 0; }
+    bool operator==(const DistributedInfo &) const = default;
+};
+
+// A collective's args as newer torch writes them on record_param_comms and NCCL kernels.
+// Numbers are -1 and strings invalid when absent.
+struct CollectiveArgs {
+    StringId name;          // "Collective name", e.g. "allreduce"
+    std::int64_t inNelems = -1;  // "In msg nelems"
+    std::int64_t outNelems = -1; // "Out msg nelems"
+    StringId dtype;         // "dtype", e.g. "Float"
+    std::int32_t groupSize = -1; // "Group size"
+    StringId groupName;     // "Process Group Name"
+    StringId groupRanks;    // "Process Group Ranks", as written
+    bool operator==(const CollectiveArgs &) const = default;
+};
+
 // The figures `pyrometer-cli info` prints and the Overview shows.
 struct TraceInfo {
     std::filesystem::path file;
@@ -139,6 +163,7 @@ struct TraceInfo {
     std::uint64_t warningCount = 0;
     std::vector<std::string> warnings; // the first kMaxWarnings messages
     bool partial = false;              // a truncated file was loaded up to its valid prefix
+    DistributedInfo distributed;
 
     static constexpr std::size_t kMaxWarnings = 20;
     std::int64_t spanNanoseconds() const { return spanEnd - spanStart; }
@@ -163,11 +188,14 @@ struct Trace {
     MemoryEvents memory;
     std::vector<Flow> flows;
     std::vector<Marker> markers;
+    // Events with collective args, by their index into args (sorted): few events have them.
+    std::vector<std::pair<std::uint32_t, CollectiveArgs>> collectiveArgs;
 
     std::string_view string(StringId id) const { return strings.view(id); }
     const Track &track(TrackId id) const { return tracks[id.value]; }
     const Process &process(ProcessId id) const { return processes[id.value]; }
     const EventArgs *eventArgs(TrackId track, EventIndex event) const;
+    const CollectiveArgs *collective(TrackId track, EventIndex event) const;
     std::uint64_t sliceCount() const;
 
     // Events of a track whose start lies in [from, to): an index range found by binary search.

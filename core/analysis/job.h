@@ -1,0 +1,96 @@
+#pragma once
+
+#include "core/analysis/distributed.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace pyrometer::analysis {
+
+// A distributed job: the ranks' figures side by side, who is slow and who waits, and the
+// collectives. Built from RankFigures only, so a job of 1,000 ranks never holds two traces.
+
+// One row of the collectives table: a collective and message size, on one rank or summed over
+// all of them.
+struct CollectiveRow {
+    std::string name;          // canonical
+    std::int64_t bytes = -1;   // per call; -1 unknown
+    int groupSize = -1;        // as the args say, else the job's world size
+    int rank = -1;             // -1 for the row over all ranks
+    std::uint64_t calls = 0;
+    std::int64_t timeNs = 0;   // summed
+    double algbwGBps = 0;      // bytes x calls / time, in GB/s (1e9); 0 when bytes unknown
+    double busbwGBps = 0;      // algbw x busBandwidthFactor(name, groupSize)
+    bool operator==(const CollectiveRow &) const = default;
+};
+
+// Rows per (name, bytes) of the calls given, sorted by time, largest first.
+std::vector<CollectiveRow> collectiveTable(const std::vector<CollectiveCall> &calls, int worldSize, int rank = -1);
+
+// A rank whose computation per step is an outlier: above 1.10 x the median of the other ranks
+// and, with three ranks or more, above that median by more than 3 robust deviations (1.4826 x
+// the others' median absolute deviation).
+struct Straggler {
+    int rank = -1;
+    double computePerStepUs = 0;
+    double othersMedianUs = 0; // the median of the other ranks' compute per step
+    double ratio = 0;          // computePerStepUs / othersMedianUs
+    std::string reason;        // "compute 412.0 ms/step against a median of 301.5 ms of the other ranks (1.37x)"
+    bool operator==(const Straggler &) const = default;
+};
+
+std::vector<Straggler> findStragglers(const std::vector<RankFigures> &ranks);
+
+struct JobFigures {
+    std::vector<RankFigures> ranks; // sorted by rank (then file)
+    int worldSize = -1;             // from distributedInfo; -1 when no rank says
+    std::string backend;
+
+    std::vector<Straggler> stragglers;
+    // Per ranks[i]: time spent in collectives waiting for the last rank to arrive (the latest
+    // start of the same call over all ranks, after alignment, minus this rank's start), summed.
+    std::vector<std::int64_t> waitNs;
+    // Per ranks[i]: added to that rank's times to put every rank on the anchor's clock.
+    std::vector<std::int64_t> clockOffsetNs;
+    // The instant the clocks were aligned on, said in words ("the end of the first all_reduce
+    // that every rank ran"), or why none was found (then offsets are 0).
+    std::string anchor;
+
+    std::vector<CollectiveRow> collectives;       // over all ranks
+    std::vector<CollectiveRow> collectivesByRank; // per rank, by rank then time
+
+    // Duplicate rank numbers, missing ranks, ranks of other jobs, files without a rank: said,
+    // not guessed.
+    std::vector<std::string> problems;
+    bool operator==(const JobFigures &) const = default;
+};
+
+// Combines ranks' figures: sorting, identity checks, clock alignment, waits, stragglers and
+// the collectives tables.
+JobFigures combineRanks(std::vector<RankFigures> ranks);
+
+// The trace files that make a job: a folder (recursively, as a TensorBoard log directory) gives
+// its trace files; files are taken as they are. Error naming the path when one is missing or a
+// folder holds no traces, or when fewer than one file is found.
+Result<std::vector<std::filesystem::path>> jobFiles(const std::vector<std::filesystem::path> &paths);
+
+// A rank number from a file name: "rank-3.json.gz", "rank_3", "rank3.pt.trace.json" -> 3; -1
+// when the name has none. Used when a trace has no distributedInfo.
+int rankFromFileName(const std::filesystem::path &file);
+
+struct JobOptions {
+    int threads = 0; // ranks loaded at once: 0 one per core
+};
+
+// Loads the files one rank per thread at a time, keeps each rank's figures and drops its trace,
+// then combines them. A file that cannot be loaded fails the whole job with its message.
+// Progress counts ranks; a stop ends it with an Error ending in "cancelled".
+Result<JobFigures> summariseJob(const std::vector<std::filesystem::path> &files, const JobOptions &options,
+                                ProgressReporter &progress, const StopToken &stop);
+Result<JobFigures> summariseJob(const std::vector<std::filesystem::path> &files, const JobOptions &options = {});
+
+} // namespace pyrometer::analysis

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "core/trace/trace.h"
+#include "core/util/progress.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pyrometer::trace {
+
+// One trace to put beside others, shifted in time and named.
+struct TracePart {
+    std::shared_ptr<const Trace> trace;
+    std::int64_t offsetNs = 0; // added to every time of the part
+    std::string label;         // e.g. "rank 3": prefixes its process names ("rank 3 · GPU 0")
+};
+
+// One trace that holds the parts side by side, each part's processes as their own group (in
+// the order of the parts, then each part's own order), every time shifted by the part's
+// offset: events, counters, memory events, flows, markers and collective args. Strings are
+// re-interned; pids are made unique across parts. info sums the counts and spans the union;
+// info.file is the first part's file. Null when stopped or when parts is empty.
+std::shared_ptr<const Trace> combineTraces(const std::vector<TracePart> &parts, const StopToken *stop = nullptr);
+
+} // namespace pyrometer::trace
