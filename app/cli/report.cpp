@@ -1,14 +1,18 @@
 // pyrometer-cli report INPUT... -o report.html|report.md: the summary, step breakdown, top
-// operators, kernels and layers, advice and charts of traces and models, in one file.
+// operators, kernels and layers, advice and charts of traces and models, in one file; with
+// --job, the report of a distributed job whose rank traces INPUT names.
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/jobinput.h"
 #include "app/cli/variantoptions.h"
+#include "core/report/jobreport.h"
 #include "core/report/modelreport.h"
 #include "core/report/reportrender.h"
 #include "core/report/tracereport.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/runner.h"
+#include "core/util/format.h"
 
 #include <iostream>
 
@@ -23,6 +27,8 @@ struct ReportCliOptions {
     int iterations = 50;
     std::size_t top = 15;
     std::string timeUnit = "auto";
+    bool job = false;
+    int threads = 0;
 };
 
 // Times and profiles a model as the Model page's Run profile does.
@@ -54,6 +60,22 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     return report::modelSections(latency.value(), profile.value(), prefix, reportOptions);
 }
 
+// The job's sections, and its name for the title: the paths given, or the count of ranks when
+// they are many files.
+std::optional<std::vector<report::Section>> jobReportSections(const ReportCliOptions &options, const report::ReportOptions &reportOptions,
+                                                        std::vector<std::string> &names)
+{
+    const auto job = loadJob(options.inputs, options.threads);
+    if (!job)
+        return std::nullopt;
+    if (options.inputs.size() > 3)
+        names.push_back("a job of " + countOf(std::int64_t(job->ranks.size()), "rank"));
+    else
+        for (const auto &input : options.inputs)
+            names.push_back(std::filesystem::path(input).filename().string());
+    return report::jobSections(*job, "", reportOptions);
+}
+
 int runReport(const ReportCliOptions &options)
 {
     const auto format = report::formatForPath(options.output);
@@ -68,7 +90,13 @@ int runReport(const ReportCliOptions &options)
 
     std::vector<report::Section> sections;
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < options.inputs.size(); ++i) {
+    if (options.job) {
+        auto job = jobReportSections(options, reportOptions, names);
+        if (!job)
+            return kBadInput;
+        sections = std::move(*job);
+    }
+    for (std::size_t i = 0; i < options.inputs.size() && !options.job; ++i) {
         const auto &input = options.inputs[i];
         const std::string prefix = options.inputs.size() > 1 ? "input" + std::to_string(i + 1) + "-" : "";
         std::optional<std::vector<report::Section>> more;
@@ -96,8 +124,11 @@ int runReport(const ReportCliOptions &options)
 void setupReport(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<ReportCliOptions>();
-    command.add_option("INPUT", options->inputs, "Traces (.json, .json.gz, log directories) and TorchScript models")
+    command.add_option("INPUT", options->inputs, "Traces (.json, .json.gz, log directories) and TorchScript models; with --job, "
+                                                 "a distributed job's rank traces or their folder")
         ->required();
+    command.add_flag("--job", options->job, "INPUT is one distributed job: its ranks side by side, the straggler, the collectives");
+    addCountOption(command, "--threads", options->threads, 0, "--job: ranks loaded at once; 0: one per core");
     command.add_option("-o,--output", options->output, "The report: .html (self-contained) or .md")->required();
     command.add_option("--input", options->input, "Models' input shapes, 1x3x224x224 (default: as the model records)");
     addCountOption(command, "--warmup", options->warmup, 0, "Models: untimed runs after the cold one");
