@@ -1,5 +1,7 @@
 #include "core/analysis/utilization.h"
 
+#include "core/analysis/intervals.h"
+
 #include <algorithm>
 #include <map>
 
@@ -7,22 +9,11 @@ namespace pyrometer::analysis {
 
 namespace {
 
-using Window = std::pair<std::int64_t, std::int64_t>;
+using Window = Interval;
 
-// Sorted, disjoint, non-empty.
 std::vector<Window> mergedWindows(std::vector<Window> windows)
 {
-    std::sort(windows.begin(), windows.end());
-    std::vector<Window> merged;
-    for (const auto &[a, b] : windows) {
-        if (b <= a)
-            continue;
-        if (!merged.empty() && a <= merged.back().second)
-            merged.back().second = std::max(merged.back().second, b);
-        else
-            merged.push_back({a, b});
-    }
-    return merged;
+    return IntervalSet(std::move(windows)).spans();
 }
 
 } // namespace

@@ -202,6 +202,29 @@ struct Impl {
         return Outcome::Ok;
     }
 
+    // A collective's text arg: a string, or (for "Process Group Ranks" in some releases) an
+    // array, kept as compact JSON. Other types are ignored.
+    Outcome readCollectiveText(od::value &value, StringId &out)
+    {
+        od::json_type type;
+        if (const auto error = value.type().get(type))
+            return fail(error);
+        if (type == od::json_type::string) {
+            if (const auto outcome = readStringId(value, out); outcome != Outcome::Ok)
+                return outcome;
+        } else if (type == od::json_type::array) {
+            od::array array;
+            std::string_view text;
+            if (value.get_array().get(array) != simdjson::SUCCESS || array.raw_json().get(text) != simdjson::SUCCESS)
+                return Outcome::Ok;
+            out = compactJson(text);
+        } else {
+            return Outcome::Ok;
+        }
+        raw.hasCollective = true;
+        return Outcome::Ok;
+    }
+
     StringId compactJson(std::string_view text)
     {
         // Shapes are written pretty-printed in newer traces; interning them without blanks
@@ -274,8 +297,49 @@ struct Impl {
             case 'd':
                 if (keyIs(key, "device") && readInteger(v, number))
                     raw.args.device = static_cast<std::int32_t>(number);
+                else if (keyIs(key, "dtype")) {
+                    if (readCollectiveText(v, raw.collective.dtype) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
+                break;
+            case 'C':
+                if (keyIs(key, "Collective name")) {
+                    if (readCollectiveText(v, raw.collective.name) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
+                break;
+            case 'O':
+                if (keyIs(key, "Out msg nelems") && readInteger(v, number)) {
+                    raw.collective.outNelems = number;
+                    raw.hasCollective = true;
+                }
+                break;
+            case 'G':
+                if (keyIs(key, "Group size") && readInteger(v, number)) {
+                    raw.collective.groupSize = static_cast<std::int32_t>(number);
+                    raw.hasCollective = true;
+                }
+                break;
+            case 'P':
+                if (keyIs(key, "Process Group Name")) {
+                    if (readCollectiveText(v, raw.collective.groupName) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
+                if (keyIs(key, "Process Group Ranks")) {
+                    if (readCollectiveText(v, raw.collective.groupRanks) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
                 break;
             case 'I':
+                if (keyIs(key, "In msg nelems") && readInteger(v, number)) {
+                    raw.collective.inNelems = number;
+                    raw.hasCollective = true;
+                    break;
+                }
                 if (keyIs(key, "Input Dims") || keyIs(key, "Input dims") || keyIs(key, "Input type")) {
                     od::array array;
                     std::string_view text;

@@ -19,6 +19,27 @@
 namespace pyrometer::trace {
 namespace {
 
+// The top-level "distributedInfo" of a torch.distributed rank's trace, if the document has one.
+DistributedInfo readDistributedInfo(simdjson::dom::element root)
+{
+    DistributedInfo info;
+    simdjson::dom::object object;
+    if (root["distributedInfo"].get(object))
+        return info;
+    std::int64_t number = 0;
+    if (!object["rank"].get(number))
+        info.rank = static_cast<int>(number);
+    if (!object["world_size"].get(number))
+        info.worldSize = static_cast<int>(number);
+    std::string_view text;
+    if (!object["backend"].get(text))
+        info.backend = text;
+    simdjson::dom::element config;
+    if (!object["pg_config"].get(config))
+        info.pgConfig = simdjson::minify(config);
+    return info;
+}
+
 constexpr std::size_t kChunk = 4u << 20; // bytes of events per simdjson pass: stays in cache
 // Smallest chunk (tests): well above simdjson's padding, so that a chunk being parsed never
 // reads the bytes patched for a chunk scheduled after it.
@@ -86,6 +107,7 @@ private:
     TraceBuilder m_builder;
     std::optional<EventReader> m_reader{std::in_place};
     std::string m_prefix;
+    DistributedInfo m_distributed;
     std::size_t m_separator = 0; // window position of the '[' or ',' before the next event
     bool m_truncated = false;
     bool m_exact = false; // cut the next chunk exactly, on this thread
@@ -381,8 +403,10 @@ Result<bool> Loader::validateRest()
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     const auto failure = parser.parse(document).get(root);
-    if (!failure)
+    if (!failure) {
+        m_distributed = readDistributedInfo(root);
         return true;
+    }
     std::string problem = simdjson::error_message(failure);
     if (failure == simdjson::TAPE_ERROR || failure == simdjson::INCOMPLETE_ARRAY_OR_OBJECT)
         problem = "the JSON after the traceEvents array is incomplete (truncated file?)";
@@ -405,6 +429,12 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     if (!m_truncated) {
         if (auto rest = validateRest(); !rest)
             return rest.error();
+    } else if (!m_prefix.empty()) {
+        // The keys before the events still say which rank this was.
+        simdjson::dom::parser parser;
+        simdjson::dom::element root;
+        if (!parser.parse(m_prefix + "[]}").get(root))
+            m_distributed = readDistributedInfo(root);
     }
     if (m_stop.stopRequested())
         return cancelled();
@@ -422,6 +452,7 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     trace->info.fileBytes = m_input.fileSize();
     trace->info.jsonBytes = jsonBytes;
     trace->info.partial = m_truncated;
+    trace->info.distributed = m_distributed;
     trace->gzipped = m_input.gzipped();
     trace->info.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     m_progress.finish();

@@ -32,6 +32,8 @@ struct RawEvent {
 
     EventArgs args;
     bool hasArgs = false;
+    CollectiveArgs collective;
+    bool hasCollective = false;
 
     // [memory] fields
     std::int64_t bytes = 0;

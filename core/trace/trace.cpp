@@ -13,6 +13,17 @@ const EventArgs *Trace::eventArgs(TrackId trackId, EventIndex event) const
     return index == Track::kNoArgs ? nullptr : &args[index];
 }
 
+const CollectiveArgs *Trace::collective(TrackId trackId, EventIndex event) const
+{
+    const auto &t = track(trackId);
+    if (!event.isValid() || event.value >= t.size() || t.args[event.value] == Track::kNoArgs)
+        return nullptr;
+    const auto index = t.args[event.value];
+    const auto it = std::lower_bound(collectiveArgs.begin(), collectiveArgs.end(), index,
+                                     [](const auto &entry, std::uint32_t value) { return entry.first < value; });
+    return it != collectiveArgs.end() && it->first == index ? &it->second : nullptr;
+}
+
 std::uint64_t Trace::sliceCount() const
 {
     std::uint64_t count = 0;
@@ -66,7 +77,8 @@ EventIndex Trace::sliceStartingAt(TrackId trackId, std::int64_t time) const
 std::size_t Trace::memoryBytes() const
 {
     std::size_t bytes = strings.memoryBytes() + args.capacity() * sizeof(EventArgs)
-        + flows.capacity() * sizeof(Flow) + markers.capacity() * sizeof(Marker);
+        + flows.capacity() * sizeof(Flow) + markers.capacity() * sizeof(Marker)
+        + collectiveArgs.capacity() * sizeof(collectiveArgs[0]);
     for (const auto &t : tracks) {
         bytes += t.start.capacity() * 8 + t.duration.capacity() * 8 + t.eventName.capacity() * 4
             + t.category.capacity() * 4 + t.kind.capacity() + t.lane.capacity() * 2

@@ -63,6 +63,13 @@ void TraceBuilder::absorb(TraceBuilder &part)
         args.inputTypes = id(args.inputTypes);
         to.args.push_back(args);
     }
+    for (auto [index, collective] : from.collectiveArgs) {
+        collective.name = id(collective.name);
+        collective.dtype = id(collective.dtype);
+        collective.groupName = id(collective.groupName);
+        collective.groupRanks = id(collective.groupRanks);
+        to.collectiveArgs.emplace_back(argsBase + index, collective);
+    }
     std::vector<std::uint32_t> tracks(part.m_tracks.size());
     std::vector<std::uint32_t> bases(part.m_tracks.size());
     for (std::size_t i = 0; i < tracks.size(); ++i) {
