@@ -215,10 +215,12 @@ std::string canonicalCollective(std::string_view name)
         {"allreduce", "all_reduce", false},      {"allgather", "all_gather", false},
         {"reducescatter", "reduce_scatter", false}, {"alltoall", "all_to_all", false},
         {"broadcast", "broadcast", false},       {"sendrecv", "send_recv", false},
-        {"barrier", "barrier", false},           {"reduce", "reduce", true},
+        {"reduce", "reduce", true},
         {"gather", "gather", true},              {"scatter", "scatter", true},
         {"send", "send", true},                  {"recv", "recv", true},
     };
+    if (key.find("barrier") != std::string::npos) // barrier, monitored_barrier
+        return "barrier";
     for (const auto &rule : rules) {
         if (rule.exact ? key == rule.prefix : startsWith(key, rule.prefix))
             return std::string(rule.canonical);
