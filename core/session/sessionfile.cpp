@@ -8,6 +8,7 @@ namespace pyrometer::session {
 
 // Missing keys keep their defaults, so files from older versions still read.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Bookmark, trace, name, startNs, endNs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SessionJob, files)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RangeSelection, trace, startNs, endNs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSummary, model, inputs, mode, threads, warmup, iterations, coldMs, meanMs,
                                                 stdMs, p50Ms, p90Ms, p99Ms, throughputPerSecond, forwardMs,
@@ -22,6 +23,7 @@ nlohmann::json toJson(const SessionState &state)
     return {{kVersionKey, SessionState::kFormatVersion},
             {"traces", state.traces},
             {"models", state.models},
+            {"jobs", state.jobs},
             {"currentTrace", state.currentTrace},
             {"currentPage", state.currentPage},
             {"ranges", state.ranges},
@@ -42,6 +44,7 @@ Result<SessionState> fromJson(const nlohmann::json &json, const std::string &sou
         SessionState state;
         state.traces = json.value("traces", state.traces);
         state.models = json.value("models", state.models);
+        state.jobs = json.value("jobs", state.jobs);
         state.currentTrace = json.value("currentTrace", state.currentTrace);
         state.currentPage = json.value("currentPage", state.currentPage);
         state.ranges = json.value("ranges", state.ranges);
@@ -76,7 +79,10 @@ Result<SessionState> readSession(const std::filesystem::path &path)
 std::vector<std::string> missingFiles(const SessionState &state)
 {
     std::vector<std::string> missing;
-    for (const auto *list : {&state.traces, &state.models}) {
+    std::vector<const std::vector<std::string> *> lists{&state.traces, &state.models};
+    for (const auto &job : state.jobs)
+        lists.push_back(&job.files);
+    for (const auto *list : lists) {
         for (const auto &file : *list) {
             std::error_code error;
             if (!std::filesystem::exists(file, error))

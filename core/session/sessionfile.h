@@ -55,11 +55,18 @@ struct RunSummary {
     bool operator==(const RunSummary &) const = default;
 };
 
+// An open distributed job: its rank trace files, reopened together as one job.
+struct SessionJob {
+    std::vector<std::string> files;
+    bool operator==(const SessionJob &) const = default;
+};
+
 struct SessionState {
     static constexpr int kFormatVersion = 1;
 
     std::vector<std::string> traces;
     std::vector<std::string> models;
+    std::vector<SessionJob> jobs;
     std::string currentTrace; // shown in the timeline
     std::string currentPage;  // "overview", "timeline", ...
     std::vector<RangeSelection> ranges;
@@ -70,7 +77,7 @@ struct SessionState {
     // Any other page's state, by page name.
     nlohmann::json pages = nlohmann::json::object();
 
-    bool isEmpty() const { return traces.empty() && models.empty(); }
+    bool isEmpty() const { return traces.empty() && models.empty() && jobs.empty(); }
     bool operator==(const SessionState &) const = default;
 };
 
@@ -83,7 +90,7 @@ Result<SessionState> fromJson(const nlohmann::json &json, const std::string &sou
 Result<std::filesystem::path> writeSession(const std::filesystem::path &path, const SessionState &state);
 Result<SessionState> readSession(const std::filesystem::path &path);
 
-// The traces and models of state that no longer exist on disk.
+// The traces, models and job files of state that no longer exist on disk.
 std::vector<std::string> missingFiles(const SessionState &state);
 
 } // namespace pyrometer::session

@@ -24,6 +24,7 @@ session::SessionState fullState(const QTemporaryDir &dir)
     session::SessionState state;
     state.traces = {inDir(dir, "a.pt.trace.json"), inDir(dir, "b.json.gz")};
     state.models = {inDir(dir, "model.pt")};
+    state.jobs = {{{inDir(dir, "rank-0.json.gz"), inDir(dir, "rank-1.json.gz")}}, {{inDir(dir, "job2/r0.json")}}};
     state.currentTrace = state.traces[1];
     state.currentPage = "timeline";
     state.ranges = {{state.traces[0], 1712195495519689047, 1712195495519999000}, {state.traces[1], -5, 7}};
@@ -67,6 +68,7 @@ private Q_SLOTS:
         QVERIFY2(read.ok(), read.ok() ? "" : read.error().message.c_str());
         QCOMPARE(read.value().traces, state.traces);
         QCOMPARE(read.value().models, state.models);
+        QCOMPARE(read.value().jobs, state.jobs);
         QCOMPARE(read.value().ranges, state.ranges);
         QCOMPARE(read.value().bookmarks, state.bookmarks);
         QCOMPARE(read.value().runs, state.runs);
@@ -83,6 +85,7 @@ private Q_SLOTS:
         QVERIFY(state.ok());
         QCOMPARE(state.value().traces, std::vector<std::string>{"/t.json"});
         QVERIFY(state.value().bookmarks.empty());
+        QVERIFY(state.value().jobs.empty());
         QVERIFY(state.value().comparison.is_object());
     }
 
@@ -146,7 +149,19 @@ private Q_SLOTS:
         QFile model(QString::fromStdString(state.models[0]));
         QVERIFY(model.open(QIODevice::WriteOnly));
         model.close();
-        QCOMPARE(session::missingFiles(state), std::vector<std::string>{state.traces[1]});
+        QFile rank(QString::fromStdString(state.jobs[0].files[0]));
+        QVERIFY(rank.open(QIODevice::WriteOnly));
+        rank.close();
+        QCOMPARE(session::missingFiles(state),
+                 (std::vector<std::string>{state.traces[1], state.jobs[0].files[1], state.jobs[1].files[0]}));
+    }
+
+    void aJobAloneIsNotEmpty()
+    {
+        session::SessionState state;
+        QVERIFY(state.isEmpty());
+        state.jobs = {{{"/r0.json"}}};
+        QVERIFY(!state.isEmpty());
     }
 };
 
