@@ -29,8 +29,11 @@ struct Options {
         QStringLiteral("FILE")};
     QCommandLineOption view{QStringLiteral("view"),
                             QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, "
-                                           "model or compare."),
+                                           "model, compare or distributed."),
                             QStringLiteral("PAGE")};
+    QCommandLineOption job{QStringLiteral("job"),
+                           QStringLiteral("Open the inputs as one distributed job: a folder of rank traces, or "
+                                          "the rank trace files (shown on the Distributed page).")};
     QCommandLineOption renderBenchmark{
         QStringLiteral("render-benchmark"),
         QStringLiteral("Load TRACE, render the timeline offscreen at 1920x1080 through a fixed zoom and pan "
@@ -60,7 +63,8 @@ void describe(QCommandLineParser &parser, const Options &options)
                                  QStringLiteral("Trace files (.json, .json.gz), TensorBoard log directories, "
                                                 "TorchScript models (.pt) or sessions (.pyrometer) to open."),
                                  QStringLiteral("[FILE|DIR|MODEL.pt...]"));
-    parser.addOptions({options.demo, options.screenshot, options.view, options.run, options.input, options.renderBenchmark});
+    parser.addOptions(
+        {options.demo, options.screenshot, options.view, options.job, options.run, options.input, options.renderBenchmark});
 }
 
 // --help and --version print and exit: they need no display.
@@ -91,7 +95,7 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pyrometer.svg")));
     QCommandLineParser parser;
     describe(parser, options);
-    const auto &[demo, screenshot, view, renderBenchmark, run, input] = options;
+    const auto &[demo, screenshot, view, job, renderBenchmark, run, input] = options;
     parser.process(app);
     if (parser.isSet(renderBenchmark))
         return ui::timeline::runRenderBenchmark(parser.value(renderBenchmark), stdout);
@@ -101,12 +105,15 @@ int main(int argc, char *argv[])
         page = ui::pageFromName(parser.value(view));
         if (!page)
             return fail(QStringLiteral("unknown view '%1' (expected overview, timeline, flamegraph, operators, "
-                                       "memory, model or compare)").arg(parser.value(view)));
+                                       "memory, model, compare or distributed)").arg(parser.value(view)));
     }
 
     ui::MainWindow window;
     const bool screenshotMode = parser.isSet(screenshot);
     const QStringList inputs = parser.positionalArguments();
+    const bool asJob = parser.isSet(job);
+    if (asJob && inputs.isEmpty())
+        return fail(QStringLiteral("--job needs a folder of rank traces or the rank trace files"));
     if (screenshotMode) {
         window.setInteractive(false);
         window.resize(1280, 800);
@@ -119,7 +126,10 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(demo) || (screenshotMode && inputs.isEmpty()))
         window.openDemo();
-    window.openPaths(inputs);
+    if (asJob)
+        window.openJob(inputs);
+    else
+        window.openPaths(inputs);
 
     const auto grab = [&] {
         ui::screenshotWhenIdle(&window, page.value_or(ui::Page::Overview), parser.value(screenshot),

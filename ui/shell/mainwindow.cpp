@@ -4,6 +4,8 @@
 #include "core/trace/tracesource.h"
 #include "core/util/version.h"
 #include "ui/compare/comparepage.h"
+#include "ui/distributed/distributedpage.h"
+#include "ui/distributed/jobreportexport.h"
 #include "ui/flamegraph/flamegraphpage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
@@ -144,6 +146,13 @@ MainWindow::MainWindow(QWidget *parent)
     };
     connect(m_workspace, &Workspace::modelOpened, this, landOnModel);
     connect(m_workspace, &Workspace::modelOpenedAgain, this, landOnModel);
+    connect(m_workspace, &Workspace::jobOpened, this, [this] {
+        statusBar()->showMessage(tr("Job summarised"), 3000);
+        if (m_landing == Landing::Job) {
+            m_landing = Landing::None;
+            showPage(Page::Distributed);
+        }
+    });
 
     createSession();
     createMenus();
@@ -290,6 +299,9 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
         break;
     case Page::Compare:
         break;
+    case Page::Distributed:
+        target.job = qobject_cast<distributed::DistributedPage *>(m_pages.at(Page::Distributed))->currentJob();
+        break;
     }
     // The Overview of a model alone: the model.
     if (currentPage() == Page::Overview && target.trace == kNoDocument && m_workspace->traces().empty())
@@ -298,13 +310,17 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
         target.trace = kNoDocument;
     if (!m_workspace->model(target.model))
         target.model = kNoDocument;
+    if (!m_workspace->jobDocument(target.job))
+        target.job = kNoDocument;
     return target;
 }
 
 void MainWindow::closeCurrent()
 {
     const auto target = closeTarget();
-    if (target.trace != kNoDocument)
+    if (target.job != kNoDocument)
+        m_workspace->closeJob(target.job);
+    else if (target.trace != kNoDocument)
         m_workspace->closeTrace(target.trace);
     else if (target.model != kNoDocument)
         m_workspace->closeModel(target.model);
@@ -353,6 +369,14 @@ void MainWindow::exportReport()
         file += selected.contains(QStringLiteral("*.md")) ? QStringLiteral(".md") : QStringLiteral(".html");
     report::ReportOptions options;
     options.timeUnit = displayTimeUnit();
+    // The Distributed page reports its job; every other page the open traces and model.
+    if (const auto job = m_workspace->jobDocument(closeTarget().job)) {
+        distributed::exportJobReport(
+            m_jobs, job, file, options, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 8000); },
+            [this](const QString &message) { showError(message); });
+        return;
+    }
     m_reports->exportTo(file, options);
 }
 
@@ -426,11 +450,39 @@ void MainWindow::createPages()
             return model->currentModelPath() == path ? model->inputsEdit()->text() : QString();
         });
 
+    m_pages[Page::Distributed] = new distributed::DistributedPage(m_workspace, this);
+    connectDistributedPage();
+
     for (const auto page : kAllPages) {
         m_sidebar->addItem(pageTitle(page));
         m_stack->addWidget(m_pages.at(page));
     }
     m_sidebar->setCurrentRow(0);
+}
+
+void MainWindow::connectDistributedPage()
+{
+    auto *page = qobject_cast<distributed::DistributedPage *>(m_pages.at(Page::Distributed));
+    auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
+    connect(page, &distributed::DistributedPage::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    // A heat-map cell: that rank's step, zoomed to and selected in the Timeline.
+    connect(page, &distributed::DistributedPage::stepRequested, this, [this, timelinePage](DocumentId trace, double start, double end) {
+        showPage(Page::Timeline);
+        const auto select = [timelinePage, start, end] { timelinePage->view()->selectRange(start, end); };
+        const bool shown = timelinePage->currentTrace() == trace && timelinePage->view()->index();
+        if (!shown) {
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = connect(timelinePage, &timeline::TimelinePage::traceShown, this, [connection, timelinePage, trace, select] {
+                QObject::disconnect(*connection);
+                if (timelinePage->currentTrace() == trace)
+                    select();
+            });
+        }
+        timelinePage->showEvents(trace, {}, start, end);
+        if (shown)
+            select();
+    });
 }
 
 void MainWindow::createMenus()
@@ -444,6 +496,10 @@ void MainWindow::createMenus()
         if (!dir.isEmpty())
             openPaths({dir});
     });
+    file->addAction(tr("Open &job…"), this, [this] { chooseJob(/*folder=*/true); })
+        ->setToolTip(tr("A folder of rank traces of one distributed job"));
+    file->addAction(tr("Open job from f&iles…"), this, [this] { chooseJob(/*folder=*/false); })
+        ->setToolTip(tr("The rank traces of one distributed job"));
     auto *openModel = file->addAction(tr("Open &model…"), this, &MainWindow::chooseModel);
     openModel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -457,17 +513,19 @@ void MainWindow::createMenus()
     // Says what Close closes, as the page shown changes and documents come and go.
     const auto updateClose = [this, closeAll] {
         const auto target = closeTarget();
-        const QString name = target.trace != kNoDocument ? m_workspace->trace(target.trace)->fileName()
+        const QString name = target.job != kNoDocument     ? m_workspace->jobDocument(target.job)->title()
+                             : target.trace != kNoDocument ? m_workspace->trace(target.trace)->fileName()
                              : target.model != kNoDocument ? m_workspace->model(target.model)->fileName()
                                                            : QString();
         m_closeAction->setText(name.isEmpty() ? tr("&Close") : tr("&Close %1").arg(name));
         m_closeAction->setEnabled(!name.isEmpty());
-        closeAll->setEnabled(!m_workspace->traces().empty() || !m_workspace->models().empty());
+        closeAll->setEnabled(!m_workspace->traces().empty() || !m_workspace->models().empty() ||
+                             !m_workspace->jobDocuments().empty());
     };
     connect(file, &QMenu::aboutToShow, this, updateClose);
     connect(m_stack, &QStackedWidget::currentChanged, this, updateClose);
     for (const auto signal : {&Workspace::traceOpened, &Workspace::traceClosed, &Workspace::modelOpened,
-                              &Workspace::modelClosed, &Workspace::traceSelected})
+                              &Workspace::modelClosed, &Workspace::traceSelected, &Workspace::jobOpened, &Workspace::jobClosed})
         connect(m_workspace, signal, this, updateClose);
     updateClose();
     file->addSeparator();
@@ -563,6 +621,30 @@ void MainWindow::openPaths(const QStringList &paths)
         else
             m_workspace->open(path);
     }
+}
+
+void MainWindow::openJob(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    if (!m_recoveryOffered)
+        m_banner->dismiss();
+    m_landing = Landing::Job;
+    m_workspace->openJob(paths);
+}
+
+void MainWindow::chooseJob(bool folder)
+{
+    QStringList paths;
+    if (folder) {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces"));
+        if (!dir.isEmpty())
+            paths.append(dir);
+    } else {
+        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces of a job"), QString(), kTraceFilter);
+    }
+    refocusAfterDialog();
+    openJob(paths);
 }
 
 void MainWindow::openDemo()

@@ -36,6 +36,9 @@ public:
 
     // Opens each path as a trace file, log directory or model.
     void openPaths(const QStringList &paths);
+    // Opens a distributed job (a folder of rank traces, or the rank trace files) and lands on
+    // the Distributed page when it is summarised.
+    void openJob(const QStringList &paths);
     // Opens the bundled demo trace and model.
     void openDemo();
 
@@ -91,6 +94,8 @@ private:
     void createSession();
     void chooseTrace();
     void chooseModel();
+    void chooseJob(bool folder);
+    void connectDistributedPage();
     void showError(const QString &message);
     void rememberOpened(const QString &path);
     void rebuildRecentMenu();
@@ -103,13 +108,14 @@ private:
     struct CloseTarget {
         DocumentId trace = kNoDocument;
         DocumentId model = kNoDocument;
+        DocumentId job = kNoDocument;
     };
     CloseTarget closeTarget() const;
     void exportReport();
     void refocusAfterDialog();
 
     bool m_recoveryOffered = false; // the banner offers to restore a crashed run's session
-    enum class Landing { None, Trace, Model };
+    enum class Landing { None, Trace, Model, Job };
     Landing m_landing = Landing::None; // what the last openPaths asked for, until it arrives
     JobTracker *m_jobs;
     Workspace *m_workspace;

@@ -14,6 +14,7 @@ QString pageName(Page page)
     case Page::Memory: return QStringLiteral("memory");
     case Page::Model: return QStringLiteral("model");
     case Page::Compare: return QStringLiteral("compare");
+    case Page::Distributed: return QStringLiteral("distributed");
     }
     return {};
 }
@@ -37,6 +38,7 @@ QString pageTitle(Page page)
     case Page::Memory: return QCoreApplication::translate("Pages", "Memory");
     case Page::Model: return QCoreApplication::translate("Pages", "Model");
     case Page::Compare: return QCoreApplication::translate("Pages", "Compare");
+    case Page::Distributed: return QCoreApplication::translate("Pages", "Distributed");
     }
     return {};
 }

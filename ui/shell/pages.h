@@ -8,13 +8,13 @@
 namespace pyrometer::ui {
 
 // The main window's pages, in sidebar order.
-enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare };
+enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare, Distributed };
 
-inline constexpr std::array<Page, 7> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators,
-                                               Page::Memory,   Page::Model,    Page::Compare};
+inline constexpr std::array<Page, 8> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators,
+                                               Page::Memory,   Page::Model,    Page::Compare,    Page::Distributed};
 
 // The name used on the command line (--view): overview, timeline, flamegraph, operators,
-// memory, model, compare.
+// memory, model, compare, distributed.
 QString pageName(Page page);
 std::optional<Page> pageFromName(const QString &name);
 // The title shown in the sidebar.

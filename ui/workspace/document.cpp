@@ -1,6 +1,7 @@
 #include "ui/workspace/document.h"
 
 #include <QFileInfo>
+#include <QObject>
 
 #include <algorithm>
 
@@ -36,7 +37,7 @@ std::shared_ptr<const void> AnalysisCache::insert(Entry entry, const std::functi
 
 QString TraceDocument::fileName() const
 {
-    return QFileInfo(path).fileName();
+    return title.isEmpty() ? QFileInfo(path).fileName() : title;
 }
 
 QString TraceDocument::jobOwnerOf(DocumentId id)
@@ -47,6 +48,20 @@ QString TraceDocument::jobOwnerOf(DocumentId id)
 QString ModelDocument::fileName() const
 {
     return QFileInfo(path).fileName();
+}
+
+QString JobDocument::title() const
+{
+    const QString first = files.isEmpty() ? QString() : QFileInfo(files.front()).fileName();
+    const int ranks = int(figures.ranks.size());
+    const QString count = ranks == 1 ? QObject::tr("1 rank") : QObject::tr("%1 ranks").arg(ranks);
+    return files.size() > 1 ? QObject::tr("job: %1 (%2 …)").arg(count, first) : QObject::tr("job: %1 (%2)").arg(count, first);
+}
+
+int JobDocument::timelinePosition(std::size_t rankIndex) const
+{
+    const auto found = std::find(timelineRanks.begin(), timelineRanks.end(), rankIndex);
+    return found == timelineRanks.end() ? -1 : int(found - timelineRanks.begin());
 }
 
 } // namespace pyrometer::ui

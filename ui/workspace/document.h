@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/analysis/job.h"
 #include "core/analysis/traceindex.h"
 #include "core/torch/modelfile.h"
 #include "core/util/progress.h"
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <list>
@@ -79,7 +81,12 @@ struct TraceDocument {
     std::shared_ptr<const trace::Trace> trace;
     std::shared_ptr<const analysis::TraceIndex> index;
     AnalysisCache analyses;
+    // A trace that combines ranks of a job (job is that job's id) has a name of its own
+    // ("job: 8 ranks (rank-0.json.gz …)") instead of a file's; its path is the job's folder.
+    QString title;
+    DocumentId job = kNoDocument;
 
+    // The title, else the file's name.
     QString fileName() const;
     // Jobs computing for this document carry it as their owner, so closing it cancels them.
     QString jobOwner() const { return jobOwnerOf(id); }
@@ -93,6 +100,23 @@ struct ModelDocument {
     QDateTime modified; // the file's time when it was read
 
     QString fileName() const;
+};
+
+// An open distributed job: its rank files and the figures summarised from them (no trace is
+// kept), and the trace that combines the ranks shown in the Timeline, once it is loaded.
+struct JobDocument {
+    DocumentId id = kNoDocument;
+    QStringList files; // the rank traces, as found (a folder's, or the files given)
+    analysis::JobFigures figures;
+    // Indices into figures.ranks of the ranks in the combined trace, and why those.
+    std::vector<std::size_t> timelineRanks;
+    QString timelineReason;
+    DocumentId timelineTrace = kNoDocument; // until the ranks are loaded, or after it is closed
+
+    // "job: 8 ranks (rank-0.json.gz …)"
+    QString title() const;
+    // The timeline's index of figures.ranks[rankIndex], or -1 when that rank is not in it.
+    int timelinePosition(std::size_t rankIndex) const;
 };
 
 } // namespace pyrometer::ui

@@ -2,9 +2,12 @@
 
 #include "core/trace/loader.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/workspace/jobload.h"
 #include "ui/workspace/memoryrelease.h"
 
 #include <QFileInfo>
+
+#include <type_traits>
 
 namespace pyrometer::ui {
 
@@ -13,6 +16,7 @@ Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_job
     connect(jobs, &JobTracker::finished, this,
             [this](JobTracker::JobId id, const QString &, JobOutcome outcome, const QString &message) {
         m_loadingModels.remove(m_modelJobs.take(id));
+        m_jobSummaries.remove(id);
         const QString path = m_traceJobs.take(id);
         const bool partial = m_partialJobs.remove(id);
         if (!path.isEmpty() && outcome == JobOutcome::Failed)
@@ -64,9 +68,14 @@ DocumentId documentIdOf(const std::map<DocumentId, std::shared_ptr<const Documen
 {
     const auto wanted = canonicalPath(path);
     const auto modified = QFileInfo(path).lastModified();
-    for (const auto &[id, document] : documents)
+    for (const auto &[id, document] : documents) {
+        if constexpr (std::is_same_v<Document, TraceDocument>) {
+            if (document->job != kNoDocument) // a job's combined ranks are no file's trace
+                continue;
+        }
         if (canonicalPath(document->path) == wanted && document->modified == modified)
             return id;
+    }
     return kNoDocument;
 }
 
@@ -76,12 +85,6 @@ std::shared_ptr<const Document> documentOf(const std::map<DocumentId, std::share
     const auto found = documents.find(id);
     return found == documents.end() ? nullptr : found->second;
 }
-
-// A loaded trace and its analysis index, built in the same job: every page needs it.
-struct LoadedTrace {
-    std::shared_ptr<const trace::Trace> trace;
-    std::shared_ptr<const analysis::TraceIndex> index;
-};
 
 } // namespace
 
@@ -113,10 +116,114 @@ void Workspace::selectTrace(DocumentId id)
 
 void Workspace::closeTrace(DocumentId id)
 {
-    if (m_traces.erase(id) == 0)
+    const auto document = trace(id);
+    if (!document)
         return;
+    m_traces.erase(id);
     Q_EMIT traceClosed(id);
     afterClose(id);
+    if (const auto job = m_jobDocuments.find(document->job); job != m_jobDocuments.end() && job->second->timelineTrace == id) {
+        job->second->timelineTrace = kNoDocument;
+        Q_EMIT jobTimelineChanged(job->first);
+    }
+}
+
+void Workspace::closeJob(DocumentId id)
+{
+    const auto found = m_jobDocuments.find(id);
+    if (found == m_jobDocuments.end())
+        return;
+    const DocumentId timeline = found->second->timelineTrace;
+    m_jobDocuments.erase(found);
+    closeTrace(timeline);
+    Q_EMIT jobClosed(id);
+    afterClose(id);
+}
+
+std::vector<DocumentId> Workspace::jobDocuments() const
+{
+    std::vector<DocumentId> ids;
+    for (const auto &[id, job] : m_jobDocuments)
+        ids.push_back(id);
+    return ids;
+}
+
+std::shared_ptr<const JobDocument> Workspace::jobDocument(DocumentId id) const
+{
+    const auto found = m_jobDocuments.find(id);
+    return found == m_jobDocuments.end() ? nullptr : found->second;
+}
+
+void Workspace::openJob(const QStringList &paths)
+{
+    std::vector<std::filesystem::path> inputs;
+    for (const auto &path : paths)
+        inputs.emplace_back(path.toStdString());
+    if (inputs.empty())
+        return;
+    struct Summary {
+        std::vector<std::filesystem::path> files;
+        analysis::JobFigures figures;
+    };
+    const QString name = paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 files").arg(paths.size());
+    const auto id = m_jobs->run<Summary>(
+        tr("Summarising the ranks of %1").arg(name), QString(),
+        [inputs](ProgressReporter &progress, const StopToken &stop) -> Result<Summary> {
+            auto files = analysis::jobFiles(inputs);
+            if (!files.ok())
+                return files.error();
+            auto figures = analysis::summariseJob(files.value(), {}, progress, stop);
+            if (!figures.ok())
+                return figures.error();
+            return Summary{std::move(files).value(), std::move(figures).value()};
+        },
+        this,
+        [this](Summary summary) {
+            auto job = std::make_shared<JobDocument>();
+            job->id = m_nextId++;
+            for (const auto &file : summary.files)
+                job->files.append(QString::fromStdString(file.string()));
+            job->figures = std::move(summary.figures);
+            auto chosen = chooseTimelineRanks(job->figures);
+            job->timelineRanks = std::move(chosen.ranks);
+            job->timelineReason = std::move(chosen.reason);
+            const DocumentId opened = job->id;
+            m_jobDocuments.emplace(opened, std::move(job));
+            Q_EMIT jobOpened(opened);
+            loadJobTimeline(opened);
+        });
+    m_jobSummaries.insert(id);
+}
+
+void Workspace::loadJobTimeline(DocumentId id)
+{
+    const std::shared_ptr<const JobDocument> job = jobDocument(id);
+    if (!job || job->timelineRanks.empty())
+        return;
+    const auto loadId = m_jobs->run<LoadedTrace>(
+        tr("Loading %1 ranks for the Timeline").arg(job->timelineRanks.size()), QString(),
+        [job](ProgressReporter &progress, const StopToken &stop) {
+            return loadCombinedRanks(job->figures, job->timelineRanks, progress, stop);
+        },
+        this,
+        [this, id](LoadedTrace loaded) {
+            const auto found = m_jobDocuments.find(id);
+            if (found == m_jobDocuments.end())
+                return;
+            auto &opened = *found->second;
+            auto document = std::make_shared<TraceDocument>();
+            document->id = m_nextId++;
+            document->path = opened.files.isEmpty() ? QString() : QFileInfo(opened.files.front()).absolutePath();
+            document->title = opened.title();
+            document->job = id;
+            document->trace = std::move(loaded.trace);
+            document->index = std::move(loaded.index);
+            opened.timelineTrace = document->id;
+            m_traces.emplace(document->id, document);
+            Q_EMIT traceOpened(document->id);
+            Q_EMIT jobTimelineChanged(id);
+        });
+    m_jobs->addOwner(loadId, TraceDocument::jobOwnerOf(id));
 }
 
 void Workspace::closeModel(DocumentId id)
@@ -140,6 +247,10 @@ void Workspace::closeAll()
         m_jobs->abandon(id);
     for (const auto id : m_modelJobs.keys())
         m_jobs->abandon(id);
+    for (const auto id : m_jobSummaries.values())
+        m_jobs->abandon(id);
+    while (!m_jobDocuments.empty())
+        closeJob(m_jobDocuments.rbegin()->first);
     while (!m_traces.empty())
         closeTrace(m_traces.rbegin()->first);
     while (!m_models.empty())

@@ -8,6 +8,7 @@
 #include <QSet>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -53,8 +54,22 @@ public:
     DocumentId newestTrace() const { return m_traces.empty() ? kNoDocument : m_traces.rbegin()->first; }
     DocumentId newestModel() const { return m_models.empty() ? kNoDocument : m_models.rbegin()->first; }
 
+    // Opens a distributed job: paths are a folder of rank traces or the rank trace files. One
+    // background job summarises every rank (jobOpened), a second loads the ranks the Timeline
+    // shows and combines them into one trace, opened as any other (traceOpened, then
+    // jobTimelineReady). A file that is missing or not a trace fails the job, with a message
+    // that names it; nothing open changes.
+    void openJob(const QStringList &paths);
+    // Open jobs by id, oldest first.
+    std::vector<DocumentId> jobDocuments() const;
+    std::shared_ptr<const JobDocument> jobDocument(DocumentId id) const;
+    DocumentId newestJob() const { return m_jobDocuments.empty() ? kNoDocument : m_jobDocuments.rbegin()->first; }
+
+    // Closing a job's combined trace leaves the job open without it.
     void closeTrace(DocumentId id);
     void closeModel(DocumentId id);
+    // Closes the job and its combined trace.
+    void closeJob(DocumentId id);
     // Closes every document and stops loading any.
     void closeAll();
 
@@ -71,6 +86,10 @@ Q_SIGNALS:
     // and drop what they hold of it. The workspace no longer lists it.
     void traceClosed(pyrometer::ui::DocumentId id);
     void modelClosed(pyrometer::ui::DocumentId id);
+    void jobOpened(pyrometer::ui::DocumentId id);
+    // The job's combined trace is open (its timelineTrace), or was closed (kNoDocument).
+    void jobTimelineChanged(pyrometer::ui::DocumentId id);
+    void jobClosed(pyrometer::ui::DocumentId id);
     // A log directory was opened: the user picks which of its files to open.
     void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
     // Problems found before any job starts (a missing path, a directory with no traces).
@@ -84,14 +103,18 @@ Q_SIGNALS:
 
 private:
     void afterClose(DocumentId id);
+    void loadJobTimeline(DocumentId id);
 
     JobTracker *m_jobs;
     QHash<quint64, QString> m_traceJobs; // running trace loads: job id -> path
     QSet<quint64> m_partialJobs;         // those that load a valid part
     QHash<quint64, QString> m_modelJobs; // running model loads: job id -> canonical path
     QSet<QString> m_loadingModels;
+    QSet<quint64> m_jobSummaries; // running summaries of jobs not open yet
     std::map<DocumentId, std::shared_ptr<const TraceDocument>> m_traces;
     std::map<DocumentId, std::shared_ptr<const ModelDocument>> m_models;
+    // Changed only on the GUI thread (their timeline trace comes and goes); shared as const.
+    std::map<DocumentId, std::shared_ptr<JobDocument>> m_jobDocuments;
     DocumentId m_nextId = 1;
 };
 

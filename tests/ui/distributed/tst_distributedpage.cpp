@@ -1,0 +1,334 @@
+// The Distributed page over a job opened in the window: the two real ranks of a 128-rank NCCL
+// job (bars, heat map, collectives, the combined trace in the Timeline, a cell shown there,
+// closing), bad inputs that name their file and lose nothing, and a generated 8-rank job whose
+// rank 5 is slow.
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QStatusBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+#include "../maybegrab.h"
+#include "core/report/jobreport.h"
+#include "core/trace/trace.h"
+#include "ui/distributed/distributedpage.h"
+#include "ui/distributed/rankbars.h"
+#include "ui/distributed/stepheatmap.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/emptystate.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/messagebanner.h"
+#include "ui/timeline/timelinepage.h"
+#include "ui/workspace/jobload.h"
+#include "ui/workspace/workspace.h"
+
+#include <cmath>
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+using distributed::DistributedPage;
+
+namespace {
+
+const QString kTraces = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces");
+const QString kMultirank = kTraces + QStringLiteral("/multirank");
+const QString kJob8 = QStringLiteral(PYROMETER_TEST_JOBS_DIR "/job8");
+const QString kOtherTrace = kTraces + QStringLiteral("/debian_legacy_linear.json");
+
+bool waitIdle(MainWindow &window)
+{
+    return QTest::qWaitFor([&] { return window.jobs()->isIdle(); }, 120'000);
+}
+
+DistributedPage *pageOf(MainWindow &window)
+{
+    return qobject_cast<DistributedPage *>(window.pageWidget(Page::Distributed));
+}
+
+timeline::TimelinePage *timelineOf(MainWindow &window)
+{
+    return qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+}
+
+std::shared_ptr<const JobDocument> onlyJob(MainWindow &window)
+{
+    const auto ids = window.workspace()->jobDocuments();
+    return ids.size() == 1 ? window.workspace()->jobDocument(ids.front()) : nullptr;
+}
+
+} // namespace
+
+class TestDistributedPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_distributedpage"));
+    }
+
+    void init() { QSettings().clear(); }
+
+    void emptyStateSaysHowToOpenAJob()
+    {
+        MainWindow window;
+        auto *page = pageOf(window);
+        QVERIFY(!page->hasContent());
+        QVERIFY(page->emptyState()->isVisibleTo(page));
+        QVERIFY(page->emptyState()->hint().contains(QStringLiteral("Open job")));
+        QCOMPARE(pageFromName(QStringLiteral("distributed")), std::optional<Page>(Page::Distributed));
+    }
+
+    void twoRealRanks()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.openJob({kMultirank});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        const auto job = onlyJob(window);
+        QVERIFY(job);
+        const auto &figures = job->figures;
+        QCOMPARE(figures.ranks.size(), std::size_t(2));
+        QCOMPARE(figures.ranks[0].rank, 0);
+        QCOMPARE(figures.ranks[1].rank, 1);
+        QCOMPARE(job->files.size(), 2);
+
+        auto *page = pageOf(window);
+        QVERIFY(page->hasContent());
+        QCOMPARE(page->currentJob(), job->id);
+        QVERIFY(page->summary()->text().contains(QStringLiteral("2 ranks")));
+        QVERIFY(page->summary()->text().contains(QStringLiteral("world of 128")));
+        // The finding is the job's own sentences, as the CLI prints them.
+        for (const auto &sentence : report::stragglerSentences(figures))
+            QVERIFY(page->finding()->text().contains(QString::fromStdString(sentence).toHtmlEscaped()));
+
+        // One stacked bar per rank, its parts the rank's partition of the window.
+        QCOMPARE(page->bars()->barCount(), 2);
+        for (std::size_t p = 0; p < distributed::RankBars::kParts; ++p) {
+            const auto *layer = page->bars()->layers()[p];
+            for (int i = 0; i < 2; ++i)
+                QCOMPARE(layer->data()->at(i)->value, double(distributed::rankParts(figures.ranks[std::size_t(i)])[p]) / 1e6);
+        }
+        QVERIFY(page->bars()->rankText(1).contains(QStringLiteral("rank 1")));
+
+        // Ranks × steps: 2 × 2 cells, each the step's duration in ms.
+        auto *heat = page->heatMap();
+        QCOMPARE(heat->rankCount(), 2);
+        QCOMPARE(heat->stepCount(), 2);
+        QCOMPARE(heat->map()->data()->keySize(), 2);
+        QCOMPARE(heat->map()->data()->valueSize(), 2);
+        for (std::size_t r = 0; r < 2; ++r) {
+            QCOMPARE(figures.ranks[r].steps.size(), std::size_t(2));
+            for (std::size_t s = 0; s < 2; ++s)
+                QCOMPARE(heat->cellMs(r, s), double(figures.ranks[r].steps[s].durationNs) / 1e6);
+        }
+        QVERIFY(heat->scale()->axis()->label().contains(QStringLiteral("ms")));
+
+        // The collectives table holds the job's rows; one rank shows that rank's.
+        QAbstractItemModelTester collectivesTester(page->collectivesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester collectivesProxyTester(page->collectivesTable()->model(),
+                                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester ranksTester(page->ranksModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(!figures.collectives.empty());
+        QVERIFY(page->collectivesModel()->rows() == figures.collectives);
+        QCOMPARE(page->collectivesTable()->model()->rowCount(), int(figures.collectives.size()));
+        page->collectivesRankChooser()->setCurrentIndex(page->collectivesRankChooser()->findData(1));
+        QVERIFY(!page->collectivesModel()->rows().empty());
+        QVERIFY(page->collectivesModel()->rows() == distributed::collectiveRows(figures, 1));
+        for (const auto &row : page->collectivesModel()->rows())
+            QCOMPARE(row.rank, 1);
+        page->collectivesRankChooser()->setCurrentIndex(0);
+        QVERIFY(page->collectivesModel()->rows() == figures.collectives);
+        // Sorting by total time, largest first, follows the numbers, not the text.
+        page->collectivesTable()->sortByColumn(5, Qt::DescendingOrder);
+        const auto *sorted = page->collectivesTable()->model();
+        for (int row = 1; row < sorted->rowCount(); ++row)
+            QVERIFY(sorted->index(row - 1, 5).data(distributed::CollectivesModel::SortRole).toDouble() >=
+                    sorted->index(row, 5).data(distributed::CollectivesModel::SortRole).toDouble());
+        QCOMPARE(page->ranksModel()->rowCount(), 2);
+
+        // The combined trace is open, one process group per rank.
+        QVERIFY(job->timelineTrace != kNoDocument);
+        const auto combined = window.workspace()->trace(job->timelineTrace);
+        QVERIFY(combined);
+        QCOMPARE(combined->job, job->id);
+        QVERIFY(combined->fileName().startsWith(QStringLiteral("job: 2 ranks")));
+        bool rank0 = false, rank1 = false;
+        for (const auto &process : combined->trace->processes) {
+            const auto name = QString::fromStdString(process.name);
+            QVERIFY2(name.startsWith(QStringLiteral("rank 0")) || name.startsWith(QStringLiteral("rank 1")), qPrintable(name));
+            rank0 = rank0 || name.startsWith(QStringLiteral("rank 0"));
+            rank1 = rank1 || name.startsWith(QStringLiteral("rank 1"));
+        }
+        QVERIFY(rank0 && rank1);
+        window.showPage(Page::Distributed);
+        QApplication::processEvents();
+        maybeGrab(window, QStringLiteral("distributed-2ranks.png"));
+
+        // A click on rank 1's second step shows that step, on the job's clock, in the Timeline.
+        auto *timeline = timelineOf(window);
+        QTest::mouseClick(heat->plot(), Qt::LeftButton, {}, heat->cellCenter(1, 1));
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QVERIFY(waitIdle(window));
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->currentTrace(), job->timelineTrace, 10'000);
+        const auto &step = figures.ranks[1].steps[1];
+        const double start = double(step.startNs + figures.clockOffsetNs[1]);
+        const double end = start + double(step.durationNs);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->view()->selectedRange().has_value(), 10'000);
+        QCOMPARE(timeline->view()->selectedRange()->first, start);
+        QCOMPARE(timeline->view()->selectedRange()->second, end);
+        const auto &viewport = timeline->view()->viewport();
+        QVERIFY(viewport.startNs <= start && viewport.endNs() >= end);
+        QVERIFY(viewport.endNs() - viewport.startNs < 2 * (end - start));
+        maybeGrab(window, QStringLiteral("timeline-job.png"));
+
+        // Closing the job closes its combined trace; the page empties.
+        window.workspace()->closeJob(job->id);
+        QVERIFY(!window.workspace()->trace(job->timelineTrace));
+        QVERIFY(window.workspace()->traces().empty());
+        QVERIFY(window.workspace()->jobDocuments().empty());
+        QVERIFY(!page->hasContent());
+        QVERIFY(waitIdle(window));
+    }
+
+    void closeOnThePageClosesTheJob()
+    {
+        MainWindow window;
+        window.openJob({kMultirank + "/sampled_rank-0.json.gz", kMultirank + "/sampled_rank-1.json.gz"});
+        QVERIFY(waitIdle(window));
+        const auto job = onlyJob(window);
+        QVERIFY(job);
+        QCOMPARE(job->files.size(), 2);
+        window.showPage(Page::Distributed);
+        QVERIFY(window.closeAction()->isEnabled());
+        window.closeCurrent();
+        QVERIFY(window.workspace()->jobDocuments().empty());
+        QVERIFY(window.workspace()->traces().empty());
+    }
+
+    void closingTheCombinedTraceKeepsTheJob()
+    {
+        MainWindow window;
+        window.openJob({kMultirank});
+        QVERIFY(waitIdle(window));
+        auto job = onlyJob(window);
+        QVERIFY(job);
+        const DocumentId combined = job->timelineTrace;
+        QVERIFY(combined != kNoDocument);
+        window.workspace()->closeTrace(combined);
+        job = onlyJob(window);
+        QVERIFY(job);
+        QCOMPARE(job->timelineTrace, kNoDocument);
+        // Its step can no more be shown: said in the status bar, the page stays.
+        window.showPage(Page::Distributed);
+        pageOf(window)->requestStep(0, 0);
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("not loaded")));
+    }
+
+    void badInputNamesItsFileAndKeepsWhatIsOpen_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addRow("missing") << "missing";
+        QTest::addRow("not a trace") << "not a trace";
+        QTest::addRow("truncated gzip") << "truncated";
+    }
+    void badInputNamesItsFileAndKeepsWhatIsOpen()
+    {
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        QString bad = dir.filePath(QStringLiteral("rank-1.json"));
+        if (kind == QStringLiteral("not a trace")) {
+            QFile file(bad);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"hello\": \"this is no trace\"}");
+        } else if (kind == QStringLiteral("truncated")) {
+            bad = dir.filePath(QStringLiteral("rank-1.json.gz"));
+            QFile source(kMultirank + "/sampled_rank-1.json.gz");
+            QVERIFY(source.open(QIODevice::ReadOnly));
+            QFile file(bad);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(source.readAll().left(int(source.size() / 2)));
+        }
+        MainWindow window;
+        window.openPaths({kOtherTrace});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        window.openJob({kMultirank + "/sampled_rank-0.json.gz", bad});
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.failureCount() > 0);
+        const QString messages = window.banner()->messages().join(QStringLiteral("\n"));
+        QVERIFY2(messages.contains(QFileInfo(bad).fileName()), qPrintable(messages));
+        QVERIFY(window.workspace()->jobDocuments().empty());
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->traces().begin()->second->path, kOtherTrace);
+        QVERIFY(!pageOf(window)->hasContent());
+    }
+
+    void eightRanksNameTheSlowOne()
+    {
+        if (!QFileInfo::exists(kJob8))
+            QSKIP("the rank_jobs fixture has not made job8");
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.openJob({kJob8});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        const auto job = onlyJob(window);
+        QVERIFY(job);
+        QCOMPARE(job->figures.ranks.size(), std::size_t(8));
+        QCOMPARE(job->figures.stragglers.size(), std::size_t(1));
+        QCOMPARE(job->figures.stragglers.front().rank, 5);
+        auto *page = pageOf(window);
+        QVERIFY2(page->finding()->text().contains(QStringLiteral("rank 5")), qPrintable(page->finding()->text()));
+        QCOMPARE(page->bars()->barCount(), 8);
+        QCOMPARE(page->heatMap()->rankCount(), 8);
+        // The straggler's row, and only it, is highlighted.
+        auto *ranks = page->ranksTable()->model();
+        for (int row = 0; row < ranks->rowCount(); ++row) {
+            const bool slow = ranks->index(row, 0).data().toInt() == 5;
+            QCOMPARE(ranks->index(row, 0).data(Qt::BackgroundRole).isValid(), slow);
+        }
+        // Eight ranks: all of them in the Timeline.
+        QCOMPARE(job->timelineRanks.size(), std::size_t(8));
+        QVERIFY(job->timelineReason.contains(QStringLiteral("all 8 ranks")));
+        window.showPage(Page::Distributed);
+        QApplication::processEvents();
+        maybeGrab(window, QStringLiteral("distributed-job8.png"));
+    }
+
+    void manyRanksShowTheStragglerMedianAndLowest()
+    {
+        analysis::JobFigures job;
+        for (int r = 0; r < 20; ++r) {
+            analysis::RankFigures rank;
+            rank.rank = r;
+            rank.computeNs = (r == 13 ? 300 : 100 + r) * 1000;
+            job.ranks.push_back(rank);
+        }
+        job.stragglers.push_back({13, 300, 110, 2.7, "slow"});
+        const auto chosen = chooseTimelineRanks(job, 8);
+        QCOMPARE(chosen.ranks.size(), std::size_t(8));
+        // The straggler, the median (rank 10 of compute 110), and the lowest ranks 0..5.
+        QCOMPARE(chosen.ranks, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 10, 13}));
+        QVERIFY2(chosen.reason.contains(QStringLiteral("straggler(s) 13")), qPrintable(chosen.reason));
+        QVERIFY2(chosen.reason.contains(QStringLiteral("rank 10 (median")), qPrintable(chosen.reason));
+        QVERIFY(chosen.reason.contains(QStringLiteral("8 of the 20 ranks")));
+    }
+};
+
+QTEST_MAIN(TestDistributedPage)
+#include "tst_distributedpage.moc"
