@@ -124,14 +124,73 @@ void checkIdentity(JobFigures &job)
     }
 }
 
-// The k-th call of each collective name on a rank: calls of one job are matched across ranks
-// by name and order.
-std::map<std::string, std::vector<const CollectiveCall *>> callsByName(const RankFigures &rank)
+// Calls of one job are matched across ranks by collective, message size and order: the k-th
+// all_reduce of 100 MB on one rank is the k-th on every other. (The size keeps traces that start
+// at different points of the schedule from pairing different calls; an all_to_all with uneven
+// splits has a size per rank and is not matched.)
+using CallKey = std::pair<std::string, std::int64_t>;
+using CallsByKey = std::map<CallKey, std::vector<const CollectiveCall *>>;
+
+CallKey keyOf(const CollectiveCall &call)
 {
-    std::map<std::string, std::vector<const CollectiveCall *>> byName;
+    return {call.name, call.bytes};
+}
+
+CallsByKey callsByKey(const RankFigures &rank)
+{
+    CallsByKey byKey;
     for (const auto &call : rank.collectives)
-        byName[call.name].push_back(&call);
-    return byName;
+        byKey[keyOf(call)].push_back(&call);
+    return byKey;
+}
+
+// A call that two ranks or more ran: its k-th occurrence of a key, per rank (null where absent).
+struct MatchedCall {
+    std::vector<const CollectiveCall *> perRank;
+};
+
+std::vector<MatchedCall> matchCalls(const std::vector<CallsByKey> &byKey)
+{
+    std::set<CallKey> keys;
+    for (const auto &calls : byKey)
+        for (const auto &[key, list] : calls)
+            keys.insert(key);
+    std::vector<MatchedCall> matched;
+    for (const auto &key : keys) {
+        for (std::size_t k = 0;; ++k) {
+            MatchedCall call{std::vector<const CollectiveCall *>(byKey.size(), nullptr)};
+            int present = 0;
+            for (std::size_t r = 0; r < byKey.size(); ++r) {
+                const auto it = byKey[r].find(key);
+                if (it != byKey[r].end() && it->second.size() > k) {
+                    call.perRank[r] = it->second[k];
+                    ++present;
+                }
+            }
+            if (present == 0)
+                break;
+            if (present >= 2)
+                matched.push_back(std::move(call));
+        }
+    }
+    return matched;
+}
+
+// Whether a matched call ends at one instant on every rank once clocks are shifted by offsets
+// (collectives finish together): within 1 ms plus 2% of its shortest duration.
+bool endsTogether(const MatchedCall &call, const std::vector<std::int64_t> &offsets)
+{
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    std::int64_t shortest = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t r = 0; r < call.perRank.size(); ++r) {
+        if (const auto *c = call.perRank[r]) {
+            first = std::min(first, c->endNs + offsets[r]);
+            last = std::max(last, c->endNs + offsets[r]);
+            shortest = std::min(shortest, c->endNs - c->startNs);
+        }
+    }
+    return last - first <= 1'000'000 + shortest / 50;
 }
 
 void alignAndWait(JobFigures &job)
@@ -143,59 +202,63 @@ void alignAndWait(JobFigures &job)
         job.anchor = "one rank: nothing to align";
         return;
     }
-    std::vector<std::map<std::string, std::vector<const CollectiveCall *>>> byName;
+    std::vector<CallsByKey> byKey;
     for (const auto &rank : job.ranks)
-        byName.push_back(callsByName(rank));
+        byKey.push_back(callsByKey(rank));
+    const auto matched = matchCalls(byKey);
 
-    // The anchor: the first call of the first rank that every rank ran; collectives end
-    // together, so their ends are one instant on every clock.
-    std::map<std::string, std::size_t> seen;
-    bool anchored = false;
+    // Candidate anchors: calls of the first rank that every rank ran; collectives end together,
+    // so such a call's end is one instant on every clock. Of the first few, the one under which
+    // most matched calls end together wins (a trace that starts later in the schedule would
+    // otherwise pair different calls); the earliest on a tie.
+    constexpr int kCandidates = 32;
+    std::map<CallKey, std::size_t> seen;
+    std::vector<std::int64_t> offsets(n);
+    std::size_t bestScore = 0;
+    int candidates = 0;
     for (const auto &call : job.ranks.front().collectives) {
-        const auto k = seen[call.name]++;
-        const bool everywhere = std::all_of(byName.begin(), byName.end(), [&](const auto &calls) {
-            const auto it = calls.find(call.name);
+        const auto key = keyOf(call);
+        const auto k = seen[key]++;
+        const bool everywhere = std::all_of(byKey.begin(), byKey.end(), [&](const CallsByKey &calls) {
+            const auto it = calls.find(key);
             return it != calls.end() && it->second.size() > k;
         });
         if (!everywhere)
             continue;
         for (std::size_t r = 0; r < n; ++r)
-            job.clockOffsetNs[r] = call.endNs - byName[r].at(call.name)[k]->endNs;
-        job.anchor = "the end of the first collective every rank ran: " + call.name + " #" + std::to_string(k + 1);
-        anchored = true;
-        break;
+            offsets[r] = call.endNs - byKey[r].at(key)[k]->endNs;
+        const auto score = static_cast<std::size_t>(
+            std::count_if(matched.begin(), matched.end(), [&](const MatchedCall &m) { return endsTogether(m, offsets); }));
+        if (score > bestScore) {
+            bestScore = score;
+            job.clockOffsetNs = offsets;
+            job.anchor = "the end of a collective every rank ran: " + call.name
+                + (call.bytes >= 0 ? " of " + formatBytes(static_cast<std::uint64_t>(call.bytes)) : std::string())
+                + " #" + std::to_string(k + 1);
+        }
+        if (++candidates == kCandidates)
+            break;
     }
-    if (!anchored) {
+    if (bestScore == 0) {
         job.anchor = "none: no collective ran on every rank, so clocks are not aligned and waits are not measured";
         return;
     }
+    job.anchor += "; " + std::to_string(bestScore) + " of " + std::to_string(matched.size())
+        + " calls that several ranks ran end together under it";
 
-    // Waits: for every call that two ranks or more ran, the time from each rank's arrival to
-    // the last rank's.
-    std::set<std::string> names;
-    for (const auto &calls : byName)
-        for (const auto &[name, list] : calls)
-            names.insert(name);
-    for (const auto &name : names) {
-        for (std::size_t k = 0;; ++k) {
-            std::int64_t latest = std::numeric_limits<std::int64_t>::min();
-            int present = 0;
-            for (std::size_t r = 0; r < n; ++r) {
-                const auto it = byName[r].find(name);
-                if (it != byName[r].end() && it->second.size() > k) {
-                    latest = std::max(latest, it->second[k]->startNs + job.clockOffsetNs[r]);
-                    ++present;
-                }
-            }
-            if (present == 0)
-                break;
-            if (present < 2)
-                continue;
-            for (std::size_t r = 0; r < n; ++r) {
-                const auto it = byName[r].find(name);
-                if (it != byName[r].end() && it->second.size() > k)
-                    job.waitNs[r] += latest - (it->second[k]->startNs + job.clockOffsetNs[r]);
-            }
+    // Waits: for every matched call that ends together, the time from each rank's arrival to
+    // the last rank's. Calls that do not end together are not the same call: left out.
+    for (const auto &call : matched) {
+        if (!endsTogether(call, job.clockOffsetNs))
+            continue;
+        std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t r = 0; r < n; ++r) {
+            if (const auto *c = call.perRank[r])
+                latest = std::max(latest, c->startNs + job.clockOffsetNs[r]);
+        }
+        for (std::size_t r = 0; r < n; ++r) {
+            if (const auto *c = call.perRank[r])
+                job.waitNs[r] += latest - (c->startNs + job.clockOffsetNs[r]);
         }
     }
 }
