@@ -22,6 +22,11 @@ struct TracePart {
 // offset: events, counters, memory events, flows, markers and collective args. Strings are
 // re-interned; pids are made unique across parts. info sums the counts and spans the union;
 // info.file is the first part's file. Null when stopped or when parts is empty.
+// TrackIds, ProcessIds and args indices are renumbered part after part (a part's track k is
+// track base + k, base the tracks of the parts before it); a pid becomes part index x 2^32 +
+// pid; sort indices follow the combined order. Events keep their sourceOffset, which points
+// into their own part's file: re-read an event's JSON through its part's trace. Parts without
+// a trace are skipped (null when none has one).
 std::shared_ptr<const Trace> combineTraces(const std::vector<TracePart> &parts, const StopToken *stop = nullptr);
 
 } // namespace pyrometer::trace
