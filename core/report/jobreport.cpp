@@ -169,9 +169,9 @@ std::vector<std::string> stragglerSentences(const analysis::JobFigures &job)
         return sentences;
     if (job.ranks.size() < 2)
         return {"No straggler: a job of one rank has no one to compare it with."};
-    const auto [slowest, fastest] = std::minmax_element(job.ranks.begin(), job.ranks.end(), [](const auto &a, const auto &b) {
-        return a.computePerStepUs() > b.computePerStepUs();
-    });
+    const auto less = [](const auto &a, const auto &b) { return a.computePerStepUs() < b.computePerStepUs(); };
+    const auto fastest = std::min_element(job.ranks.begin(), job.ranks.end(), less);
+    const auto slowest = std::max_element(job.ranks.begin(), job.ranks.end(), less);
     return {"No straggler: compute per step runs from " + formatDuration(nanosOfMicros(fastest->computePerStepUs())) + " (" +
             rankLabel(*fastest) + ") to " + formatDuration(nanosOfMicros(slowest->computePerStepUs())) + " (" + rankLabel(*slowest) +
             "), no rank far enough above the others' median to hold them back."};
