@@ -138,11 +138,21 @@ QString SessionController::traceName(DocumentId id) const
 session::SessionState SessionController::capture() const
 {
     session::SessionState state;
-    for (const auto &[id, trace] : m_parts.workspace->traces())
-        state.traces.push_back(trace->path.toStdString());
+    // A job's combined trace is no file of its own: the job reopens it.
+    for (const auto &[id, trace] : m_parts.workspace->traces()) {
+        if (trace->job == kNoDocument)
+            state.traces.push_back(trace->path.toStdString());
+    }
     for (const auto &[id, model] : m_parts.workspace->models())
         state.models.push_back(model->path.toStdString());
-    state.currentTrace = traceName(m_parts.timeline->currentTrace()).toStdString();
+    for (const auto id : m_parts.workspace->jobDocuments()) {
+        session::SessionJob job;
+        for (const auto &file : m_parts.workspace->jobDocument(id)->files)
+            job.files.push_back(file.toStdString());
+        state.jobs.push_back(std::move(job));
+    }
+    if (const auto current = m_parts.workspace->trace(m_parts.timeline->currentTrace()); current && current->job == kNoDocument)
+        state.currentTrace = current->path.toStdString();
     if (m_parts.currentPage)
         state.currentPage = m_parts.currentPage().toStdString();
     for (const auto &[trace, range] : m_ranges)
@@ -218,6 +228,18 @@ void SessionController::restore(const session::SessionState &state, OpenMode mod
         if (!isMissing(model) && openId(m_parts.workspace->models(), model) == kNoDocument)
             m_parts.workspace->openModel(qs(model));
     }
+    for (const auto &job : state.jobs) {
+        // A job missing a rank would be another job: its files are named as missing instead.
+        if (std::any_of(job.files.begin(), job.files.end(), isMissing))
+            continue;
+        QStringList files;
+        for (const auto &file : job.files)
+            files.append(qs(file));
+        const auto ids = m_parts.workspace->jobDocuments();
+        const bool open = std::any_of(ids.begin(), ids.end(), [&](DocumentId id) { return m_parts.workspace->jobDocument(id)->files == files; });
+        if (!open)
+            m_parts.workspace->openJob(files);
+    }
     if (m_comparison.second)
         m_comparison.second(state.comparison);
     for (const auto &[key, handlers] : m_pageStates) {
@@ -238,6 +260,9 @@ void SessionController::restore(const session::SessionState &state, OpenMode mod
 
 void SessionController::traceOpened(DocumentId opened)
 {
+    // A job's combined trace comes with its job, asked for or not.
+    if (const auto document = m_parts.workspace->trace(opened); document && document->job != kNoDocument)
+        return;
     // A trace the user opened, not one the session asked for: the user's choice wins from now on.
     if (!m_pendingTraces.remove(traceName(opened))) {
         m_pendingTraces.clear();

@@ -556,6 +556,64 @@ private Q_SLOTS:
         QVERIFY(next.banner()->actionButtons().isEmpty());
         next.close();
     }
+    // A job is saved as its rank files, not as its combined trace, and a session reopens it as
+    // a job; a job whose rank is gone names the file and opens the rest.
+    void jobsRoundTrip()
+    {
+        const QString ranks = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/multirank");
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("job.pyrometer"));
+        QStringList files;
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.openPaths({kTraceB});
+            window.openJob({ranks});
+            QVERIFY(waitIdle(window));
+            QCOMPARE(window.failureCount(), 0);
+            const auto ids = window.workspace()->jobDocuments();
+            QCOMPARE(ids.size(), std::size_t(1));
+            files = window.workspace()->jobDocument(ids.front())->files;
+            QCOMPARE(window.workspace()->traces().size(), std::size_t(2)); // trace B and the job's ranks
+            const auto state = window.session()->capture();
+            QCOMPARE(state.traces, std::vector<std::string>{kTraceB.toStdString()});
+            QCOMPARE(state.jobs.size(), std::size_t(1));
+            QCOMPARE(state.jobs[0].files.size(), std::size_t(2));
+            QVERIFY(window.session()->save(file));
+        }
+        MainWindow restored;
+        restored.setInteractive(false);
+        QVERIFY(restored.session()->open(file));
+        QVERIFY(waitIdle(restored));
+        QCOMPARE(restored.failureCount(), 0);
+        const auto ids = restored.workspace()->jobDocuments();
+        QCOMPARE(ids.size(), std::size_t(1));
+        const auto job = restored.workspace()->jobDocument(ids.front());
+        QCOMPARE(job->files, files);
+        QCOMPARE(job->figures.ranks.size(), std::size_t(2));
+        QVERIFY(restored.workspace()->trace(job->timelineTrace));
+        QCOMPARE(restored.workspace()->traces().size(), std::size_t(2));
+        // Opening it again adds nothing.
+        QVERIFY(restored.session()->open(file));
+        QVERIFY(waitIdle(restored));
+        QCOMPARE(restored.workspace()->jobDocuments().size(), std::size_t(1));
+
+        // A rank file gone: named, and the job is not opened without it.
+        auto state = restored.session()->capture();
+        const QString copy = dir.filePath(QStringLiteral("rank-9.json.gz"));
+        QVERIFY(QFile::copy(files.front(), copy));
+        state.jobs[0].files.push_back(copy.toStdString());
+        QVERIFY(QFile::remove(copy));
+        MainWindow partial;
+        partial.setInteractive(false);
+        QSignalSpy missing(partial.session(), &SessionController::filesMissing);
+        partial.session()->restore(state);
+        QVERIFY(waitIdle(partial));
+        QCOMPARE(missing.size(), 1);
+        QVERIFY(missing.front().front().toStringList().contains(copy));
+        QVERIFY(partial.workspace()->jobDocuments().empty());
+        QCOMPARE(partial.workspace()->traces().size(), std::size_t(1));
+    }
 };
 
 QTEST_MAIN(TestSession)
