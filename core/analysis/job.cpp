@@ -3,6 +3,7 @@
 #include "core/trace/loader.h"
 #include "core/trace/tracesource.h"
 #include "core/util/format.h"
+#include "core/util/heap.h"
 
 #include <algorithm>
 #include <atomic>
@@ -435,18 +436,24 @@ Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOpt
             trace::LoadOptions load;
             load.parserThreads = 0; // one rank per thread: ranks are the parallel part
             ProgressReporter quiet;
-            auto trace = trace::loadTrace(files[i], load, quiet, stop);
-            if (!trace) {
+            auto loaded = trace::loadTrace(files[i], load, quiet, stop);
+            if (!loaded) {
                 std::lock_guard lock(mutex);
                 if (!failure)
-                    failure = trace.error();
+                    failure = loaded.error();
                 return;
             }
-            const auto index = buildTraceIndex(*trace.value(), &stop);
+            auto trace = std::move(loaded).value();
+            auto index = buildTraceIndex(*trace, &stop);
             if (!index)
                 return;
             ranks[i] = rankFigures(*index, &stop);
             ranks[i].file = files[i].string();
+            // Only the figures stay: the trace and its index go back to the system before the
+            // next rank loads, so a job holds about one rank per thread.
+            index.reset();
+            trace.reset();
+            releaseFreedMemory();
             std::lock_guard lock(mutex);
             progress.report(++done, files.size());
         }
