@@ -6,6 +6,7 @@
 #include "app/cli/jobinput.h"
 #include "core/report/jobreport.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace pyrometer::cli {
@@ -110,7 +111,9 @@ TextTable ranksTable(const analysis::JobFigures &job, Format format)
                              fixed(rank.stepTimeUs, format == Format::Table ? 1 : 3), microsText(rank.computeNs, format),
                              microsText(rank.communicationNs, format), microsText(rank.exposedCommunicationNs, format),
                              microsText(rank.memoryNs, format), microsText(rank.idleNs, format), fixed(rank.overlapPct, 1),
-                             microsText(at(job.waitNs, i), format), rank.file});
+                             microsText(at(job.waitNs, i), format),
+                             // A terminal has room for the name; csv and md keep the path as given.
+                             format == Format::Table ? std::filesystem::path(rank.file).filename().string() : rank.file});
     }
     return text;
 }
