@@ -85,21 +85,15 @@ nlohmann::json jobJson(const analysis::JobFigures &job)
     nlohmann::json byRank = nlohmann::json::array();
     for (const auto &row : job.collectivesByRank)
         byRank.push_back(collectiveJson(row));
-    return {{"world_size", job.worldSize},
-            {"backend", job.backend},
-            {"ranks", ranks},
-            {"stragglers", stragglers},
-            {"straggler_reasons", reasons},
-            {"collectives", collectives},
-            {"collectives_by_rank", byRank},
-            {"anchor", job.anchor},
-            {"problems", job.problems}};
+    return {{"world_size", job.worldSize},   {"backend", job.backend},       {"ranks", ranks},
+            {"stragglers", stragglers},      {"straggler_reasons", reasons}, {"collectives", collectives},
+            {"collectives_by_rank", byRank}, {"anchor", job.anchor},         {"problems", job.problems}};
 }
 
 TextTable ranksTable(const analysis::JobFigures &job, Format format)
 {
     TextTable text;
-    text.header = {"rank",    "steps",  "step us",   "compute us", "comm us", "exposed comm us",
+    text.header = {"rank",      "steps",   "step us",   "compute us", "comm us", "exposed comm us",
                    "memory us", "idle us", "overlap %", "wait us",    "file"};
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned.back() = false;
@@ -107,13 +101,14 @@ TextTable ranksTable(const analysis::JobFigures &job, Format format)
     text.dropFirst = {"file", "memory us", "idle us", "steps", "comm us", "overlap %"};
     for (std::size_t i = 0; i < job.ranks.size(); ++i) {
         const auto &rank = job.ranks[i];
-        text.rows.push_back({rank.rank >= 0 ? std::to_string(rank.rank) : "?", std::to_string(rank.stepCount()),
-                             fixed(rank.stepTimeUs, format == Format::Table ? 1 : 3), microsText(rank.computeNs, format),
-                             microsText(rank.communicationNs, format), microsText(rank.exposedCommunicationNs, format),
-                             microsText(rank.memoryNs, format), microsText(rank.idleNs, format), fixed(rank.overlapPct, 1),
-                             microsText(at(job.waitNs, i), format),
-                             // A terminal has room for the name; csv and md keep the path as given.
-                             format == Format::Table ? std::filesystem::path(rank.file).filename().string() : rank.file});
+        text.rows.push_back(
+            {rank.rank >= 0 ? std::to_string(rank.rank) : "?", std::to_string(rank.stepCount()),
+             fixed(rank.stepTimeUs, format == Format::Table ? 1 : 3), microsText(rank.computeNs, format),
+             microsText(rank.communicationNs, format), microsText(rank.exposedCommunicationNs, format),
+             microsText(rank.memoryNs, format), microsText(rank.idleNs, format), fixed(rank.overlapPct, 1),
+             microsText(at(job.waitNs, i), format),
+             // A terminal has room for the name; csv and md keep the path as given.
+             format == Format::Table ? std::filesystem::path(rank.file).filename().string() : rank.file});
     }
     return text;
 }
@@ -127,8 +122,9 @@ TextTable collectivesTable(const analysis::JobFigures &job, Format format)
     text.dropFirst = {"ranks", "calls", "algbw GB/s"};
     for (const auto &row : job.collectives) {
         const bool known = row.bytes >= 0;
-        text.rows.push_back({row.name, known ? bytesText(row.bytes, format) : "?", row.groupSize > 0 ? std::to_string(row.groupSize) : "?",
-                             std::to_string(row.calls), microsText(row.timeNs, format), known ? fixed(row.algbwGBps, 2) : "-",
+        text.rows.push_back({row.name, known ? bytesText(row.bytes, format) : "?",
+                             row.groupSize > 0 ? std::to_string(row.groupSize) : "?", std::to_string(row.calls),
+                             microsText(row.timeNs, format), known ? fixed(row.algbwGBps, 2) : "-",
                              known ? fixed(row.busbwGBps, 2) : "-"});
     }
     return text;
@@ -174,9 +170,12 @@ int runRanks(const RanksOptions &options)
 void setupRanks(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<RanksOptions>();
-    command.add_option("PATH", options->paths, "A folder of rank traces (a TensorBoard run folder counts), or the trace files")
+    command
+        .add_option("PATH", options->paths,
+                    "A folder of rank traces (a TensorBoard run folder counts), or the trace files")
         ->required();
-    command.add_flag("--fail-on-straggler", options->failOnStraggler, "Exit with status 1 when a rank holds the others back");
+    command.add_flag("--fail-on-straggler", options->failOnStraggler,
+                     "Exit with status 1 when a rank holds the others back");
     addCountOption(command, "--threads", options->threads, 0, "Ranks loaded at once; 0: one per core");
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runRanks(*options); });

@@ -32,7 +32,8 @@ std::string rankCell(const analysis::RankFigures &rank)
 std::vector<double> partsMs(const analysis::RankFigures &rank)
 {
     std::vector<double> values;
-    for (const auto ns : {rank.computeOnlyNs, rank.hiddenCommunicationNs, rank.exposedCommunicationNs, rank.memoryOnlyNs, rank.idleNs})
+    for (const auto ns :
+         {rank.computeOnlyNs, rank.hiddenCommunicationNs, rank.exposedCommunicationNs, rank.memoryOnlyNs, rank.idleNs})
         values.push_back(double(ns) / 1e6);
     return values;
 }
@@ -57,7 +58,8 @@ std::string ranksFact(const analysis::JobFigures &job)
 
 Section summarySection(const analysis::JobFigures &job, const std::string &prefix)
 {
-    Section section{prefix + "job", "Distributed job of " + countOf(std::int64_t(job.ranks.size()), "rank"), 2, {}, {}, {}, {}};
+    Section section{
+        prefix + "job", "Distributed job of " + countOf(std::int64_t(job.ranks.size()), "rank"), 2, {}, {}, {}, {}};
     section.facts.push_back({"Ranks", ranksFact(job)});
     if (!job.backend.empty())
         section.facts.push_back({"Backend", job.backend});
@@ -81,10 +83,11 @@ Section ranksSection(const analysis::JobFigures &job, const std::string &prefix,
         "and idle. Overlap is the share of communication that compute hides; wait is the time the rank spent in "
         "collectives waiting for the last rank to arrive.");
     if (job.ranks.size() <= kMaxRankBars)
-        section.images.push_back({"One bar per rank: its window split into five parts, in ms", "image/svg+xml", renderSvg(rankChart(job)), 0});
+        section.images.push_back({"One bar per rank: its window split into five parts, in ms", "image/svg+xml",
+                                  renderSvg(rankChart(job)), 0});
     else
-        section.images.push_back({"One column per rank in rank order: its window split into five parts, in ms", "image/svg+xml",
-                                  renderSvg(rankColumnChart(job, options.maxChartColumns)), 0});
+        section.images.push_back({"One column per rank in rank order: its window split into five parts, in ms",
+                                  "image/svg+xml", renderSvg(rankColumnChart(job, options.maxChartColumns)), 0});
 
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
     Table table{"",
@@ -95,8 +98,9 @@ Section ranksSection(const analysis::JobFigures &job, const std::string &prefix,
                 {false, false, false, false, false, false, false, false, false, false, false, true}};
     for (std::size_t i = 0; i < job.ranks.size(); ++i) {
         const auto &rank = job.ranks[i];
-        table.rows.push_back({rankCell(rank), std::to_string(rank.stepCount()), duration(nanosOfMicros(rank.stepTimeUs)),
-                              duration(rank.computeNs), duration(rank.communicationNs), duration(rank.exposedCommunicationNs),
+        table.rows.push_back({rankCell(rank), std::to_string(rank.stepCount()),
+                              duration(nanosOfMicros(rank.stepTimeUs)), duration(rank.computeNs),
+                              duration(rank.communicationNs), duration(rank.exposedCommunicationNs),
                               duration(rank.memoryNs), duration(rank.idleNs), fixed(rank.overlapPct, 1) + " %",
                               duration(i < job.waitNs.size() ? job.waitNs[i] : 0),
                               duration(i < job.clockOffsetNs.size() ? job.clockOffsetNs[i] : 0), rank.file});
@@ -108,18 +112,24 @@ Section ranksSection(const analysis::JobFigures &job, const std::string &prefix,
 Section stragglersSection(const analysis::JobFigures &job, const std::string &prefix, const ReportOptions &options)
 {
     Section section{prefix + "stragglers", "Stragglers", 3, {}, {}, {}, {}};
-    section.paragraphs.push_back("A straggler computes more per step than the median of the other ranks: above 1.10 times it "
-                                 "and, with three ranks or more, by more than three robust deviations of theirs. The others "
-                                 "wait for it in every collective.");
+    section.paragraphs.push_back(
+        "A straggler computes more per step than the median of the other ranks: above 1.10 times it "
+        "and, with three ranks or more, by more than three robust deviations of theirs. The others "
+        "wait for it in every collective.");
     if (job.stragglers.empty()) {
         section.paragraphs.push_back(stragglerSentences(job).front());
         return section;
     }
     const auto duration = [&](double us) { return formatDuration(nanosOfMicros(us), options.timeUnit); };
-    Table table{"", {"Rank", "Compute per step", "Others' median", "Ratio", "Others' wait"}, {true, true, true, true, true}, {}, {}};
+    Table table{"",
+                {"Rank", "Compute per step", "Others' median", "Ratio", "Others' wait"},
+                {true, true, true, true, true},
+                {},
+                {}};
     for (const auto &straggler : job.stragglers)
-        table.rows.push_back({std::to_string(straggler.rank), duration(straggler.computePerStepUs), duration(straggler.othersMedianUs),
-                              fixed(straggler.ratio, 2) + "x", formatDuration(othersWaitNs(job, straggler.rank), options.timeUnit)});
+        table.rows.push_back({std::to_string(straggler.rank), duration(straggler.computePerStepUs),
+                              duration(straggler.othersMedianUs), fixed(straggler.ratio, 2) + "x",
+                              formatDuration(othersWaitNs(job, straggler.rank), options.timeUnit)});
     section.tables.push_back(std::move(table));
     return section;
 }
@@ -131,11 +141,15 @@ Section collectivesSection(const analysis::JobFigures &job, const std::string &p
         section.paragraphs.push_back("No rank ran a collective in its window.");
         return section;
     }
-    section.paragraphs.push_back("Over all ranks, by collective and message size. Bus bandwidth is nccl-tests': the algorithm "
-                                 "bandwidth (bytes x calls / time) times 2(n-1)/n for all_reduce, (n-1)/n for all_gather, "
-                                 "reduce_scatter and all_to_all.");
-    Table table{"", {"Collective", "Message", "Ranks", "Calls", "Time", "algbw GB/s", "busbw GB/s"},
-                {false, true, true, true, true, true, true}, {}, {}};
+    section.paragraphs.push_back(
+        "Over all ranks, by collective and message size. Bus bandwidth is nccl-tests': the algorithm "
+        "bandwidth (bytes x calls / time) times 2(n-1)/n for all_reduce, (n-1)/n for all_gather, "
+        "reduce_scatter and all_to_all.");
+    Table table{"",
+                {"Collective", "Message", "Ranks", "Calls", "Time", "algbw GB/s", "busbw GB/s"},
+                {false, true, true, true, true, true, true},
+                {},
+                {}};
     for (const auto &row : job.collectives) {
         const bool known = row.bytes >= 0;
         table.rows.push_back({row.name, known ? formatBytes(std::uint64_t(row.bytes)) : "unknown",
@@ -163,8 +177,9 @@ std::vector<std::string> stragglerSentences(const analysis::JobFigures &job)
 {
     std::vector<std::string> sentences;
     for (const auto &straggler : job.stragglers)
-        sentences.push_back("Straggler: rank " + std::to_string(straggler.rank) + " \u2014 " + straggler.reason + "; the others waited " +
-                            formatDuration(othersWaitNs(job, straggler.rank)) + " in collectives.");
+        sentences.push_back("Straggler: rank " + std::to_string(straggler.rank) + " \u2014 " + straggler.reason +
+                            "; the others waited " + formatDuration(othersWaitNs(job, straggler.rank)) +
+                            " in collectives.");
     if (!sentences.empty())
         return sentences;
     if (job.ranks.size() < 2)
@@ -172,9 +187,9 @@ std::vector<std::string> stragglerSentences(const analysis::JobFigures &job)
     const auto less = [](const auto &a, const auto &b) { return a.computePerStepUs() < b.computePerStepUs(); };
     const auto fastest = std::min_element(job.ranks.begin(), job.ranks.end(), less);
     const auto slowest = std::max_element(job.ranks.begin(), job.ranks.end(), less);
-    return {"No straggler: compute per step runs from " + formatDuration(nanosOfMicros(fastest->computePerStepUs())) + " (" +
-            rankLabel(*fastest) + ") to " + formatDuration(nanosOfMicros(slowest->computePerStepUs())) + " (" + rankLabel(*slowest) +
-            "), no rank far enough above the others' median to hold them back."};
+    return {"No straggler: compute per step runs from " + formatDuration(nanosOfMicros(fastest->computePerStepUs())) +
+            " (" + rankLabel(*fastest) + ") to " + formatDuration(nanosOfMicros(slowest->computePerStepUs())) + " (" +
+            rankLabel(*slowest) + "), no rank far enough above the others' median to hold them back."};
 }
 
 std::string anchorSentence(const analysis::JobFigures &job)
@@ -206,7 +221,8 @@ ColumnChart rankColumnChart(const analysis::JobFigures &job, std::size_t maxColu
     chart.seriesColors.assign(kRankPartColors.begin(), kRankPartColors.end());
     chart.itemCount = job.ranks.size();
     // Consecutive ranks averaged into one column beyond maxColumns, the highest of them marked.
-    chart.itemsPerColumn = std::max<std::size_t>(1, (job.ranks.size() + std::max<std::size_t>(1, maxColumns) - 1) / std::max<std::size_t>(1, maxColumns));
+    chart.itemsPerColumn = std::max<std::size_t>(1, (job.ranks.size() + std::max<std::size_t>(1, maxColumns) - 1) /
+                                                        std::max<std::size_t>(1, maxColumns));
     for (std::size_t first = 0; first < job.ranks.size(); first += chart.itemsPerColumn) {
         const auto last = std::min(job.ranks.size(), first + chart.itemsPerColumn);
         ColumnChart::Column column{std::vector<double>(kRankPartNames.size(), 0.0), 0};
@@ -224,7 +240,8 @@ ColumnChart rankColumnChart(const analysis::JobFigures &job, std::size_t maxColu
     return chart;
 }
 
-std::vector<Section> jobSections(const analysis::JobFigures &job, const std::string &idPrefix, const ReportOptions &options)
+std::vector<Section> jobSections(const analysis::JobFigures &job, const std::string &idPrefix,
+                                 const ReportOptions &options)
 {
     std::vector<Section> sections;
     sections.push_back(summarySection(job, idPrefix));

@@ -29,7 +29,8 @@ inline constexpr std::array<const char *, 5> kRankPartColors{"#2e7d32", "#ffcc80
 // (level 2), then the ranks with their chart and table, the stragglers' evidence, the
 // collectives and the problems found in the files (level 3). Ids start with idPrefix. Make a
 // whole report of them with makeReport(names, jobSections(...)).
-std::vector<Section> jobSections(const analysis::JobFigures &job, const std::string &idPrefix, const ReportOptions &options = {});
+std::vector<Section> jobSections(const analysis::JobFigures &job, const std::string &idPrefix,
+                                 const ReportOptions &options = {});
 
 // What the job says about stragglers, one sentence each: "Straggler: rank 5 — compute 412.0
 // ms/step against a median of 301.5 ms of the other ranks (1.37x); the others waited 1.2 s in

@@ -93,7 +93,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(QFileInfo::exists(kRealRanks + "/sampled_rank-0.json.gz"), qPrintable(kRealRanks));
-        QVERIFY2(QFileInfo::exists(kJobs + "/job8/job.json"), qPrintable("the rank_jobs fixture did not write " + kJobs + "/job8"));
+        QVERIFY2(QFileInfo::exists(kJobs + "/job8/job.json"),
+                 qPrintable("the rank_jobs fixture did not write " + kJobs + "/job8"));
     }
 
     void helpListsRanksAndReportJob()
@@ -125,7 +126,8 @@ private Q_SLOTS:
             const auto &core = job.ranks[std::size_t(i)];
             QCOMPARE(r.value("rank").toInt(-100), i);
             QCOMPARE(core.rank, i);
-            QVERIFY2(r.value("file").toString().endsWith(QString("sampled_rank-%1.json.gz").arg(i)), qPrintable(r.value("file").toString()));
+            QVERIFY2(r.value("file").toString().endsWith(QString("sampled_rank-%1.json.gz").arg(i)),
+                     qPrintable(r.value("file").toString()));
             QCOMPARE(r.value("steps").toInt(), 2);
             QCOMPARE(r.value("steps").toInt(), core.stepCount());
             QVERIFY(r.value("step_time_us").toDouble() > 0);
@@ -146,13 +148,15 @@ private Q_SLOTS:
                                  r.value("exposed_communication_us").toDouble() + r.value("memory_only_us").toDouble() +
                                  r.value("idle_us").toDouble();
             QVERIFY2(std::abs(parts - window) < 0.01, qPrintable(QString("%1 != %2").arg(parts).arg(window)));
-            QVERIFY(std::abs(r.value("hidden_communication_us").toDouble() + r.value("exposed_communication_us").toDouble() -
-                             r.value("communication_us").toDouble()) < 0.01);
+            QVERIFY(std::abs(r.value("hidden_communication_us").toDouble() +
+                             r.value("exposed_communication_us").toDouble() - r.value("communication_us").toDouble()) <
+                    0.01);
             QVERIFY(r.value("compute_us").toDouble() >= r.value("compute_only_us").toDouble());
             QVERIFY(r.value("communication_us").toDouble() > 0); // NCCL kernels run on both ranks
             const double overlap = r.value("overlap_pct").toDouble();
             QVERIFY2(overlap >= 0 && overlap <= 100, qPrintable(QString::number(overlap)));
-            QVERIFY(std::abs(overlap - 100.0 * r.value("hidden_communication_us").toDouble() / r.value("communication_us").toDouble()) < 1e-6);
+            QVERIFY(std::abs(overlap - 100.0 * r.value("hidden_communication_us").toDouble() /
+                                           r.value("communication_us").toDouble()) < 1e-6);
         }
 
         QList<int> coreStragglers;
@@ -219,8 +223,8 @@ private Q_SLOTS:
     {
         const auto run = runCli({"ranks", kRealRanks}, "200");
         QCOMPARE(run.exitCode, 0);
-        for (const char *column : {"rank", "steps", "step us", "compute us", "comm us", "exposed comm us", "memory us", "idle us",
-                                   "overlap %", "wait us"})
+        for (const char *column : {"rank", "steps", "step us", "compute us", "comm us", "exposed comm us", "memory us",
+                                   "idle us", "overlap %", "wait us"})
             QVERIFY2(run.out.contains(column), column);
         QVERIFY(run.out.contains("sampled_rank-1.json.gz"));
         QVERIFY(run.out.contains(QRegularExpression("(Straggler: rank \\d+ \u2014 compute|No straggler: )")));
@@ -231,7 +235,8 @@ private Q_SLOTS:
 
     void realRanksCsvIsTheRanksTable()
     {
-        const auto run = runCli({"ranks", kRealRanks + "/sampled_rank-0.json.gz", kRealRanks + "/sampled_rank-1.json.gz", "--format", "csv"});
+        const auto run = runCli({"ranks", kRealRanks + "/sampled_rank-0.json.gz",
+                                 kRealRanks + "/sampled_rank-1.json.gz", "--format", "csv"});
         QCOMPARE(run.exitCode, 0);
         const auto rows = parseCsv(run.out);
         QCOMPARE(rows.size(), 3);

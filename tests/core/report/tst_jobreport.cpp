@@ -34,7 +34,8 @@ analysis::RankFigures rankOf(int number, const std::string &file, double scale =
     rank.exposedCommunicationNs = 2 * kMs;
     rank.memoryOnlyNs = rank.memoryNs = 1 * kMs;
     rank.idleNs = 2 * kMs;
-    rank.windowEndNs = rank.computeOnlyNs + rank.hiddenCommunicationNs + rank.exposedCommunicationNs + rank.memoryOnlyNs + rank.idleNs;
+    rank.windowEndNs =
+        rank.computeOnlyNs + rank.hiddenCommunicationNs + rank.exposedCommunicationNs + rank.memoryOnlyNs + rank.idleNs;
     rank.computeNs = rank.computeOnlyNs + rank.overlapNs;
     rank.communicationNs = rank.hiddenCommunicationNs + rank.exposedCommunicationNs;
     rank.overlapPct = 100.0 * double(rank.overlapNs) / double(rank.communicationNs);
@@ -44,15 +45,19 @@ analysis::RankFigures rankOf(int number, const std::string &file, double scale =
 analysis::JobFigures threeRanks()
 {
     analysis::JobFigures job;
-    job.ranks = {rankOf(0, "/jobs/a/rank-0.json.gz"), rankOf(1, "/jobs/a/rank-1.json.gz", 2.0), rankOf(-1, "/jobs/a/worker.json")};
+    job.ranks = {rankOf(0, "/jobs/a/rank-0.json.gz"), rankOf(1, "/jobs/a/rank-1.json.gz", 2.0),
+                 rankOf(-1, "/jobs/a/worker.json")};
     job.worldSize = 4;
     job.backend = "nccl";
-    job.stragglers = {{1, 5000, 2500, 2.0, "compute 5.00 ms/step against a median of 2.50 ms/step of the other ranks (2.00x)"}};
+    job.stragglers = {
+        {1, 5000, 2500, 2.0, "compute 5.00 ms/step against a median of 2.50 ms/step of the other ranks (2.00x)"}};
     job.waitNs = {5 * kMs, 0, 1 * kMs};
     job.clockOffsetNs = {0, 3000, -2000};
     job.anchor = "the end of the first collective every rank ran: all_reduce #1";
-    job.collectives = {{"all_reduce", 1 << 20, 4, -1, 6, 3 * kMs, 2.097152, 3.145728}, {"barrier", -1, 4, -1, 3, 1 * kMs, 0, 0}};
-    job.problems = {"3 of 4 ranks present; missing: 2", "worker.json: no rank number (no distributedInfo, none in the file name)"};
+    job.collectives = {{"all_reduce", 1 << 20, 4, -1, 6, 3 * kMs, 2.097152, 3.145728},
+                       {"barrier", -1, 4, -1, 3, 1 * kMs, 0, 0}};
+    job.problems = {"3 of 4 ranks present; missing: 2",
+                    "worker.json: no rank number (no distributedInfo, none in the file name)"};
     return job;
 }
 
@@ -72,9 +77,11 @@ private Q_SLOTS:
         const auto sentences = report::stragglerSentences(threeRanks());
         QCOMPARE(sentences.size(), std::size_t(1));
         // The others are ranks 0 and the one without a number: 5 + 1 ms.
-        QCOMPARE(QString::fromStdString(sentences.front()),
-                 QString::fromUtf8("Straggler: rank 1 \u2014 compute 5.00 ms/step against a median of 2.50 ms/step of the other ranks "
-                                   "(2.00x); the others waited 6.00 ms in collectives."));
+        QCOMPARE(
+            QString::fromStdString(sentences.front()),
+            QString::fromUtf8(
+                "Straggler: rank 1 \u2014 compute 5.00 ms/step against a median of 2.50 ms/step of the other ranks "
+                "(2.00x); the others waited 6.00 ms in collectives."));
     }
 
     void noStragglerNamesTheFastestAndSlowest()
