@@ -1,5 +1,7 @@
 #include "core/trace/combine.h"
 
+#include "core/trace/argscopy.h"
+
 #include <algorithm>
 
 namespace pyrometer::trace {
@@ -84,20 +86,7 @@ private:
 
     void copyArgs()
     {
-        m_to.args.reserve(m_to.args.size() + m_from.args.size());
-        for (auto args : m_from.args) {
-            args.inputDims = id(args.inputDims);
-            args.inputTypes = id(args.inputTypes);
-            m_to.args.push_back(args);
-        }
-        // Parts come one after another, so indices stay sorted.
-        for (auto [index, collective] : m_from.collectiveArgs) {
-            collective.name = id(collective.name);
-            collective.dtype = id(collective.dtype);
-            collective.groupName = id(collective.groupName);
-            collective.groupRanks = id(collective.groupRanks);
-            m_to.collectiveArgs.emplace_back(m_argsBase + index, collective);
-        }
+        appendArgs(m_to, m_from, [this](StringId local) { return id(local); });
     }
 
     void copyTrack(const Track &from)

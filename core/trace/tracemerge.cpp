@@ -3,6 +3,8 @@
 // as if the chunk's events had been added here one by one.
 #include "core/trace/tracebuilder.h"
 
+#include "core/trace/argscopy.h"
+
 #include <algorithm>
 
 namespace pyrometer::trace {
@@ -56,20 +58,7 @@ void TraceBuilder::absorb(TraceBuilder &part)
     }
 
     // Tracks: columns appended, args re-indexed.
-    const auto argsBase = static_cast<std::uint32_t>(to.args.size());
-    reserveMore(to.args, from.args.size());
-    for (auto args : from.args) {
-        args.inputDims = id(args.inputDims);
-        args.inputTypes = id(args.inputTypes);
-        to.args.push_back(args);
-    }
-    for (auto [index, collective] : from.collectiveArgs) {
-        collective.name = id(collective.name);
-        collective.dtype = id(collective.dtype);
-        collective.groupName = id(collective.groupName);
-        collective.groupRanks = id(collective.groupRanks);
-        to.collectiveArgs.emplace_back(argsBase + index, collective);
-    }
+    const auto argsBase = appendArgs(to, from, id);
     std::vector<std::uint32_t> tracks(part.m_tracks.size());
     std::vector<std::uint32_t> bases(part.m_tracks.size());
     for (std::size_t i = 0; i < tracks.size(); ++i) {

@@ -514,7 +514,7 @@ private slots:
         QVERIFY(files.ok());
         QCOMPARE(static_cast<int>(files.value().size()), count);
         auto summary = summariseJob(files.value());
-        QVERIFY(summary.ok());
+        QVERIFY2(summary.ok(), summary.ok() ? "" : summary.error().message.c_str());
         const auto &j = summary.value();
         QCOMPARE(static_cast<int>(j.ranks.size()), count);
         QVERIFY2(j.problems.empty(), j.problems.empty() ? "" : j.problems.front().c_str());
