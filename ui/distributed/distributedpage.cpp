@@ -125,6 +125,7 @@ DistributedPage::DistributedPage(Workspace *workspace, QWidget *parent)
     charts->addWidget(m_bars);
     charts->addWidget(m_heatMap);
     charts->setChildrenCollapsible(false);
+    charts->setSizes({3000, 2000}); // in proportion, whatever the width
 
     auto *collectives = new QWidget(this);
     auto *collectivesLayout = new QVBoxLayout(collectives);

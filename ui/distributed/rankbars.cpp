@@ -17,20 +17,17 @@ namespace {
 constexpr double kNsPerMs = 1e6;
 constexpr int kMaxLabels = 24;
 
-// The tick step of a rank axis: 1, 2, 5, 10, 20, 50, ... ranks, so at most kMaxLabels labels.
-int niceStep(std::size_t count)
+} // namespace
+
+int niceTickStep(std::size_t count, int maxLabels)
 {
-    int step = 1;
     for (int scale = 1;; scale *= 10) {
         for (const int m : {1, 2, 5}) {
-            step = m * scale;
-            if (count <= std::size_t(step) * kMaxLabels)
-                return step;
+            if (count <= std::size_t(m * scale) * std::size_t(maxLabels))
+                return m * scale;
         }
     }
 }
-
-} // namespace
 
 std::array<std::int64_t, RankBars::kParts> rankParts(const analysis::RankFigures &rank)
 {
@@ -40,7 +37,6 @@ std::array<std::int64_t, RankBars::kParts> rankParts(const analysis::RankFigures
 RankBars::RankBars(QWidget *parent) : QWidget(parent), m_plot(plots::createPlot(this, 220))
 {
     m_plot->xAxis->setLabel(tr("rank"));
-    m_plot->yAxis->setLabel(tr("time in the window (ms)"));
     m_plot->xAxis->grid()->setVisible(false);
     QCPBars *below = nullptr;
     for (std::size_t p = 0; p < kParts; ++p) {
@@ -67,25 +63,33 @@ void RankBars::setJob(std::shared_ptr<const analysis::JobFigures> job)
     m_job = std::move(job);
     m_plot->clearItems();
     const std::size_t count = m_job ? m_job->ranks.size() : 0;
-    double highest = 0;
+    std::int64_t longest = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        longest = std::max(longest, m_job->ranks[i].windowNs());
+    // Seconds once windows pass 10 s: five-digit millisecond labels read badly.
+    const bool seconds = longest > 10'000'000'000;
+    const double unitNs = seconds ? 1e9 : kNsPerMs;
+    m_plot->yAxis->setLabel(seconds ? tr("time in the window (s)") : tr("time in the window (ms)"));
+    const double highest = double(longest) / unitNs;
     std::array<QVector<double>, kParts> values;
     QVector<double> keys;
     for (std::size_t i = 0; i < count; ++i) {
         keys << double(i);
         const auto parts = rankParts(m_job->ranks[i]);
         for (std::size_t p = 0; p < kParts; ++p)
-            values[p] << double(parts[p]) / kNsPerMs;
-        highest = std::max(highest, double(m_job->ranks[i].windowNs()) / kNsPerMs);
+            values[p] << double(parts[p]) / unitNs;
     }
     // Few ranks: bars with gaps between them; hundreds: bars that touch, each at least a line.
     const double width = count <= 2 ? 0.4 : count <= 64 ? 0.75 : 1.0;
     for (std::size_t p = 0; p < kParts; ++p) {
         m_layers[p]->setWidth(width);
+        // Touching bars drawn smooth leave a pale seam between each two.
+        m_layers[p]->setAntialiased(count <= 64);
         m_layers[p]->setData(keys, values[p], true);
     }
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    m_tickStep = niceStep(count);
+    m_tickStep = niceTickStep(count, kMaxLabels);
     for (std::size_t i = 0; i < count; i += std::size_t(m_tickStep))
         ticker->addTick(double(i), QString::number(m_job->ranks[i].rank));
     m_plot->xAxis->setTicker(ticker);
@@ -99,7 +103,7 @@ void RankBars::setJob(std::shared_ptr<const analysis::JobFigures> job)
                 if (m_job->ranks[i].rank != straggler.rank)
                     continue;
                 auto *label = new QCPItemText(m_plot);
-                label->position->setCoords(double(i), double(m_job->ranks[i].windowNs()) / kNsPerMs);
+                label->position->setCoords(double(i), double(m_job->ranks[i].windowNs()) / unitNs);
                 label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
                 label->setText(tr("▼ %1").arg(rankLabel(m_job->ranks[i])));
                 label->setColor(QColor(0xc6, 0x28, 0x28));

@@ -47,6 +47,10 @@ private:
     int m_tickStep = 1;
 };
 
+// Items (ranks, steps) between two labelled ticks of an axis: 1, 2, 5, 10, 20, 50, ..., so that
+// `count` items get at most maxLabels labels.
+int niceTickStep(std::size_t count, int maxLabels);
+
 // The five parts of a rank's window (RankFigures' partition), in ns, bottom first.
 std::array<std::int64_t, RankBars::kParts> rankParts(const analysis::RankFigures &rank);
 

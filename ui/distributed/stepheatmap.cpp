@@ -1,5 +1,6 @@
 #include "ui/distributed/stepheatmap.h"
 
+#include "ui/distributed/rankbars.h"
 #include "ui/plots/plotframe.h"
 #include "ui/workspace/jobload.h"
 
@@ -16,12 +17,7 @@ namespace pyrometer::ui::distributed {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-constexpr int kMaxLabels = 24;
-
-int everyKth(std::size_t count)
-{
-    return int(std::max<std::size_t>(1, (count + kMaxLabels - 1) / kMaxLabels));
-}
+constexpr int kMaxLabels = 16;
 
 // Viridis: ordered in lightness, readable for the colour-blind, and neither end is the paper.
 QCPColorGradient viridis()
@@ -107,12 +103,12 @@ void StepHeatMap::setJob(std::shared_ptr<const analysis::JobFigures> job)
     }
 
     auto rankTicks = QSharedPointer<QCPAxisTickerText>::create();
-    const int rankStep = everyKth(ranks);
+    const int rankStep = niceTickStep(ranks, kMaxLabels);
     for (std::size_t r = 0; r < ranks; r += std::size_t(rankStep))
         rankTicks->addTick(double(r), QString::number(m_job->ranks[r].rank));
     m_plot->yAxis->setTicker(rankTicks);
     auto stepTicks = QSharedPointer<QCPAxisTickerText>::create();
-    const int stepStep = everyKth(m_steps);
+    const int stepStep = niceTickStep(m_steps, kMaxLabels);
     for (std::size_t s = 0; s < m_steps; s += std::size_t(stepStep))
         stepTicks->addTick(double(s), QString::number(s));
     m_plot->xAxis->setTicker(stepTicks);

@@ -341,7 +341,10 @@ void MainWindow::refocusAfterDialog()
 QString MainWindow::defaultReportPath(const QDate &date) const
 {
     QString source;
-    if (!m_workspace->traces().empty())
+    // A job shown: named after its folder, and written beside it.
+    if (const auto job = m_workspace->jobDocument(closeTarget().job); job && !job->files.isEmpty())
+        source = QFileInfo(job->files.front()).absolutePath();
+    else if (!m_workspace->traces().empty())
         source = m_workspace->traces().begin()->second->path;
     else if (!m_workspace->models().empty())
         source = m_workspace->models().begin()->second->path;
@@ -367,17 +370,21 @@ void MainWindow::exportReport()
         return;
     if (!file.endsWith(QStringLiteral(".html")) && !file.endsWith(QStringLiteral(".md")))
         file += selected.contains(QStringLiteral("*.md")) ? QStringLiteral(".md") : QStringLiteral(".html");
+    exportReportTo(file);
+}
+
+quint64 MainWindow::exportReportTo(const QString &file)
+{
     report::ReportOptions options;
     options.timeUnit = displayTimeUnit();
     // The Distributed page reports its job; every other page the open traces and model.
     if (const auto job = m_workspace->jobDocument(closeTarget().job)) {
-        distributed::exportJobReport(
+        return distributed::exportJobReport(
             m_jobs, job, file, options, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 8000); },
             [this](const QString &message) { showError(message); });
-        return;
     }
-    m_reports->exportTo(file, options);
+    return m_reports->exportTo(file, options);
 }
 
 void MainWindow::showPreferences()

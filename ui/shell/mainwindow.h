@@ -75,10 +75,15 @@ public:
     // Failures shown since the window opened: failed jobs and refused inputs.
     int failureCount() const { return m_failures; }
 
-    // Where File > Export report proposes to write: beside the first open trace (else the
-    // model), named after it and the date, "<name>-report-<yyyy-MM-dd>.html"; in the home
-    // folder when that folder cannot be written or nothing is open.
+    // Where File > Export report proposes to write: beside the job's folder on the Distributed
+    // page, else beside the first open trace (else the model), named after it and the date,
+    // "<name>-report-<yyyy-MM-dd>.html"; in the home folder when that folder cannot be written
+    // or nothing is open.
     QString defaultReportPath(const QDate &date) const;
+    // Writes the report of what the page shown is about to file (.html or .md): the job of the
+    // Distributed page, else every open trace and the model's last run. Returns the job's id,
+    // 0 when refused (said in the banner).
+    quint64 exportReportTo(const QString &file);
 
     // The About box's text: Pyrometer's, Qt's and libtorch's versions.
     static QString aboutText();

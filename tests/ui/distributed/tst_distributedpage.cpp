@@ -5,6 +5,7 @@
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDate>
 #include <QFile>
 #include <QLabel>
 #include <QStatusBar>
@@ -308,6 +309,23 @@ private Q_SLOTS:
         window.showPage(Page::Distributed);
         QApplication::processEvents();
         maybeGrab(window, QStringLiteral("distributed-job8.png"));
+
+        // File → Export report on this page writes the job's report, beside the job's folder.
+        QVERIFY(window.defaultReportPath(QDate(2026, 1, 2)).endsWith(QStringLiteral("/job8-report-2026-01-02.html")));
+        QTemporaryDir dir;
+        const QString report = dir.filePath(QStringLiteral("job.html"));
+        QVERIFY(window.exportReportTo(report) != 0);
+        QVERIFY(waitIdle(window));
+        QFile written(report);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(written.readAll());
+        QVERIFY2(html.contains(QStringLiteral("Straggler: rank 5")), qPrintable(html.left(2000)));
+        QCOMPARE(window.failureCount(), 0);
+        // On another page the report is the traces': not refused, and the job's page is left alone.
+        window.showPage(Page::Overview);
+        QVERIFY(window.exportReportTo(dir.filePath(QStringLiteral("traces.html"))) != 0);
+        QVERIFY(waitIdle(window));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("traces.html"))));
     }
 
     void manyRanksShowTheStragglerMedianAndLowest()
