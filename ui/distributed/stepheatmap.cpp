@@ -47,7 +47,6 @@ StepHeatMap::StepHeatMap(QWidget *parent) : QWidget(parent), m_plot(plots::creat
     m_plot->yAxis->grid()->setVisible(false);
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
-    m_map->setTightBoundary(true);
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);

@@ -11,7 +11,10 @@ TraceChooser::TraceChooser(Workspace *workspace, QWidget *parent) : QComboBox(pa
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(18);
     connect(workspace, &Workspace::traceOpened, this, [this, workspace](DocumentId id) {
-        addItem(workspace->trace(id)->fileName(), id);
+        const auto document = workspace->trace(id);
+        addItem(document->fileName(), id);
+        // The whole name where the box elides it (a job's combined ranks have long ones).
+        setItemData(count() - 1, document->fileName() + QLatin1Char('\n') + document->path, Qt::ToolTipRole);
         setCurrentIndex(count() - 1);
     });
     connect(workspace, &Workspace::traceSelected, this, [this](DocumentId id) {
@@ -27,6 +30,7 @@ TraceChooser::TraceChooser(Workspace *workspace, QWidget *parent) : QComboBox(pa
         }
     });
     connect(this, &QComboBox::currentIndexChanged, this, [this](int item) {
+        setToolTip(itemData(item, Qt::ToolTipRole).toString());
         if (item >= 0 && !m_quiet)
             Q_EMIT traceChosen(itemData(item).toInt());
     });
