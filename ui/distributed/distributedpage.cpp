@@ -2,6 +2,7 @@
 
 #include "core/report/jobreport.h"
 #include "ui/distributed/rankbars.h"
+#include "ui/distributed/rankstep.h"
 #include "ui/distributed/stepheatmap.h"
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/jobload.h"
@@ -258,13 +259,15 @@ void DistributedPage::requestStep(std::size_t rankIndex, std::size_t step)
         Q_EMIT statusMessage(tr("%1 is not in the Timeline. %2").arg(rankLabel(rank), m_job->timelineReason));
         return;
     }
-    if (!m_workspace->trace(m_job->timelineTrace)) {
+    const auto combined = m_workspace->trace(m_job->timelineTrace);
+    if (!combined) {
         Q_EMIT statusMessage(tr("The job's ranks are not loaded in the Timeline"));
         return;
     }
     const auto &s = rank.steps[step];
     const std::int64_t offset = rankIndex < m_job->figures.clockOffsetNs.size() ? m_job->figures.clockOffsetNs[rankIndex] : 0;
-    Q_EMIT stepRequested(m_job->timelineTrace, double(s.startNs + offset), double(s.startNs + s.durationNs + offset));
+    const auto annotation = findRankStep(*combined->trace, rankLabel(rank).toStdString(), s.name, s.startNs + offset);
+    Q_EMIT stepRequested(m_job->timelineTrace, double(s.startNs + offset), double(s.startNs + s.durationNs + offset), annotation);
 }
 
 } // namespace pyrometer::ui::distributed

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "ui/distributed/jobtables.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/workspace/document.h"
 
 #include <memory>
@@ -56,8 +57,10 @@ public:
     void requestStep(std::size_t rankIndex, std::size_t step);
 
 Q_SIGNALS:
-    // Show [startNs, endNs) of the combined trace in the Timeline (the step, on the job's clock).
-    void stepRequested(pyrometer::ui::DocumentId trace, double startNs, double endNs);
+    // Show [startNs, endNs) of the combined trace in the Timeline (the step, on the job's clock),
+    // and the rows of step, the rank's step annotation, when it was found.
+    void stepRequested(pyrometer::ui::DocumentId trace, double startNs, double endNs,
+                       std::optional<pyrometer::ui::timeline::EventRef> step);
     // Something for the status bar (a rank that is not in the Timeline).
     void statusMessage(const QString &message);
 

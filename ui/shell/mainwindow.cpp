@@ -474,9 +474,15 @@ void MainWindow::connectDistributedPage()
     connect(page, &distributed::DistributedPage::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     // A heat-map cell: that rank's step, zoomed to and selected in the Timeline.
-    connect(page, &distributed::DistributedPage::stepRequested, this, [this, timelinePage](DocumentId trace, double start, double end) {
+    connect(page, &distributed::DistributedPage::stepRequested, this,
+            [this, timelinePage](DocumentId trace, double start, double end, std::optional<timeline::EventRef> step) {
         showPage(Page::Timeline);
-        const auto select = [timelinePage, start, end] { timelinePage->view()->selectRange(start, end); };
+        // The step's annotation selected scrolls to the rank's rows; then the step's range.
+        const auto select = [timelinePage, start, end, step] {
+            if (step)
+                timelinePage->view()->selectEvent(step, /*reveal=*/true);
+            timelinePage->view()->selectRange(start, end);
+        };
         const bool shown = timelinePage->currentTrace() == trace && timelinePage->view()->index();
         if (!shown) {
             auto connection = std::make_shared<QMetaObject::Connection>();

@@ -65,6 +65,18 @@ std::shared_ptr<const JobDocument> onlyJob(MainWindow &window)
     return ids.size() == 1 ? window.workspace()->jobDocument(ids.front()) : nullptr;
 }
 
+// Opens path as a job in the window, shown at a screenshot's size, and waits until it is loaded:
+// its document, or null when anything failed.
+std::shared_ptr<const JobDocument> openShownJob(MainWindow &window, const QString &path)
+{
+    window.resize(1280, 800);
+    window.show();
+    window.openJob({path});
+    if (!waitIdle(window) || window.failureCount() > 0)
+        return nullptr;
+    return onlyJob(window);
+}
+
 } // namespace
 
 class TestDistributedPage : public QObject {
@@ -177,6 +189,10 @@ private Q_SLOTS:
         window.showPage(Page::Distributed);
         QApplication::processEvents();
         maybeGrab(window, QStringLiteral("distributed-2ranks.png"));
+        page->tables()->setCurrentIndex(1);
+        QApplication::processEvents();
+        maybeGrab(window, QStringLiteral("distributed-collectives.png"));
+        page->tables()->setCurrentIndex(0);
 
         // A click on rank 1's second step shows that step, on the job's clock, in the Timeline.
         auto *timeline = timelineOf(window);
@@ -283,12 +299,7 @@ private Q_SLOTS:
         if (!QFileInfo::exists(kJob8))
             QSKIP("the rank_jobs fixture has not made job8");
         MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        window.openJob({kJob8});
-        QVERIFY(waitIdle(window));
-        QCOMPARE(window.failureCount(), 0);
-        const auto job = onlyJob(window);
+        const auto job = openShownJob(window, kJob8);
         QVERIFY(job);
         QCOMPARE(job->figures.ranks.size(), std::size_t(8));
         QCOMPARE(job->figures.stragglers.size(), std::size_t(1));
@@ -326,6 +337,56 @@ private Q_SLOTS:
         QVERIFY(window.exportReportTo(dir.filePath(QStringLiteral("traces.html"))) != 0);
         QVERIFY(waitIdle(window));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("traces.html"))));
+    }
+
+    // 64 ranks: the Timeline holds 8 of them, the straggler among them; a cell of a rank left
+    // out says so in the status bar and stays on the page.
+    void aRankOutsideTheTimelineIsSaid()
+    {
+        const QString job64 = QStringLiteral(PYROMETER_TEST_JOBS_DIR "/job64");
+        if (!QFileInfo::exists(job64))
+            QSKIP("the rank_jobs fixture has not made job64");
+        MainWindow window;
+        const auto job = openShownJob(window, job64);
+        QVERIFY(job);
+        QCOMPARE(job->figures.ranks.size(), std::size_t(64));
+        QCOMPARE(job->timelineRanks.size(), std::size_t(8));
+        const auto combined = window.workspace()->trace(job->timelineTrace);
+        QVERIFY(combined);
+        bool straggler = false;
+        for (const auto &process : combined->trace->processes)
+            straggler = straggler || QString::fromStdString(process.name).startsWith(QStringLiteral("rank 17 "));
+        QVERIFY(straggler);
+        auto *page = pageOf(window);
+        QVERIFY(page->finding()->text().contains(QStringLiteral("rank 17")));
+        QVERIFY(job->timelineReason.contains(QStringLiteral("8 of the 64 ranks")));
+        QCOMPARE(page->bars()->barCount(), 64);
+        QVERIFY(page->bars()->tickStep() > 1);
+        QCOMPARE(job->figures.ranks[40].rank, 40);
+        QCOMPARE(job->timelinePosition(40), -1);
+        window.showPage(Page::Distributed);
+        QTest::mouseClick(page->heatMap()->plot(), Qt::LeftButton, {}, page->heatMap()->cellCenter(40, 0));
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("rank 40 is not in the Timeline")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // The straggler's cell is there.
+        QTest::mouseClick(page->heatMap()->plot(), Qt::LeftButton, {}, page->heatMap()->cellCenter(17, 0));
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QVERIFY(waitIdle(window));
+        // The Timeline scrolled to rank 17's rows: its step annotation is selected and on screen.
+        auto *view = timelineOf(window)->view();
+        QTRY_VERIFY_WITH_TIMEOUT(view->selectedEvent().has_value(), 10'000);
+        const auto &track = combined->trace->track(view->selectedEvent()->track);
+        QVERIFY(QString::fromStdString(combined->trace->process(track.process).name).startsWith(QStringLiteral("rank 17 ")));
+        QCOMPARE(std::string(combined->trace->string(track.eventName[view->selectedEvent()->event])), job->figures.ranks[17].steps[0].name);
+        const auto selected = *view->selectedEvent();
+        const int layoutRow = view->layout().sliceRowToLayout[view->index()->rowOf(selected.track, trace::EventIndex(selected.event))];
+        QVERIFY(layoutRow >= 0);
+        const int y = view->layout().rows[std::size_t(layoutRow)].y;
+        QVERIFY(view->viewport().scrollY > 0);
+        QVERIFY2(y >= view->viewport().scrollY && y < view->viewport().scrollY + view->viewport().height,
+                 qPrintable(QStringLiteral("row at %1, scrolled to %2").arg(y).arg(view->viewport().scrollY)));
+        maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
     }
 
     void manyRanksShowTheStragglerMedianAndLowest()
