@@ -467,37 +467,6 @@ void MainWindow::createPages()
     m_sidebar->setCurrentRow(0);
 }
 
-void MainWindow::connectDistributedPage()
-{
-    auto *page = qobject_cast<distributed::DistributedPage *>(m_pages.at(Page::Distributed));
-    auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
-    connect(page, &distributed::DistributedPage::statusMessage, this,
-            [this](const QString &message) { statusBar()->showMessage(message, 8000); });
-    // A heat-map cell: that rank's step, zoomed to and selected in the Timeline.
-    connect(page, &distributed::DistributedPage::stepRequested, this,
-            [this, timelinePage](DocumentId trace, double start, double end, std::optional<timeline::EventRef> step) {
-        showPage(Page::Timeline);
-        // The step's annotation selected scrolls to the rank's rows; then the step's range.
-        const auto select = [timelinePage, start, end, step] {
-            if (step)
-                timelinePage->view()->selectEvent(step, /*reveal=*/true);
-            timelinePage->view()->selectRange(start, end);
-        };
-        const bool shown = timelinePage->currentTrace() == trace && timelinePage->view()->index();
-        if (!shown) {
-            auto connection = std::make_shared<QMetaObject::Connection>();
-            *connection = connect(timelinePage, &timeline::TimelinePage::traceShown, this, [connection, timelinePage, trace, select] {
-                QObject::disconnect(*connection);
-                if (timelinePage->currentTrace() == trace)
-                    select();
-            });
-        }
-        timelinePage->showEvents(trace, {}, start, end);
-        if (shown)
-            select();
-    });
-}
-
 void MainWindow::createMenus()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
@@ -634,30 +603,6 @@ void MainWindow::openPaths(const QStringList &paths)
         else
             m_workspace->open(path);
     }
-}
-
-void MainWindow::openJob(const QStringList &paths)
-{
-    if (paths.isEmpty())
-        return;
-    if (!m_recoveryOffered)
-        m_banner->dismiss();
-    m_landing = Landing::Job;
-    m_workspace->openJob(paths);
-}
-
-void MainWindow::chooseJob(bool folder)
-{
-    QStringList paths;
-    if (folder) {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces"));
-        if (!dir.isEmpty())
-            paths.append(dir);
-    } else {
-        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces of a job"), QString(), kTraceFilter);
-    }
-    refocusAfterDialog();
-    openJob(paths);
 }
 
 void MainWindow::openDemo()
