@@ -179,10 +179,25 @@ void Workspace::openJob(const QStringList &paths)
         },
         this,
         [this](Summary summary) {
+            QStringList files;
+            for (const auto &file : summary.files)
+                files.append(QString::fromStdString(file.string()));
+            // The same files again: the job that is open already.
+            const auto canonical = [](const QStringList &list) {
+                QStringList resolved;
+                for (const auto &path : list)
+                    resolved.append(canonicalPath(path));
+                return resolved;
+            };
+            for (const auto &[openId, open] : m_jobDocuments) {
+                if (canonical(open->files) == canonical(files)) {
+                    Q_EMIT jobOpened(openId);
+                    return;
+                }
+            }
             auto job = std::make_shared<JobDocument>();
             job->id = m_nextId++;
-            for (const auto &file : summary.files)
-                job->files.append(QString::fromStdString(file.string()));
+            job->files = std::move(files);
             job->figures = std::move(summary.figures);
             auto chosen = chooseTimelineRanks(job->figures);
             job->timelineRanks = std::move(chosen.ranks);

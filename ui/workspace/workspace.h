@@ -57,8 +57,9 @@ public:
     // Opens a distributed job: paths are a folder of rank traces or the rank trace files. One
     // background job summarises every rank (jobOpened), a second loads the ranks the Timeline
     // shows and combines them into one trace, opened as any other (traceOpened, then
-    // jobTimelineReady). A file that is missing or not a trace fails the job, with a message
-    // that names it; nothing open changes.
+    // jobTimelineChanged). The same files as an open job's show that job again (jobOpened with
+    // its id). A file that is missing or not a trace fails the job, with a message that names
+    // it; nothing open changes.
     void openJob(const QStringList &paths);
     // Open jobs by id, oldest first.
     std::vector<DocumentId> jobDocuments() const;
@@ -86,6 +87,7 @@ Q_SIGNALS:
     // and drop what they hold of it. The workspace no longer lists it.
     void traceClosed(pyrometer::ui::DocumentId id);
     void modelClosed(pyrometer::ui::DocumentId id);
+    // A job was opened, or its files were asked for again.
     void jobOpened(pyrometer::ui::DocumentId id);
     // The job's combined trace is open (its timelineTrace), or was closed (kNoDocument).
     void jobTimelineChanged(pyrometer::ui::DocumentId id);

@@ -228,7 +228,14 @@ private Q_SLOTS:
         const auto job = onlyJob(window);
         QVERIFY(job);
         QCOMPARE(job->files.size(), 2);
-        window.showPage(Page::Distributed);
+        // The same files as a folder again: the job open already, shown, not a second one.
+        window.showPage(Page::Overview);
+        window.openJob({kMultirank});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->jobDocuments().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        QCOMPARE(pageOf(window)->currentJob(), job->id);
         QVERIFY(window.closeAction()->isEnabled());
         window.closeCurrent();
         QVERIFY(window.workspace()->jobDocuments().empty());
