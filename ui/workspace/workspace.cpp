@@ -229,7 +229,13 @@ void Workspace::loadJobTimeline(DocumentId id)
             auto document = std::make_shared<TraceDocument>();
             document->id = m_nextId++;
             document->path = opened.files.isEmpty() ? QString() : QFileInfo(opened.files.front()).absolutePath();
-            document->title = opened.title();
+            // Named for the ranks it holds: "job: 8 of 256 ranks (rank-0.json.gz …)".
+            document->title = opened.timelineRanks.size() == opened.figures.ranks.size()
+                                  ? opened.title()
+                                  : tr("job: %1 of %2 ranks (%3 …)")
+                                        .arg(opened.timelineRanks.size())
+                                        .arg(opened.figures.ranks.size())
+                                        .arg(QFileInfo(opened.files.front()).fileName());
             document->job = id;
             document->trace = std::move(loaded.trace);
             document->index = std::move(loaded.index);

@@ -360,6 +360,7 @@ private Q_SLOTS:
         QCOMPARE(job->timelineRanks.size(), std::size_t(8));
         const auto combined = window.workspace()->trace(job->timelineTrace);
         QVERIFY(combined);
+        QVERIFY2(combined->fileName().startsWith(QStringLiteral("job: 8 of 64 ranks (rank-0.json.gz")), qPrintable(combined->fileName()));
         bool straggler = false;
         for (const auto &process : combined->trace->processes)
             straggler = straggler || QString::fromStdString(process.name).startsWith(QStringLiteral("rank 17 "));
