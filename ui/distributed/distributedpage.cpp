@@ -158,6 +158,11 @@ DistributedPage::DistributedPage(Workspace *workspace, QWidget *parent)
     connect(m_chooser, &QComboBox::activated, this, [this](int item) { showJob(m_chooser->itemData(item).toInt()); });
     connect(m_collectivesRank, &QComboBox::currentIndexChanged, this, &DistributedPage::showCollectives);
     connect(m_heatMap, &StepHeatMap::cellActivated, this, &DistributedPage::requestStep);
+    // A rank's row, double-clicked or with Enter: its first step in the Timeline.
+    m_ranksView->setToolTip(tr("Double-click a rank to see its first step in the Timeline"));
+    connect(m_ranksView, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        requestStep(std::size_t(m_ranksProxy->mapToSource(index).row()), 0);
+    });
     connect(workspace, &Workspace::jobOpened, this, [this](DocumentId id) {
         rebuildChooser();
         showJob(id);

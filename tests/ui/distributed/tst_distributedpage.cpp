@@ -211,6 +211,18 @@ private Q_SLOTS:
         QVERIFY(viewport.endNs() - viewport.startNs < 2 * (end - start));
         maybeGrab(window, QStringLiteral("timeline-job.png"));
 
+        // A ranks-table row activated: that rank's first step.
+        window.showPage(Page::Distributed);
+        auto *ranksView = page->ranksTable();
+        ranksView->sortByColumn(0, Qt::DescendingOrder); // rank 1 on top: the proxy's row is not the rank's index
+        const QModelIndex rank1Row = ranksView->model()->index(0, 2);
+        QCOMPARE(ranksView->model()->index(0, 0).data().toInt(), 1);
+        Q_EMIT ranksView->activated(rank1Row);
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        const double first = double(figures.ranks[1].steps[0].startNs + figures.clockOffsetNs[1]);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->view()->selectedRange() && timeline->view()->selectedRange()->first == first, 10'000);
+        QCOMPARE(timeline->view()->selectedRange()->second, first + double(figures.ranks[1].steps[0].durationNs));
+
         // Closing the job closes its combined trace; the page empties.
         window.workspace()->closeJob(job->id);
         QVERIFY(!window.workspace()->trace(job->timelineTrace));
