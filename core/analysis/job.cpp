@@ -63,8 +63,7 @@ std::string rangesText(const std::vector<int> &numbers, std::size_t limit = 8)
     return text;
 }
 
-template <typename T, typename Key>
-T mostCommon(const std::vector<RankFigures> &ranks, Key key, T none)
+template <typename T, typename Key> T mostCommon(const std::vector<RankFigures> &ranks, Key key, T none)
 {
     std::map<T, int> counts;
     for (const auto &r : ranks) {
@@ -85,8 +84,10 @@ T mostCommon(const std::vector<RankFigures> &ranks, Key key, T none)
 
 void checkIdentity(JobFigures &job)
 {
-    job.worldSize = mostCommon(job.ranks, [](const RankFigures &r) { return r.worldSize; }, -1);
-    job.backend = mostCommon(job.ranks, [](const RankFigures &r) { return r.backend; }, std::string());
+    job.worldSize = mostCommon(
+        job.ranks, [](const RankFigures &r) { return r.worldSize; }, -1);
+    job.backend = mostCommon(
+        job.ranks, [](const RankFigures &r) { return r.backend; }, std::string());
     std::map<int, std::vector<std::string>> files;
     for (const auto &r : job.ranks) {
         if (r.rank < 0) {
@@ -95,14 +96,14 @@ void checkIdentity(JobFigures &job)
         }
         files[r.rank].push_back(fileName(r.file));
         if (r.worldSize > 0 && job.worldSize > 0 && r.worldSize != job.worldSize)
-            job.problems.push_back(fileName(r.file) + ": world size " + std::to_string(r.worldSize) + ", the others "
-                                   + std::to_string(job.worldSize) + " (a rank of another job?)");
+            job.problems.push_back(fileName(r.file) + ": world size " + std::to_string(r.worldSize) + ", the others " +
+                                   std::to_string(job.worldSize) + " (a rank of another job?)");
         else if (!r.backend.empty() && r.backend != job.backend)
-            job.problems.push_back(fileName(r.file) + ": backend " + r.backend + ", the others " + job.backend
-                                   + " (a rank of another job?)");
+            job.problems.push_back(fileName(r.file) + ": backend " + r.backend + ", the others " + job.backend +
+                                   " (a rank of another job?)");
         if (job.worldSize > 0 && r.rank >= job.worldSize)
-            job.problems.push_back(fileName(r.file) + ": rank " + std::to_string(r.rank) + " is not below the world size "
-                                   + std::to_string(job.worldSize));
+            job.problems.push_back(fileName(r.file) + ": rank " + std::to_string(r.rank) +
+                                   " is not below the world size " + std::to_string(job.worldSize));
     }
     for (const auto &[rank, names] : files) {
         if (names.size() < 2)
@@ -110,8 +111,8 @@ void checkIdentity(JobFigures &job)
         std::string list;
         for (const auto &name : names)
             list += (list.empty() ? "" : ", ") + name;
-        job.problems.push_back("rank " + std::to_string(rank) + " appears in " + std::to_string(names.size())
-                               + " files: " + list);
+        job.problems.push_back("rank " + std::to_string(rank) + " appears in " + std::to_string(names.size()) +
+                               " files: " + list);
     }
     if (job.worldSize > 0) {
         std::vector<int> missing;
@@ -120,8 +121,8 @@ void checkIdentity(JobFigures &job)
                 missing.push_back(rank);
         }
         if (!missing.empty())
-            job.problems.push_back(std::to_string(job.worldSize - static_cast<int>(missing.size())) + " of "
-                                   + std::to_string(job.worldSize) + " ranks present; missing: " + rangesText(missing));
+            job.problems.push_back(std::to_string(job.worldSize - static_cast<int>(missing.size())) + " of " +
+                                   std::to_string(job.worldSize) + " ranks present; missing: " + rangesText(missing));
     }
 }
 
@@ -228,14 +229,15 @@ void alignAndWait(JobFigures &job)
             continue;
         for (std::size_t r = 0; r < n; ++r)
             offsets[r] = call.endNs - byKey[r].at(key)[k]->endNs;
-        const auto score = static_cast<std::size_t>(
-            std::count_if(matched.begin(), matched.end(), [&](const MatchedCall &m) { return endsTogether(m, offsets); }));
+        const auto score = static_cast<std::size_t>(std::count_if(
+            matched.begin(), matched.end(), [&](const MatchedCall &m) { return endsTogether(m, offsets); }));
         if (score > bestScore) {
             bestScore = score;
             job.clockOffsetNs = offsets;
-            job.anchor = "the end of a collective every rank ran: " + call.name
-                + (call.bytes >= 0 ? " of " + formatBytes(static_cast<std::uint64_t>(call.bytes)) : std::string())
-                + " #" + std::to_string(k + 1);
+            job.anchor =
+                "the end of a collective every rank ran: " + call.name +
+                (call.bytes >= 0 ? " of " + formatBytes(static_cast<std::uint64_t>(call.bytes)) : std::string()) +
+                " #" + std::to_string(k + 1);
         }
         if (++candidates == kCandidates)
             break;
@@ -244,8 +246,8 @@ void alignAndWait(JobFigures &job)
         job.anchor = "none: no collective ran on every rank, so clocks are not aligned and waits are not measured";
         return;
     }
-    job.anchor += "; " + std::to_string(bestScore) + " of " + std::to_string(matched.size())
-        + " calls that several ranks ran end together under it";
+    job.anchor += "; " + std::to_string(bestScore) + " of " + std::to_string(matched.size()) +
+                  " calls that several ranks ran end together under it";
 
     // Waits: for every matched call that ends together, the time from each rank's arrival to
     // the last rank's. Calls that do not end together are not the same call: left out.
@@ -271,6 +273,21 @@ std::string formatRatio(double ratio)
     return text;
 }
 
+// Rank summaries in a folder and the folders below it, by name, in path order.
+std::vector<fs::path> listSummaryFiles(const fs::path &folder)
+{
+    std::vector<fs::path> found;
+    std::error_code error;
+    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, error);
+    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+        std::error_code typeError;
+        if (it->is_regular_file(typeError) && isSummaryFileName(it->path().filename().string()))
+            found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
 } // namespace
 
 std::vector<CollectiveRow> collectiveTable(const std::vector<CollectiveCall> &calls, int worldSize, int rank)
@@ -294,14 +311,14 @@ std::vector<CollectiveRow> collectiveTable(const std::vector<CollectiveCall> &ca
             row.groupSize = worldSize;
         if (row.bytes > 0 && row.timeNs > 0) {
             // bytes per nanosecond is GB/s (1e9 bytes a second).
-            row.algbwGBps = static_cast<double>(row.bytes) * static_cast<double>(row.calls) / static_cast<double>(row.timeNs);
+            row.algbwGBps =
+                static_cast<double>(row.bytes) * static_cast<double>(row.calls) / static_cast<double>(row.timeNs);
             row.busbwGBps = row.algbwGBps * busBandwidthFactor(row.name, row.groupSize);
         }
         table.push_back(std::move(row));
     }
-    std::stable_sort(table.begin(), table.end(), [](const CollectiveRow &a, const CollectiveRow &b) {
-        return a.timeNs > b.timeNs;
-    });
+    std::stable_sort(table.begin(), table.end(),
+                     [](const CollectiveRow &a, const CollectiveRow &b) { return a.timeNs > b.timeNs; });
     return table;
 }
 
@@ -335,9 +352,9 @@ std::vector<Straggler> findStragglers(const std::vector<RankFigures> &ranks)
         s.othersMedianUs = othersMedian;
         s.ratio = ratio;
         const auto unit = ranks[i].steps.empty() ? std::string() : "/step";
-        s.reason = "compute " + formatDuration(static_cast<std::int64_t>(values[i] * 1000)) + unit + " against a median of "
-            + formatDuration(static_cast<std::int64_t>(othersMedian * 1000)) + unit + " of the other ranks ("
-            + formatRatio(ratio) + ")";
+        s.reason = "compute " + formatDuration(static_cast<std::int64_t>(values[i] * 1000)) + unit +
+                   " against a median of " + formatDuration(static_cast<std::int64_t>(othersMedian * 1000)) + unit +
+                   " of the other ranks (" + formatRatio(ratio) + ")";
         stragglers.push_back(std::move(s));
     }
     return stragglers;
@@ -365,6 +382,11 @@ JobFigures combineRanks(std::vector<RankFigures> ranks)
     }
     job.collectives = collectiveTable(all, job.worldSize, -1);
     return job;
+}
+
+bool isSummaryFileName(std::string_view fileName)
+{
+    return fileName.size() > kSummarySuffix.size() && fileName.ends_with(kSummarySuffix);
 }
 
 int rankFromFileName(const fs::path &file)
@@ -399,7 +421,9 @@ Result<std::vector<fs::path>> jobFiles(const std::vector<fs::path> &paths)
         if (error || !fs::exists(status))
             return Error{path.string() + ": no such file or folder"};
         if (fs::is_directory(status)) {
-            const auto found = trace::listTraceFiles(path);
+            auto found = trace::listTraceFiles(path);
+            const auto summaries = listSummaryFiles(path);
+            found.insert(found.end(), summaries.begin(), summaries.end());
             if (found.empty())
                 return Error{trace::noTracesMessage(path.string())};
             for (const auto &file : found)
@@ -413,9 +437,11 @@ Result<std::vector<fs::path>> jobFiles(const std::vector<fs::path> &paths)
     return files;
 }
 
-Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOptions &options,
-                                ProgressReporter &progress, const StopToken &stop)
+Result<std::vector<RankFigures>> summariseRanks(const std::vector<fs::path> &files, const JobOptions &options,
+                                                ProgressReporter &progress, const StopToken &stop)
 {
+    if (files.empty())
+        return std::vector<RankFigures>();
     const auto cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const auto threads = std::clamp(options.threads > 0 ? options.threads : cores, 1, static_cast<int>(files.size()));
     std::vector<RankFigures> ranks(files.size());
@@ -469,7 +495,16 @@ Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOpt
     if (failure)
         return *failure;
     progress.finish();
-    return combineRanks(std::move(ranks));
+    return ranks;
+}
+
+Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOptions &options,
+                                ProgressReporter &progress, const StopToken &stop)
+{
+    auto ranks = summariseRanks(files, options, progress, stop);
+    if (!ranks.ok())
+        return ranks.error();
+    return combineRanks(std::move(ranks).value());
 }
 
 Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOptions &options)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pyrometer::analysis {
@@ -17,14 +18,14 @@ namespace pyrometer::analysis {
 // One row of the collectives table: a collective and message size, on one rank or summed over
 // all of them.
 struct CollectiveRow {
-    std::string name;          // canonical
-    std::int64_t bytes = -1;   // per call; -1 unknown
-    int groupSize = -1;        // as the args say, else the job's world size
-    int rank = -1;             // -1 for the row over all ranks
+    std::string name;        // canonical
+    std::int64_t bytes = -1; // per call; -1 unknown
+    int groupSize = -1;      // as the args say, else the job's world size
+    int rank = -1;           // -1 for the row over all ranks
     std::uint64_t calls = 0;
-    std::int64_t timeNs = 0;   // summed
-    double algbwGBps = 0;      // bytes x calls / time, in GB/s (1e9); 0 when bytes unknown
-    double busbwGBps = 0;      // algbw x busBandwidthFactor(name, groupSize)
+    std::int64_t timeNs = 0; // summed
+    double algbwGBps = 0;    // bytes x calls / time, in GB/s (1e9); 0 when bytes unknown
+    double busbwGBps = 0;    // algbw x busBandwidthFactor(name, groupSize)
     bool operator==(const CollectiveRow &) const = default;
 };
 
@@ -76,10 +77,14 @@ struct JobFigures {
 // the collectives tables.
 JobFigures combineRanks(std::vector<RankFigures> ranks);
 
-// The trace files that make a job: a folder (recursively, as a TensorBoard log directory) gives
-// its trace files; files are taken as they are. Error naming the path when one is missing or a
-// folder holds no traces, or when fewer than one file is found.
+// The files that make a job: a folder (recursively, as a TensorBoard log directory) gives its
+// trace files and its rank summaries (*.summary.json); files are taken as they are. Error naming the path when one is
+// missing or a folder holds no traces, or when fewer than one file is found.
 Result<std::vector<std::filesystem::path>> jobFiles(const std::vector<std::filesystem::path> &paths);
+
+// Rank summaries (pyrometer-cli summarize) are named NAME.summary.json.
+inline constexpr std::string_view kSummarySuffix = ".summary.json";
+bool isSummaryFileName(std::string_view fileName);
 
 // A rank number from a file name: "rank-3.json.gz", "rank_3", "rank3.pt.trace.json" -> 3; -1
 // when the name has none. Used when a trace has no distributedInfo.
@@ -89,9 +94,14 @@ struct JobOptions {
     int threads = 0; // ranks loaded at once: 0 one per core
 };
 
-// Loads the files one rank per thread at a time, keeps each rank's figures and drops its trace,
-// then combines them. A file that cannot be loaded fails the whole job with its message.
-// Progress counts ranks; a stop ends it with an Error ending in "cancelled".
+// Loads the files one rank per thread at a time, keeps each rank's figures (file set to the path
+// as given) and drops its trace. A file that cannot be loaded fails the whole job with its
+// message. Progress counts ranks; a stop ends it with an Error ending in "cancelled".
+Result<std::vector<RankFigures>> summariseRanks(const std::vector<std::filesystem::path> &files,
+                                                const JobOptions &options, ProgressReporter &progress,
+                                                const StopToken &stop);
+
+// summariseRanks, then combineRanks.
 Result<JobFigures> summariseJob(const std::vector<std::filesystem::path> &files, const JobOptions &options,
                                 ProgressReporter &progress, const StopToken &stop);
 Result<JobFigures> summariseJob(const std::vector<std::filesystem::path> &files, const JobOptions &options = {});

@@ -1,0 +1,65 @@
+#include "core/summary/jobsource.h"
+
+#include "core/summary/summaryfile.h"
+
+#include <set>
+
+namespace pyrometer::summary {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path resolved(const fs::path &path)
+{
+    std::error_code error;
+    auto found = fs::weakly_canonical(path, error);
+    return error ? fs::absolute(path).lexically_normal() : found;
+}
+
+} // namespace
+
+Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<fs::path> &files,
+                                                     const analysis::JobOptions &options, ProgressReporter &progress,
+                                                     const StopToken &stop)
+{
+    std::vector<analysis::RankFigures> ranks;
+    std::vector<fs::path> traces;
+    std::set<fs::path> summarised;
+    std::vector<JobSummary> summaries;
+    for (const auto &file : files) {
+        if (!isSummaryFile(file)) {
+            traces.push_back(file);
+            continue;
+        }
+        auto read = readSummary(file);
+        if (!read.ok())
+            return read.error();
+        summaries.push_back(std::move(read).value());
+    }
+    // Merged, so that a rank in two of the summaries given counts once.
+    for (auto &rank : merge(std::move(summaries)).ranks) {
+        summarised.insert(resolved(rank.figures.file));
+        ranks.push_back(std::move(rank.figures));
+    }
+    std::erase_if(traces, [&](const fs::path &trace) { return summarised.contains(resolved(trace)); });
+    auto traced = analysis::summariseRanks(traces, options, progress, stop);
+    if (!traced.ok())
+        return traced.error();
+    for (auto &rank : traced.value())
+        ranks.push_back(std::move(rank));
+    return ranks;
+}
+
+Result<analysis::JobFigures> loadJob(const std::vector<fs::path> &files, const analysis::JobOptions &options,
+                                     ProgressReporter &progress, const StopToken &stop)
+{
+    auto ranks = loadRanks(files, options, progress, stop);
+    if (!ranks.ok())
+        return ranks.error();
+    if (ranks.value().empty())
+        return Error{"no ranks in the files given"};
+    return analysis::combineRanks(std::move(ranks).value());
+}
+
+} // namespace pyrometer::summary

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "core/analysis/job.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <filesystem>
+#include <vector>
+
+namespace pyrometer::summary {
+
+// A job from what the user has of it: rank traces, rank summaries, merged job summaries, or a
+// mix (the files analysis::jobFiles lists). Summaries are read; traces are summarised here, one
+// rank per thread; then both go through combineRanks, so a job of summaries made on a cluster
+// and the same job summarised here give the same figures. A trace that a summary given with it
+// was made from (the same path) is not summarised twice. Errors name the file.
+Result<analysis::JobFigures> loadJob(const std::vector<std::filesystem::path> &files,
+                                     const analysis::JobOptions &options, ProgressReporter &progress,
+                                     const StopToken &stop);
+
+// The same, with a summary read where its path is a summary and a trace summarised otherwise,
+// returning each rank's figures before they are combined.
+Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<std::filesystem::path> &files,
+                                                     const analysis::JobOptions &options, ProgressReporter &progress,
+                                                     const StopToken &stop);
+
+} // namespace pyrometer::summary

@@ -1,0 +1,319 @@
+#include "core/summary/summaryfile.h"
+
+#include "core/analysis/job.h"
+#include "core/util/atomicfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <tuple>
+
+namespace pyrometer::summary {
+
+namespace fs = std::filesystem;
+using analysis::CollectiveCall;
+using analysis::EventKind;
+using analysis::KernelRow;
+using analysis::MemoryPeak;
+using analysis::OpRow;
+using analysis::RankFigures;
+using analysis::RankStep;
+using analysis::RankSummary;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::string_view kRankKind = "pyrometer-rank-summary";
+constexpr std::string_view kJobKind = "pyrometer-job-summary";
+
+// Kernel rows name their kind as kindName spells it.
+EventKind kindFromName(const std::string &name)
+{
+    for (const auto kind : {EventKind::Kernel, EventKind::Memcpy, EventKind::Memset})
+        if (analysis::kindName(kind) == name)
+            return kind;
+    return EventKind::Other;
+}
+
+// Steps and collectives are many: rows of arrays, not objects, keep a summary in kilobytes.
+Json figuresJson(const RankFigures &f)
+{
+    Json steps = Json::array();
+    for (const auto &s : f.steps)
+        steps.push_back({s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs});
+    Json names = Json::array();
+    Json calls = Json::array();
+    for (const auto &c : f.collectives) {
+        auto at = std::find(names.begin(), names.end(), c.name);
+        if (at == names.end()) {
+            names.push_back(c.name);
+            at = names.end() - 1;
+        }
+        calls.push_back({at - names.begin(), c.bytes, c.groupSize, c.startNs, c.endNs, c.onDevice});
+    }
+    return {{"rank", f.rank},
+            {"world_size", f.worldSize},
+            {"backend", f.backend},
+            {"step_time_us", f.stepTimeUs},
+            {"window_ns", {f.windowStartNs, f.windowEndNs}},
+            {"compute_ns", f.computeNs},
+            {"communication_ns", f.communicationNs},
+            {"memory_ns", f.memoryNs},
+            {"idle_ns", f.idleNs},
+            {"overlap_ns", f.overlapNs},
+            {"overlap_pct", f.overlapPct},
+            {"compute_only_ns", f.computeOnlyNs},
+            {"hidden_communication_ns", f.hiddenCommunicationNs},
+            {"exposed_communication_ns", f.exposedCommunicationNs},
+            {"memory_only_ns", f.memoryOnlyNs},
+            {"cpu_only", f.cpuOnly},
+            {"steps_columns", {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns"}},
+            {"steps", std::move(steps)},
+            {"collective_names", std::move(names)},
+            {"collectives_columns", {"name", "bytes", "group_size", "start_ns", "end_ns", "on_device"}},
+            {"collectives", std::move(calls)}};
+}
+
+Json opJson(const OpRow &r)
+{
+    return {{"name", r.name},
+            {"calls", r.calls},
+            {"total_ns", r.totalNs},
+            {"self_ns", r.selfNs},
+            {"min_ns", r.minNs},
+            {"max_ns", r.maxNs},
+            {"device_self_ns", r.deviceSelfNs},
+            {"device_total_ns", r.deviceTotalNs},
+            {"cpu_mem_self_bytes", r.cpuMemSelfBytes},
+            {"cpu_mem_total_bytes", r.cpuMemTotalBytes},
+            {"device_mem_self_bytes", r.deviceMemSelfBytes},
+            {"device_mem_total_bytes", r.deviceMemTotalBytes},
+            {"self_pct", r.selfPercent},
+            {"total_pct", r.totalPercent}};
+}
+
+Json kernelJson(const KernelRow &r)
+{
+    return {{"kind", analysis::kindName(r.kind)},
+            {"name", r.name},
+            {"count", r.count},
+            {"total_ns", r.totalNs},
+            {"min_ns", r.minNs},
+            {"max_ns", r.maxNs},
+            {"pct", r.percent},
+            {"launch_op", r.launchOp}};
+}
+
+Json rankJson(const RankSummary &s)
+{
+    Json ops = Json::array();
+    for (const auto &r : s.topOps)
+        ops.push_back(opJson(r));
+    Json kernels = Json::array();
+    for (const auto &r : s.topKernels)
+        kernels.push_back(kernelJson(r));
+    Json peaks = Json::array();
+    for (const auto &p : s.memoryPeaks)
+        peaks.push_back({{"device", p.device}, {"peak_bytes", p.peakBytes}, {"peak_time_ns", p.peakTimeNs}});
+    return {{"trace", {{"file", s.figures.file}, {"bytes", s.traceBytes}, {"crc32", s.traceCrc32}}},
+            {"figures", figuresJson(s.figures)},
+            {"top_ops", std::move(ops)},
+            {"op_self_sum_ns", s.opSelfSumNs},
+            {"top_kernels", std::move(kernels)},
+            {"kernel_total_ns", s.kernelTotalNs},
+            {"memory_peaks", std::move(peaks)}};
+}
+
+// Reading: nlohmann's exceptions (a missing key, a wrong type) become one Error naming the file.
+RankFigures figuresFrom(const nlohmann::json &j)
+{
+    RankFigures f;
+    f.rank = j.at("rank").get<int>();
+    f.worldSize = j.at("world_size").get<int>();
+    f.backend = j.at("backend").get<std::string>();
+    f.stepTimeUs = j.at("step_time_us").get<double>();
+    f.windowStartNs = j.at("window_ns").at(0).get<std::int64_t>();
+    f.windowEndNs = j.at("window_ns").at(1).get<std::int64_t>();
+    f.computeNs = j.at("compute_ns").get<std::int64_t>();
+    f.communicationNs = j.at("communication_ns").get<std::int64_t>();
+    f.memoryNs = j.at("memory_ns").get<std::int64_t>();
+    f.idleNs = j.at("idle_ns").get<std::int64_t>();
+    f.overlapNs = j.at("overlap_ns").get<std::int64_t>();
+    f.overlapPct = j.at("overlap_pct").get<double>();
+    f.computeOnlyNs = j.at("compute_only_ns").get<std::int64_t>();
+    f.hiddenCommunicationNs = j.at("hidden_communication_ns").get<std::int64_t>();
+    f.exposedCommunicationNs = j.at("exposed_communication_ns").get<std::int64_t>();
+    f.memoryOnlyNs = j.at("memory_only_ns").get<std::int64_t>();
+    f.cpuOnly = j.at("cpu_only").get<bool>();
+    for (const auto &s : j.at("steps"))
+        f.steps.push_back({s.at(0).get<std::string>(), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>(),
+                           s.at(3).get<std::int64_t>(), s.at(4).get<std::int64_t>()});
+    const auto &names = j.at("collective_names");
+    for (const auto &c : j.at("collectives"))
+        f.collectives.push_back({names.at(c.at(0).get<std::size_t>()).get<std::string>(), c.at(1).get<std::int64_t>(),
+                                 c.at(2).get<int>(), c.at(3).get<std::int64_t>(), c.at(4).get<std::int64_t>(),
+                                 c.at(5).get<bool>()});
+    return f;
+}
+
+RankSummary rankFrom(const nlohmann::json &j)
+{
+    RankSummary s;
+    s.figures = figuresFrom(j.at("figures"));
+    const auto &trace = j.at("trace");
+    s.figures.file = trace.at("file").get<std::string>();
+    s.traceBytes = trace.at("bytes").get<std::uint64_t>();
+    s.traceCrc32 = trace.at("crc32").get<std::uint32_t>();
+    for (const auto &r : j.at("top_ops")) {
+        OpRow row;
+        row.name = r.at("name").get<std::string>();
+        row.calls = r.at("calls").get<std::uint64_t>();
+        row.totalNs = r.at("total_ns").get<std::int64_t>();
+        row.selfNs = r.at("self_ns").get<std::int64_t>();
+        row.minNs = r.at("min_ns").get<std::int64_t>();
+        row.maxNs = r.at("max_ns").get<std::int64_t>();
+        row.deviceSelfNs = r.at("device_self_ns").get<std::int64_t>();
+        row.deviceTotalNs = r.at("device_total_ns").get<std::int64_t>();
+        row.cpuMemSelfBytes = r.at("cpu_mem_self_bytes").get<std::int64_t>();
+        row.cpuMemTotalBytes = r.at("cpu_mem_total_bytes").get<std::int64_t>();
+        row.deviceMemSelfBytes = r.at("device_mem_self_bytes").get<std::int64_t>();
+        row.deviceMemTotalBytes = r.at("device_mem_total_bytes").get<std::int64_t>();
+        row.selfPercent = r.at("self_pct").get<double>();
+        row.totalPercent = r.at("total_pct").get<double>();
+        s.topOps.push_back(std::move(row));
+    }
+    s.opSelfSumNs = j.at("op_self_sum_ns").get<std::int64_t>();
+    for (const auto &r : j.at("top_kernels")) {
+        KernelRow row;
+        row.kind = kindFromName(r.at("kind").get<std::string>());
+        row.name = r.at("name").get<std::string>();
+        row.count = r.at("count").get<std::uint64_t>();
+        row.totalNs = r.at("total_ns").get<std::int64_t>();
+        row.minNs = r.at("min_ns").get<std::int64_t>();
+        row.maxNs = r.at("max_ns").get<std::int64_t>();
+        row.percent = r.at("pct").get<double>();
+        row.launchOp = r.at("launch_op").get<std::string>();
+        s.topKernels.push_back(std::move(row));
+    }
+    s.kernelTotalNs = j.at("kernel_total_ns").get<std::int64_t>();
+    for (const auto &p : j.at("memory_peaks"))
+        s.memoryPeaks.push_back({p.at("device").get<std::string>(), p.at("peak_bytes").get<std::int64_t>(),
+                                 p.at("peak_time_ns").get<std::int64_t>()});
+    return s;
+}
+
+std::string header(std::string_view kind)
+{
+    // kind first: isSummaryFile recognises a summary by its first bytes.
+    return Json{{"kind", kind}, {"format", kFormat}}.dump();
+}
+
+} // namespace
+
+JobSummary merge(std::vector<JobSummary> parts)
+{
+    JobSummary merged;
+    for (auto &part : parts)
+        for (auto &rank : part.ranks)
+            merged.ranks.push_back(std::move(rank));
+    auto &ranks = merged.ranks;
+    // A total order over whole summaries: every grouping of the same parts sorts alike.
+    const auto key = [](const RankSummary &s) {
+        return std::tie(s.figures.rank, s.figures.file, s.traceCrc32, s.traceBytes, s.figures.windowStartNs);
+    };
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [&](const RankSummary &a, const RankSummary &b) { return key(a) < key(b); });
+    // Exact duplicates sort next to each other unless equal keys interleave; compare every pair
+    // of an equal-key run so that the result does not depend on the order parts came in.
+    std::vector<RankSummary> unique;
+    for (auto &rank : ranks) {
+        bool seen = false;
+        for (auto it = unique.rbegin(); it != unique.rend() && key(*it) == key(rank); ++it)
+            seen = seen || *it == rank;
+        if (!seen)
+            unique.push_back(std::move(rank));
+    }
+    ranks = std::move(unique);
+    return merged;
+}
+
+std::string rankSummaryJson(const RankSummary &rank)
+{
+    auto json = nlohmann::ordered_json::parse(header(kRankKind));
+    json["rank"] = rankJson(rank);
+    return json.dump() + '\n';
+}
+
+std::string jobSummaryJson(const JobSummary &job)
+{
+    auto json = nlohmann::ordered_json::parse(header(kJobKind));
+    Json ranks = Json::array();
+    for (const auto &rank : job.ranks)
+        ranks.push_back(rankJson(rank));
+    json["ranks"] = std::move(ranks);
+    return json.dump() + '\n';
+}
+
+Result<fs::path> writeRankSummary(const fs::path &file, const RankSummary &rank)
+{
+    return writeFileAtomically(file, rankSummaryJson(rank));
+}
+
+Result<fs::path> writeJobSummary(const fs::path &file, const JobSummary &job)
+{
+    return writeFileAtomically(file, jobSummaryJson(job));
+}
+
+Result<JobSummary> readSummary(const fs::path &file)
+{
+    const auto text = readWholeFile(file);
+    if (!text.ok())
+        return text.error();
+    const auto json = nlohmann::json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
+    const auto name = file.string();
+    if (json.is_discarded())
+        return Error{name + ": not a Pyrometer summary (not valid JSON)"};
+    if (!json.is_object() || !json.contains("kind") || !json["kind"].is_string())
+        return Error{name + ": not a Pyrometer summary (no \"kind\"; make one with pyrometer-cli summarize)"};
+    const auto kind = json["kind"].get<std::string>();
+    if (kind != kRankKind && kind != kJobKind)
+        return Error{name + ": not a Pyrometer summary (kind \"" + kind + "\")"};
+    try {
+        const int format = json.at("format").get<int>();
+        if (format > kFormat)
+            return Error{name + ": summary format " + std::to_string(format) + " is newer than this Pyrometer reads (" +
+                         std::to_string(kFormat) + "); update Pyrometer"};
+        if (format < 1)
+            return Error{name + ": summary format " + std::to_string(format) + " is not one Pyrometer wrote"};
+        JobSummary job;
+        if (kind == kRankKind) {
+            job.ranks.push_back(rankFrom(json.at("rank")));
+        } else {
+            for (const auto &rank : json.at("ranks"))
+                job.ranks.push_back(rankFrom(rank));
+        }
+        return job;
+    } catch (const nlohmann::json::exception &error) {
+        return Error{name + ": a damaged summary (" + error.what() + ")"};
+    }
+}
+
+bool isSummaryFile(const fs::path &file)
+{
+    if (analysis::isSummaryFileName(file.filename().string()))
+        return true;
+    std::ifstream in(file, std::ios::binary);
+    std::string head(256, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    // Written by jobSummaryJson/rankSummaryJson, or pretty-printed by a tool that keeps key order.
+    const auto kind = head.find("\"kind\"");
+    const auto brace = head.find_first_not_of(" \t\r\n");
+    if (kind == std::string::npos || brace == std::string::npos || head[brace] != '{')
+        return false;
+    const auto value = head.find("\"pyrometer-", kind);
+    return value != std::string::npos && head.find_first_not_of(" \t\r\n:", kind + 6) == value;
+}
+
+} // namespace pyrometer::summary
