@@ -18,7 +18,11 @@ const std::vector<CommandSpec> &commandSpecs()
          "folded stacks (flamegraph.pl / speedscope input)", setupFlame},
         {"advise", "TRACE [--fail-on-finding]", "findings with evidence", setupAdvise},
         {"ranks", "PATH... [--fail-on-straggler] [--threads N]",
-         "a distributed job's ranks side by side, the straggler, the collectives' bandwidth", setupRanks},
+         "a distributed job's ranks (traces, rank summaries or merged jobs) side by side, the straggler, the "
+         "collectives' bandwidth", setupRanks},
+        {"summarize", "TRACE [-o RANK.summary.json] | PATH... --list",
+         "what the job views need of one rank, in kilobytes (one task of a cluster's job array)", setupSummarize},
+        {"merge", "SUMMARY... -o job.json", "rank summaries merged into one job that opens like its traces", setupMerge},
         {"diff", "BASE OTHER [--fail-if-slower PCT] [--top N]", "per-op and per-kernel deltas of two traces", setupDiff},
         {"profile", "MODEL --input 1x3x224x224 [--warmup N --iters N --threads N --mode infer|train --trace OUT]",
          "warm and cold latency and per-layer profile of a TorchScript model", setupProfile},

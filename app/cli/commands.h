@@ -35,6 +35,8 @@ void setupMemory(CLI::App &command, int *exitCode);
 void setupFlame(CLI::App &command, int *exitCode);
 void setupAdvise(CLI::App &command, int *exitCode);
 void setupRanks(CLI::App &command, int *exitCode);
+void setupSummarize(CLI::App &command, int *exitCode);
+void setupMerge(CLI::App &command, int *exitCode);
 void setupDiff(CLI::App &command, int *exitCode);
 void setupProfile(CLI::App &command, int *exitCode);
 void setupFlops(CLI::App &command, int *exitCode);

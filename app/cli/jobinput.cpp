@@ -1,6 +1,7 @@
 #include "app/cli/jobinput.h"
 
 #include "app/cli/output.h"
+#include "core/summary/jobsource.h"
 
 #include <cstdio>
 #include <mutex>
@@ -66,7 +67,7 @@ std::optional<analysis::JobFigures> loadJob(const std::vector<std::string> &path
     options.threads = threads;
     TerminalProgress terminal(files.value().size());
     auto progress = terminal.reporter();
-    auto job = analysis::summariseJob(files.value(), options, progress, StopToken());
+    auto job = summary::loadJob(files.value(), options, progress, StopToken());
     terminal.erase();
     if (!job.ok()) {
         badInput(job.error().message);

@@ -172,7 +172,7 @@ void setupRanks(CLI::App &command, int *exitCode)
     auto options = std::make_shared<RanksOptions>();
     command
         .add_option("PATH", options->paths,
-                    "A folder of rank traces (a TensorBoard run folder counts), or the trace files")
+                    "A folder of rank traces or rank summaries (a TensorBoard run folder counts), the files, or a merged job")
         ->required();
     command.add_flag("--fail-on-straggler", options->failOnStraggler,
                      "Exit with status 1 when a rank holds the others back");
