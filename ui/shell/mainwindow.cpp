@@ -1,5 +1,6 @@
 #include "ui/shell/mainwindow.h"
 
+#include "core/summary/summaryfile.h"
 #include "core/torch/modelfile.h"
 #include "core/trace/tracesource.h"
 #include "core/util/version.h"
@@ -588,7 +589,9 @@ void MainWindow::openPaths(const QStringList &paths)
     m_landing = Landing::None;
     for (const auto &path : paths) {
         const auto kind = trace::classifyInput(path.toStdString());
-        if (kind == trace::InputKind::TraceFile || kind == trace::InputKind::LogDirectory)
+        if (kind == trace::InputKind::TraceFile && summary::isSummaryFile(path.toStdString()))
+            m_landing = Landing::Job; // a rank summary or a merged job opens on the Distributed page
+        else if (kind == trace::InputKind::TraceFile || kind == trace::InputKind::LogDirectory)
             m_landing = Landing::Trace;
         else if (kind == trace::InputKind::Model && !path.endsWith(QStringLiteral(".pyrometer")) && m_landing == Landing::None)
             m_landing = Landing::Model;

@@ -28,12 +28,12 @@ void MainWindow::chooseJob(bool folder)
 {
     QStringList paths;
     if (folder) {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces or rank summaries"));
         if (!dir.isEmpty())
             paths.append(dir);
     } else {
-        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces of a job"), QString(),
-                                              tr("Rank traces (*.json *.json.gz);;All files (*)"));
+        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces or summaries of a job"), QString(),
+                                              tr("Rank traces and summaries (*.json *.json.gz);;All files (*)"));
     }
     refocusAfterDialog();
     openJob(paths);

@@ -41,34 +41,50 @@ TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t l
 {
     TimelineRanks chosen;
     const std::size_t count = job.ranks.size();
-    if (count <= limit) {
-        for (std::size_t i = 0; i < count; ++i)
-            chosen.ranks.push_back(i);
-        chosen.reason = count == 1 ? tr("The Timeline shows the job's only rank.")
-                                   : tr("The Timeline shows all %1 ranks.").arg(count);
+    // A job opened from summaries made elsewhere may name traces that are not on this machine.
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (QFileInfo(QString::fromStdString(job.ranks[i].file)).isFile())
+            candidates.push_back(i);
+    }
+    const std::size_t away = count - candidates.size();
+    if (candidates.empty()) {
+        chosen.reason = count == 0 ? tr("The job has no ranks.")
+                                   : tr("The Timeline shows no rank: no rank's trace file can be read from here "
+                                        "(the job's summaries name them as they were where they were made).");
+        return chosen;
+    }
+    const QString awayNote =
+        away == 0 ? QString() : tr(" %1 of the %2 ranks' trace files cannot be read from here.").arg(away).arg(count);
+    if (candidates.size() <= limit) {
+        chosen.ranks = candidates;
+        if (away > 0)
+            chosen.reason =
+                tr("The Timeline shows the %1 ranks whose traces can be read.").arg(candidates.size()) + awayNote;
+        else
+            chosen.reason = count == 1 ? tr("The Timeline shows the job's only rank.")
+                                       : tr("The Timeline shows all %1 ranks.").arg(count);
         return chosen;
     }
     std::set<std::size_t> picked;
     std::vector<std::size_t> stragglers;
     for (const auto &straggler : job.stragglers) {
-        for (std::size_t i = 0; i < count && picked.size() < limit; ++i) {
-            if (job.ranks[i].rank == straggler.rank && picked.insert(i).second)
+        for (const auto i : candidates) {
+            if (picked.size() < limit && job.ranks[i].rank == straggler.rank && picked.insert(i).second)
                 stragglers.push_back(i);
         }
     }
     // The rank whose compute per step is the median: what a typical rank does.
-    std::vector<std::size_t> byCompute(count);
-    for (std::size_t i = 0; i < count; ++i)
-        byCompute[i] = i;
-    const auto middle = byCompute.begin() + std::ptrdiff_t(count / 2);
+    std::vector<std::size_t> byCompute = candidates;
+    const auto middle = byCompute.begin() + std::ptrdiff_t(byCompute.size() / 2);
     std::nth_element(byCompute.begin(), middle, byCompute.end(), [&](std::size_t a, std::size_t b) {
         return job.ranks[a].computePerStepUs() < job.ranks[b].computePerStepUs();
     });
     const std::size_t median = *middle;
     const bool medianAdded = picked.size() < limit && picked.insert(median).second;
     std::vector<std::size_t> lowest;
-    for (std::size_t i = 0; i < count && picked.size() < limit; ++i) {
-        if (picked.insert(i).second)
+    for (const auto i : candidates) {
+        if (picked.size() < limit && picked.insert(i).second)
             lowest.push_back(i);
     }
     chosen.ranks.assign(picked.begin(), picked.end());
@@ -79,7 +95,11 @@ TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t l
         why.append(tr("%1 (median compute per step)").arg(rankLabel(job.ranks[median])));
     if (!lowest.empty())
         why.append(tr("the lowest ranks %1").arg(rankList(job, lowest)));
-    chosen.reason = tr("The Timeline shows %1 of the %2 ranks: %3.").arg(chosen.ranks.size()).arg(count).arg(why.join(QStringLiteral("; ")));
+    chosen.reason = tr("The Timeline shows %1 of the %2 ranks: %3.")
+                        .arg(chosen.ranks.size())
+                        .arg(count)
+                        .arg(why.join(QStringLiteral("; "))) +
+                    awayNote;
     return chosen;
 }
 
@@ -91,9 +111,8 @@ Result<LoadedTrace> loadCombinedRanks(const analysis::JobFigures &job, const std
     const std::uint64_t total = ranks.size() * 10 + 1;
     for (std::size_t n = 0; n < ranks.size(); ++n) {
         const auto &rank = job.ranks[ranks[n]];
-        ProgressReporter reading([&progress, n, total](int permille) {
-            progress.report(n * 10 + std::uint64_t(permille) / 100, total);
-        });
+        ProgressReporter reading(
+            [&progress, n, total](int permille) { progress.report(n * 10 + std::uint64_t(permille) / 100, total); });
         auto loaded = trace::loadTrace(rank.file, {}, reading, stop);
         if (!loaded.ok())
             return loaded.error();

@@ -1,5 +1,7 @@
 #include "ui/workspace/workspace.h"
 
+#include "core/summary/jobsource.h"
+#include "core/summary/summaryfile.h"
 #include "core/trace/loader.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/workspace/jobload.h"
@@ -32,7 +34,11 @@ void Workspace::open(const QString &path)
         Q_EMIT openFailed(tr("%1: no such file or directory").arg(path));
         return;
     case trace::InputKind::TraceFile:
-        openTrace(path);
+        // A rank summary or a merged job (pyrometer-cli summarize, merge) opens as a job.
+        if (summary::isSummaryFile(fsPath))
+            openJob({path});
+        else
+            openTrace(path);
         return;
     case trace::InputKind::Model:
         openModel(path);
@@ -172,7 +178,7 @@ void Workspace::openJob(const QStringList &paths)
             auto files = analysis::jobFiles(inputs);
             if (!files.ok())
                 return files.error();
-            auto figures = analysis::summariseJob(files.value(), {}, progress, stop);
+            auto figures = summary::loadJob(files.value(), {}, progress, stop);
             if (!figures.ok())
                 return figures.error();
             return Summary{std::move(files).value(), std::move(figures).value()};
