@@ -9,9 +9,11 @@
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QTabWidget>
@@ -66,7 +68,8 @@ QString summaryText(const JobDocument &job)
             fewest = std::min(fewest, rank.stepCount());
             most = std::max(most, rank.stepCount());
         }
-        text += fewest == most ? QObject::tr(", %1 steps each").arg(most) : QObject::tr(", %1 to %2 steps").arg(fewest).arg(most);
+        text += fewest == most ? QObject::tr(", %1 steps each").arg(most)
+                               : QObject::tr(", %1 to %2 steps").arg(fewest).arg(most);
     }
     return text;
 }
@@ -98,9 +101,9 @@ DistributedPage::DistributedPage(Workspace *workspace, QWidget *parent)
                              tr("Open a folder of rank traces with File → Open job…"), this)),
       m_chooser(new QComboBox(this)), m_summary(makeText(this)), m_finding(makeText(this)),
       m_timelineNote(makeText(this)), m_bars(new RankBars(this)), m_heatMap(new StepHeatMap(this)),
-      m_tables(new QTabWidget(this)), m_collectivesRank(new QComboBox(this)),
-      m_ranksModel(makeRanksModel(this)), m_collectivesModel(makeCollectivesModel(this)),
-      m_ranksProxy(new HighlightingProxy(this)), m_collectivesProxy(new HighlightingProxy(this))
+      m_tables(new QTabWidget(this)), m_collectivesRank(new QComboBox(this)), m_ranksModel(makeRanksModel(this)),
+      m_collectivesModel(makeCollectivesModel(this)), m_ranksProxy(new HighlightingProxy(this)),
+      m_collectivesProxy(new HighlightingProxy(this))
 {
     m_ranksProxy->setSourceModel(m_ranksModel);
     m_collectivesProxy->setSourceModel(m_collectivesModel);
@@ -160,8 +163,16 @@ DistributedPage::DistributedPage(Workspace *workspace, QWidget *parent)
     connect(m_heatMap, &StepHeatMap::cellActivated, this, &DistributedPage::requestStep);
     // A rank's row, double-clicked or with Enter: its first step in the Timeline.
     m_ranksView->setToolTip(tr("Double-click a rank to see its first step in the Timeline"));
-    connect(m_ranksView, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
-        requestStep(std::size_t(m_ranksProxy->mapToSource(index).row()), 0);
+    connect(m_ranksView, &QAbstractItemView::activated, this,
+            [this](const QModelIndex &index) { requestStep(std::size_t(m_ranksProxy->mapToSource(index).row()), 0); });
+    m_ranksView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_ranksView, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const auto index = m_ranksView->indexAt(at);
+        if (!index.isValid())
+            return;
+        auto *menu = rankMenu(std::size_t(m_ranksProxy->mapToSource(index).row()), this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_ranksView->viewport()->mapToGlobal(at));
     });
     connect(workspace, &Workspace::jobOpened, this, [this](DocumentId id) {
         rebuildChooser();
@@ -206,7 +217,8 @@ void DistributedPage::showJob(DocumentId id)
         const QSignalBlocker quiet(m_chooser);
         m_chooser->setCurrentIndex(m_chooser->findData(m_jobId));
     }
-    const std::shared_ptr<const analysis::JobFigures> figures = job ? std::shared_ptr<const analysis::JobFigures>(job, &job->figures) : nullptr;
+    const std::shared_ptr<const analysis::JobFigures> figures =
+        job ? std::shared_ptr<const analysis::JobFigures>(job, &job->figures) : nullptr;
     m_bars->setJob(figures);
     m_heatMap->setJob(figures);
     {
@@ -248,9 +260,10 @@ void DistributedPage::updateTimelineNote()
     if (!m_job)
         return;
     QString note = m_job->timelineReason;
-    if (m_job->timelineTrace == kNoDocument)
+    // With no rank in the Timeline, the reason says why.
+    if (!m_job->timelineRanks.empty() && m_job->timelineTrace == kNoDocument)
         note += QLatin1Char(' ') + tr("(not loaded: it loads after the summary, and is gone once its trace is closed)");
-    else
+    else if (!m_job->timelineRanks.empty())
         note += QLatin1Char(' ') + tr("Click a cell of the heat map to see that rank's step there.");
     m_timelineNote->setText(note.toHtmlEscaped());
 }
@@ -270,9 +283,31 @@ void DistributedPage::requestStep(std::size_t rankIndex, std::size_t step)
         return;
     }
     const auto &s = rank.steps[step];
-    const std::int64_t offset = rankIndex < m_job->figures.clockOffsetNs.size() ? m_job->figures.clockOffsetNs[rankIndex] : 0;
+    const std::int64_t offset =
+        rankIndex < m_job->figures.clockOffsetNs.size() ? m_job->figures.clockOffsetNs[rankIndex] : 0;
     const auto annotation = findRankStep(*combined->trace, rankLabel(rank).toStdString(), s.name, s.startNs + offset);
-    Q_EMIT stepRequested(m_job->timelineTrace, double(s.startNs + offset), double(s.startNs + s.durationNs + offset), annotation);
+    Q_EMIT stepRequested(m_job->timelineTrace, double(s.startNs + offset), double(s.startNs + s.durationNs + offset),
+                         annotation);
+}
+
+QMenu *DistributedPage::rankMenu(std::size_t rankIndex, QWidget *parent)
+{
+    auto *menu = new QMenu(parent);
+    if (!m_job || rankIndex >= m_job->figures.ranks.size())
+        return menu;
+    const auto &rank = m_job->figures.ranks[rankIndex];
+    const QString label = rankLabel(rank);
+    auto *step = menu->addAction(tr("Show %1's first step in the Timeline").arg(label));
+    step->setEnabled(!rank.steps.empty() && m_job->timelinePosition(rankIndex) >= 0);
+    connect(step, &QAction::triggered, this, [this, rankIndex] { requestStep(rankIndex, 0); });
+    const QString file = QString::fromStdString(rank.file);
+    const bool here = QFileInfo(file).isFile();
+    auto *open = menu->addAction(here ? tr("Open %1's whole trace").arg(label)
+                                      : tr("Open %1's whole trace (not on this machine)").arg(label));
+    open->setEnabled(here);
+    open->setToolTip(file);
+    connect(open, &QAction::triggered, this, [this, file] { m_workspace->openTrace(file); });
+    return menu;
 }
 
 } // namespace pyrometer::ui::distributed

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QMenu;
 class QStackedLayout;
 class QTableView;
 class QTabWidget;
@@ -55,6 +56,10 @@ public:
 
     // Asks for step `step` of job.ranks[rankIndex] in the Timeline, as a click on its cell does.
     void requestStep(std::size_t rankIndex, std::size_t step);
+    // The ranks table's context menu for job.ranks[rankIndex]: its first step in the Timeline, and
+    // its whole trace opened as a trace of its own, where the file can be read from here (a job
+    // opened from summaries made elsewhere may name files this machine does not have).
+    QMenu *rankMenu(std::size_t rankIndex, QWidget *parent);
 
 Q_SIGNALS:
     // Show [startNs, endNs) of the combined trace in the Timeline (the step, on the job's clock),

@@ -37,14 +37,14 @@ QString rankLabel(const analysis::RankFigures &rank)
     return QFileInfo(QString::fromStdString(rank.file)).fileName();
 }
 
-TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t limit)
+TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t limit,
+                                  const std::function<bool(std::size_t)> &readable)
 {
     TimelineRanks chosen;
     const std::size_t count = job.ranks.size();
-    // A job opened from summaries made elsewhere may name traces that are not on this machine.
     std::vector<std::size_t> candidates;
     for (std::size_t i = 0; i < count; ++i) {
-        if (QFileInfo(QString::fromStdString(job.ranks[i].file)).isFile())
+        if (readable ? readable(i) : QFileInfo(QString::fromStdString(job.ranks[i].file)).isFile())
             candidates.push_back(i);
     }
     const std::size_t away = count - candidates.size();

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -23,14 +24,17 @@ struct LoadedTrace {
     std::shared_ptr<const analysis::TraceIndex> index;
 };
 
-// Which ranks of a job the Timeline shows: every rank up to `limit`; beyond it the stragglers,
-// the rank of median compute per step and the lowest ranks, `limit` in all. Indices into
-// job.ranks, in rank order, and the reason in words.
+// Which ranks of a job the Timeline shows: of the ranks whose trace can be read (readable(i); by
+// default, whether job.ranks[i].file is a file here: a job opened from summaries made elsewhere
+// may name traces this machine does not have), every rank up to `limit`; beyond it the
+// stragglers, the rank of median compute per step and the lowest ranks, `limit` in all. Indices
+// into job.ranks, in rank order, and the reason in words, which says how many cannot be read.
 struct TimelineRanks {
     std::vector<std::size_t> ranks;
     QString reason;
 };
-TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t limit = 8);
+TimelineRanks chooseTimelineRanks(const analysis::JobFigures &job, std::size_t limit = 8,
+                                  const std::function<bool(std::size_t)> &readable = {});
 
 // "rank 3", or the file's name for a trace that gives no rank.
 QString rankLabel(const analysis::RankFigures &rank);

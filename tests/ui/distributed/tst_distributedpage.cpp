@@ -8,17 +8,21 @@
 #include <QDate>
 #include <QFile>
 #include <QLabel>
-#include <QStatusBar>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
+#include "core/analysis/ranksummary.h"
 #include "core/report/jobreport.h"
+#include "core/summary/summaryfile.h"
+#include "core/trace/loader.h"
 #include "core/trace/trace.h"
 #include "ui/distributed/distributedpage.h"
 #include "ui/distributed/rankbars.h"
@@ -77,6 +81,24 @@ std::shared_ptr<const JobDocument> openShownJob(MainWindow &window, const QStrin
     return onlyJob(window);
 }
 
+// The 8-rank job's summaries merged into dir/job.json, as pyrometer-cli merge writes them; with
+// moved, each rank names a trace file that is not on this machine.
+QString mergedJob8(const QTemporaryDir &dir, bool moved)
+{
+    summary::JobSummary job;
+    for (int r = 0; r < 8; ++r) {
+        const auto file = QString("%1/rank-%2.json.gz").arg(kJob8).arg(r).toStdString();
+        auto trace = trace::loadTrace(file);
+        if (!trace.ok())
+            return {};
+        auto rank = analysis::summariseRank(*analysis::buildTraceIndex(*trace.value()));
+        rank.figures.file = moved ? "/cluster/scratch/job8/rank-" + std::to_string(r) + ".json.gz" : file;
+        job.ranks.push_back(std::move(rank));
+    }
+    const QString path = dir.filePath(moved ? "moved.json" : "job.json");
+    return summary::writeJobSummary(path.toStdString(), job).ok() ? path : QString();
+}
+
 } // namespace
 
 class TestDistributedPage : public QObject {
@@ -132,7 +154,8 @@ private Q_SLOTS:
         for (std::size_t p = 0; p < distributed::RankBars::kParts; ++p) {
             const auto *layer = page->bars()->layers()[p];
             for (int i = 0; i < 2; ++i)
-                QCOMPARE(layer->data()->at(i)->value, double(distributed::rankParts(figures.ranks[std::size_t(i)])[p]) / 1e6);
+                QCOMPARE(layer->data()->at(i)->value,
+                         double(distributed::rankParts(figures.ranks[std::size_t(i)])[p]) / 1e6);
         }
         QVERIFY(page->bars()->rankText(1).contains(QStringLiteral("rank 1")));
 
@@ -150,10 +173,12 @@ private Q_SLOTS:
         QVERIFY(heat->scale()->axis()->label().contains(QStringLiteral("ms")));
 
         // The collectives table holds the job's rows; one rank shows that rank's.
-        QAbstractItemModelTester collectivesTester(page->collectivesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester collectivesTester(page->collectivesModel(),
+                                                   QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester collectivesProxyTester(page->collectivesTable()->model(),
                                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester ranksTester(page->ranksModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester ranksTester(page->ranksModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(!figures.collectives.empty());
         QVERIFY(page->collectivesModel()->rows() == figures.collectives);
         QCOMPARE(page->collectivesTable()->model()->rowCount(), int(figures.collectives.size()));
@@ -181,7 +206,8 @@ private Q_SLOTS:
         bool rank0 = false, rank1 = false;
         for (const auto &process : combined->trace->processes) {
             const auto name = QString::fromStdString(process.name);
-            QVERIFY2(name.startsWith(QStringLiteral("rank 0")) || name.startsWith(QStringLiteral("rank 1")), qPrintable(name));
+            QVERIFY2(name.startsWith(QStringLiteral("rank 0")) || name.startsWith(QStringLiteral("rank 1")),
+                     qPrintable(name));
             rank0 = rank0 || name.startsWith(QStringLiteral("rank 0"));
             rank1 = rank1 || name.startsWith(QStringLiteral("rank 1"));
         }
@@ -220,7 +246,8 @@ private Q_SLOTS:
         Q_EMIT ranksView->activated(rank1Row);
         QCOMPARE(window.currentPage(), Page::Timeline);
         const double first = double(figures.ranks[1].steps[0].startNs + figures.clockOffsetNs[1]);
-        QTRY_VERIFY_WITH_TIMEOUT(timeline->view()->selectedRange() && timeline->view()->selectedRange()->first == first, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->view()->selectedRange() && timeline->view()->selectedRange()->first == first,
+                                 10'000);
         QCOMPARE(timeline->view()->selectedRange()->second, first + double(figures.ranks[1].steps[0].durationNs));
 
         // Closing the job closes its combined trace; the page empties.
@@ -372,7 +399,8 @@ private Q_SLOTS:
         QCOMPARE(job->timelineRanks.size(), std::size_t(8));
         const auto combined = window.workspace()->trace(job->timelineTrace);
         QVERIFY(combined);
-        QVERIFY2(combined->fileName().startsWith(QStringLiteral("job: 8 of 64 ranks (rank-0.json.gz")), qPrintable(combined->fileName()));
+        QVERIFY2(combined->fileName().startsWith(QStringLiteral("job: 8 of 64 ranks (rank-0.json.gz")),
+                 qPrintable(combined->fileName()));
         bool straggler = false;
         for (const auto &process : combined->trace->processes)
             straggler = straggler || QString::fromStdString(process.name).startsWith(QStringLiteral("rank 17 "));
@@ -397,16 +425,115 @@ private Q_SLOTS:
         auto *view = timelineOf(window)->view();
         QTRY_VERIFY_WITH_TIMEOUT(view->selectedEvent().has_value(), 10'000);
         const auto &track = combined->trace->track(view->selectedEvent()->track);
-        QVERIFY(QString::fromStdString(combined->trace->process(track.process).name).startsWith(QStringLiteral("rank 17 ")));
-        QCOMPARE(std::string(combined->trace->string(track.eventName[view->selectedEvent()->event])), job->figures.ranks[17].steps[0].name);
+        QVERIFY(QString::fromStdString(combined->trace->process(track.process).name)
+                    .startsWith(QStringLiteral("rank 17 ")));
+        QCOMPARE(std::string(combined->trace->string(track.eventName[view->selectedEvent()->event])),
+                 job->figures.ranks[17].steps[0].name);
         const auto selected = *view->selectedEvent();
-        const int layoutRow = view->layout().sliceRowToLayout[view->index()->rowOf(selected.track, trace::EventIndex(selected.event))];
+        const int layoutRow =
+            view->layout().sliceRowToLayout[view->index()->rowOf(selected.track, trace::EventIndex(selected.event))];
         QVERIFY(layoutRow >= 0);
         const int y = view->layout().rows[std::size_t(layoutRow)].y;
         QVERIFY(view->viewport().scrollY > 0);
         QVERIFY2(y >= view->viewport().scrollY && y < view->viewport().scrollY + view->viewport().height,
                  qPrintable(QStringLiteral("row at %1, scrolled to %2").arg(y).arg(view->viewport().scrollY)));
         maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
+    }
+
+    // A merged job opened as a file (as Open or a drop does): the Distributed page with the
+    // figures of its traces, and its ranks in the Timeline from the files the summaries name.
+    void mergedSummariesOpenAsTheJob()
+    {
+        QTemporaryDir dir;
+        const QString merged = mergedJob8(dir, false);
+        QVERIFY(!merged.isEmpty());
+        MainWindow traces;
+        const auto fromTraces = openShownJob(traces, kJob8);
+        QVERIFY(fromTraces);
+
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.openPaths({merged});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        const auto job = onlyJob(window);
+        QVERIFY(job);
+        QVERIFY(job->figures == fromTraces->figures);
+        QCOMPARE(job->files, QStringList{merged});
+        QCOMPARE(job->timelineRanks.size(), std::size_t(8));
+        QVERIFY(job->timelineTrace != kNoDocument);
+        QVERIFY(pageOf(window)->finding()->text().contains(QStringLiteral("rank 5")));
+
+        // A rank's whole trace, from its summary's file: a trace of its own.
+        std::unique_ptr<QMenu> menu(pageOf(window)->rankMenu(5, nullptr));
+        QCOMPARE(menu->actions().size(), 2);
+        QVERIFY(menu->actions().at(0)->isEnabled());
+        auto *open = menu->actions().at(1);
+        QVERIFY(open->isEnabled());
+        QVERIFY(open->text().contains(QStringLiteral("rank 5")));
+        const auto before = window.workspace()->traces().size();
+        open->trigger();
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.workspace()->traces().size(), before + 1);
+        const auto opened = window.workspace()->trace(window.workspace()->newestTrace());
+        QVERIFY(opened && opened->path.endsWith(QStringLiteral("/rank-5.json.gz")));
+        QCOMPARE(opened->job, kNoDocument);
+    }
+
+    // Summaries made on a cluster name traces that are not here: the figures are all there, the
+    // Timeline holds no rank and the page says why; nothing fails.
+    void summariesOfTracesNotHereShowTheFigures()
+    {
+        QTemporaryDir dir;
+        const QString moved = mergedJob8(dir, true);
+        QVERIFY(!moved.isEmpty());
+        MainWindow window;
+        const auto job = openShownJob(window, moved);
+        QVERIFY(job);
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(job->figures.ranks.size(), std::size_t(8));
+        QCOMPARE(job->figures.stragglers.front().rank, 5);
+        QVERIFY(job->timelineRanks.empty());
+        QCOMPARE(job->timelineTrace, kNoDocument);
+        QVERIFY2(job->timelineReason.contains(QStringLiteral("no rank's trace file can be read from here")),
+                 qPrintable(job->timelineReason));
+        auto *page = pageOf(window);
+        QCOMPARE(page->bars()->barCount(), 8);
+        QVERIFY(page->finding()->text().contains(QStringLiteral("rank 5")));
+        window.showPage(Page::Distributed);
+        QApplication::processEvents();
+        maybeGrab(window, QStringLiteral("distributed-summaries.png"));
+        std::unique_ptr<QMenu> menu(page->rankMenu(2, nullptr));
+        QVERIFY(!menu->actions().at(0)->isEnabled()); // not in the Timeline
+        QVERIFY(!menu->actions().at(1)->isEnabled());
+        QVERIFY(menu->actions().at(1)->text().contains(QStringLiteral("not on this machine")));
+        QCOMPARE(menu->actions().at(1)->toolTip(), QStringLiteral("/cluster/scratch/job8/rank-2.json.gz"));
+        maybeGrab(*menu, QStringLiteral("distributed-rank-menu.png"));
+    }
+
+    void ranksWhoseTracesAreNotHereAreLeftOut()
+    {
+        analysis::JobFigures job;
+        for (int r = 0; r < 20; ++r) {
+            analysis::RankFigures rank;
+            rank.rank = r;
+            rank.computeNs = (r == 13 ? 300 : 100 + r) * 1000;
+            job.ranks.push_back(rank);
+        }
+        job.stragglers.push_back({13, 300, 110, 2.7, "slow"});
+        // Ranks 0 to 3 and the straggler cannot be read.
+        const auto chosen = chooseTimelineRanks(job, 8, [](std::size_t i) { return i > 3 && i != 13; });
+        QCOMPARE(chosen.ranks.size(), std::size_t(8));
+        for (const auto i : chosen.ranks)
+            QVERIFY(i > 3 && i != 13);
+        QVERIFY2(chosen.reason.contains(QStringLiteral("5 of the 20 ranks' trace files cannot be read")),
+                 qPrintable(chosen.reason));
+        const auto few = chooseTimelineRanks(job, 8, [](std::size_t i) { return i < 3; });
+        QCOMPARE(few.ranks, (std::vector<std::size_t>{0, 1, 2}));
+        QVERIFY2(few.reason.contains(QStringLiteral("the 3 ranks whose traces can be read")), qPrintable(few.reason));
     }
 
     void manyRanksShowTheStragglerMedianAndLowest()
@@ -419,7 +546,7 @@ private Q_SLOTS:
             job.ranks.push_back(rank);
         }
         job.stragglers.push_back({13, 300, 110, 2.7, "slow"});
-        const auto chosen = chooseTimelineRanks(job, 8);
+        const auto chosen = chooseTimelineRanks(job, 8, [](std::size_t) { return true; });
         QCOMPARE(chosen.ranks.size(), std::size_t(8));
         // The straggler, the median (rank 10 of compute 110), and the lowest ranks 0..5.
         QCOMPARE(chosen.ranks, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 10, 13}));
