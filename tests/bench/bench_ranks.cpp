@@ -7,9 +7,16 @@
 // summarised (the baseline), and of summariseJob over the whole job with a thread per core:
 // ranks per second and peak RSS against the baseline's (the target: at most 2x, the memory of
 // two loaded ranks). Each runs in a child process of its own so that their peaks do not mix.
+// Then the cluster's path: each rank summarised as pyrometer-cli summarize does (checksum, load,
+// index, summary, JSON), the summary's size against the trace's and the time per rank, and the
+// job opened from the merged summaries against the same job summarised from its traces.
 #include "core/analysis/distributed.h"
 #include "core/analysis/job.h"
+#include "core/analysis/ranksummary.h"
 #include "core/analysis/traceindex.h"
+#include "core/summary/jobsource.h"
+#include "core/summary/summaryfile.h"
+#include "core/trace/checksum.h"
 #include "core/trace/loader.h"
 
 #include <sys/resource.h>
@@ -61,10 +68,10 @@ bool makeJob(const fs::path &dir, int ranks, int megabytes)
         return false;
     }
     const auto repeat = std::max<long long>(1, std::llround(megabytes * 1e6 / static_cast<double>(sourceBytes)));
-    const std::string command = "/usr/bin/python3 '" + (fs::path(PYROMETER_SOURCE_DIR) / "scripts/make-rank-job.py").string()
-                                + "' '" + kSource.string() + "' '" + dir.string() + "' --ranks " + std::to_string(ranks)
-                                + " --slow-rank " + std::to_string(ranks / 2) + " --repeat " + std::to_string(repeat)
-                                + " --seed 1";
+    const std::string command =
+        "/usr/bin/python3 '" + (fs::path(PYROMETER_SOURCE_DIR) / "scripts/make-rank-job.py").string() + "' '" +
+        kSource.string() + "' '" + dir.string() + "' --ranks " + std::to_string(ranks) + " --slow-rank " +
+        std::to_string(ranks / 2) + " --repeat " + std::to_string(repeat) + " --seed 1";
     std::printf("making the job: %s\n", command.c_str());
     std::fflush(stdout);
     const auto start = std::chrono::steady_clock::now();
@@ -134,6 +141,59 @@ bool wholeJob(const std::vector<fs::path> &files)
     return true;
 }
 
+// The map task of the cluster's path, rank by rank, then the merge and the job opened from it.
+bool summaries(const std::vector<fs::path> &files, const fs::path &out)
+{
+    fs::create_directories(out);
+    summary::JobSummary job;
+    std::uint64_t traceBytes = 0, jsonBytes = 0, summaryBytes = 0;
+    double seconds = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const auto sum = trace::fileChecksum(files[i]);
+        auto loaded = trace::loadTrace(files[i]);
+        if (!sum.ok() || !loaded.ok())
+            return false;
+        auto index = analysis::buildTraceIndex(*loaded.value());
+        auto rank = analysis::summariseRank(*index);
+        rank.figures.file = files[i].string();
+        rank.traceBytes = sum.value().bytes;
+        rank.traceCrc32 = sum.value().crc32;
+        const auto file = out / (std::to_string(i) + ".summary.json");
+        if (!summary::writeRankSummary(file, rank).ok())
+            return false;
+        seconds += secondsSince(start);
+        traceBytes += sum.value().bytes;
+        jsonBytes += loaded.value()->info.jsonBytes;
+        summaryBytes += fs::file_size(file);
+        job.ranks.push_back(std::move(rank));
+        index.reset();
+        loaded.value().reset();
+    }
+    const double n = static_cast<double>(files.size());
+    std::printf("summaries: %.1f KB a rank against %.1f MB of trace file (%.1f MB of JSON): 1/%.0f of the file, 1/%.0f "
+                "of the JSON; %.3f s a rank\n",
+                static_cast<double>(summaryBytes) / n / 1e3, static_cast<double>(traceBytes) / n / 1e6,
+                static_cast<double>(jsonBytes) / n / 1e6,
+                static_cast<double>(traceBytes) / static_cast<double>(summaryBytes),
+                static_cast<double>(jsonBytes) / static_cast<double>(summaryBytes), seconds / n);
+    auto start = std::chrono::steady_clock::now();
+    const auto merged = out / "job.json";
+    if (!summary::writeJobSummary(merged, summary::merge({job})).ok())
+        return false;
+    const double mergeSeconds = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    ProgressReporter progress;
+    const StopToken stop;
+    const auto opened = summary::loadJob({merged}, {}, progress, stop);
+    const double openSeconds = secondsSince(start);
+    if (!opened.ok())
+        return false;
+    std::printf("merged into %.1f KB in %.3f s; the job opened from it in %.3f s (%.0f ranks/s)\n",
+                static_cast<double>(fs::file_size(merged)) / 1e3, mergeSeconds, openSeconds, n / openSeconds);
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -145,8 +205,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const fs::path dir = argc > 1 ? fs::path(argv[1])
-                                  : fs::temp_directory_path()
-                                        / ("pyrometer_job_" + std::to_string(ranks) + "x" + std::to_string(megabytes) + "MB");
+                                  : fs::temp_directory_path() / ("pyrometer_job_" + std::to_string(ranks) + "x" +
+                                                                 std::to_string(megabytes) + "MB");
     auto files = analysis::jobFiles({dir});
     if (!files.ok()) {
         if (!makeJob(dir, ranks, megabytes))
@@ -167,5 +227,9 @@ int main(int argc, char **argv)
     if (jobPeak < 0)
         return 2;
     std::printf("  peak RSS %.0f MB: %.2fx one rank's (target <= 2)\n", jobPeak, jobPeak / onePeak);
+    const double summaryPeak = inChild([&] { return summaries(files.value(), dir / "summaries"); });
+    if (summaryPeak < 0)
+        return 2;
+    std::printf("  peak RSS %.0f MB\n", summaryPeak);
     return 0;
 }
