@@ -118,9 +118,15 @@ private Q_SLOTS:
 
     void variantsCloseToBaseline()
     {
-        const auto report = compare("small_cnn", "frozen,channels_last,bf16,threads=1,int8_static");
+        // The run without VNNI caps oneDNN at AVX2 (ONEDNN_MAX_CPU_ISA). On a CPU with AVX-512,
+        // libtorch still sends bfloat16 convolutions to oneDNN (its check reads the CPU, not the
+        // cap), which then has no bfloat16 kernel for them: a CPU that no machine is. That run
+        // is for the int8 paths; bf16 is checked in the uncapped one.
+        const bool cappedOneDnn = qEnvironmentVariableIsSet("ONEDNN_MAX_CPU_ISA");
+        const auto report = compare("small_cnn", cappedOneDnn ? "frozen,channels_last,threads=1,int8_static"
+                                                              : "frozen,channels_last,bf16,threads=1,int8_static");
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
-        QCOMPARE(report->rows.size(), std::size_t(6));
+        QCOMPARE(report->rows.size(), std::size_t(cappedOneDnn ? 5 : 6));
         QCOMPARE(report->rows[0].name, std::string("baseline"));
         QCOMPARE(report->rows[0].speedup, 1.0);
         const auto *frozen = row(report.value(), "frozen");
@@ -137,13 +143,15 @@ private Q_SLOTS:
         QVERIFY(channelsLast && channelsLast->ok());
         QVERIFY(*channelsLast->maxAbsDiff < 1e-4);
         QVERIFY(QString::fromStdString(channelsLast->note).startsWith("3 4-D weights")); // conv1, dw, pw
-        const auto *bf16 = row(report.value(), "bf16");
-        QVERIFY2(bf16 && bf16->ok(), bf16 ? bf16->error.c_str() : "no row");
-        // bfloat16 keeps 8 bits of mantissa: a relative error near 2^-8 per op.
-        QVERIFY2(*bf16->relativeError < 0.05, qPrintable(QString::number(*bf16->relativeError)));
-        QVERIFY(*bf16->relativeError > 0);
-        // Without native bfloat16 the note says why bf16 is slow here.
-        QCOMPARE(QString::fromStdString(bf16->note).contains("no native bfloat16"), !cpuHasNativeBFloat16());
+        if (!cappedOneDnn) {
+            const auto *bf16 = row(report.value(), "bf16");
+            QVERIFY2(bf16 && bf16->ok(), bf16 ? bf16->error.c_str() : "no row");
+            // bfloat16 keeps 8 bits of mantissa: a relative error near 2^-8 per op.
+            QVERIFY2(*bf16->relativeError < 0.05, qPrintable(QString::number(*bf16->relativeError)));
+            QVERIFY(*bf16->relativeError > 0);
+            // Without native bfloat16 the note says why bf16 is slow here.
+            QCOMPARE(QString::fromStdString(bf16->note).contains("no native bfloat16"), !cpuHasNativeBFloat16());
+        }
         const auto *threads = row(report.value(), "threads=1");
         QVERIFY(threads && threads->ok());
         QCOMPARE(*threads->maxAbsDiff, 0.0);
