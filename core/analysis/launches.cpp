@@ -1,0 +1,265 @@
+#include "core/analysis/launches.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace pyrometer::analysis {
+namespace {
+
+using trace::EventIndex;
+using trace::TrackId;
+
+struct CallEntry {
+    std::int64_t correlation;
+    std::int64_t start;
+    EventRef call;
+};
+
+// Nearest-rank percentile: the value at rank ceil(p/100 x n) in sorted order (reorders values).
+std::int64_t nearestRank(std::vector<std::int64_t> &values, std::uint64_t percent)
+{
+    const auto rank = std::max<std::size_t>((percent * values.size() + 99) / 100, 1) - 1;
+    const auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank);
+    std::nth_element(values.begin(), nth, values.end());
+    return *nth;
+}
+
+struct Accumulator {
+    LaunchGroup group;
+    std::vector<std::int64_t> delays;
+    std::int64_t callTotal = 0;
+    std::int64_t kernelTotal = 0;
+};
+
+// delays: whether to keep the delay (the names' groups have theirs already).
+void add(Accumulator &acc, const Launch &l, bool delays)
+{
+    ++acc.group.count;
+    if (delays)
+        acc.delays.push_back(l.delayNs);
+    acc.group.delayTotalNs += l.delayNs;
+    acc.callTotal += l.callNs;
+    acc.kernelTotal += l.kernelNs;
+    acc.group.outliers += l.outlier ? 1 : 0;
+}
+
+LaunchGroup finish(Accumulator &acc)
+{
+    auto group = acc.group;
+    group.delayMedianNs = nearestRank(acc.delays, 50);
+    group.delayP90Ns = nearestRank(acc.delays, 90);
+    group.delayMaxNs = *std::max_element(acc.delays.begin(), acc.delays.end());
+    const auto count = static_cast<std::int64_t>(group.count);
+    group.callMeanNs = acc.callTotal / count;
+    group.kernelMeanNs = acc.kernelTotal / count;
+    return group;
+}
+
+QueueSeries queueSeries(std::int32_t device, std::int32_t stream, std::vector<std::pair<std::int64_t, int>> points)
+{
+    QueueSeries series;
+    series.device = device;
+    series.stream = stream;
+    std::sort(points.begin(), points.end());
+    std::int32_t length = 0;
+    for (std::size_t i = 0; i < points.size();) {
+        const auto time = points[i].first;
+        const auto before = length;
+        // Every change at one ns is applied at once: only the level that then holds is a point.
+        for (; i < points.size() && points[i].first == time; ++i)
+            length += points[i].second;
+        if (length == before)
+            continue;
+        series.timeNs.push_back(time);
+        series.length.push_back(length);
+        if (length > series.maxLength) {
+            series.maxLength = length;
+            series.maxAtNs = time;
+        }
+    }
+    return series;
+}
+
+} // namespace
+
+std::string streamName(std::int32_t device, std::int32_t stream)
+{
+    auto name = "stream " + std::to_string(stream);
+    return device >= 0 ? "cuda:" + std::to_string(device) + " " + name : name;
+}
+
+LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
+{
+    const auto &trace = *index.trace;
+    LaunchCalls result;
+    result.byTrack.resize(trace.tracks.size());
+    // Every runtime call with an id, on any thread (not only those with ops), by (id, start).
+    std::vector<CallEntry> calls;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        const auto &track = trace.tracks[t];
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            if (ti.kind[i] != EventKind::Runtime)
+                continue;
+            const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
+            if (args && args->correlation > 0)
+                calls.push_back({args->correlation, track.start[i], {TrackId(t), EventIndex(i)}});
+        }
+    }
+    if (stop && stop->stopRequested())
+        return {};
+    std::sort(calls.begin(), calls.end(), [](const CallEntry &a, const CallEntry &b) {
+        return std::tie(a.correlation, a.start, a.call) < std::tie(b.correlation, b.start, b.call);
+    });
+
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasDevice)
+            continue;
+        const auto &track = trace.tracks[t];
+        auto &out = result.byTrack[t];
+        out.assign(track.size(), EventRef{});
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            if (!isDeviceKind(ti.kind[i]))
+                continue;
+            const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
+            if (!args || args->correlation <= 0)
+                continue;
+            const auto correlation = args->correlation;
+            // The first call of this id that started after the event did; the one before it
+            // started last by then.
+            const auto after = std::partition_point(calls.begin(), calls.end(), [&](const CallEntry &c) {
+                return c.correlation < correlation || (c.correlation == correlation && c.start <= track.start[i]);
+            });
+            if (after != calls.begin() && std::prev(after)->correlation == correlation)
+                out[i] = std::prev(after)->call;
+            else if (after != calls.end() && after->correlation == correlation)
+                out[i] = after->call;
+        }
+    }
+    if (stop && stop->stopRequested())
+        return {};
+    return result;
+}
+
+LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
+{
+    const auto &trace = *index.trace;
+    const auto calls = launchCalls(index, stop);
+    if (stop && stop->stopRequested())
+        return {};
+    // Launches (names still interned until the end), in (track, event) order.
+    std::vector<Launch> raw;
+    std::vector<trace::StringId> rawName;
+    std::vector<std::pair<std::int32_t, std::int32_t>> streamKeys; // by first appearance
+    std::vector<std::uint32_t> rawStream;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasDevice)
+            continue;
+        const auto &track = trace.tracks[t];
+        const auto [first, last] = eventsIn(trace, TrackId(t), range);
+        std::uint32_t streamIndex = 0;
+        for (auto i = first; i < last; ++i) {
+            if (!isDeviceKind(ti.kind[i]))
+                continue;
+            const auto call = calls.of(TrackId(t), i);
+            if (!call.isValid())
+                continue;
+            const auto &callTrack = trace.track(call.track);
+            Launch l;
+            l.correlation = trace.eventArgs(TrackId(t), EventIndex(i))->correlation;
+            l.kernel = {TrackId(t), EventIndex(i)};
+            l.call = call;
+            std::tie(l.device, l.stream) = deviceAndStream(trace, TrackId(t), i);
+            l.callStartNs = callTrack.start[call.event.value];
+            l.callNs = callTrack.duration[call.event.value];
+            l.kernelStartNs = track.start[i];
+            l.kernelNs = track.duration[i];
+            l.delayNs = l.kernelStartNs - (l.callStartNs + l.callNs);
+            // A track is mostly one stream: look the key up only when it changes.
+            const std::pair key{l.device, l.stream};
+            if (streamIndex >= streamKeys.size() || streamKeys[streamIndex] != key) {
+                const auto found = std::find(streamKeys.begin(), streamKeys.end(), key);
+                streamIndex = static_cast<std::uint32_t>(found - streamKeys.begin());
+                if (found == streamKeys.end())
+                    streamKeys.push_back(key);
+            }
+            raw.push_back(std::move(l));
+            rawName.push_back(track.eventName[i]);
+            rawStream.push_back(streamIndex);
+        }
+    }
+    if (stop && stop->stopRequested())
+        return {};
+    // Kernel start order; ties stay in (track, event) order.
+    std::vector<std::pair<std::int64_t, std::uint32_t>> order(raw.size());
+    for (std::uint32_t k = 0; k < raw.size(); ++k)
+        order[k] = {raw[k].kernelStartNs, k};
+    if (!std::is_sorted(order.begin(), order.end()))
+        std::sort(order.begin(), order.end());
+
+    // Per kernel name: the medians first, since an outlier is judged against its name's median.
+    std::unordered_map<std::uint32_t, std::uint32_t> nameGroup;
+    std::vector<Accumulator> byName;
+    std::vector<std::uint32_t> groupOf(raw.size());
+    for (std::size_t k = 0; k < raw.size(); ++k) {
+        const auto [it, added] = nameGroup.try_emplace(rawName[k].value, static_cast<std::uint32_t>(byName.size()));
+        if (added) {
+            byName.emplace_back();
+            byName.back().group.name = std::string(trace.string(rawName[k]));
+        }
+        groupOf[k] = it->second;
+        byName[it->second].delays.push_back(raw[k].delayNs);
+    }
+    std::vector<std::int64_t> medians(byName.size());
+    for (std::size_t g = 0; g < byName.size(); ++g)
+        medians[g] = nearestRank(byName[g].delays, 50);
+
+    LaunchStats stats;
+    std::vector<Accumulator> byStream(streamKeys.size());
+    std::vector<std::vector<std::pair<std::int64_t, int>>> queuePoints(streamKeys.size());
+    stats.launches.reserve(raw.size());
+    for (const auto &[start, k] : order) {
+        auto &l = raw[k];
+        auto &group = byName[groupOf[k]];
+        // A negative median (a synchronous copy runs inside its own call) counts as 0: a launch is
+        // judged against no wait at all, not against a wait below zero.
+        const auto median = std::max<std::int64_t>(0, medians[groupOf[k]]);
+        l.outlier = static_cast<double>(l.delayNs) > kOutlierFactor * static_cast<double>(median) &&
+                    l.delayNs - median >= kOutlierMinNs;
+        add(group, l, false);
+        add(byStream[rawStream[k]], l, true);
+        const auto kernelEnd = l.kernelStartNs + l.kernelNs;
+        auto &points = queuePoints[rawStream[k]];
+        points.push_back({l.callStartNs <= kernelEnd ? l.callStartNs : l.kernelStartNs, 1});
+        points.push_back({kernelEnd, -1});
+        l.kernelName = group.group.name;
+        stats.launches.push_back(std::move(l));
+    }
+
+    for (auto &acc : byName)
+        stats.byKernel.push_back(finish(acc));
+    std::sort(stats.byKernel.begin(), stats.byKernel.end(), [](const LaunchGroup &a, const LaunchGroup &b) {
+        return a.delayTotalNs != b.delayTotalNs ? a.delayTotalNs > b.delayTotalNs : a.name < b.name;
+    });
+    std::vector<std::uint32_t> streamOrder(streamKeys.size());
+    for (std::uint32_t s = 0; s < streamKeys.size(); ++s)
+        streamOrder[s] = s;
+    std::sort(streamOrder.begin(), streamOrder.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return streamKeys[a] < streamKeys[b]; });
+    for (const auto s : streamOrder) {
+        const auto [device, stream] = streamKeys[s];
+        auto &acc = byStream[s];
+        acc.group.name = streamName(device, stream);
+        acc.group.device = device;
+        acc.group.stream = stream;
+        stats.byStream.push_back(finish(acc));
+        stats.queues.push_back(queueSeries(device, stream, std::move(queuePoints[s])));
+        stats.maxQueueLength = std::max(stats.maxQueueLength, stats.queues.back().maxLength);
+    }
+    return stats;
+}
+
+} // namespace pyrometer::analysis

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "core/analysis/timerange.h"
+#include "core/analysis/traceindex.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pyrometer::analysis {
+
+// Kernel launches: each device event matched with the runtime or driver call that launched it
+// (the same correlation id), and how long the GPU took to start it.
+
+struct Launch {
+    std::int64_t correlation = -1;
+    EventRef kernel; // the kernel, memcpy or memset
+    EventRef call;   // cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, cudaMemcpyAsync, ...
+    std::string kernelName;
+    std::int32_t device = -1;
+    std::int32_t stream = -1;
+    std::int64_t callStartNs = 0;
+    std::int64_t callNs = 0; // the call's duration
+    std::int64_t kernelStartNs = 0;
+    std::int64_t kernelNs = 0; // the kernel's duration
+    std::int64_t delayNs = 0;  // launch delay: kernel start - end of the call (may be < 0 for
+                               // clocks that disagree; kept as measured)
+    bool outlier = false;      // delay far above the median of its kernel name (see below)
+    bool operator==(const Launch &) const = default;
+};
+
+// A distribution of launch delays, call and kernel durations, per kernel name or per stream.
+struct LaunchGroup {
+    std::string name;         // the kernel's name; per stream: "cuda:0 stream 7"
+    std::int32_t device = -1; // per stream only
+    std::int32_t stream = -1; // per stream only
+    std::uint64_t count = 0;
+    std::int64_t delayMedianNs = 0;
+    std::int64_t delayP90Ns = 0;
+    std::int64_t delayMaxNs = 0;
+    std::int64_t delayTotalNs = 0;
+    std::int64_t callMeanNs = 0;
+    std::int64_t kernelMeanNs = 0;
+    std::uint64_t outliers = 0;
+    bool operator==(const LaunchGroup &) const = default;
+};
+
+// How many launched kernels wait on one stream over time: +1 when the launching call starts,
+// -1 when the kernel ends (a step function; time[i] holds from then to time[i+1]).
+struct QueueSeries {
+    std::int32_t device = -1;
+    std::int32_t stream = -1;
+    std::vector<std::int64_t> timeNs;
+    std::vector<std::int32_t> length;
+    std::int32_t maxLength = 0;
+    std::int64_t maxAtNs = 0;
+    bool operator==(const QueueSeries &) const = default;
+};
+
+struct LaunchStats {
+    std::vector<Launch> launches;      // in kernel start order
+    std::vector<LaunchGroup> byKernel; // by total delay, largest first
+    std::vector<LaunchGroup> byStream; // by device, then stream
+    std::vector<QueueSeries> queues;   // by device, then stream
+    std::int32_t maxQueueLength = 0;   // over every stream
+    bool operator==(const LaunchStats &) const = default;
+};
+
+// A launch is an outlier when its delay exceeds kOutlierFactor x the median delay of its kernel
+// name and that median by at least kOutlierMinNs: far above what that kernel usually waits. A
+// negative median (a synchronous copy that runs inside its call) counts as 0.
+inline constexpr double kOutlierFactor = 4.0;
+inline constexpr std::int64_t kOutlierMinNs = 50'000;
+
+// The runtime or driver call (EventKind::Runtime) that launched each device event: the call with
+// the same correlation id. Ids <= 0 match nothing (old traces write 0 for "none"). When several
+// calls share an id (old traces reuse them), the one that started last at or before the device
+// event started wins (not the one that ended last: a synchronous cudaMemcpy's copy runs inside
+// its call); when none had started by then (clocks that disagree), the one that started first.
+struct LaunchCalls {
+    std::vector<std::vector<EventRef>> byTrack; // by TrackId, per event; empty for tracks without device events
+
+    EventRef of(trace::TrackId track, std::uint32_t event) const
+    {
+        const auto &calls = byTrack[track.value];
+        return event < calls.size() ? calls[event] : EventRef{};
+    }
+    EventRef of(EventRef deviceEvent) const { return of(deviceEvent.track, deviceEvent.event.value); }
+    bool operator==(const LaunchCalls &) const = default;
+};
+LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop = nullptr);
+
+// The name of a stream in tables: "cuda:0 stream 7" ("stream 7" when the device is unknown).
+// ROCm traces say "cuda" too, as torch names its HIP devices.
+std::string streamName(std::int32_t device, std::int32_t stream);
+
+// Launches whose kernel starts in range. Device events without a matching call are left out.
+// Median and p90 are nearest-rank (the median of an even count is the lower middle value);
+// means are truncated to whole ns. Queue points at the same ns are netted: a kernel that ends
+// at the very ns the next call starts does not make the queue one longer. A call that starts
+// after its kernel ended (clock skew) is queued from the kernel's start instead.
+LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range = {}, const StopToken *stop = nullptr);
+
+} // namespace pyrometer::analysis
