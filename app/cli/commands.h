@@ -30,6 +30,10 @@ struct CommandSpec {
 void setupInfo(CLI::App &command, int *exitCode);
 void setupOps(CLI::App &command, int *exitCode);
 void setupKernels(CLI::App &command, int *exitCode);
+void setupLaunches(CLI::App &command, int *exitCode);
+void setupIdle(CLI::App &command, int *exitCode);
+void setupCriticalPath(CLI::App &command, int *exitCode);
+void setupSequences(CLI::App &command, int *exitCode);
 void setupSteps(CLI::App &command, int *exitCode);
 void setupMemory(CLI::App &command, int *exitCode);
 void setupFlame(CLI::App &command, int *exitCode);

@@ -3,20 +3,50 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/analysis/kerneltable.h"
+#include "core/analysis/kerneltypes.h"
 
 #include <iostream>
 
 namespace pyrometer::cli {
 namespace {
 
+enum class KernelGrouping { Name, Type };
+
 struct KernelsOptions {
     std::string trace;
+    KernelGrouping by = KernelGrouping::Name;
     Format format = Format::Table;
     bool byStream = false;
     bool streams = false;
     std::size_t top = 0;
     std::string range;
 };
+
+// --by type: time, share and count per kernel type (kerneltypes.h's rules).
+int writeKernelTypes(const analysis::TraceIndex &index, const analysis::TimeRange &range, const KernelsOptions &options)
+{
+    auto breakdown = analysis::buildKernelTypeBreakdown(index, range);
+    if (options.top > 0 && breakdown.rows.size() > options.top)
+        breakdown.rows.resize(options.top);
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &row : breakdown.rows)
+            rows.push_back({{"type", analysis::kernelTypeName(row.type)},
+                            {"calls", row.calls},
+                            {"total_us", micros(row.totalNs)},
+                            {"pct", row.percent}});
+        writeJson(std::cout, {{"rows", rows}, {"total_us", micros(breakdown.totalNs)}});
+        return kSuccess;
+    }
+    TextTable text;
+    text.header = {"type", "calls", "total us", "%"};
+    text.rightAligned = {false, true, true, true};
+    for (const auto &row : breakdown.rows)
+        text.rows.push_back({std::string(analysis::kernelTypeName(row.type)), std::to_string(row.calls),
+                             microsText(row.totalNs, options.format), fixed(row.percent, 2)});
+    writeTable(std::cout, text, options.format);
+    return kSuccess;
+}
 
 int runKernels(const KernelsOptions &options)
 {
@@ -26,6 +56,8 @@ int runKernels(const KernelsOptions &options)
     const auto range = parseRangeOption(options.range, options.trace);
     if (!range)
         return kBadInput;
+    if (options.by == KernelGrouping::Type)
+        return writeKernelTypes(*input->index, *range, options);
     analysis::KernelTableOptions tableOptions;
     tableOptions.byStream = options.byStream;
     tableOptions.top = options.top;
@@ -79,8 +111,9 @@ int runKernels(const KernelsOptions &options)
         std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), row.name};
         if (options.byStream)
             cells.insert(cells.end(), {std::to_string(row.device), std::to_string(row.stream)});
-        cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs, options.format), microsText(row.avgNs(), options.format),
-                                   microsText(row.minNs, options.format), microsText(row.maxNs, options.format), fixed(row.percent, 2), row.launchOp});
+        cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs, options.format),
+                                   microsText(row.avgNs(), options.format), microsText(row.minNs, options.format),
+                                   microsText(row.maxNs, options.format), fixed(row.percent, 2), row.launchOp});
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
@@ -94,6 +127,9 @@ void setupKernels(CLI::App &command, int *exitCode)
     auto options = std::make_shared<KernelsOptions>();
     command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
         ->required();
+    addChoiceOption(command, "--by", options->by, {{"name", KernelGrouping::Name}, {"type", KernelGrouping::Type}},
+                    "Rows per kernel name, or per kernel type (communication, memory, gemm, convolution, attention, "
+                    "normalization, reduction, elementwise, triton, other)");
     command.add_flag("--by-stream", options->byStream, "One row per kernel and stream");
     command.add_flag("--streams", options->streams, "Only the time per stream (table, csv, md)");
     addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);

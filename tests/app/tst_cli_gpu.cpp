@@ -1,0 +1,227 @@
+// pyrometer-cli's GPU analyses (kernels --by type, launches, idle, critical-path, sequences):
+// their JSON against the goldens that scripts/make-{kerneltype,launch,idle,criticalpath}-
+// fixtures.py computed from the traces with Python, the figures holding together, and bad input
+// exiting 2 with the file named.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include "clitestutil.h"
+
+#include <cmath>
+
+using namespace pyrometer::testing;
+
+namespace {
+
+const QString kTraces = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/");
+const QString kGoldens = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/");
+const QString kBert = kTraces + "gaunernst_bert-small-uncased__1016001.json.gz";
+const QString kAlexnet = kTraces + "benchmark_result_2869224_1695835535_trace.json.gz";
+const QString kResnet = kTraces + "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+
+QJsonObject json(const QStringList &arguments)
+{
+    const auto run = runCli(arguments);
+    if (run.exitCode != 0)
+        qWarning("%s", qPrintable(run.err));
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+// The golden's rows as header -> cell maps.
+QList<QMap<QString, QString>> golden(const QString &name)
+{
+    QFile file(kGoldens + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const auto rows = parseCsv(QString::fromUtf8(file.readAll()));
+    QList<QMap<QString, QString>> result;
+    for (qsizetype r = 1; r < rows.size(); ++r) {
+        QMap<QString, QString> row;
+        for (qsizetype c = 0; c < rows[0].size() && c < rows[r].size(); ++c)
+            row[rows[0][c]] = rows[r][c];
+        result << row;
+    }
+    return result;
+}
+
+// Microseconds in the JSON against nanoseconds in a golden.
+bool sameNs(double us, qint64 ns)
+{
+    return std::llround(us * 1000.0) == ns;
+}
+
+} // namespace
+
+class TestCliGpu : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void kernelTypesAgreeWithPython_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<QString>("fixture");
+        QTest::addRow("h100 bert") << kBert << "h100_bert";
+        QTest::addRow("a100 alexnet") << kAlexnet << "a100_alexnet";
+        QTest::addRow("v100 resnet50") << kResnet << "v100_resnet50";
+    }
+
+    void kernelTypesAgreeWithPython()
+    {
+        QFETCH(QString, trace);
+        QFETCH(QString, fixture);
+        const auto out = json({"kernels", trace, "--by", "type", "--format", "json"});
+        const auto rows = out.value("rows").toArray();
+        const auto expected = golden(fixture + ".kerneltypes.csv");
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(rows.size(), expected.size());
+        double sum = 0;
+        for (int i = 0; i < rows.size(); ++i) {
+            const auto row = rows[i].toObject();
+            QCOMPARE(row.value("type").toString(), expected[i]["type"]);
+            QCOMPARE(row.value("calls").toInteger(), expected[i]["calls"].toLongLong());
+            QVERIFY(sameNs(row.value("total_us").toDouble(), expected[i]["total_ns"].toLongLong()));
+            QCOMPARE(row.value("type").toString(), row.value("type").toString().toLower());
+            sum += row.value("total_us").toDouble();
+        }
+        QVERIFY(std::abs(sum - out.value("total_us").toDouble()) < 1e-6 * std::max(1.0, sum));
+    }
+
+    void launchesAgreeWithPython()
+    {
+        const auto out = json({"launches", kAlexnet, "--format", "json"});
+        const auto byKernel = out.value("by_kernel").toArray();
+        const auto expected = golden("a100_alexnet.launches.csv");
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(byKernel.size(), expected.size());
+        qint64 launches = 0;
+        for (const auto &e : expected) {
+            const auto found = std::find_if(byKernel.begin(), byKernel.end(), [&](const QJsonValue &v) {
+                return v.toObject().value("name").toString() == e["name"];
+            });
+            QVERIFY2(found != byKernel.end(), qPrintable(e["name"]));
+            const auto row = found->toObject();
+            QCOMPARE(row.value("count").toInteger(), e["count"].toLongLong());
+            QVERIFY(sameNs(row.value("launch_delay_median_us").toDouble(), e["delay_median_ns"].toLongLong()));
+            QVERIFY(sameNs(row.value("launch_delay_max_us").toDouble(), e["delay_max_ns"].toLongLong()));
+            QCOMPARE(row.value("outliers").toInteger(), e["outliers"].toLongLong());
+            launches += e["count"].toLongLong();
+        }
+        // One row per launch, as the JSON spells it, its delay = start - call end.
+        const auto rows = out.value("rows").toArray();
+        QCOMPARE(rows.size(), launches);
+        for (const auto &value : rows) {
+            const auto row = value.toObject();
+            for (const char *key :
+                 {"correlation", "kernel", "stream", "cpu_duration_us", "gpu_duration_us", "launch_delay_us"})
+                QVERIFY2(row.contains(key), key);
+            QVERIFY(row.value("correlation").toInteger() > 0);
+            QVERIFY(row.value("gpu_duration_us").toDouble() >= 0);
+        }
+        // The longest queue per stream.
+        int maxQueue = 0;
+        for (const auto &q : golden("a100_alexnet.launchqueues.csv"))
+            maxQueue = std::max(maxQueue, q["max_queue"].toInt());
+        QCOMPARE(out.value("max_queue_length").toInt(), maxQueue);
+    }
+
+    void idleAgreesWithPython()
+    {
+        const auto out = json({"idle", kResnet, "--format", "json"});
+        const auto streams = out.value("streams").toArray();
+        const auto expected = golden("v100_resnet50.idle.csv");
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(streams.size(), expected.size());
+        for (int i = 0; i < streams.size(); ++i) {
+            const auto row = streams[i].toObject();
+            QCOMPARE(row.value("step").toString(), expected[i]["step"]);
+            QVERIFY(sameNs(row.value("host_wait_us").toDouble(), expected[i]["host_wait_ns"].toLongLong()));
+            QVERIFY(sameNs(row.value("kernel_wait_us").toDouble(), expected[i]["kernel_wait_ns"].toLongLong()));
+            QVERIFY(sameNs(row.value("other_us").toDouble(), expected[i]["other_ns"].toLongLong()));
+            QVERIFY(sameNs(row.value("busy_us").toDouble(), expected[i]["busy_ns"].toLongLong()));
+        }
+        const auto gaps = out.value("gaps").toArray();
+        QVERIFY(!gaps.isEmpty());
+        for (const auto &g : gaps)
+            QVERIFY(
+                QStringList({"host_wait", "kernel_wait", "other"}).contains(g.toObject().value("cause").toString()));
+    }
+
+    void criticalPathReachesTheStepEnd()
+    {
+        const auto expected = golden("v100_resnet50.criticalpath.csv");
+        QVERIFY(expected.size() >= 2);
+        const auto out = json({"critical-path", kResnet, "--step", "1", "--format", "json"});
+        QCOMPARE(out.value("step").toString(), expected[1]["step"]);
+        const auto nodes = out.value("nodes").toArray();
+        QVERIFY(!nodes.isEmpty());
+        double sum = 0;
+        for (const auto &n : nodes)
+            sum += n.toObject().value("duration_us").toDouble() + n.toObject().value("wait_before_us").toDouble();
+        const double length = out.value("length_us").toDouble();
+        QVERIFY2(std::abs(sum - length) < 0.01, qPrintable(QString("%1 != %2").arg(sum).arg(length)));
+        // It ends where the Python script says the step's last event ends.
+        const double end = out.value("start_us").toDouble() + length;
+        QVERIFY2(std::abs(end - expected[1]["end_us"].toDouble()) < 0.01, qPrintable(QString::number(end, 'f', 3)));
+        const auto whatIfs = out.value("what_if_twice_as_fast").toArray();
+        QVERIFY(!whatIfs.isEmpty());
+        for (int i = 1; i < whatIfs.size(); ++i)
+            QVERIFY(whatIfs[i - 1].toObject().value("saved_us").toDouble() >=
+                    whatIfs[i].toObject().value("saved_us").toDouble());
+    }
+
+    void sequencesAgreeWithPython()
+    {
+        const auto out = json({"sequences", kBert, "--format", "json"});
+        const auto rows = out.value("rows").toArray();
+        const auto expected = golden("h100_bert.sequences.csv");
+        QVERIFY(!rows.isEmpty() && !expected.isEmpty());
+        const auto top = rows[0].toObject();
+        QCOMPARE(top.value("occurrences").toInteger(), expected[0]["occurrences"].toLongLong());
+        QCOMPARE(top.value("length").toInteger(), expected[0]["length"].toLongLong());
+        QVERIFY(sameNs(top.value("total_us").toDouble(), expected[0]["total_ns"].toLongLong()));
+        QStringList kernels;
+        for (const auto &k : top.value("kernels").toArray())
+            kernels << k.toString();
+        QCOMPARE(kernels.join(';'), expected[0]["kernels"]);
+    }
+
+    void tablesInATerminal()
+    {
+        const auto launches = runCli({"launches", kAlexnet}, "120");
+        QCOMPARE(launches.exitCode, 0);
+        QVERIFY(launches.out.contains("median delay us"));
+        QVERIFY(launches.out.contains("launched kernels waiting"));
+        const auto path = runCli({"critical-path", kBert}, "120");
+        QCOMPARE(path.exitCode, 0);
+        QVERIFY2(path.out.contains("on the critical path"), qPrintable(path.out));
+        QVERIFY(path.out.contains("if twice as fast"));
+        const auto idle = runCli({"idle", kBert}, "120");
+        QCOMPARE(idle.exitCode, 0);
+        QVERIFY(idle.out.contains("host wait"));
+    }
+
+    void badInputExitsTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("named");
+        for (const char *command : {"launches", "idle", "critical-path", "sequences"})
+            QTest::addRow("%s missing", command)
+                << QStringList{command, "/nonexistent/trace.json"} << "/nonexistent/trace.json";
+        QTest::addRow("step out of range") << QStringList{"critical-path", kBert, "--step", "7"} << kBert;
+        QTest::addRow("type misspelt") << QStringList{"kernels", kBert, "--by", "typ"} << "--by";
+    }
+
+    void badInputExitsTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, named);
+        const auto run = runCli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGpu)
+#include "tst_cli_gpu.moc"
