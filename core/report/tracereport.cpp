@@ -1,5 +1,7 @@
 #include "core/report/tracereport.h"
 
+#include "core/report/gpureport.h"
+
 #include "core/report/reportrender.h"
 #include "core/report/stepsummary.h"
 
@@ -292,6 +294,8 @@ std::vector<Section> traceSections(const analysis::TraceIndex &index, const std:
     sections.push_back(opsSection(index, idPrefix, options, stop));
     sections.push_back(kernelsSection(kernels, idPrefix, options));
     sections.push_back(adviceSection(index, idPrefix, stop));
+    for (auto &section : gpuSections(index, idPrefix, options, stop))
+        sections.push_back(std::move(section));
     if (stop && stop->stopRequested())
         return {};
     return sections;

@@ -7,6 +7,7 @@
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/traceindex.h"
+#include "core/report/gpureport.h"
 #include "core/report/reportrender.h"
 #include "core/report/stepsummary.h"
 #include "core/report/svgchart.h"
@@ -22,14 +23,15 @@
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <map>
 #include <numeric>
 
 using namespace pyrometer;
 
 namespace {
 
-const std::filesystem::path kTrace = std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces" /
-                                     "mi250_minitoy_train_ROCm6_2_kineto.json.gz";
+const std::filesystem::path kTrace =
+    std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces" / "mi250_minitoy_train_ROCm6_2_kineto.json.gz";
 
 struct Loaded {
     std::shared_ptr<const trace::Trace> trace;
@@ -84,7 +86,8 @@ QString qs(const std::string &text)
 QList<QByteArray> embedded(const QString &text, const QString &mimeType)
 {
     QList<QByteArray> images;
-    const QRegularExpression uri(QStringLiteral("data:%1;base64,([A-Za-z0-9+/=]+)").arg(QRegularExpression::escape(mimeType)));
+    const QRegularExpression uri(
+        QStringLiteral("data:%1;base64,([A-Za-z0-9+/=]+)").arg(QRegularExpression::escape(mimeType)));
     for (auto it = uri.globalMatch(text); it.hasNext();)
         images.append(QByteArray::fromBase64(it.next().captured(1).toLatin1()));
     return images;
@@ -133,15 +136,22 @@ private Q_SLOTS:
         QVERIFY(html.contains(QStringLiteral("<th>Operator</th>")));
         QVERIFY(html.contains(QStringLiteral("<th>Kernel</th>")));
         const bool advice = !analysis::adviseTrace(*loaded.index).empty();
-        QCOMPARE(html.count(QStringLiteral("<table>")), advice ? 4 : 3); // steps, ops, kernels, findings
+        // Steps, ops, kernels, findings, then the GPU analyses' tables.
+        std::size_t gpuTables = 0;
+        for (const auto &section : report::gpuSections(*loaded.index, "", options))
+            gpuTables += section.tables.size();
+        QVERIFY(gpuTables >= 4); // a ROCm trace: types, launches, queues, idle, the path's nodes
+        QCOMPARE(html.count(QStringLiteral("<table>")), qsizetype((advice ? 4 : 3) + gpuTables));
 
         // The top rows are the analyses' own, in their order.
         analysis::OpTableOptions opOptions;
         opOptions.top = 5;
         const auto ops = analysis::buildOpTable(*loaded.index, opOptions);
         QVERIFY(!ops.rows.empty());
-        const qsizetype first = html.indexOf(QStringLiteral("<td class=\"name\">%1</td>").arg(qs(report::escapeHtml(ops.rows[0].name))));
-        const qsizetype second = html.indexOf(QStringLiteral("<td class=\"name\">%1</td>").arg(qs(report::escapeHtml(ops.rows[1].name))));
+        const qsizetype first =
+            html.indexOf(QStringLiteral("<td class=\"name\">%1</td>").arg(qs(report::escapeHtml(ops.rows[0].name))));
+        const qsizetype second =
+            html.indexOf(QStringLiteral("<td class=\"name\">%1</td>").arg(qs(report::escapeHtml(ops.rows[1].name))));
         QVERIFY(first > 0);
         QVERIFY(second > first);
         const auto steps = analysis::buildStepBreakdown(*loaded.index);
@@ -186,11 +196,13 @@ private Q_SLOTS:
         for (const auto &row : expected) {
             const bool overSteps = !row[2].empty();
             const double share = goldenGpuShare(row, loaded.trace->info.spanNanoseconds());
-            const auto fact = std::find_if(facts.begin(), facts.end(),
-                                           [&](const report::Fact &f) { return f.label == "GPU " + row[0] + " utilization"; });
+            const auto fact = std::find_if(facts.begin(), facts.end(), [&](const report::Fact &f) {
+                return f.label == "GPU " + row[0] + " utilization";
+            });
             QVERIFY2(fact != facts.end(), row[0].c_str());
             const auto value = qs(fact->value);
-            QVERIFY2(value.startsWith(QString::number(100.0 * share, 'f', 1) + " % of the " + (overSteps ? "step time" : "trace's span")),
+            QVERIFY2(value.startsWith(QString::number(100.0 * share, 'f', 1) + " % of the " +
+                                      (overSteps ? "step time" : "trace's span")),
                      qPrintable(value));
         }
     }
@@ -211,7 +223,9 @@ private Q_SLOTS:
         options.timeUnit = TimeUnit::Nanoseconds;
         const auto sections = report::traceSections(*loaded.index, "", options);
         const auto html = qs(report::renderHtml(report::makeReport({name}, sections)));
-        const auto ns = [](const std::string &micros) { return formatDuration(microsToNs(micros), TimeUnit::Nanoseconds); };
+        const auto ns = [](const std::string &micros) {
+            return formatDuration(microsToNs(micros), TimeUnit::Nanoseconds);
+        };
         const auto tableOf = [&](const std::string &id) -> const report::Table * {
             for (const auto &section : sections)
                 if (section.id == id && !section.tables.empty())
@@ -225,9 +239,12 @@ private Q_SLOTS:
             for (std::size_t c = 0; c < cells.size(); ++c) {
                 const bool isName = c < table.names.size() && table.names[c];
                 const bool elided = isName && cells[c].size() > report::kNameChars;
-                const QString attributes = isName ? QStringLiteral(" class=\"name\"") + (elided ? QStringLiteral(" title=\"%1\"").arg(qs(report::escapeHtml(cells[c]))) : QString())
-                                           : c < table.rightAligned.size() && table.rightAligned[c] ? QStringLiteral(" class=\"num\"")
-                                                                                                      : QString();
+                const QString attributes =
+                    isName ? QStringLiteral(" class=\"name\"") +
+                                 (elided ? QStringLiteral(" title=\"%1\"").arg(qs(report::escapeHtml(cells[c])))
+                                         : QString())
+                    : c < table.rightAligned.size() && table.rightAligned[c] ? QStringLiteral(" class=\"num\"")
+                                                                             : QString();
                 const auto text = elided ? report::elideName(cells[c], report::kNameChars) : cells[c];
                 row += QStringLiteral("<td%1>%2</td>").arg(attributes, qs(report::escapeHtml(text)));
             }
@@ -256,7 +273,8 @@ private Q_SLOTS:
         QCOMPARE(opTable->rows.size(), ops.size());
         const bool device = opTable->header.size() == 7;
         for (const auto &e : ops) {
-            const auto row = std::find_if(opTable->rows.begin(), opTable->rows.end(), [&](const auto &r) { return r[0] == e[0]; });
+            const auto row =
+                std::find_if(opTable->rows.begin(), opTable->rows.end(), [&](const auto &r) { return r[0] == e[0]; });
             QVERIFY2(row != opTable->rows.end(), e[0].c_str());
             QCOMPARE((*row)[1], e[1]);
             QCOMPARE((*row)[2], ns(e[3]));
@@ -283,6 +301,41 @@ private Q_SLOTS:
         }
     }
 
+    // A GPU trace's report has the GPU analyses: the kernel type table as the Python golden
+    // has it (scripts/make-kerneltype-fixtures.py), launches, idle, the critical path and the
+    // sequences; a CPU trace has none of them.
+    void gpuSectionsHoldTheAnalyses()
+    {
+        using namespace analysis::testing;
+        const auto loaded = loadFixture("h100_bert");
+        QVERIFY(loaded.index);
+        report::ReportOptions options;
+        options.timeUnit = TimeUnit::Nanoseconds;
+        const auto sections = report::traceSections(*loaded.index, "bert-", options);
+        std::map<std::string, const report::Section *> byId;
+        for (const auto &section : sections)
+            byId[section.id] = &section;
+        for (const char *id :
+             {"bert-kernel-types", "bert-launches", "bert-idle", "bert-critical-path", "bert-sequences"})
+            QVERIFY2(byId.count(id), id);
+        const auto golden = readCsv(goldenPath("h100_bert", ".kerneltypes.csv"));
+        const auto &types = byId["bert-kernel-types"]->tables.front();
+        QCOMPARE(types.rows.size(), golden.size() - 1);
+        for (std::size_t r = 1; r < golden.size(); ++r) {
+            QCOMPARE(QString::fromStdString(types.rows[r - 1][0]).toLower().toStdString(), golden[r][0]);
+            QCOMPARE(types.rows[r - 1][1], golden[r][1]);
+            QCOMPARE(types.rows[r - 1][2], formatDuration(std::stoll(golden[r][2]), TimeUnit::Nanoseconds));
+        }
+        QVERIFY(byId["bert-critical-path"]->title.find("ProfilerStep#6") != std::string::npos);
+        QVERIFY(!byId["bert-sequences"]->tables.empty());
+        const auto html = qs(report::renderHtml(report::makeReport({"bert"}, sections)));
+        QVERIFY(html.contains("Why the GPU waited") && html.contains("If one of them were twice as fast"));
+
+        const auto cpu = loadFixture("cpu_gloo");
+        for (const auto &section : report::traceSections(*cpu.index, "", options))
+            QVERIFY2(section.id != "kernel-types" && section.id != "critical-path", section.id.c_str());
+    }
+
     void markdownHasTheTables()
     {
         const auto loaded = load();
@@ -305,7 +358,8 @@ private Q_SLOTS:
 
     void cellsAreEscaped()
     {
-        report::Report document{"a <b> & c", "", {{"x", "T", 2, {"<script>"}, {}, {}, {{"", {"name|pipe"}, {}, {{"<td>|"}}, {}}}}}};
+        report::Report document{
+            "a <b> & c", "", {{"x", "T", 2, {"<script>"}, {}, {}, {{"", {"name|pipe"}, {}, {{"<td>|"}}, {}}}}}};
         const auto html = qs(report::renderHtml(document));
         QVERIFY(!html.contains(QStringLiteral("<script>")));
         QVERIFY(html.contains(QStringLiteral("&lt;td&gt;|")));
@@ -316,7 +370,8 @@ private Q_SLOTS:
 
     void stepChartScalesToTheLongestStep()
     {
-        report::StackedBarChart chart{"t", "ms", {"a", "b"}, {"#ff0000", "#00ff00"}, {{"s1", {1.0, 1.0}}, {"s2", {4.0, 0.0}}}};
+        report::StackedBarChart chart{
+            "t", "ms", {"a", "b"}, {"#ff0000", "#00ff00"}, {{"s1", {1.0, 1.0}}, {"s2", {4.0, 0.0}}}};
         const QByteArray svg = QByteArray::fromStdString(report::renderSvg(chart, 650));
         QDomDocument document;
         QVERIFY(document.setContent(svg));
@@ -387,7 +442,8 @@ private Q_SLOTS:
 
         report::ReportOptions options;
         const auto sections = report::traceSections(*loaded.index, "", options);
-        const auto section = std::find_if(sections.begin(), sections.end(), [](const auto &s) { return s.id == "steps"; });
+        const auto section =
+            std::find_if(sections.begin(), sections.end(), [](const auto &s) { return s.id == "steps"; });
         QVERIFY(section != sections.end());
         QCOMPARE(section->tables.size(), std::size_t(2));
 
@@ -426,7 +482,8 @@ private Q_SLOTS:
         // Three times the steps: about the same report.
         const auto more = loadText(manyStepsTrace(3 * kSteps, kSlowest));
         QVERIFY(more.index);
-        const auto bigger = report::renderHtml(report::makeReport({"steps"}, report::traceSections(*more.index, "", options)));
+        const auto bigger =
+            report::renderHtml(report::makeReport({"steps"}, report::traceSections(*more.index, "", options)));
         QVERIFY2(double(bigger.size()) < 1.1 * double(html.size()), std::to_string(bigger.size()).c_str());
     }
 
@@ -441,15 +498,17 @@ private Q_SLOTS:
         QCOMPARE(steps.tables[0].rows.size(), std::size_t(45));
         QCOMPARE(steps.tables[0].rows[3][0], std::string("ProfilerStep#4"));
         // More than 40: columns, one per step.
-        QVERIFY(qs(steps.images.at(0).caption).startsWith(QStringLiteral("Every step in time order, one column per step")));
+        QVERIFY(
+            qs(steps.images.at(0).caption).startsWith(QStringLiteral("Every step in time order, one column per step")));
     }
 
     // Long names are elided with the whole name in the cell's title, and may wrap anywhere;
     // other cells are whole.
     void longNamesAreElided()
     {
-        const std::string name = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
-                                 "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)";
+        const std::string name =
+            "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+            "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)";
         const std::string prose(200, 'x');
         report::Table table{"", {"Kernel", "Note"}, {}, {{name, prose}, {"short", "y"}}, {true}};
         report::Report document{"t", "", {{"k", "K", 2, {}, {}, {}, {table}}}};
@@ -458,7 +517,8 @@ private Q_SLOTS:
         QVERIFY(elided.size() <= report::kNameChars);
         QVERIFY(elided.ends_with("\xE2\x80\xA6"));
         QVERIFY(name.starts_with(elided.substr(0, elided.size() - 3)));
-        QVERIFY2(html.contains(QStringLiteral("<td class=\"name\" title=\"%1\">%2</td>").arg(qs(report::escapeHtml(name)), qs(report::escapeHtml(elided)))),
+        QVERIFY2(html.contains(QStringLiteral("<td class=\"name\" title=\"%1\">%2</td>")
+                                   .arg(qs(report::escapeHtml(name)), qs(report::escapeHtml(elided)))),
                  qPrintable(html));
         QVERIFY(html.contains(QStringLiteral("<td class=\"name\">short</td>")));
         QVERIFY(html.contains(QStringLiteral("<td>%1</td>").arg(qs(prose))));
@@ -468,7 +528,8 @@ private Q_SLOTS:
         QVERIFY(markdown.contains(QStringLiteral("| %1 | %2 |").arg(qs(elided), qs(prose))));
         QVERIFY(!markdown.contains(qs(name)));
         // A cut never splits a UTF-8 sequence.
-        QCOMPARE(report::elideName(std::string(78, 'a') + "\xC3\xA9\xC3\xA9", 81), std::string(78, 'a') + "\xE2\x80\xA6");
+        QCOMPARE(report::elideName(std::string(78, 'a') + "\xC3\xA9\xC3\xA9", 81),
+                 std::string(78, 'a') + "\xE2\x80\xA6");
     }
 
     void columnChartDrawsEachSeriesAsOnePath()
@@ -528,7 +589,8 @@ private Q_SLOTS:
         report::Report document{"t", "", {}};
         QVERIFY(report::writeReport(document, path, report::ReportFormat::Markdown).ok());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("r.md")});
-        const auto failed = report::writeReport(document, path.parent_path() / "missing" / "r.md", report::ReportFormat::Html);
+        const auto failed =
+            report::writeReport(document, path.parent_path() / "missing" / "r.md", report::ReportFormat::Html);
         QVERIFY(!failed.ok());
         QVERIFY(qs(failed.error().message).contains(QStringLiteral("missing/r.md")));
     }
