@@ -10,6 +10,7 @@
 #include <QTextBrowser>
 #include <QToolTip>
 
+#include "core/analysis/idlecauses.h"
 #include "core/trace/loader.h"
 #include "ui/timeline/boxlayer.h"
 #include "ui/timeline/drawlist.h"
@@ -799,6 +800,37 @@ private Q_SLOTS:
         // Kernel, count, total, % of the range's 70 us of kernel time.
         QVERIFY2(row({"kernel_a", "1", us(50), "71.4"}), qPrintable(lines.join('|')));
         QVERIFY2(row({"kernel_b", "1", us(20), "28.6"}), qPrintable(lines.join('|')));
+    }
+
+    // A range of a GPU trace lists the streams' idle gaps in it with their causes, as
+    // buildIdleBreakdown finds them.
+    void rangeListsIdleGaps()
+    {
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/idlecauses_one_step.json"));
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        const auto document = workspace.trace(workspace.newestTrace());
+        QVERIFY(document);
+        const std::int64_t origin = document->trace->info.spanStart;
+        const analysis::TimeRange range{origin + 100'000, origin + 200'000};
+        std::size_t expected = 0;
+        bool hostWait = false, kernelWait = false;
+        for (const auto &gap : analysis::buildIdleBreakdown(*document->index).gaps) {
+            if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start) {
+                ++expected;
+                hostWait = hostWait || gap.cause == analysis::IdleCause::HostWait;
+                kernelWait = kernelWait || gap.cause == analysis::IdleCause::KernelWait;
+            }
+        }
+        QVERIFY(expected > 0 && hostWait && kernelWait);
+        page.view()->selectRange(double(range.start), double(range.end));
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.details()->toPlainText().contains("GPU idle gaps"); }, 20000));
+        const auto text = page.details()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("GPU idle gaps in the range: %1").arg(expected)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Host wait")) && text.contains(QStringLiteral("Kernel wait")));
     }
 };
 

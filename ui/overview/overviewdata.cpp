@@ -1,5 +1,6 @@
 #include "ui/overview/overviewdata.h"
 
+#include "core/analysis/launches.h"
 #include "ui/workspace/analyses.h"
 
 #include <algorithm>
@@ -29,7 +30,8 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
         return cancelled;
     // Over the step time when there are steps (warm-up, the profiler's own start and stop and
     // the gaps between steps lie outside it), else over the whole trace.
-    data.utilization = analysis::gpuUtilization(ix, data.hasProfilerSteps ? data.steps : std::vector<analysis::StepRow>{});
+    data.utilization =
+        analysis::gpuUtilization(ix, data.hasProfilerSteps ? data.steps : std::vector<analysis::StepRow>{});
     progress.reportPermille(500);
 
     analysis::OpTableOptions ops;
@@ -47,6 +49,35 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
     data.advice = analysis::adviseTrace(ix, {}, &stop);
     if (!topOps || !topKernels || !memoryReport || stop.stopRequested())
         return cancelled;
+    if (ix.hasDevice) {
+        data.kernelTypes = analysis::buildKernelTypeBreakdown(ix, {}, &stop);
+        // Each stream's idle time over every step: the per-step rows summed.
+        const auto idle = analysis::buildIdleBreakdown(ix, {}, &stop);
+        for (const auto &row : idle.streams) {
+            auto found =
+                std::find_if(data.streamIdle.begin(), data.streamIdle.end(), [&](const analysis::StreamIdle &s) {
+                    return s.device == row.device && s.stream == row.stream;
+                });
+            if (found == data.streamIdle.end()) {
+                data.streamIdle.push_back({{}, row.device, row.stream, 0, 0, {}});
+                found = data.streamIdle.end() - 1;
+            }
+            found->spanNs += row.spanNs;
+            found->busyNs += row.busyNs;
+            for (std::size_t c = 0; c < analysis::kIdleCauseCount; ++c)
+                found->idleNs[c] += row.idleNs[c];
+        }
+        const auto launches = analysis::buildLaunchStats(ix, {}, &stop);
+        for (const auto &queue : launches.queues) {
+            if (queue.maxLength > data.maxQueueLength) {
+                data.maxQueueLength = queue.maxLength;
+                data.maxQueueDevice = queue.device;
+                data.maxQueueStream = queue.stream;
+            }
+        }
+        if (stop.stopRequested())
+            return cancelled;
+    }
     data.topOps = *topOps;
     data.topKernels = *topKernels;
     data.memory = *memoryReport;

@@ -5,7 +5,9 @@
 #include <QString>
 
 #include "core/analysis/advice.h"
+#include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltable.h"
+#include "core/analysis/kerneltypes.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
@@ -29,6 +31,13 @@ struct OverviewData {
     analysis::KernelTable topKernels;     // by total time
     analysis::MemoryReport memory;        // peaks only, no curves
     std::vector<analysis::Finding> advice;
+    // GPU traces only: time per kernel type, each stream's idle time by cause summed over the
+    // steps, and the longest queue of launched kernels on one stream.
+    analysis::KernelTypeBreakdown kernelTypes;
+    std::vector<analysis::StreamIdle> streamIdle; // one row per stream, over every step (step "")
+    std::int32_t maxQueueLength = 0;
+    std::int32_t maxQueueDevice = -1;
+    std::int32_t maxQueueStream = -1;
 };
 
 // Where a finding or a table row leads: events to highlight and a range to show in the

@@ -6,6 +6,7 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/overview/advicedelegate.h"
 #include "ui/overview/summarycards.h"
+#include "ui/plots/kerneltypeplot.h"
 #include "ui/plots/stepbreakdownplot.h"
 #include "ui/shell/contrast.h"
 #include "ui/shell/emptystate.h"
@@ -37,7 +38,6 @@ namespace {
 
 constexpr int kNameRole = Qt::UserRole + 1;
 
-
 QString bytes(std::int64_t value)
 {
     return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, value))));
@@ -61,7 +61,8 @@ QString secondaryColor()
     const QColor text = palette.color(QPalette::PlaceholderText);
     const QColor under = palette.color(QPalette::Window);
     const double a = text.alphaF();
-    return QColor::fromRgbF(float(text.redF() * a + under.redF() * (1 - a)), float(text.greenF() * a + under.greenF() * (1 - a)),
+    return QColor::fromRgbF(float(text.redF() * a + under.redF() * (1 - a)),
+                            float(text.greenF() * a + under.greenF() * (1 - a)),
                             float(text.blueF() * a + under.blueF() * (1 - a)))
         .name();
 }
@@ -222,6 +223,30 @@ QWidget *OverviewPage::buildContent()
     row->addLayout(side, 1);
     sections->addLayout(row);
 
+    // GPU traces: what the GPU ran, by kind, and why its streams waited.
+    m_gpuAnalyses = new QWidget(m_traceSections);
+    auto *gpuRow = new QHBoxLayout(m_gpuAnalyses);
+    gpuRow->setContentsMargins(0, 0, 0, 0);
+    auto *types = section(tr("GPU time by kernel type"), m_gpuAnalyses);
+    auto *typesLayout = new QVBoxLayout(types);
+    m_kernelTypes = new plots::KernelTypePlot(types);
+    normalFont(m_kernelTypes);
+    typesLayout->addWidget(m_kernelTypes);
+    gpuRow->addWidget(types, 3);
+    auto *idle = section(tr("Why the GPU waited"), m_gpuAnalyses);
+    auto *idleLayout = new QVBoxLayout(idle);
+    m_idleNote = note(idle);
+    idleLayout->addWidget(m_idleNote);
+    m_idle = compactTable({tr("Stream"), tr("Busy"), tr("Host wait"), tr("Kernel wait"), tr("Other")}, idle);
+    m_idle->setToolTip(tr("Host wait: the CPU launched the next kernel late. Kernel wait: it was launched, and waited "
+                          "on another stream or event. Other: no launch recorded, or the step's tail. The GPU page "
+                          "lists every step."));
+    normalFont(m_idle);
+    idleLayout->addWidget(m_idle);
+    idleLayout->addStretch(1);
+    gpuRow->addWidget(idle, 2);
+    sections->addWidget(m_gpuAnalyses);
+
     // What to change.
     auto *advice = section(tr("Advice"), m_traceSections);
     auto *adviceLayout = new QVBoxLayout(advice);
@@ -249,12 +274,14 @@ QWidget *OverviewPage::buildContent()
     auto *kernelsLayout = new QVBoxLayout(kernels);
     m_kernelsNote = note(kernels);
     kernelsLayout->addWidget(m_kernelsNote);
-    m_topKernels = compactTable({tr("Kernel"), tr("Launched by"), tr("Total"), tr("% of GPU"), tr("Count"), tr("Avg")}, kernels);
+    m_topKernels =
+        compactTable({tr("Kernel"), tr("Launched by"), tr("Total"), tr("% of GPU"), tr("Count"), tr("Avg")}, kernels);
     m_topKernels->headerItem()->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
     m_topKernels->headerItem()->setToolTip(1, tr("The operator that launched most of the kernel's time"));
     // The kernel's name gets the room: the launching op is short, or elided.
     m_topKernels->header()->setSectionResizeMode(1, QHeaderView::Interactive);
-    m_topKernels->header()->resizeSection(1, m_topKernels->fontMetrics().horizontalAdvance(QStringLiteral("aten::native_layer_n")));
+    m_topKernels->header()->resizeSection(
+        1, m_topKernels->fontMetrics().horizontalAdvance(QStringLiteral("aten::native_layer_n")));
     normalFont(m_topKernels);
     kernelsLayout->addWidget(m_topKernels);
     kernelsLayout->addStretch(1);
@@ -343,14 +370,15 @@ void OverviewPage::showTrace(DocumentId id)
         tr("Analysing the trace"), QStringLiteral("overview"),
         [document](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const OverviewData>> {
             Error failure{"overview cancelled"};
-            auto data = document->analyses.get<OverviewData>(OverviewKey{}, stop, [&]() -> std::shared_ptr<const OverviewData> {
-                auto computed = overview::computeOverview(*document, stop, progress);
-                if (!computed.ok()) {
-                    failure = computed.error();
-                    return nullptr;
-                }
-                return std::make_shared<const OverviewData>(std::move(computed).value());
-            });
+            auto data =
+                document->analyses.get<OverviewData>(OverviewKey{}, stop, [&]() -> std::shared_ptr<const OverviewData> {
+                    auto computed = overview::computeOverview(*document, stop, progress);
+                    if (!computed.ok()) {
+                        failure = computed.error();
+                        return nullptr;
+                    }
+                    return std::make_shared<const OverviewData>(std::move(computed).value());
+                });
             if (!data)
                 return failure;
             return data;
@@ -377,6 +405,7 @@ void OverviewPage::populate(std::shared_ptr<const OverviewData> result)
     fillAdvice(d);
     fillTopTables(d);
     fillMemory(d);
+    fillGpuAnalyses(d);
     m_traceSections->setVisible(true);
     m_stack->setCurrentIndex(1);
     Q_EMIT overviewShown();
@@ -397,7 +426,8 @@ void OverviewPage::fillHeadline(const OverviewData &d)
         QStringList names;
         for (const auto &busy : gpus)
             names << QString::number(busy.device);
-        devices = gpus.size() == 1 ? tr("GPU %1").arg(names.front()) : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
+        devices =
+            gpus.size() == 1 ? tr("GPU %1").arg(names.front()) : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
     }
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
@@ -406,9 +436,11 @@ void OverviewPage::fillHeadline(const OverviewData &d)
         html = QStringLiteral("<div style='color:#c0392b; font-weight:600; margin-bottom:4px'>%1</div>")
                    .arg(tr("Partial: the file is truncated and only its valid part was loaded (%1 events, %2 of JSON); "
                            "every figure below covers that part only.")
-                            .arg(locale.toString(qulonglong(info.eventCount)), QString::fromStdString(formatBytes(info.jsonBytes)))) +
+                            .arg(locale.toString(qulonglong(info.eventCount)),
+                                 QString::fromStdString(formatBytes(info.jsonBytes)))) +
                html;
-    html += tile(displayDuration(info.spanNanoseconds()), info.partial ? tr("span of the loaded part") : tr("trace span"));
+    html +=
+        tile(displayDuration(info.spanNanoseconds()), info.partial ? tr("span of the loaded part") : tr("trace span"));
     if (d.hasProfilerSteps) {
         std::int64_t total = 0;
         for (const auto &step : d.steps)
@@ -418,8 +450,9 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     }
     html += tile(devices, tr("devices"));
     for (const auto &busy : gpus)
-        html += tile(percent(100.0 * busy.utilization()),
-                     d.utilization.overSteps ? tr("GPU %1 busy in steps").arg(busy.device) : tr("GPU %1 busy in the trace").arg(busy.device));
+        html += tile(percent(100.0 * busy.utilization()), d.utilization.overSteps
+                                                              ? tr("GPU %1 busy in steps").arg(busy.device)
+                                                              : tr("GPU %1 busy in the trace").arg(busy.device));
     for (const auto &device : d.memory.devices)
         if (device.deviceType != 0)
             html += tile(bytes(device.peakBytes), tr("peak on %1").arg(QString::fromStdString(device.device)));
@@ -439,12 +472,13 @@ void OverviewPage::fillUtilization(const OverviewData &d)
         return;
     }
     const auto measured = d.utilization.devices.empty() ? 0 : d.utilization.devices.front().spanNs;
-    m_gpuNote->setText(d.utilization.overSteps
-                           ? tr("Share of the step time (%1 in %2) in which each GPU ran a kernel, memcpy or memset.")
-                                 .arg(displayDuration(measured),
-                                      d.utilization.steps == 1 ? tr("1 step") : tr("%1 steps").arg(d.utilization.steps))
-                           : tr("No profiler steps: share of the trace's span (%1) in which each GPU ran a kernel, memcpy or memset.")
-                                 .arg(displayDuration(measured)));
+    m_gpuNote->setText(
+        d.utilization.overSteps
+            ? tr("Share of the step time (%1 in %2) in which each GPU ran a kernel, memcpy or memset.")
+                  .arg(displayDuration(measured),
+                       d.utilization.steps == 1 ? tr("1 step") : tr("%1 steps").arg(d.utilization.steps))
+            : tr("No profiler steps: share of the trace's span (%1) in which each GPU ran a kernel, memcpy or memset.")
+                  .arg(displayDuration(measured)));
     int row = 0;
     for (const auto &busy : d.utilization.devices) {
         auto *name = new QLabel(gpuName(busy.device), m_utilization);
@@ -454,7 +488,8 @@ void OverviewPage::fillUtilization(const OverviewData &d)
         bar->setFormat(percent(100.0 * busy.utilization()));
         bar->setMaximumHeight(18);
         bar->setToolTip(tr("%1 busy of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)));
-        auto *time = new QLabel(tr("%1 of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)), m_utilization);
+        auto *time =
+            new QLabel(tr("%1 of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)), m_utilization);
         for (auto *w : std::initializer_list<QWidget *>{name, bar, time})
             normalFont(w);
         m_utilizationGrid->addWidget(name, row, 0);
@@ -479,7 +514,8 @@ void OverviewPage::fillAdvice(const OverviewData &d)
         const auto &finding = d.advice[i];
         const auto html = [](const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); };
         // Green, as light or dark as the list's background needs for 4.5:1.
-        const QString green = readableOn(QColor(0x2e, 0x7d, 0x32), QApplication::palette().color(QPalette::Base)).name();
+        const QString green =
+            readableOn(QColor(0x2e, 0x7d, 0x32), QApplication::palette().color(QPalette::Base)).name();
         auto *item = new QListWidgetItem(QStringLiteral("<b>%1</b> \u2014 %2<br><span style='color:%4'>"
                                                         "<b>Fix:</b> %3</span>")
                                              .arg(html(finding.title), html(finding.detail), html(finding.fix), green),
@@ -535,11 +571,12 @@ void OverviewPage::fillTopTables(const OverviewData &d)
                                                                 qsizetype(analysis::kindName(kernel.kind).size())));
         // The kernel's own name, not its signature (cutlass kernels differ in the middle); the
         // whole signature is the tooltip.
-        auto *item = tableRow(m_topKernels,
-                              {QString::fromStdString(timeline::kernelLabel(kernel.name)) + kind,
-                               QString::fromStdString(kernel.launchOp), displayDuration(kernel.totalNs), percent(kernel.percent),
-                               QLocale().toString(qulonglong(kernel.count)), displayDuration(kernel.avgNs())},
-                              name);
+        auto *item =
+            tableRow(m_topKernels,
+                     {QString::fromStdString(timeline::kernelLabel(kernel.name)) + kind,
+                      QString::fromStdString(kernel.launchOp), displayDuration(kernel.totalNs), percent(kernel.percent),
+                      QLocale().toString(qulonglong(kernel.count)), displayDuration(kernel.avgNs())},
+                     name);
         item->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
     }
     fitRows(m_topKernels, int(std::max(d.topKernels.rows.size(), d.topOps.rows.size())));
@@ -561,7 +598,52 @@ void OverviewPage::fillMemory(const OverviewData &d)
     }
     m_memoryNote->setText(html + QStringLiteral("</table>") +
                           tr("<span style='color:%1'>Curves and allocating "
-                             "ops: the Memory page.</span>").arg(secondaryColor()));
+                             "ops: the Memory page.</span>")
+                              .arg(secondaryColor()));
+}
+
+void OverviewPage::fillGpuAnalyses(const OverviewData &d)
+{
+    const bool gpu = !d.kernelTypes.rows.empty();
+    m_gpuAnalyses->setVisible(gpu);
+    if (!gpu)
+        return;
+    m_kernelTypes->setBreakdown(d.kernelTypes);
+    m_idle->clear();
+    std::int64_t host = 0, kernel = 0, other = 0;
+    for (const auto &s : d.streamIdle) {
+        using analysis::IdleCause;
+        const auto span = std::max<std::int64_t>(1, s.spanNs);
+        const auto cell = [span](std::int64_t ns) {
+            return QStringLiteral("%1 (%2)").arg(QString::fromStdString(formatDuration(ns)),
+                                                 percent(100.0 * double(ns) / double(span)));
+        };
+        tableRow(m_idle,
+                 {tr("GPU %1 stream %2").arg(s.device).arg(s.stream), cell(s.busyNs), cell(s.ns(IdleCause::HostWait)),
+                  cell(s.ns(IdleCause::KernelWait)), cell(s.ns(IdleCause::Other))},
+                 QString());
+        host += s.ns(IdleCause::HostWait);
+        kernel += s.ns(IdleCause::KernelWait);
+        other += s.ns(IdleCause::Other);
+    }
+    fitRows(m_idle, m_idle->topLevelItemCount());
+    QString text = d.hasProfilerSteps ? tr("Inside the steps, summed over them.") : tr("Over the trace's GPU span.");
+    if (host > kernel && host > other)
+        text += QLatin1Char(' ') + tr("Mostly host wait: the CPU does not launch fast enough (CUDA graphs, "
+                                      "torch.compile or larger batches help).");
+    else if (kernel > host && kernel > other)
+        text += QLatin1Char(' ') + tr("Mostly kernel wait: launched kernels wait on other streams or events.");
+    if (d.maxQueueLength == 1)
+        text += QLatin1Char(' ') +
+                tr("Launched kernels never queued: at most one waited on a stream at a time (GPU %1 stream %2).")
+                    .arg(d.maxQueueDevice)
+                    .arg(d.maxQueueStream);
+    else if (d.maxQueueLength > 1)
+        text += QLatin1Char(' ') + tr("At most %1 launched kernels waited on one stream (GPU %2 stream %3).")
+                                       .arg(d.maxQueueLength)
+                                       .arg(d.maxQueueDevice)
+                                       .arg(d.maxQueueStream);
+    m_idleNote->setText(text);
 }
 
 } // namespace pyrometer::ui

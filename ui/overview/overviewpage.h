@@ -24,6 +24,7 @@ class TraceChooser;
 class Workspace;
 
 namespace plots {
+class KernelTypePlot;
 class StepBreakdownPlot;
 }
 
@@ -57,6 +58,11 @@ public:
     QLabel *memoryNote() const { return m_memoryNote; }
     QWidget *utilizationBox() const { return m_utilization; }
     QLabel *headline() const { return m_headline; }
+    // GPU traces: time per kernel type, and why each stream was idle.
+    plots::KernelTypePlot *kernelTypePlot() const { return m_kernelTypes; }
+    QTreeWidget *idleTable() const { return m_idle; }
+    QLabel *idleNote() const { return m_idleNote; }
+    QWidget *gpuAnalyses() const { return m_gpuAnalyses; }
 
 Q_SIGNALS:
     // The user asked for a finding's evidence: highlight events and show a range in the
@@ -80,6 +86,7 @@ private:
     void fillAdvice(const overview::OverviewData &data);
     void fillTopTables(const overview::OverviewData &data);
     void fillMemory(const overview::OverviewData &data);
+    void fillGpuAnalyses(const overview::OverviewData &data);
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -99,6 +106,10 @@ private:
     QLabel *m_kernelsNote = nullptr;
     QLabel *m_memoryNote = nullptr;
     QLabel *m_details = nullptr;
+    QWidget *m_gpuAnalyses = nullptr;
+    plots::KernelTypePlot *m_kernelTypes = nullptr;
+    QTreeWidget *m_idle = nullptr;
+    QLabel *m_idleNote = nullptr;
     DocumentId m_traceId = kNoDocument;
     std::shared_ptr<const overview::OverviewData> m_data;
 };

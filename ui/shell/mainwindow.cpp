@@ -8,6 +8,7 @@
 #include "ui/distributed/distributedpage.h"
 #include "ui/distributed/jobreportexport.h"
 #include "ui/flamegraph/flamegraphpage.h"
+#include "ui/gpu/gpupage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
@@ -303,6 +304,9 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
     case Page::Distributed:
         target.job = qobject_cast<distributed::DistributedPage *>(m_pages.at(Page::Distributed))->currentJob();
         break;
+    case Page::Gpu:
+        target.trace = qobject_cast<gpu::GpuPage *>(m_pages.at(Page::Gpu))->currentTrace();
+        break;
     }
     // The Overview of a model alone: the model.
     if (currentPage() == Page::Overview && target.trace == kNoDocument && m_workspace->traces().empty())
@@ -438,14 +442,21 @@ void MainWindow::createPages()
     m_pages[Page::Memory] = memoryPage;
     connect(memoryPage, &MemoryPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
     auto *overviewPage = qobject_cast<OverviewPage *>(m_pages.at(Page::Overview));
-    connect(overviewPage, &OverviewPage::timelineJumpRequested, this,
-            [this, timelinePage](int trace, const overview::TimelineJump &jump) {
-                std::vector<timeline::EventRef> events;
-                for (const auto &e : jump.events)
-                    events.push_back({e.track, e.event.value});
-                timelinePage->showEvents(trace, std::move(events), double(jump.startNs), double(jump.endNs));
-                showPage(Page::Timeline);
-            });
+    const auto jumpToTimeline = [this, timelinePage](int trace, const overview::TimelineJump &jump) {
+        std::vector<timeline::EventRef> events;
+        for (const auto &e : jump.events)
+            events.push_back({e.track, e.event.value});
+        timelinePage->showEvents(trace, std::move(events), double(jump.startNs), double(jump.endNs));
+        showPage(Page::Timeline);
+    };
+    connect(overviewPage, &OverviewPage::timelineJumpRequested, this, jumpToTimeline);
+    auto *gpuPage = new gpu::GpuPage(m_workspace, m_jobs, this);
+    m_pages[Page::Gpu] = gpuPage;
+    connect(gpuPage, &gpu::GpuPage::timelineJumpRequested, this, jumpToTimeline);
+    connect(gpuPage, &gpu::GpuPage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
+        timelinePage->highlightEvents(trace, name);
+        showPage(Page::Timeline);
+    });
     connect(overviewPage, &OverviewPage::operatorRequested, this,
             [this, operatorsPage](int trace, const QString &name, bool kernel) {
                 operatorsPage->selectName(trace, name, kernel);

@@ -15,6 +15,7 @@ QString pageName(Page page)
     case Page::Model: return QStringLiteral("model");
     case Page::Compare: return QStringLiteral("compare");
     case Page::Distributed: return QStringLiteral("distributed");
+    case Page::Gpu: return QStringLiteral("gpu");
     }
     return {};
 }
@@ -39,6 +40,7 @@ QString pageTitle(Page page)
     case Page::Model: return QCoreApplication::translate("Pages", "Model");
     case Page::Compare: return QCoreApplication::translate("Pages", "Compare");
     case Page::Distributed: return QCoreApplication::translate("Pages", "Distributed");
+    case Page::Gpu: return QCoreApplication::translate("Pages", "GPU");
     }
     return {};
 }

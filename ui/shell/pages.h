@@ -8,13 +8,14 @@
 namespace pyrometer::ui {
 
 // The main window's pages, in sidebar order.
-enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare, Distributed };
+enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare, Distributed, Gpu };
 
-inline constexpr std::array<Page, 8> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators,
-                                               Page::Memory,   Page::Model,    Page::Compare,    Page::Distributed};
+inline constexpr std::array<Page, 9> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph,
+                                               Page::Operators, Page::Memory,  Page::Model,
+                                               Page::Compare,  Page::Distributed, Page::Gpu};
 
 // The name used on the command line (--view): overview, timeline, flamegraph, operators,
-// memory, model, compare, distributed.
+// memory, model, compare, distributed, gpu.
 QString pageName(Page page);
 std::optional<Page> pageFromName(const QString &name);
 // The title shown in the sidebar.

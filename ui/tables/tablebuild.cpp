@@ -1,5 +1,7 @@
 #include "ui/tables/tablebuild.h"
 
+#include "core/analysis/kerneltypes.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -40,8 +42,9 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
         return int(tree.columns.size()) - 1;
     };
     const int cName = add(column::kName, ColumnKind::Text, QStringLiteral("name"));
-    const int cShape =
-        options.grouping == OpGrouping::Shape ? add(column::kShape, ColumnKind::Text, QStringLiteral("input_dims")) : -1;
+    const int cShape = options.grouping == OpGrouping::Shape
+                           ? add(column::kShape, ColumnKind::Text, QStringLiteral("input_dims"))
+                           : -1;
     const int cCalls = add(column::kCalls, ColumnKind::Count, QStringLiteral("calls"));
     const int cTotal = add(column::kTotal, ColumnKind::Duration, QStringLiteral("total_us"));
     const int cSelf = add(column::kSelf, ColumnKind::Duration, QStringLiteral("self_us"));
@@ -118,7 +121,9 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
         set(values, cDevMemSelf, qint64(row.deviceMemSelfBytes));
         set(values, cDevMem, qint64(row.deviceMemTotalBytes));
         const QString leafPath =
-            path.isEmpty() ? QString() : path + (options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';')) + name;
+            path.isEmpty()
+                ? QString()
+                : path + (options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';')) + name;
         tree.addNode(parent, std::move(values), name, leafPath);
         sums.resize(tree.nodes.size());
         if (parent >= 0) {
@@ -177,39 +182,50 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
                     {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
                     {column::kStream, ColumnKind::Number, QStringLiteral("stream")}};
     tree.defaultSortColumn = 2;
-    // Memcpy and memset are not kernels: with both present, each kind is a group of its own,
-    // so the kernels rank among themselves.
-    const auto isMemory = [](const analysis::KernelRow &row) {
-        return row.kind == analysis::EventKind::Memcpy || row.kind == analysis::EventKind::Memset;
-    };
-    const auto memoryRows = std::count_if(table.rows.begin(), table.rows.end(), isMemory);
-    const bool grouped = memoryRows > 0 && memoryRows < std::ptrdiff_t(table.rows.size());
-    const auto addGroup = [&](const QString &title, bool memory) {
-        std::uint64_t count = 0;
-        std::int64_t total = 0, minNs = 0, maxNs = 0;
-        double percent = 0;
-        bool first = true;
-        for (const auto &row : table.rows) {
-            if (isMemory(row) != memory)
-                continue;
-            count += row.count;
-            total += row.totalNs;
-            percent += row.percent;
-            minNs = first ? row.minNs : std::min(minNs, row.minNs);
-            maxNs = first ? row.maxNs : std::max(maxNs, row.maxNs);
-            first = false;
-        }
-        return tree.addNode(-1,
-                            {title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
-                             qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant()},
-                            QString(), title);
-    };
-    const int kernels = grouped ? addGroup(QObject::tr("GPU kernels"), false) : -1;
-    const int memory = grouped ? addGroup(QObject::tr("Memcpy and memset"), true) : -1;
+    // Rows are grouped by kernel type (GEMM, attention, communication, memory, ...), so that
+    // kernels rank among their kind and each kind's share reads at once; one type alone is
+    // not grouped.
+    std::vector<analysis::KernelType> types;
+    types.reserve(table.rows.size());
+    std::array<bool, analysis::kKernelTypeCount> present{};
     for (const auto &row : table.rows) {
+        types.push_back(analysis::classifyKernel(row.kind, row.name));
+        present[std::size_t(types.back())] = true;
+    }
+    const bool grouped = std::count(present.begin(), present.end(), true) > 1;
+    std::array<int, analysis::kKernelTypeCount> groups;
+    groups.fill(-1);
+    if (grouped) {
+        for (std::size_t t = 0; t < analysis::kKernelTypeCount; ++t) {
+            if (!present[t])
+                continue;
+            std::uint64_t count = 0;
+            std::int64_t total = 0, minNs = 0, maxNs = 0;
+            double percent = 0;
+            bool first = true;
+            for (std::size_t r = 0; r < table.rows.size(); ++r) {
+                if (std::size_t(types[r]) != t)
+                    continue;
+                const auto &row = table.rows[r];
+                count += row.count;
+                total += row.totalNs;
+                percent += row.percent;
+                minNs = first ? row.minNs : std::min(minNs, row.minNs);
+                maxNs = first ? row.maxNs : std::max(maxNs, row.maxNs);
+                first = false;
+            }
+            const QString title = QString::fromUtf8(analysis::kernelTypeLabel(analysis::KernelType(t)).data());
+            groups[t] =
+                tree.addNode(-1,
+                             {title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
+                              qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant()},
+                             QString(), title);
+        }
+    }
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const auto &row = table.rows[r];
         const QString name = qs(row.name);
-        const int parent = !grouped ? -1 : isMemory(row) ? memory : kernels;
-        tree.addNode(parent,
+        tree.addNode(groups[std::size_t(types[r])],
                      {name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
                       qint64(row.maxNs), row.percent, qs(row.launchOp),
                       row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),

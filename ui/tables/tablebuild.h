@@ -22,7 +22,8 @@ struct OpTreeOptions {
 // counts nested ops once; Avg, Min and Max are blank.
 TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &options);
 
-// The kernels table: one row per kernel (memcpy, memset) and stream.
+// The kernels table: one row per kernel (memcpy, memset) and stream, grouped by kernel type
+// (analysis::classifyKernel) when the table holds more than one type.
 TableTree buildKernelTree(const analysis::KernelTable &table);
 
 // Column titles, shared by the builders, the page and the tests.

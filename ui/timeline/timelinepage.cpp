@@ -1,15 +1,16 @@
 #include "ui/timeline/timelinepage.h"
 
+#include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/preferences.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/overviewstrip.h"
 #include "ui/timeline/search.h"
-#include "ui/shell/tracechooser.h"
 #include "ui/workspace/workspace.h"
 
 #include <QCheckBox>
@@ -36,7 +37,8 @@ QString legendHtml()
     QString html;
     for (const auto &entry : categoryLegend()) {
         html += QStringLiteral("<span style='color:%1'>\u25a0</span>&nbsp;%2&nbsp;&nbsp;")
-                    .arg(QColor::fromRgba(entry.color).name(), QString::fromUtf8(entry.label.data(), qsizetype(entry.label.size())));
+                    .arg(QColor::fromRgba(entry.color).name(),
+                         QString::fromUtf8(entry.label.data(), qsizetype(entry.label.size())));
     }
     return html;
 }
@@ -50,9 +52,10 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
                                 "with W A S D or the mouse wheel, search by name, follow launches to their kernels, "
                                 "and Shift+drag to measure a range."),
                              tr("Open a trace: Ctrl+O"), this)),
-      m_traceChooser(new TraceChooser(workspace, this)), m_search(new QLineEdit(this)), m_regex(new QCheckBox(tr("Regex"), this)),
-      m_matchLabel(new QLabel(this)), m_colorMode(new QComboBox(this)), m_allFlows(new QCheckBox(tr("All flows"), this)),
-      m_legend(new QLabel(this)), m_view(new TimelineView(this)), m_details(new QTextBrowser(this))
+      m_traceChooser(new TraceChooser(workspace, this)), m_search(new QLineEdit(this)),
+      m_regex(new QCheckBox(tr("Regex"), this)), m_matchLabel(new QLabel(this)), m_colorMode(new QComboBox(this)),
+      m_allFlows(new QCheckBox(tr("All flows"), this)), m_legend(new QLabel(this)), m_view(new TimelineView(this)),
+      m_details(new QTextBrowser(this))
 {
     m_overview = new OverviewStrip(m_view, this);
     auto *content = new QWidget(this);
@@ -95,7 +98,8 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     m_openRange->setToolTip(tr("Open the selected range's operator and kernel tables in the Operators page"));
     m_openRange->setEnabled(false);
     bar->addWidget(m_openRange);
-    connect(m_openRange, &QToolButton::clicked, this, [this] { Q_EMIT openRangeInOperators(m_lastRange.first, m_lastRange.second); });
+    connect(m_openRange, &QToolButton::clicked, this,
+            [this] { Q_EMIT openRangeInOperators(m_lastRange.first, m_lastRange.second); });
     layout->addLayout(bar);
 
     m_legend->setText(legendHtml());
@@ -173,8 +177,8 @@ void TimelinePage::showTrace(DocumentId id)
     const auto jobId = m_jobs->run<std::shared_ptr<const TimelineIndex>>(
         tr("Indexing the timeline"), QStringLiteral("timeline-index"),
         [document](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
-            auto index = document->analyses.get<TimelineIndex>(TimelineKey{}, stop,
-                                                               [&] { return buildTimelineIndex(document->trace, stop, document->index); });
+            auto index = document->analyses.get<TimelineIndex>(
+                TimelineKey{}, stop, [&] { return buildTimelineIndex(document->trace, stop, document->index); });
             if (!index)
                 return Error{"timeline indexing cancelled"};
             return index;
@@ -353,7 +357,15 @@ struct RangeTables {
     analysis::OpTable ops;
     analysis::KernelTable kernels;
     std::uint64_t events = 0;
+    std::vector<analysis::StreamGap> gaps; // GPU idle gaps that overlap the range, longest first
+    std::size_t gapCount = 0;              // before keeping the longest
 };
+
+// The whole trace's idle gaps, once per document.
+struct IdleKey {
+    bool operator==(const IdleKey &) const = default;
+};
+constexpr std::size_t kRangeGaps = 12;
 
 QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::int64_t spanStart)
 {
@@ -377,13 +389,29 @@ QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::
         html += QObject::tr("<table cellspacing=0 cellpadding=2><tr><th align=left>Kernel</th><th>Count</th>"
                             "<th>Total</th><th>%</th><th align=left>Launched by</th></tr>");
         for (const auto &row : tables.kernels.rows) {
-            html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td>"
-                                   "<td>%5</td></tr>")
-                        .arg(QString::fromStdString(row.name).toHtmlEscaped())
-                        .arg(row.count)
-                        .arg(d(row.totalNs))
-                        .arg(row.percent, 0, 'f', 1)
-                        .arg(QString::fromStdString(row.launchOp).toHtmlEscaped());
+            html +=
+                QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td>"
+                               "<td>%5</td></tr>")
+                    .arg(QString::fromStdString(row.name).toHtmlEscaped())
+                    .arg(row.count)
+                    .arg(d(row.totalNs))
+                    .arg(row.percent, 0, 'f', 1)
+                    .arg(QString::fromStdString(row.launchOp).toHtmlEscaped());
+        }
+        html += QStringLiteral("</table>");
+    }
+    if (!tables.gaps.empty()) {
+        html += QObject::tr("<p><b>GPU idle gaps</b> in the range: %1, the longest below. <i>Host wait</i>: the CPU "
+                            "launched the next kernel late; <i>kernel wait</i>: it was launched and waited on another "
+                            "stream or event.</p>")
+                    .arg(tables.gapCount);
+        html += QObject::tr("<table cellspacing=0 cellpadding=2><tr><th align=left>Stream</th><th>At</th>"
+                            "<th>Idle</th><th align=left>Cause</th></tr>");
+        for (const auto &gap : tables.gaps) {
+            html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td>%4</td></tr>")
+                        .arg(QObject::tr("GPU %1 stream %2").arg(gap.device).arg(gap.stream))
+                        .arg(d(gap.startNs - spanStart), d(gap.durationNs))
+                        .arg(QString::fromUtf8(analysis::idleCauseLabel(gap.cause).data()));
         }
         html += QStringLiteral("</table>");
     }
@@ -397,8 +425,7 @@ void TimelinePage::showRange(double startNs, double endNs)
     const auto document = m_workspace->trace(m_shownTrace);
     if (!document || !m_view->index())
         return;
-    m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>")
-                           .arg(displayDuration(std::int64_t(endNs - startNs))));
+    m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>").arg(displayDuration(std::int64_t(endNs - startNs))));
     // The same range queries as the CLI's --range, off the GUI thread; a newer range replaces it.
     const analysis::TimeRange range{std::int64_t(startNs), std::int64_t(endNs)};
     m_jobs->run<RangeTables>(
@@ -413,6 +440,22 @@ void TimelinePage::showRange(double startNs, double endNs)
             kernels.range = range;
             kernels.top = 10;
             tables.kernels = analysis::buildKernelTable(*document->index, kernels, &stop);
+            if (document->index->hasDevice) {
+                const auto idle = document->analyses.get<analysis::IdleBreakdown>(IdleKey{}, stop, [&] {
+                    return std::make_shared<const analysis::IdleBreakdown>(
+                        analysis::buildIdleBreakdown(*document->index, {}, &stop));
+                });
+                if (idle) {
+                    for (const auto &gap : idle->gaps)
+                        if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start)
+                            tables.gaps.push_back(gap);
+                    tables.gapCount = tables.gaps.size();
+                    std::stable_sort(tables.gaps.begin(), tables.gaps.end(),
+                                     [](const auto &a, const auto &b) { return a.durationNs > b.durationNs; });
+                    if (tables.gaps.size() > kRangeGaps)
+                        tables.gaps.resize(kRangeGaps);
+                }
+            }
             const auto &trace = *document->trace;
             for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
                 const auto [first, last] = trace.startRange(trace::TrackId(std::uint32_t(t)), range.start, range.end);

@@ -154,7 +154,7 @@ private Q_SLOTS:
 
         page.tabs()->setCurrentIndex(1);
         auto *kernels = page.kernelsPane()->view();
-        // A group row (GPU kernels, Memcpy and memset) stands for no events; its rows do.
+        // A group row (a kernel type: GEMM, Memory, ...) stands for no events; its rows do.
         const auto group = kernels->model()->index(0, 0);
         QVERIFY(kernels->model()->rowCount(group) > 0);
         kernels->setCurrentIndex(group);

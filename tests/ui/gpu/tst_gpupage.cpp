@@ -1,0 +1,220 @@
+// The GPU page and the Overview's GPU row: launch distributions, idle causes, the critical path
+// and repeated sequences of a real GPU trace, each table holding what core/analysis computed;
+// the path and the outliers shown in the Timeline's terms; a CPU-only trace says why it has
+// nothing to show; the kernels table grouped by kernel type.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <qcustomplot.h>
+
+#include "../maybegrab.h"
+#include "core/analysis/criticalpath.h"
+#include "core/analysis/idlecauses.h"
+#include "core/analysis/kerneltypes.h"
+#include "core/analysis/launches.h"
+#include "ui/gpu/gpupage.h"
+#include "ui/gpu/gputrees.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/overview/overviewpage.h"
+#include "ui/plots/kerneltypeplot.h"
+#include "ui/shell/emptystate.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/pages.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
+#include "ui/workspace/workspace.h"
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+using gpu::GpuPage;
+
+namespace {
+
+const QString kAlexnet =
+    QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/benchmark_result_2869224_1695835535_trace.json.gz");
+const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+
+using tables::TableTreeModel;
+
+// The raw value of column `title` in top-level row `row` of a pane's model (source order).
+QVariant cell(tables::TablePane *pane, int row, const QString &title)
+{
+    const auto *model = pane->model();
+    return model->index(row, model->tree().columnIndex(title)).data(TableTreeModel::RawValueRole);
+}
+
+} // namespace
+
+class TestGpuPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tablesHoldTheAnalyses()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        QVERIFY(!page.hasContent());
+        QVERIFY(page.emptyState()->hint().contains(QStringLiteral("Ctrl+O")));
+        page.resize(1400, 800);
+        page.show();
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(kAlexnet);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        QVERIFY(page.hasContent() && !page.showsNoGpu());
+        const auto *data = page.data();
+        QVERIFY(data);
+        const auto &index = *data->index;
+
+        // Launches: one row per kernel name, as buildLaunchStats groups them.
+        const auto stats = analysis::buildLaunchStats(index);
+        QVERIFY(!stats.launches.empty());
+        QAbstractItemModelTester launchTester(page.launchesPane()->model());
+        QCOMPARE(page.launchesPane()->model()->rowCount(), int(stats.byKernel.size()));
+        for (int r = 0; r < int(stats.byKernel.size()); ++r) {
+            const auto &g = stats.byKernel[std::size_t(r)];
+            QCOMPARE(cell(page.launchesPane(), r, gpu::column::kKernel).toString().toStdString(), g.name);
+            QCOMPARE(cell(page.launchesPane(), r, gpu::column::kLaunches).toULongLong(), g.count);
+            QCOMPARE(cell(page.launchesPane(), r, gpu::column::kMedianDelay).toLongLong(), g.delayMedianNs);
+        }
+        QCOMPARE(page.streamsPane()->model()->rowCount(), int(stats.byStream.size()));
+        QVERIFY2(page.summary()->text().contains(QString::number(stats.launches.size())),
+                 qPrintable(page.summary()->text()));
+
+        // Idle: the steps as groups, each stream's causes adding up to its span less busy.
+        const auto idle = analysis::buildIdleBreakdown(index);
+        auto *idleModel = page.idlePane()->model();
+        QAbstractItemModelTester idleTester(idleModel);
+        std::size_t streams = 0;
+        const auto &tree = idleModel->tree();
+        for (int g = 0; g < idleModel->rowCount(); ++g) {
+            const auto group = idleModel->index(g, 0);
+            for (int r = 0; r < idleModel->rowCount(group); ++r, ++streams) {
+                const auto value = [&](const QString &title) {
+                    return idleModel->index(r, tree.columnIndex(title), group)
+                        .data(TableTreeModel::RawValueRole)
+                        .toLongLong();
+                };
+                QCOMPARE(value(gpu::column::kBusy) + value(gpu::column::kHostWait) + value(gpu::column::kKernelWait) +
+                             value(gpu::column::kOther),
+                         value(gpu::column::kSpan));
+            }
+        }
+        QCOMPARE(streams, idle.streams.size());
+
+        // The critical path of the longest step: its nodes in time order, shares summing with
+        // the waits to the step.
+        QVERIFY(!data->path.nodes.empty());
+        const auto &path = data->path;
+        QCOMPARE(page.pathPane()->model()->rowCount(), int(path.nodes.size()));
+        std::int64_t sum = 0;
+        for (const auto &n : path.nodes)
+            sum += n.durationNs + n.waitBeforeNs;
+        QCOMPARE(sum, path.lengthNs());
+        QCOMPARE(page.stepChooser()->count(), std::max<int>(1, int(data->steps.size())));
+        QVERIFY(page.pathSummary()->text().contains(QStringLiteral("on the path")));
+        QSignalSpy jumps(&page, &GpuPage::timelineJumpRequested);
+        page.showPathInTimeline();
+        QCOMPARE(jumps.count(), 1);
+        const auto jump = jumps.at(0).at(1).value<overview::TimelineJump>();
+        QCOMPARE(jump.events.size(), path.nodes.size());
+        QCOMPARE(jump.startNs, path.startNs);
+        QCOMPARE(jump.endNs, path.endNs);
+        maybeGrab(page, QStringLiteral("gpu-launches.png"));
+        page.tabs()->setCurrentIndex(1);
+        maybeGrab(page, QStringLiteral("gpu-idle.png"));
+        page.tabs()->setCurrentIndex(2);
+        maybeGrab(page, QStringLiteral("gpu-critical-path.png"));
+        page.tabs()->setCurrentIndex(3);
+        maybeGrab(page, QStringLiteral("gpu-sequences.png"));
+    }
+
+    void outliersGoToTheTimeline()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        page.resize(1280, 720);
+        page.show();
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        page.tabs()->setCurrentIndex(2);
+        maybeGrab(page, QStringLiteral("gpu-critical-path-bert.png"));
+        page.tabs()->setCurrentIndex(3);
+        maybeGrab(page, QStringLiteral("gpu-sequences-bert.png"));
+        std::size_t outliers = 0;
+        for (const auto &l : page.data()->launches.launches)
+            outliers += l.outlier ? 1 : 0;
+        QSignalSpy jumps(&page, &GpuPage::timelineJumpRequested);
+        page.showOutliersInTimeline();
+        QCOMPARE(jumps.count(), outliers > 0 ? 1 : 0);
+        if (outliers > 0) // each outlier's kernel and its call
+            QCOMPARE(jumps.at(0).at(1).value<overview::TimelineJump>().events.size(), 2 * outliers);
+    }
+
+    void cpuTraceSaysWhy()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(kCpu);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        QVERIFY(page.showsNoGpu());
+    }
+
+    void thePageInTheWindow()
+    {
+        QCOMPARE(pageFromName(QStringLiteral("gpu")), std::optional<Page>(Page::Gpu));
+        QCOMPARE(pageTitle(Page::Gpu), QStringLiteral("GPU"));
+        QCOMPARE(kAllPages.back(), Page::Gpu); // the ninth: Ctrl+9
+        MainWindow window;
+        auto *page = qobject_cast<GpuPage *>(window.pageWidget(Page::Gpu));
+        QVERIFY(page);
+        window.showPage(Page::Gpu);
+        QCOMPARE(window.currentPage(), Page::Gpu);
+        QVERIFY(page->emptyState()->isVisibleTo(page));
+    }
+
+    void overviewShowsKernelTypesAndIdle()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        page.resize(1400, 1600);
+        page.show();
+        QSignalSpy shown(&page, &OverviewPage::overviewShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        const auto *data = page.data();
+        QVERIFY(data && page.gpuAnalyses()->isVisibleTo(&page));
+        const auto types = analysis::buildKernelTypeBreakdown(*data->index);
+        QVERIFY(types.rows.size() >= 3);
+        QCOMPARE(page.kernelTypePlot()->barCount(), int(types.rows.size()));
+        // The longest type on top, with its time, share and count.
+        QVERIFY(page.kernelTypePlot()->barLabel(0).startsWith(
+            QString::fromUtf8(analysis::kernelTypeLabel(types.rows[0].type).data())));
+        QCOMPARE(page.kernelTypePlot()->plot()->plottableCount(), int(types.rows.size()));
+        QVERIFY(page.idleTable()->topLevelItemCount() >= 1);
+        QVERIFY2(page.idleNote()->text().contains(QStringLiteral("waited on")), qPrintable(page.idleNote()->text()));
+        maybeGrab(page, QStringLiteral("overview-gpu.png"));
+
+        // A CPU trace has no such row.
+        QSignalSpy again(&page, &OverviewPage::overviewShown);
+        workspace.openTrace(kCpu);
+        QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 20000);
+        QVERIFY(!page.gpuAnalyses()->isVisibleTo(&page));
+    }
+};
+
+QTEST_MAIN(TestGpuPage)
+#include "tst_gpupage.moc"

@@ -1,0 +1,148 @@
+#include "ui/gpu/gputrees.h"
+
+#include <QCoreApplication>
+
+namespace pyrometer::ui::gpu {
+
+using tables::ColumnKind;
+using tables::TableTree;
+
+namespace {
+
+QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+QString streamLabel(std::int32_t device, std::int32_t stream)
+{
+    return QCoreApplication::translate("GpuTables", "GPU %1 stream %2").arg(device).arg(stream);
+}
+
+} // namespace
+
+QString pathNodeKindLabel(analysis::PathNodeKind kind)
+{
+    switch (kind) {
+    case analysis::PathNodeKind::Cpu: return QCoreApplication::translate("GpuTables", "CPU");
+    case analysis::PathNodeKind::Launch: return QCoreApplication::translate("GpuTables", "Launch");
+    case analysis::PathNodeKind::Sync: return QCoreApplication::translate("GpuTables", "Sync");
+    case analysis::PathNodeKind::Device: return QCoreApplication::translate("GpuTables", "GPU");
+    }
+    return {};
+}
+
+TableTree buildLaunchTree(const std::vector<analysis::LaunchGroup> &groups, bool streams)
+{
+    TableTree tree;
+    tree.columns = {{streams ? column::kStreamName : column::kKernel, ColumnKind::Text, QStringLiteral("name")},
+                    {column::kLaunches, ColumnKind::Count, QStringLiteral("count")},
+                    {column::kMedianDelay, ColumnKind::Duration, QStringLiteral("launch_delay_median_us")},
+                    {column::kP90Delay, ColumnKind::Duration, QStringLiteral("launch_delay_p90_us")},
+                    {column::kMaxDelay, ColumnKind::Duration, QStringLiteral("launch_delay_max_us")},
+                    {column::kTotalDelay, ColumnKind::Duration, QStringLiteral("launch_delay_total_us")},
+                    {column::kCallMean, ColumnKind::Duration, QStringLiteral("cpu_duration_mean_us")},
+                    {column::kKernelMean, ColumnKind::Duration, QStringLiteral("gpu_duration_mean_us")},
+                    {column::kOutliers, ColumnKind::Count, QStringLiteral("outliers")}};
+    tree.defaultSortColumn = 5;
+    for (const auto &g : groups) {
+        const QString name = streams ? streamLabel(g.device, g.stream) : qs(g.name);
+        tree.addNode(-1,
+                     {name, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns), qint64(g.delayMaxNs),
+                      qint64(g.delayTotalNs), qint64(g.callMeanNs), qint64(g.kernelMeanNs), quint64(g.outliers)},
+                     streams ? QString() : name, name);
+    }
+    return tree;
+}
+
+TableTree buildIdleTree(const analysis::IdleBreakdown &idle)
+{
+    using analysis::IdleCause;
+    TableTree tree;
+    tree.columns = {{column::kStep, ColumnKind::Text, QStringLiteral("step_stream")},
+                    {column::kSpan, ColumnKind::Duration, QStringLiteral("span_us")},
+                    {column::kBusy, ColumnKind::Duration, QStringLiteral("busy_us")},
+                    {column::kHostWait, ColumnKind::Duration, QStringLiteral("host_wait_us")},
+                    {column::kKernelWait, ColumnKind::Duration, QStringLiteral("kernel_wait_us")},
+                    {column::kOther, ColumnKind::Duration, QStringLiteral("other_us")}};
+    tree.defaultSortColumn = -1; // steps in time order
+    int group = -1;
+    std::string groupStep;
+    std::vector<std::int64_t> sums;
+    for (const auto &s : idle.streams) {
+        if (group < 0 || s.step != groupStep) {
+            groupStep = s.step;
+            const QString title = s.step.empty() ? QCoreApplication::translate("GpuTables", "Whole trace") : qs(s.step);
+            group =
+                tree.addNode(-1, {title, QVariant(), qint64(0), qint64(0), qint64(0), qint64(0)}, qs(s.step), title);
+        }
+        const QString label = streamLabel(s.device, s.stream);
+        tree.addNode(group,
+                     {label, qint64(s.spanNs), qint64(s.busyNs), qint64(s.ns(IdleCause::HostWait)),
+                      qint64(s.ns(IdleCause::KernelWait)), qint64(s.ns(IdleCause::Other))},
+                     QString(), tree.nodes[std::size_t(group)].path + QLatin1Char('/') + label);
+        // A step's row sums its streams' busy and idle time; its span is each stream's.
+        auto &values = tree.nodes[std::size_t(group)].values;
+        values[1] = qint64(s.spanNs);
+        for (std::size_t c = 2; c < 6; ++c)
+            values[c] = values[c].toLongLong() + tree.nodes.back().values[c].toLongLong();
+    }
+    return tree;
+}
+
+TableTree buildCriticalPathTree(const analysis::CriticalPath &path)
+{
+    TableTree tree;
+    tree.columns = {{column::kNode, ColumnKind::Text, QStringLiteral("name")},
+                    {column::kKind, ColumnKind::Text, QStringLiteral("kind")},
+                    {column::kWaitBefore, ColumnKind::Duration, QStringLiteral("wait_before_us")},
+                    {column::kDuration, ColumnKind::Duration, QStringLiteral("duration_us")},
+                    {column::kShare, ColumnKind::Percent, QStringLiteral("share_pct")},
+                    {column::kSavedIfTwiceAsFast, ColumnKind::Duration, QStringLiteral("saved_if_twice_as_fast_us")}};
+    tree.defaultSortColumn = -1; // time order
+    std::vector<QVariant> saved(path.nodes.size());
+    for (const auto &w : path.whatIfs)
+        if (w.node < saved.size())
+            saved[w.node] = qint64(w.savedNs);
+    for (std::size_t i = 0; i < path.nodes.size(); ++i) {
+        const auto &n = path.nodes[i];
+        const QString name = qs(n.name);
+        tree.addNode(
+            -1, {name, pathNodeKindLabel(n.kind), qint64(n.waitBeforeNs), qint64(n.durationNs), n.sharePct, saved[i]},
+            name, name);
+    }
+    return tree;
+}
+
+TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences)
+{
+    TableTree tree;
+    tree.columns = {{column::kSequence, ColumnKind::Text, QStringLiteral("kernels")},
+                    {column::kLength, ColumnKind::Count, QStringLiteral("length")},
+                    {column::kOccurrences, ColumnKind::Count, QStringLiteral("occurrences")},
+                    {column::kStreamName, ColumnKind::Text, QStringLiteral("stream")},
+                    {column::kTime, ColumnKind::Duration, QStringLiteral("total_us")},
+                    {column::kGaps, ColumnKind::Duration, QStringLiteral("gap_us")},
+                    {column::kOp, ColumnKind::Text, QStringLiteral("op")}};
+    tree.defaultSortColumn = 4;
+    for (const auto &s : sequences) {
+        const QString first = s.kernels.empty() ? QString() : qs(s.kernels.front());
+        const QString title =
+            QCoreApplication::translate("GpuTables", "%1 kernels from %2").arg(s.kernels.size()).arg(first);
+        const int group =
+            tree.addNode(-1,
+                         {title, quint64(s.kernels.size()), quint64(s.occurrences), streamLabel(s.device, s.stream),
+                          qint64(s.totalNs), qint64(s.gapNs), QVariant()},
+                         QString(), title);
+        for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+            const QString kernel = qs(s.kernels[k]);
+            tree.addNode(group,
+                         {kernel, QVariant(), QVariant(), QVariant(), QVariant(), QVariant(),
+                          k < s.ops.size() ? QVariant(qs(s.ops[k])) : QVariant()},
+                         kernel, title + QLatin1Char('/') + kernel);
+        }
+    }
+    return tree;
+}
+
+} // namespace pyrometer::ui::gpu
