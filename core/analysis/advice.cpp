@@ -1,8 +1,11 @@
 #include "core/analysis/advice.h"
 
+#include "core/analysis/kernelsequences.h"
+
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
+#include "core/util/format.h"
 
 #include <algorithm>
 #include <array>
@@ -120,20 +123,21 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
     else if (counted == 1)
         detail += " of its one step";
     else
-        detail += " of the step time; " + std::to_string(hits) + " of " + std::to_string(counted) + " steps idle for more than " +
-                  percentText(options.gpuIdleFraction) + " of theirs";
-    out.push_back({"gpu_idle",
-                   "The GPU is idle for much of each step",
-                   detail,
-                   {{"gpu_idle_pct", 100.0 * fraction, "%"},
-                    {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
-                    {"steps", double(hits), "count"},
-                    {"steps_with_gpu_work", double(counted), "count"}},
-                   {},
-                   start,
-                   end,
-                   "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove CPU-GPU "
-                   "syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
+        detail += " of the step time; " + std::to_string(hits) + " of " + std::to_string(counted) +
+                  " steps idle for more than " + percentText(options.gpuIdleFraction) + " of theirs";
+    out.push_back(
+        {"gpu_idle",
+         "The GPU is idle for much of each step",
+         detail,
+         {{"gpu_idle_pct", 100.0 * fraction, "%"},
+          {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
+          {"steps", double(hits), "count"},
+          {"steps_with_gpu_work", double(counted), "count"}},
+         {},
+         start,
+         end,
+         "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove CPU-GPU "
+         "syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
 }
 
 void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::vector<Finding> &out)
@@ -420,6 +424,37 @@ void optimizerRule(const TraceIndex &index, std::vector<Finding> &out)
          "or compile the optimizer step with torch.compile."});
 }
 
+// A run of kernels that repeats, with the GPU idle between them for a good part of their own
+// time: launch-bound work that a fused kernel or a CUDA graph runs at once.
+void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
+{
+    SequenceOptions sequenceOptions;
+    sequenceOptions.minLength = 3;
+    sequenceOptions.top = 1;
+    const auto sequences = findKernelSequences(index, sequenceOptions);
+    if (sequences.empty())
+        return;
+    const auto &s = sequences.front();
+    if (s.totalNs <= 0 || static_cast<double>(s.gapNs) < options.repeatedGapFraction * static_cast<double>(s.totalNs))
+        return;
+    const auto &info = index.trace->info;
+    out.push_back({"repeated_kernels",
+                   "A run of kernels repeats, with the GPU waiting between them",
+                   "The same " + std::to_string(s.kernels.size()) + " kernels (from " + s.kernels.front() + ") run " +
+                       std::to_string(s.occurrences) + " times on stream " + std::to_string(s.stream) + ": " +
+                       formatDuration(s.totalNs) + " of kernels with " + formatDuration(s.gapNs) + " idle between them",
+                   {{"length", double(s.kernels.size()), "count"},
+                    {"occurrences", double(s.occurrences), "count"},
+                    {"kernel_us", static_cast<double>(s.totalNs) / 1000.0, "us"},
+                    {"gap_us", static_cast<double>(s.gapNs) / 1000.0, "us"}},
+                   {},
+                   info.spanStart,
+                   info.spanEnd,
+                   "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's Sequences "
+                   "tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or torch.compile "
+                   "mode=\"reduce-overhead\")."});
+}
+
 } // namespace
 
 std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &options, const StopToken *stop)
@@ -437,6 +472,8 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     dominantOpRule(index, options, findings);
     churnRule(index, steps, options, findings);
     optimizerRule(index, findings);
+    if (index.hasDevice)
+        repeatedKernelsRule(index, options, findings);
     return findings;
 }
 

@@ -39,6 +39,7 @@ struct AdviceOptions {
     double dominantOpFraction = 0.40;  // of the summed self time
     std::uint64_t churnPerStep = 1000; // allocations plus frees per step
     double slowKernelFraction = 0.10;  // fp32 / NCHW kernels: of device time
+    double repeatedGapFraction = 0.25; // a repeating kernel run: idle inside it, of its kernel time
     bool operator==(const AdviceOptions &) const = default;
 };
 

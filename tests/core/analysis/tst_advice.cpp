@@ -172,6 +172,21 @@ private slots:
                 t.memory(1 + i * 0.5, i % 2 ? -512 : 512);
             QTest::addRow("churn %d", count) << "memory_churn" << fires << QString::fromStdString(t.text());
         }
+        // Three kernels that repeat: launched 10 us apart they leave the GPU idle between them,
+        // back to back they do not.
+        for (const auto &[spacing, fires] : {std::pair{10.0, true}, std::pair{0.0, false}}) {
+            TraceText t;
+            double at = 0;
+            for (int i = 0; i < 5; ++i) {
+                for (const char *name : {"gemm_kernel", "bias_add_kernel", "gelu_kernel"}) {
+                    t.runtime("cudaLaunchKernel", at, 1);
+                    t.kernel(name, at + 2, 20);
+                    at += 22 + spacing;
+                }
+            }
+            QTest::addRow("repeated kernels %g us apart", spacing)
+                << "repeated_kernels" << fires << QString::fromStdString(t.text());
+        }
         for (const auto &[child, fires] : {std::pair{"aten::add_", true}, std::pair{"aten::_foreach_add_", false}}) {
             auto t = stepTrace(960);
             t.op("Optimizer.step#SGD.step", 800, 100, "user_annotation");
@@ -202,11 +217,14 @@ private slots:
         for (const auto &finding : findingsOf(stepsTrace({988, 988, 500, 988, 988}).text()))
             QVERIFY2(finding.rule != "gpu_idle", finding.detail.c_str());
         const auto findings = findingsOf(stepsTrace({500, 600, 988, 700, 988}).text());
-        const auto idle = std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "gpu_idle"; });
+        const auto idle =
+            std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "gpu_idle"; });
         QVERIFY(idle != findings.end());
         // Idle: 500 + 400 + 12 + 300 + 12 = 1224 of 5000 us; three steps over 10%.
-        QCOMPARE(QString::fromStdString(idle->detail),
-                 QStringLiteral("The GPU runs nothing for 24.5% of the step time; 3 of 5 steps idle for more than 10.0% of theirs"));
+        QCOMPARE(
+            QString::fromStdString(idle->detail),
+            QStringLiteral(
+                "The GPU runs nothing for 24.5% of the step time; 3 of 5 steps idle for more than 10.0% of theirs"));
         QCOMPARE(idle->startNs, std::int64_t(0));
         QCOMPARE(idle->endNs, std::int64_t(4'000'000));
     }
@@ -217,11 +235,13 @@ private slots:
         QTest::addColumn<QStringList>("expected");
         QTest::addRow("torch_cpu_cnn") << "torch_cpu_cnn" << QStringList{};
         QTest::addRow("cpu_gloo") << "cpu_gloo" << QStringList{"dominant_op"};
-        QTest::addRow("v100_resnet50") << "v100_resnet50"
-                                       << QStringList{"dataloader", "fp32_math",    "gpu_idle",         "memory_churn",
-                                                      "sync",       "tiny_kernels", "unfused_optimizer"};
+        QTest::addRow("v100_resnet50") << "v100_resnet50" << QStringList{"dataloader",   "fp32_math",        "gpu_idle",
+                                                                         "memory_churn", "repeated_kernels", "sync",
+                                                                         "tiny_kernels", "unfused_optimizer"};
         QTest::addRow("mi250_rocm") << "mi250_rocm" << QStringList{"gpu_idle"}; // its SGD runs _foreach_ ops
-        QTest::addRow("h100_bert") << "h100_bert" << QStringList{"gpu_idle", "sync", "tiny_kernels"};
+        // BERT's four layers launch the same 12 kernels with the GPU idle between them.
+        QTest::addRow("h100_bert") << "h100_bert"
+                                   << QStringList{"gpu_idle", "repeated_kernels", "sync", "tiny_kernels"};
     }
 
     void fixtures()
