@@ -15,6 +15,7 @@
 #include "ui/workspace/workspace.h"
 
 #include <QApplication>
+
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -29,6 +30,7 @@
 #include <QStackedLayout>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <array>
 
 namespace pyrometer::ui {
 
@@ -614,14 +616,16 @@ void OverviewPage::fillGpuAnalyses(const OverviewData &d)
     for (const auto &s : d.streamIdle) {
         using analysis::IdleCause;
         const auto span = std::max<std::int64_t>(1, s.spanNs);
-        const auto cell = [span](std::int64_t ns) {
-            return QStringLiteral("%1 (%2)").arg(QString::fromStdString(formatDuration(ns)),
-                                                 percent(100.0 * double(ns) / double(span)));
-        };
-        tableRow(m_idle,
-                 {tr("GPU %1 stream %2").arg(s.device).arg(s.stream), cell(s.busyNs), cell(s.ns(IdleCause::HostWait)),
-                  cell(s.ns(IdleCause::KernelWait)), cell(s.ns(IdleCause::Other))},
-                 QString());
+        // Times in the cells, shares of the steps' time in the tooltips: the box is narrow.
+        const std::array<std::int64_t, 4> values{s.busyNs, s.ns(IdleCause::HostWait), s.ns(IdleCause::KernelWait),
+                                                 s.ns(IdleCause::Other)};
+        QStringList cells{tr("GPU %1 stream %2").arg(s.device).arg(s.stream)};
+        for (const auto ns : values)
+            cells << QString::fromStdString(formatDuration(ns));
+        auto *item = tableRow(m_idle, cells, QString());
+        for (std::size_t c = 0; c < values.size(); ++c)
+            item->setToolTip(int(c) + 1,
+                             tr("%1 of the steps' time").arg(percent(100.0 * double(values[c]) / double(span))));
         host += s.ns(IdleCause::HostWait);
         kernel += s.ns(IdleCause::KernelWait);
         other += s.ns(IdleCause::Other);
