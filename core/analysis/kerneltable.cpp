@@ -1,15 +1,41 @@
 #include "core/analysis/kerneltable.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <unordered_map>
 
 namespace pyrometer::analysis {
 
+bool isCompiledRegionName(std::string_view name)
+{
+    return name.starts_with("Torch-Compiled Region") || name.starts_with("CompiledFunction");
+}
+
 KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
+    // The compiled region around a launching op, by walking its op parents; remembered per op.
+    constexpr std::uint32_t kNoRegion = std::numeric_limits<std::uint32_t>::max();
+    std::unordered_map<std::uint64_t, std::uint32_t> regionOfOp;
+    const auto regionOf = [&](EventRef op) {
+        const auto key = (std::uint64_t(op.track.value) << 32) | op.event.value;
+        if (const auto found = regionOfOp.find(key); found != regionOfOp.end())
+            return found->second;
+        std::uint32_t region = kNoRegion;
+        const auto &track = trace.track(op.track);
+        const auto &ti = index.track(op.track);
+        for (auto e = op.event; e.isValid(); e = ti.opParent[e.value]) {
+            if (isCompiledRegionName(trace.string(track.eventName[e.value]))) {
+                region = track.eventName[e.value].value;
+                break;
+            }
+        }
+        regionOfOp.emplace(key, region);
+        return region;
+    };
+    std::vector<std::unordered_map<std::uint32_t, std::int64_t>> regionTime; // per row: region name -> ns
     using Key = std::tuple<EventKind, std::uint32_t, std::int32_t, std::int32_t>;
     std::map<Key, std::size_t> rowOf;
     std::vector<KernelRow> rows;
@@ -39,6 +65,7 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
                 rows.back().device = std::get<2>(key);
                 rows.back().stream = std::get<3>(key);
                 opTime.emplace_back();
+                regionTime.emplace_back();
             }
             auto &row = rows[it->second];
             const auto duration = track.duration[i];
@@ -47,8 +74,11 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
             ++row.count;
             row.totalNs += duration;
             table.totalNs += duration;
-            if (const auto op = ti.launchOp[i]; op.isValid())
+            if (const auto op = ti.launchOp[i]; op.isValid()) {
                 opTime[it->second][trace.track(op.track).eventName[op.event.value].value] += duration;
+                if (const auto region = regionOf(op); region != kNoRegion)
+                    regionTime[it->second][region] += duration;
+            }
             auto &s = streams[{device, stream}];
             s.device = device;
             s.stream = stream;
@@ -67,6 +97,17 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
                 best = {ns, text};
         }
         row.launchOp = std::string(best.second);
+        // The region of most of its time, when that is inside one at all.
+        std::pair<std::int64_t, std::string_view> region{-1, {}};
+        std::int64_t inRegions = 0;
+        for (const auto &[name, ns] : regionTime[r]) {
+            inRegions += ns;
+            const auto text = trace.string(trace::StringId(name));
+            if (ns > region.first || (ns == region.first && text < region.second))
+                region = {ns, text};
+        }
+        if (2 * inRegions > row.totalNs)
+            row.region = std::string(region.second);
     }
     std::sort(rows.begin(), rows.end(), [](const KernelRow &a, const KernelRow &b) {
         if (a.totalNs != b.totalNs)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pyrometer::analysis {
@@ -28,6 +29,9 @@ struct KernelRow {
     std::int64_t maxNs = 0;
     double percent = 0;   // of all device time in the table
     std::string launchOp; // the op that launched most of its time; empty when unknown
+    // The torch.compile region ("Torch-Compiled Region: 0/0", "CompiledFunction") around the ops
+    // that launched most of its time; empty outside one.
+    std::string region;
     std::int64_t avgNs() const { return count ? totalNs / static_cast<std::int64_t>(count) : 0; }
     bool operator==(const KernelRow &) const = default;
 };
@@ -47,6 +51,10 @@ struct KernelTable {
     std::int64_t totalNs = 0;
     bool operator==(const KernelTable &) const = default;
 };
+
+// Whether an op is a torch.compile region: "Torch-Compiled Region: 0/0" (torch 2.1+) or
+// "CompiledFunction" / "CompiledFunctionBackward" (AOTAutograd's).
+bool isCompiledRegionName(std::string_view name);
 
 KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options = {},
                              const StopToken *stop = nullptr);

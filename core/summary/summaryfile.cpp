@@ -102,7 +102,8 @@ Json kernelJson(const KernelRow &r)
             {"min_ns", r.minNs},
             {"max_ns", r.maxNs},
             {"pct", r.percent},
-            {"launch_op", r.launchOp}};
+            {"launch_op", r.launchOp},
+            {"region", r.region}};
 }
 
 Json rankJson(const RankSummary &s)
@@ -194,6 +195,7 @@ RankSummary rankFrom(const nlohmann::json &j)
         row.maxNs = r.at("max_ns").get<std::int64_t>();
         row.percent = r.at("pct").get<double>();
         row.launchOp = r.at("launch_op").get<std::string>();
+        row.region = r.value("region", std::string());
         s.topKernels.push_back(std::move(row));
     }
     s.kernelTotalNs = j.at("kernel_total_ns").get<std::int64_t>();

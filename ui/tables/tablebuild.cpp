@@ -180,7 +180,8 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
                     {column::kGpuPercent, ColumnKind::Percent, QStringLiteral("pct")},
                     {column::kLaunchOp, ColumnKind::Text, QStringLiteral("op")},
                     {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
-                    {column::kStream, ColumnKind::Number, QStringLiteral("stream")}};
+                    {column::kStream, ColumnKind::Number, QStringLiteral("stream")},
+                    {column::kRegion, ColumnKind::Text, QStringLiteral("compiled_region")}};
     tree.defaultSortColumn = 2;
     // Rows are grouped by kernel type (GEMM, attention, communication, memory, ...), so that
     // kernels rank among their kind and each kind's share reads at once; one type alone is
@@ -218,18 +219,47 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
             groups[t] =
                 tree.addNode(-1,
                              {title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
-                              qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant()},
+                              qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant(), QVariant()},
                              QString(), title);
         }
     }
+    // Kernels of a torch.compile region gather under it inside their type's group: the Triton
+    // kernels of one compiled graph together.
+    std::map<std::pair<int, QString>, int> regionGroups;
+    const auto regionGroup = [&](int parent, const analysis::KernelRow &row) {
+        const QString region = qs(row.region);
+        auto [it, added] = regionGroups.try_emplace({parent, region}, -1);
+        if (added) {
+            const QString path =
+                (parent >= 0 ? tree.nodes[std::size_t(parent)].path + QLatin1Char('/') : QString()) + region;
+            it->second = tree.addNode(parent,
+                                      {region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs),
+                                       0.0, QVariant(), QVariant(), QVariant(), region},
+                                      QString(), path);
+        }
+        auto &values = tree.nodes[std::size_t(it->second)].values;
+        const auto count = values[1].toULongLong() + row.count;
+        const auto total = values[2].toLongLong() + row.totalNs;
+        values[1] = quint64(count);
+        values[2] = qint64(total);
+        values[3] = qint64(count ? total / qint64(count) : 0);
+        values[4] = std::min(values[4].toLongLong(), qint64(row.minNs));
+        values[5] = std::max(values[5].toLongLong(), qint64(row.maxNs));
+        values[6] = values[6].toDouble() + row.percent;
+        return it->second;
+    };
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto &row = table.rows[r];
         const QString name = qs(row.name);
-        tree.addNode(groups[std::size_t(types[r])],
+        int parent = groups[std::size_t(types[r])];
+        if (!row.region.empty())
+            parent = regionGroup(parent, row);
+        tree.addNode(parent,
                      {name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
                       qint64(row.maxNs), row.percent, qs(row.launchOp),
                       row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),
-                      row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant()},
+                      row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant(),
+                      row.region.empty() ? QVariant() : QVariant(qs(row.region))},
                      name);
     }
     return tree;

@@ -23,7 +23,8 @@ struct OpTreeOptions {
 TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &options);
 
 // The kernels table: one row per kernel (memcpy, memset) and stream, grouped by kernel type
-// (analysis::classifyKernel) when the table holds more than one type.
+// (analysis::classifyKernel) when the table holds more than one type, and the kernels of a
+// torch.compile region gathered under it.
 TableTree buildKernelTree(const analysis::KernelTable &table);
 
 // Column titles, shared by the builders, the page and the tests.
@@ -49,6 +50,7 @@ inline const QString kGpuPercent = QStringLiteral("% of GPU time");
 inline const QString kLaunchOp = QStringLiteral("Launching op");
 inline const QString kDevice = QStringLiteral("Device");
 inline const QString kStream = QStringLiteral("Stream");
+inline const QString kRegion = QStringLiteral("Compiled region");
 } // namespace column
 
 } // namespace pyrometer::ui::tables

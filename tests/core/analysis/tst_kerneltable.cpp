@@ -95,6 +95,24 @@ private slots:
         QVERIFY(!plain.streams.empty());
         QCOMPARE(plain.streams.front().device, 0);
     }
+
+    // torch.compile: the Triton kernel's launching op sits inside "Torch-Compiled Region: 0/0";
+    // eager kernels are in no region.
+    void compiledRegion()
+    {
+        auto loaded = trace::loadTrace(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces/triton_example.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTraceIndex(*loaded.value());
+        const auto table = buildKernelTable(*index);
+        QCOMPARE(table.rows.size(), std::size_t(1));
+        QCOMPARE(table.rows[0].name, std::string("triton_poi_fused_add_cos_sin_0"));
+        QCOMPARE(table.rows[0].launchOp, std::string("triton_poi_fused_add_cos_sin_0"));
+        QCOMPARE(table.rows[0].region, std::string("Torch-Compiled Region: 0/0"));
+        QVERIFY(isCompiledRegionName("CompiledFunctionBackward"));
+        QVERIFY(!isCompiledRegionName("aten::addmm"));
+        for (const auto &row : buildKernelTable(*loadFixture("h100_bert").index).rows)
+            QVERIFY2(row.region.empty(), row.name.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelTable)

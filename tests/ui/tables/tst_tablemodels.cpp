@@ -2,8 +2,8 @@
 // recursive filtering, copy and CSV export, and agreement with core/analysis's tables.
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QItemSelectionModel>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -226,7 +226,7 @@ private Q_SLOTS:
         proxy.setSourceModel(&model);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
 
-        QCOMPARE(proxy.rowCount(), 1); // Model
+        QCOMPARE(proxy.rowCount(), 1);                  // Model
         QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 2); // Encoder, Head
         proxy.setFilterFixedString(QStringLiteral("ADDMM"));
         QCOMPARE(proxy.rowCount(), 1);
@@ -382,11 +382,34 @@ private Q_SLOTS:
             for (const auto &r : core.rows) {
                 const auto index = findRow(&model, QString::fromStdString(r.name));
                 QVERIFY(index.isValid());
-                QCOMPARE(index.siblingAtColumn(calls).data(TableTreeModel::RawValueRole).toULongLong(), quint64(r.calls));
+                QCOMPARE(index.siblingAtColumn(calls).data(TableTreeModel::RawValueRole).toULongLong(),
+                         quint64(r.calls));
                 QCOMPARE(index.siblingAtColumn(self).data(TableTreeModel::RawValueRole).toLongLong(), qint64(r.selfNs));
-                QCOMPARE(index.siblingAtColumn(total).data(TableTreeModel::RawValueRole).toLongLong(), qint64(r.totalNs));
+                QCOMPARE(index.siblingAtColumn(total).data(TableTreeModel::RawValueRole).toLongLong(),
+                         qint64(r.totalNs));
             }
         }
+    }
+
+    // A torch.compile run: its Triton kernel under its compiled region, which sums it.
+    void kernelsGatherUnderTheirCompiledRegion()
+    {
+        auto loaded = trace::loadTrace(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces/triton_example.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = analysis::buildTraceIndex(*loaded.value());
+        const auto core = analysis::buildKernelTable(*index);
+        TableTreeModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setTree(buildKernelTree(core));
+        QCOMPARE(model.rowCount(), 1);
+        const auto region = model.index(0, 0);
+        QCOMPARE(region.data().toString(), QStringLiteral("Torch-Compiled Region: 0/0"));
+        QCOMPARE(model.rowCount(region), 1);
+        QCOMPARE(model.index(0, 0, region).data().toString(), QStringLiteral("triton_poi_fused_add_cos_sin_0"));
+        const int total = model.tree().columnIndex(column::kTotal);
+        QCOMPARE(model.index(0, total).data(TableTreeModel::RawValueRole).toLongLong(), core.totalNs);
+        const int regionColumn = model.tree().columnIndex(column::kRegion);
+        QCOMPARE(model.index(0, regionColumn, region).data().toString(), QStringLiteral("Torch-Compiled Region: 0/0"));
     }
 
     // Every kernel row of the core table is one leaf, under the group of its kernel type
@@ -431,9 +454,11 @@ private Q_SLOTS:
             QVERIFY(group.data(TableTreeModel::EventNameRole).toString().isEmpty());
             for (int row = 0; row < model.rowCount(group); ++row) {
                 const auto name = model.index(row, 0, group).data().toString();
-                const auto key = std::make_pair(name, model.index(row, stream, group).data(TableTreeModel::RawValueRole).toLongLong());
+                const auto key = std::make_pair(
+                    name, model.index(row, stream, group).data(TableTreeModel::RawValueRole).toLongLong());
                 QVERIFY2(coreRows.count(key), qPrintable(name));
-                QCOMPARE(model.index(row, total, group).data(TableTreeModel::RawValueRole).toLongLong(), coreRows[key].second);
+                QCOMPARE(model.index(row, total, group).data(TableTreeModel::RawValueRole).toLongLong(),
+                         coreRows[key].second);
                 QCOMPARE(model.index(row, 0, group).data(TableTreeModel::EventNameRole).toString(), name);
                 modelTotal += model.index(row, total, group).data(TableTreeModel::RawValueRole).toLongLong();
                 ++leaves;
