@@ -43,8 +43,8 @@ std::pair<int, int> columnGeometry(int rowY, int rowHeight, double share)
 // each column's ends are cache misses, which the columns built meanwhile hide.
 constexpr int kFetchAhead = 4;
 
-void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport, EventColors &colors,
-                   ColorMode colorMode, DrawList &list)
+void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport,
+                   EventColors &colors, ColorMode colorMode, DrawList &list)
 {
     const auto &row = index.rows[layoutRow.ref];
     const auto &track = index.trace->track(row.trackId);
@@ -56,12 +56,13 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
     // The colour of an event: a block's longest has it at hand.
     const auto colorOf = [&](std::uint32_t position) {
         const auto &block = row.blocks[position / SliceRow::kBlock];
-        return block.longest == position ? indexedColor(block.colors[int(colorMode)]) : colors(track, row.events[position]);
+        return block.longest == position ? indexedColor(block.colors[int(colorMode)])
+                                         : colors(track, row.events[position]);
     };
 
     std::uint32_t i = row.firstEndingAfter(timeAt(viewport, 0));
-    int lastColumn = -1;  // the last pixel column drawn by occupancy
-    bool carried = false; // event i began in lastColumn and was counted there
+    int lastColumn = -1;          // the last pixel column drawn by occupancy
+    bool carried = false;         // event i began in lastColumn and was counted there
     std::int64_t runLongest = -1; // the longest duration in the column box being extended
     std::uint32_t fetchBlock = i / SliceRow::kBlock;
     while (i < n) {
@@ -69,8 +70,9 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
         if (start >= endNs)
             break;
         if (isWide(i)) {
-            list.boxes.push_back({clampX(viewport.toX(start), viewport), clampX(viewport.toX(double(row.endAt(i))), viewport), y,
-                                  layoutRow.height, colorOf(i), layoutRow.ref, i, 1, row.events[i], false});
+            list.boxes.push_back({clampX(viewport.toX(start), viewport),
+                                  clampX(viewport.toX(double(row.endAt(i))), viewport), y, layoutRow.height, colorOf(i),
+                                  layoutRow.ref, i, 1, row.events[i], false});
             ++list.eventsDrawn;
             ++i;
             continue;
@@ -82,8 +84,10 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
             break;
         const auto t0 = timeAt(viewport, column);
         const auto t1 = timeAt(viewport, column + 1);
-        fetchBlock = row.lastBlockBefore(timeAt(viewport, column + 1 + kFetchAhead), std::max(fetchBlock, i / SliceRow::kBlock));
-        for (const auto position : {fetchBlock * SliceRow::kBlock, fetchBlock * SliceRow::kBlock + SliceRow::kBlock / 2}) {
+        fetchBlock =
+            row.lastBlockBefore(timeAt(viewport, column + 1 + kFetchAhead), std::max(fetchBlock, i / SliceRow::kBlock));
+        for (const auto position :
+             {fetchBlock * SliceRow::kBlock, fetchBlock * SliceRow::kBlock + SliceRow::kBlock / 2}) {
             __builtin_prefetch(row.starts.data() + std::min(position, n - 1));
             __builtin_prefetch(row.busyBefore.data() + std::min(position, n - 1));
         }
@@ -94,7 +98,8 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
         if (wideNext)
             --next;
         const auto [boxY, boxHeight] = columnGeometry(y, layoutRow.height, shareBusy(row, i, next, t0, t1));
-        const auto [longest, longestDuration] = next - i == 1 ? SliceRow::Longest{i, row.durationAt(i)} : row.longestIn(i, next);
+        const auto [longest, longestDuration] =
+            next - i == 1 ? SliceRow::Longest{i, row.durationAt(i)} : row.longestIn(i, next);
         const auto color = colorOf(longest);
         // A column like the one before it widens that one's box: zoomed out, rows are runs
         // of columns alike, and one box for each would cost as much to paint as to build.
@@ -122,7 +127,7 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
 
 void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport, DrawList &list)
 {
-    const auto &series = index.trace->counters[layoutRow.ref];
+    const auto &series = index.counter(layoutRow.ref);
     const double maxValue = index.counterMax[layoutRow.ref];
     CounterPlot plot{layoutRow.y - viewport.scrollY, layoutRow.height, layoutRow.ref, maxValue, {}};
     const auto &time = series.time;
@@ -141,7 +146,9 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
     std::size_t block = 0;
     const auto firstFrom = [&](std::size_t from, std::int64_t t, bool after) {
         const auto before = [&](std::int64_t sample) { return after ? sample <= t : sample < t; };
-        block = gallop(std::max(block, from / kBlock) + 1, blocks.size(), [&](std::size_t b) { return before(blocks[b].start); }) - 1;
+        block = gallop(std::max(block, from / kBlock) + 1, blocks.size(),
+                       [&](std::size_t b) { return before(blocks[b].start); }) -
+                1;
         return gallop(std::max(from, block * kBlock), n, [&](std::size_t i) { return before(time[i]); });
     };
     std::size_t first = 0; // the sample in force at the column's start, from column to column
@@ -317,8 +324,8 @@ std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
 
 namespace pyrometer::ui::timeline {
 
-std::optional<Hit> hitTest(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
-                           double x, int y, double tolerancePixels)
+std::optional<Hit> hitTest(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport, double x,
+                           int y, double tolerancePixels)
 {
     const int layoutRow = layout.rowAt(y + viewport.scrollY);
     if (layoutRow < 0 || layout.rows[std::size_t(layoutRow)].kind != RowKind::Slices)
@@ -392,13 +399,14 @@ std::vector<Tick> rulerTicks(const Viewport &viewport, double originNs, double m
     }
     step = std::max(step, 1.0);
     const double relativeStart = viewport.startNs - originNs;
-    for (double t = std::ceil(relativeStart / step) * step; t <= relativeStart + viewport.nsPerPixel * viewport.width; t += step)
+    for (double t = std::ceil(relativeStart / step) * step; t <= relativeStart + viewport.nsPerPixel * viewport.width;
+         t += step)
         ticks.push_back({float((t - relativeStart) / viewport.nsPerPixel), formatTick(t, step)});
     return ticks;
 }
 
-std::vector<TickLabel> placeTickLabels(const std::vector<Tick> &ticks, const std::vector<float> &widths, float areaWidth,
-                                       float padding, float spacing)
+std::vector<TickLabel> placeTickLabels(const std::vector<Tick> &ticks, const std::vector<float> &widths,
+                                       float areaWidth, float padding, float spacing)
 {
     std::vector<TickLabel> labels;
     float previousRight = -spacing;

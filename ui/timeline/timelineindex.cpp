@@ -1,6 +1,9 @@
 #include "ui/timeline/timelineindex.h"
 
+#include "core/analysis/launches.h"
+
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -35,6 +38,28 @@ void buildBlocks(SliceRow &row, const trace::Trace &trace, const trace::Track &t
     for (std::size_t i = count; i-- > 1;) {
         const auto a = node(2 * i), b = node(2 * i + 1);
         row.longestAbove[i] = duration(b) > duration(a) || (duration(b) == duration(a) && b < a) ? b : a;
+    }
+}
+
+// Per GPU stream, the queue of launched kernels as a counter in that stream's process.
+void addQueueCounters(TimelineIndex &index, const StopToken &stop)
+{
+    if (!index.analysis->hasDevice)
+        return;
+    const auto stats = analysis::buildLaunchStats(*index.analysis, {}, &stop);
+    std::map<std::pair<std::int32_t, std::int32_t>, trace::ProcessId> processOf;
+    for (const auto &launch : stats.launches)
+        processOf.try_emplace({launch.device, launch.stream}, index.trace->track(launch.kernel.track).process);
+    for (const auto &queue : stats.queues) {
+        const auto process = processOf.find({queue.device, queue.stream});
+        if (process == processOf.end() || queue.timeNs.empty())
+            continue;
+        trace::CounterSeries series;
+        series.process = process->second;
+        series.name = "launch queue, stream " + std::to_string(queue.stream);
+        series.time = queue.timeNs;
+        series.value.assign(queue.length.begin(), queue.length.end());
+        index.derivedCounters.push_back(std::move(series));
     }
 }
 
@@ -153,15 +178,19 @@ std::size_t TimelineIndex::memoryBytes() const
     std::size_t total = bytes(rows) + bytes(trackFirstRow) + bytes(trackRowCount) + bytes(steps) + bytes(counterMax) +
                         bytes(counterBlocks);
     for (const auto &row : rows)
-        total += bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove);
+        total +=
+            bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove);
     for (const auto &blocks : counterBlocks)
         total += bytes(blocks);
+    for (const auto &counter : derivedCounters)
+        total += bytes(counter.time) + bytes(counter.value) + counter.name.capacity();
     for (const auto &step : steps)
         total += step.name.capacity();
     return total;
 }
 
-std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop,
+std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace,
+                                                        const StopToken &stop,
                                                         std::shared_ptr<const analysis::TraceIndex> analysis)
 {
     auto index = std::make_shared<TimelineIndex>();
@@ -235,19 +264,24 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
     }
     index->steps = std::move(unique);
 
-    for (const auto &counter : trace->counters) {
-        index->counterMax.push_back(counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
+    index->analysis = analysis ? std::move(analysis) : analysis::buildTraceIndex(*trace, &stop);
+    if (!index->analysis)
+        return nullptr;
+    addQueueCounters(*index, stop);
+    for (std::uint32_t c = 0; c < index->counterCount(); ++c) {
+        const auto &counter = index->counter(c);
+        index->counterMax.push_back(
+            counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
         constexpr auto kBlock = TimelineIndex::kCounterBlock;
         auto &blocks = index->counterBlocks.emplace_back();
         blocks.reserve((counter.value.size() + kBlock - 1) / kBlock);
         for (std::size_t i = 0; i < counter.value.size(); i += kBlock) {
             const auto values = counter.value.begin() + std::ptrdiff_t(i);
-            blocks.push_back({counter.time[i], *std::max_element(values, values + std::ptrdiff_t(std::min(kBlock, counter.value.size() - i)))});
+            blocks.push_back(
+                {counter.time[i],
+                 *std::max_element(values, values + std::ptrdiff_t(std::min(kBlock, counter.value.size() - i)))});
         }
     }
-    index->analysis = analysis ? std::move(analysis) : analysis::buildTraceIndex(*trace, &stop);
-    if (!index->analysis)
-        return nullptr;
     index->spanStart = trace->info.spanStart;
     index->spanEnd = std::max(trace->info.spanEnd, trace->info.spanStart + 1);
     return index;

@@ -14,8 +14,7 @@ namespace pyrometer::ui::timeline {
 // The first index in [from, n) at which `before` no longer holds, where it holds for a prefix
 // of them: a galloping search from `from` (+ 1, + 3, + 7, ... then bisection), O(log k) for an
 // answer k further on, its probes near `from` and so in cache when the searches move forward.
-template <typename Before>
-std::size_t gallop(std::size_t from, std::size_t n, Before before)
+template <typename Before> std::size_t gallop(std::size_t from, std::size_t n, Before before)
 {
     if (from >= n || !before(from))
         return from;
@@ -109,7 +108,17 @@ struct TimelineIndex {
         std::string name;
     };
     std::vector<Step> steps; // ProfilerStep#N on CPU tracks, by start
-    std::vector<double> counterMax; // per Trace::counters entry, its largest value (0 if none)
+    // Counters the trace does not hold but the timeline shows: per GPU stream, how many
+    // launched kernels wait on it (analysis::buildLaunchStats's queues), in the stream's
+    // process. They follow the trace's own: counter c >= trace->counters.size() is
+    // derivedCounters[c - trace->counters.size()].
+    std::vector<trace::CounterSeries> derivedCounters;
+    std::size_t counterCount() const { return trace->counters.size() + derivedCounters.size(); }
+    const trace::CounterSeries &counter(std::uint32_t c) const
+    {
+        return c < trace->counters.size() ? trace->counters[c] : derivedCounters[c - trace->counters.size()];
+    }
+    std::vector<double> counterMax; // per counter(c), its largest value (0 if none)
     // Per Trace::counters entry, per kCounterBlock samples, the first one's time and their
     // largest value: a zoomed-out column finds its ends among these and reads a few maxima
     // instead of every sample in it.

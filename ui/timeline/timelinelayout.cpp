@@ -46,8 +46,8 @@ TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint3
             if (count > 0)
                 y += metrics.trackGap;
         }
-        for (std::uint32_t c = 0; c < trace.counters.size(); ++c) {
-            if (trace.counters[c].process.value == p && !trace.counters[c].time.empty())
+        for (std::uint32_t c = 0; c < index.counterCount(); ++c) {
+            if (index.counter(c).process.value == p && !index.counter(c).time.empty())
                 add({RowKind::Counter, 0, metrics.counterHeight, p, c, true});
         }
     }
@@ -70,7 +70,8 @@ int TimelineLayout::processHeaderOf(int r) const
 
 int TimelineLayout::rowAt(int y) const
 {
-    const auto it = std::upper_bound(rows.begin(), rows.end(), y, [](int value, const LayoutRow &row) { return value < row.y; });
+    const auto it =
+        std::upper_bound(rows.begin(), rows.end(), y, [](int value, const LayoutRow &row) { return value < row.y; });
     if (it == rows.begin())
         return -1;
     const auto &row = *(it - 1);
@@ -79,7 +80,8 @@ int TimelineLayout::rowAt(int y) const
 
 std::pair<int, int> TimelineLayout::rowsIn(int top, int bottom) const
 {
-    const auto first = std::partition_point(rows.begin(), rows.end(), [&](const LayoutRow &row) { return row.y + row.height <= top; });
+    const auto first =
+        std::partition_point(rows.begin(), rows.end(), [&](const LayoutRow &row) { return row.y + row.height <= top; });
     const auto last = std::partition_point(first, rows.end(), [&](const LayoutRow &row) { return row.y < bottom; });
     return {int(first - rows.begin()), int(last - rows.begin())};
 }

@@ -351,11 +351,13 @@ void TimelineView::paintRows(QPainter &painter) const
     for (int r = first; r < last; ++r) {
         const auto &row = m_layout.rows[std::size_t(r)];
         if (row.kind == RowKind::Process)
-            fills.push_back({0, rows.width(), row.y - m_viewport.scrollY, row.height, palette().alternateBase().color().rgba()});
+            fills.push_back(
+                {0, rows.width(), row.y - m_viewport.scrollY, row.height, palette().alternateBase().color().rgba()});
     }
     const QColor text = palette().text().color();
     const auto shade = [](int under, int over) { return under + (over - under) / 10; };
-    const QRgb grid = qRgb(shade(base.red(), text.red()), shade(base.green(), text.green()), shade(base.blue(), text.blue()));
+    const QRgb grid =
+        qRgb(shade(base.red(), text.red()), shade(base.green(), text.green()), shade(base.blue(), text.blue()));
     for (const auto &tick : rulerTicks(m_viewport, double(m_index->spanStart)))
         fills.push_back({int(tick.x), int(tick.x) + 1, 0, rows.height(), grid});
     // Counters: one column per pixel, filled with the series' colour at 35% over the base,
@@ -364,9 +366,10 @@ void TimelineView::paintRows(QPainter &painter) const
     for (const auto &plot : m_drawList.counters) {
         const int baseline = plot.y + plot.height - 2;
         const double scale = plot.height - 6;
-        const QRgb line = nameColor(trace.counters[plot.counter].name);
+        const QRgb line = nameColor(m_index->counter(plot.counter).name);
         const auto mix = [&](int over, int under) { return (over * 90 + under * (255 - 90)) / 255; };
-        const QRgb column = qRgb(mix(qRed(line), base.red()), mix(qGreen(line), base.green()), mix(qBlue(line), base.blue()));
+        const QRgb column =
+            qRgb(mix(qRed(line), base.red()), mix(qGreen(line), base.green()), mix(qBlue(line), base.blue()));
         for (const auto &[x, v] : plot.points) {
             const int height = std::max(1, int(std::lround(v * scale)));
             fills.push_back({int(x), int(x) + 1, baseline - height, height, column});
@@ -484,7 +487,8 @@ void TimelineView::paintFlows(QPainter &painter) const
                        rows.top() + lr.y - m_viewport.scrollY + lr.height / 2.0);
     };
     const auto involves = [&](const trace::FlowEnd &end) {
-        return m_selected && end.track == m_selected->track && end.event.isValid() && end.event.value == m_selected->event;
+        return m_selected && end.track == m_selected->track && end.event.isValid() &&
+               end.event.value == m_selected->event;
     };
     int drawn = 0;
     painter.setPen(QPen(QColor(220, 40, 60), 1.5));
@@ -532,12 +536,14 @@ void TimelineView::paintRuler(QPainter &painter) const
     }
     // Labels stay inside the rows' width: the last one moves left of its tick, or is left out.
     for (const auto &label : placeTickLabels(ticks, widths, float(rows.width())))
-        painter.drawText(QPointF(rows.left() + label.left, kRulerHeight - 8), QString::fromStdString(ticks[label.tick].label));
+        painter.drawText(QPointF(rows.left() + label.left, kRulerHeight - 8),
+                         QString::fromStdString(ticks[label.tick].label));
     painter.save();
     painter.setClipRect(QRect(rows.left(), kRulerHeight, rows.width(), kStepBandHeight));
     bool odd = false;
     for (const auto &step : m_drawList.steps) {
-        const QRectF band(rows.left() + step.x0, kRulerHeight + 1, std::max(step.x1 - step.x0, 1.0f), kStepBandHeight - 2);
+        const QRectF band(rows.left() + step.x0, kRulerHeight + 1, std::max(step.x1 - step.x0, 1.0f),
+                          kStepBandHeight - 2);
         painter.fillRect(band, odd ? QColor(120, 144, 156) : QColor(84, 110, 122));
         odd = !odd;
         painter.setPen(Qt::white);
@@ -593,21 +599,23 @@ void TimelineView::paintGutterNames(QPainter &painter) const
             text = QStringLiteral("   ") + QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
         } else if (row.kind == RowKind::Counter) {
             painter.setFont(font());
-            const auto &counter = trace.counters[row.ref];
+            const auto &counter = m_index->counter(row.ref);
             const double maxValue = m_index->counterMax[row.ref];
             const bool bytes = counter.name.find("emory") != std::string::npos;
             const QString name = QStringLiteral("   ") + QString::fromStdString(counter.name);
-            const QString peak = QStringLiteral("max %1").arg(bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
-                                                                    : QString::number(maxValue, 'g', 4));
+            const QString peak = QStringLiteral("max %1").arg(
+                bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
+                      : QString::number(maxValue, 'g', 4));
             if (band.height() >= 2 * metrics.height()) {
                 // Tall enough for two lines: the name, and under it the scale's top.
                 const int middle = band.top() + band.height() / 2;
                 painter.setPen(palette().text().color());
                 painter.drawText(QRect(band.left(), middle - metrics.height(), band.width(), metrics.height()),
-                                 Qt::AlignLeft | Qt::AlignBottom, metrics.elidedText(name, Qt::ElideMiddle, band.width()));
+                                 Qt::AlignLeft | Qt::AlignBottom,
+                                 metrics.elidedText(name, Qt::ElideMiddle, band.width()));
                 painter.setPen(palette().placeholderText().color());
-                painter.drawText(QRect(band.left(), middle, band.width(), metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                                 QStringLiteral("   ") + peak);
+                painter.drawText(QRect(band.left(), middle, band.width(), metrics.height()),
+                                 Qt::AlignLeft | Qt::AlignTop, QStringLiteral("   ") + peak);
             } else {
                 text = QStringLiteral("%1 (%2)").arg(name, peak);
             }
@@ -616,7 +624,8 @@ void TimelineView::paintGutterNames(QPainter &painter) const
             painter.setPen(palette().text().color());
             // Elided in the middle, as names differ at their ends (ids, devices); the tooltip
             // gives them whole.
-            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideMiddle, band.width()));
+            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft,
+                             metrics.elidedText(text, Qt::ElideMiddle, band.width()));
         }
     }
     // The header of the process whose rows fill the top stays in sight while they scroll.
@@ -642,7 +651,8 @@ QString TimelineView::gutterName(QPoint widgetPos) const
     if (!m_index || widgetPos.x() >= kGutterWidth || widgetPos.y() < rows.top())
         return {};
     int r = m_layout.rowAt(widgetPos.y() - rows.top() + m_viewport.scrollY);
-    if (const int header = stickyHeaderRow(); header >= 0 && widgetPos.y() < rows.top() + m_layout.rows[std::size_t(header)].height)
+    if (const int header = stickyHeaderRow();
+        header >= 0 && widgetPos.y() < rows.top() + m_layout.rows[std::size_t(header)].height)
         r = header;
     if (r < 0)
         return {};
@@ -651,7 +661,7 @@ QString TimelineView::gutterName(QPoint widgetPos) const
     switch (row.kind) {
     case RowKind::Process: return QString::fromStdString(trace.processes[row.process].name);
     case RowKind::Slices: return QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
-    case RowKind::Counter: return QString::fromStdString(trace.counters[row.ref].name);
+    case RowKind::Counter: return QString::fromStdString(m_index->counter(row.ref).name);
     }
     return {};
 }
@@ -773,7 +783,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     if (!m_moved) {
         m_range.reset();
         const auto hit = hitAt(event->position().toPoint());
-        selectEvent(hit ? std::optional<EventRef>(EventRef{m_index->rows[hit->row].trackId, hit->event}) : std::nullopt);
+        selectEvent(hit ? std::optional<EventRef>(EventRef{m_index->rows[hit->row].trackId, hit->event})
+                        : std::nullopt);
     }
 }
 
@@ -808,7 +819,8 @@ bool TimelineView::event(QEvent *event)
         // Over a pixel column drawn by occupancy, what the column holds.
         const auto *box = boxAt(m_drawList, hit->row, help->pos().x() - rowsRect().left());
         if (box && box->column) {
-            const QString where = box->x1 - box->x0 > 1 ? tr("These %1 pixels").arg(int(box->x1 - box->x0)) : tr("This pixel");
+            const QString where =
+                box->x1 - box->x0 > 1 ? tr("These %1 pixels").arg(int(box->x1 - box->x0)) : tr("This pixel");
             const QString events = box->count == 1 ? tr("1 event") : tr("%1 events").arg(box->count);
             const QString busy = QString::number(100 * busyShare(*m_index, m_viewport, *box), 'f', 0);
             text += tr("<br>%1: %2, %3% busy").arg(where, events, busy);

@@ -5,6 +5,7 @@
 #include <QTest>
 #include <QToolTip>
 
+#include "core/analysis/launches.h"
 #include "core/trace/loader.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/timelineview.h"
@@ -84,7 +85,8 @@ QString writeCounterTrace(const QString &dir)
     double ts = 0;
     for (int i = 0; i < 5000; ++i) {
         ts += 0.01 * double(1 + random() % 300);
-        out << R"({"ph":"C","name":"memory","pid":1,"ts":)" << ts << R"(,"args":{"bytes":)" << random() % 100000 << "}},";
+        out << R"({"ph":"C","name":"memory","pid":1,"ts":)" << ts << R"(,"args":{"bytes":)" << random() % 100000
+            << "}},";
     }
     out << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":1}]})";
     return file;
@@ -151,7 +153,8 @@ private Q_SLOTS:
                 continue;
             for (int k = 0; k < 200; ++k) {
                 const auto from = std::uint32_t(random() % n);
-                const auto to = from + 1 + std::uint32_t(random() % std::min<std::uint32_t>(n - from, k % 2 ? 40 : 5000));
+                const auto to =
+                    from + 1 + std::uint32_t(random() % std::min<std::uint32_t>(n - from, k % 2 ? 40 : 5000));
                 std::uint32_t longest = from;
                 for (auto i = from; i < to; ++i)
                     longest = row.durationAt(i) > row.durationAt(longest) ? i : longest;
@@ -160,13 +163,16 @@ private Q_SLOTS:
 
                 // A window inside the range's span: the events it meets are all in the range.
                 const auto spanEnd = row.endAt(to - 1);
-                const auto t0 = row.starts[from] + std::int64_t(random() % std::uint64_t(spanEnd - row.starts[from] + 1));
-                const auto t1 = t0 + 1 + std::int64_t(random() % std::uint64_t(std::max<std::int64_t>(1, spanEnd - t0)));
+                const auto t0 =
+                    row.starts[from] + std::int64_t(random() % std::uint64_t(spanEnd - row.starts[from] + 1));
+                const auto t1 =
+                    t0 + 1 + std::int64_t(random() % std::uint64_t(std::max<std::int64_t>(1, spanEnd - t0)));
                 std::int64_t covered = 0;
                 for (auto i = from; i < to; ++i)
                     covered += std::max<std::int64_t>(0, std::min(row.endAt(i), t1) - std::max(row.starts[i], t0));
                 if (t1 <= spanEnd)
-                    QCOMPARE(row.busyIn(row.firstEndingAfter(t0, from), row.firstStartingFrom(t1, from), t0, t1), covered);
+                    QCOMPARE(row.busyIn(row.firstEndingAfter(t0, from), row.firstStartingFrom(t1, from), t0, t1),
+                             covered);
                 auto linear = from;
                 while (linear < n && row.endAt(linear) <= t0 && row.starts[linear] < t0)
                     ++linear;
@@ -200,7 +206,8 @@ private Q_SLOTS:
                 QCOMPARE(box.x1, std::floor(box.x1));
                 columns += box.x1 - box.x0;
                 const int drawn = box.height - 1;
-                QVERIFY2(std::abs(drawn - share * full) <= 1.0, qPrintable(QStringLiteral("%1 px at %2").arg(drawn).arg(box.x0)));
+                QVERIFY2(std::abs(drawn - share * full) <= 1.0,
+                         qPrintable(QStringLiteral("%1 px at %2").arg(drawn).arg(box.x0)));
                 QCOMPARE(box.y + box.height, row.y + row.height);
                 QVERIFY(std::abs(busyShare(*index, view, box) - share) < 0.01);
             }
@@ -224,7 +231,8 @@ private Q_SLOTS:
         // The bursts cover 0..10 µs and 60..500 µs: nothing is drawn over the 50 pixels between.
         std::vector<Fill> fills = joinedFills(burst);
         for (const auto &fill : fills)
-            QVERIFY2(fill.right <= 11 || fill.left >= 59, qPrintable(QStringLiteral("%1..%2").arg(fill.left).arg(fill.right)));
+            QVERIFY2(fill.right <= 11 || fill.left >= 59,
+                     qPrintable(QStringLiteral("%1..%2").arg(fill.left).arg(fill.right)));
         QVERIFY(std::any_of(fills.begin(), fills.end(), [](const Fill &fill) { return fill.left < 10; }));
         QVERIFY(std::any_of(fills.begin(), fills.end(), [](const Fill &fill) { return fill.right > 61; }));
     }
@@ -250,7 +258,8 @@ private Q_SLOTS:
                 const auto to = std::int64_t(std::floor(view.toNs(x + 1)));
                 double largest = 0;
                 for (std::size_t i = 0; i < series.time.size(); ++i) {
-                    const bool inForce = series.time[i] < to && (i + 1 == series.time.size() || series.time[i + 1] > from);
+                    const bool inForce =
+                        series.time[i] < to && (i + 1 == series.time.size() || series.time[i + 1] > from);
                     if (inForce)
                         largest = std::max(largest, series.value[i]);
                 }
@@ -259,6 +268,40 @@ private Q_SLOTS:
             }
             QVERIFY(checked >= 10);
         }
+    }
+
+    // Each GPU stream's queue of launched kernels is a counter track in the stream's process,
+    // holding buildLaunchStats's queue point for point.
+    void launchQueuesAreCounterTracks()
+    {
+        const auto index =
+            buildTimelineIndex(load(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/launches_two_streams.json")));
+        QVERIFY(index);
+        const auto stats = analysis::buildLaunchStats(*index->analysis);
+        QCOMPARE(stats.queues.size(), std::size_t(2));
+        QCOMPARE(index->derivedCounters.size(), stats.queues.size());
+        QCOMPARE(index->counterCount(), index->trace->counters.size() + stats.queues.size());
+        for (std::size_t q = 0; q < stats.queues.size(); ++q) {
+            const auto &queue = stats.queues[q];
+            const auto &series = index->counter(std::uint32_t(index->trace->counters.size() + q));
+            QCOMPARE(series.name, "launch queue, stream " + std::to_string(queue.stream));
+            QCOMPARE(series.time, queue.timeNs);
+            QCOMPARE(series.value.size(), queue.length.size());
+            for (std::size_t i = 0; i < series.value.size(); ++i)
+                QCOMPARE(series.value[i], double(queue.length[i]));
+            QCOMPARE(index->counterMax[index->trace->counters.size() + q], double(queue.maxLength));
+            // In the process of the stream's kernels.
+            const auto kernel = std::find_if(stats.launches.begin(), stats.launches.end(),
+                                             [&](const auto &l) { return l.stream == queue.stream; });
+            QVERIFY(kernel != stats.launches.end());
+            QCOMPARE(series.process, index->trace->track(kernel->kernel.track).process);
+        }
+        // The layout gives each a counter row.
+        const auto layout = buildLayout(*index, {});
+        std::size_t queueRows = 0;
+        for (const auto &row : layout.rows)
+            queueRows += row.kind == RowKind::Counter && row.ref >= index->trace->counters.size() ? 1 : 0;
+        QCOMPARE(queueRows, stats.queues.size());
     }
 
     void columnTooltipSaysHowBusy()
@@ -279,7 +322,8 @@ private Q_SLOTS:
         QApplication::sendEvent(&view, &help);
         QVERIFY2(QToolTip::text().contains(QStringLiteral("heavy")), qPrintable(QToolTip::text()));
         // About 95%: a column of this view is a little more than a microsecond.
-        QVERIFY2(QToolTip::text().contains(QRegularExpression(QStringLiteral("\\d+ events, 9\\d% busy"))), qPrintable(QToolTip::text()));
+        QVERIFY2(QToolTip::text().contains(QRegularExpression(QStringLiteral("\\d+ events, 9\\d% busy"))),
+                 qPrintable(QToolTip::text()));
     }
 };
 
