@@ -3,9 +3,14 @@
 // Prints one line per measurement: name, milliseconds (best of REPEATS), and a checksum so the
 // work cannot be optimised away.
 #include "core/analysis/advice.h"
+#include "core/analysis/criticalpath.h"
 #include "core/analysis/diff.h"
 #include "core/analysis/flametree.h"
+#include "core/analysis/idlecauses.h"
+#include "core/analysis/kernelsequences.h"
 #include "core/analysis/kerneltable.h"
+#include "core/analysis/kerneltypes.h"
+#include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
@@ -89,6 +94,30 @@ int main(int argc, char **argv)
     });
     measure("advise", repeats, [&] { return static_cast<std::int64_t>(adviseTrace(*index).size()); });
     measure("diff (trace with itself)", repeats, [&] { return diffTraces(*index, *index).total.baseNs; });
+    // The GPU analyses.
+    measure("kernel types", repeats, [&] { return buildKernelTypeBreakdown(*index).totalNs; });
+    measure("launches and queues", repeats, [&] {
+        const auto stats = buildLaunchStats(*index);
+        return static_cast<std::int64_t>(stats.launches.size()) + stats.maxQueueLength;
+    });
+    measure("idle causes", repeats, [&] { return buildIdleBreakdown(*index).totalNs[0]; });
+    const auto steps = profilerSteps(*index);
+    measure("critical path (longest step)", repeats, [&] {
+        EventRef longest;
+        std::int64_t longestNs = -1;
+        for (const auto &s : steps) {
+            const auto ns = index->trace->track(s.track).duration[s.event.value];
+            if (ns > longestNs) {
+                longestNs = ns;
+                longest = s;
+            }
+        }
+        return buildCriticalPath(*index, longest, 10).lengthNs();
+    });
+    measure("kernel sequences", repeats, [&] {
+        const auto sequences = findKernelSequences(*index);
+        return sequences.empty() ? std::int64_t(0) : static_cast<std::int64_t>(sequences.front().occurrences);
+    });
 
     // A range over 10% of the span, in the middle.
     const auto span = trace.info.spanEnd - trace.info.spanStart;
