@@ -621,6 +621,11 @@ CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size
             last = v;
     result.endNs = time[last];
     const auto pathNode = tracePath(graph, time, last, trace, result);
+    // CPU time under the step's own annotation is time in no op (Python, the data loader's
+    // wait, ...): say so rather than name the step.
+    for (auto &node : result.nodes)
+        if (!whole && node.kind == PathNodeKind::Cpu && node.event == step)
+            node.name = "outside ops (" + result.step + ")";
     const auto length = result.lengthNs();
     const auto share = [&](std::int64_t ns) { return length > 0 ? 100.0 * double(ns) / double(length) : 0.0; };
     for (auto &node : result.nodes) {

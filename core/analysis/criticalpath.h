@@ -43,7 +43,7 @@ struct PathNode {
     EventRef event; // the op, call or device event (a CPU op may stand for the part
                     // of its thread's time between two calls)
     PathNodeKind kind = PathNodeKind::Cpu;
-    std::string name;
+    std::string name; // the op's or call's; "outside ops (ProfilerStep#3)" for CPU time in no op
     std::int64_t startNs = 0;
     std::int64_t durationNs = 0;
     std::int64_t waitBeforeNs = 0; // the latency of the edge that led here (0 for the first)

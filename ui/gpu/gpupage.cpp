@@ -301,11 +301,7 @@ void GpuPage::showPath()
     QString best;
     if (!p.whatIfs.empty() && p.whatIfs.front().savedNs > 0) {
         const auto &w = p.whatIfs.front();
-        // A stretch under the step's own annotation is CPU time outside any op (Python, the
-        // data loader's wait, ...).
-        const QString what = w.name == p.step
-                                 ? tr("the CPU time outside any op")
-                                 : QStringLiteral("<b>%1</b>").arg(QString::fromStdString(w.name).toHtmlEscaped());
+        const QString what = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(w.name).toHtmlEscaped());
         best = tr(" If %1 were twice as fast, the step would be %2 (%3%) shorter.")
                    .arg(what, duration(w.savedNs))
                    .arg(w.savedPct, 0, 'f', 1);
