@@ -114,6 +114,8 @@ int main(int argc, char **argv)
         }
         return buildCriticalPath(*index, longest, 10).lengthNs();
     });
+    measure("critical path (whole trace)", repeats,
+            [&] { return buildCriticalPath(*index, EventRef{}, 10).lengthNs(); });
     measure("kernel sequences", repeats, [&] {
         const auto sequences = findKernelSequences(*index);
         return sequences.empty() ? std::int64_t(0) : static_cast<std::int64_t>(sequences.front().occurrences);
