@@ -6,6 +6,7 @@
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/tables/tablepane.h"
+#include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
@@ -199,9 +200,11 @@ void GpuPage::showTrace(DocumentId id)
             const auto &index = *document->index;
             if (!index.hasDevice)
                 return std::shared_ptr<const GpuData>(data);
-            data->launches = analysis::buildLaunchStats(index, {}, &stop);
+            data->launches = analyses::launchStats(*document, {}, stop);
             progress.reportPermille(250);
-            data->idle = analysis::buildIdleBreakdown(index, {}, &stop);
+            data->idle = analyses::idleBreakdown(*document, {}, stop);
+            if (!data->launches || !data->idle)
+                return cancelled;
             progress.reportPermille(450);
             data->steps = analysis::profilerSteps(index);
             data->pathStep = longestStep(*document->trace, data->steps);
@@ -230,12 +233,12 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
         Q_EMIT gpuShown();
         return;
     }
-    const auto &l = m_data->launches;
+    const auto &l = *m_data->launches;
     std::uint64_t outliers = 0;
     for (const auto &launch : l.launches)
         outliers += launch.outlier ? 1 : 0;
     using analysis::IdleCause;
-    const auto &idle = m_data->idle.totalNs;
+    const auto &idle = m_data->idle->totalNs;
     m_summary->setText(
         tr("%1 launches, %2 outliers &nbsp;\u00b7&nbsp; at most <b>%3</b> launched kernels waiting on "
            "one stream &nbsp;\u00b7&nbsp; idle in steps: host wait <b>%4</b>, kernel wait <b>%5</b>, other %6")
@@ -246,7 +249,7 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
                  duration(idle[std::size_t(IdleCause::Other)])));
     m_launches->setTree(buildLaunchTree(l.byKernel, false));
     m_streams->setTree(buildLaunchTree(l.byStream, true));
-    m_idle->setTree(buildIdleTree(m_data->idle));
+    m_idle->setTree(buildIdleTree(*m_data->idle));
     m_sequences->setTree(buildSequenceTree(m_data->sequences));
     m_step->clear();
     const auto &trace = *m_data->index->trace;
@@ -329,7 +332,7 @@ void GpuPage::showOutliersInTimeline()
     if (!m_data)
         return;
     overview::TimelineJump jump;
-    for (const auto &launch : m_data->launches.launches) {
+    for (const auto &launch : m_data->launches->launches) {
         if (!launch.outlier)
             continue;
         jump.events.push_back(launch.kernel);

@@ -35,8 +35,8 @@ namespace gpu {
 // Everything the GPU page shows of one trace, computed off the GUI thread.
 struct GpuData {
     std::shared_ptr<const analysis::TraceIndex> index;
-    analysis::LaunchStats launches;
-    analysis::IdleBreakdown idle;
+    std::shared_ptr<const analysis::LaunchStats> launches; // the document's, shared with other pages
+    std::shared_ptr<const analysis::IdleBreakdown> idle;
     std::vector<analysis::EventRef> steps; // ProfilerSteps, in time order
     std::size_t pathStep = 0;              // which of them the path is of (the longest)
     analysis::CriticalPath path;

@@ -1,6 +1,5 @@
 #include "ui/overview/overviewdata.h"
 
-#include "core/analysis/launches.h"
 #include "ui/workspace/analyses.h"
 
 #include <algorithm>
@@ -52,8 +51,11 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
     if (ix.hasDevice) {
         data.kernelTypes = analysis::buildKernelTypeBreakdown(ix, {}, &stop);
         // Each stream's idle time over every step: the per-step rows summed.
-        const auto idle = analysis::buildIdleBreakdown(ix, {}, &stop);
-        for (const auto &row : idle.streams) {
+        const auto idle = analyses::idleBreakdown(document, {}, stop);
+        const auto launches = analyses::launchStats(document, {}, stop);
+        if (!idle || !launches)
+            return cancelled;
+        for (const auto &row : idle->streams) {
             auto found =
                 std::find_if(data.streamIdle.begin(), data.streamIdle.end(), [&](const analysis::StreamIdle &s) {
                     return s.device == row.device && s.stream == row.stream;
@@ -67,8 +69,7 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
             for (std::size_t c = 0; c < analysis::kIdleCauseCount; ++c)
                 found->idleNs[c] += row.idleNs[c];
         }
-        const auto launches = analysis::buildLaunchStats(ix, {}, &stop);
-        for (const auto &queue : launches.queues) {
+        for (const auto &queue : launches->queues) {
             if (queue.maxLength > data.maxQueueLength) {
                 data.maxQueueLength = queue.maxLength;
                 data.maxQueueDevice = queue.device;

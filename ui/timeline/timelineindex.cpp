@@ -42,11 +42,15 @@ void buildBlocks(SliceRow &row, const trace::Trace &trace, const trace::Track &t
 }
 
 // Per GPU stream, the queue of launched kernels as a counter in that stream's process.
-void addQueueCounters(TimelineIndex &index, const StopToken &stop)
+void addQueueCounters(TimelineIndex &index, std::shared_ptr<const analysis::LaunchStats> launches,
+                      const StopToken &stop)
 {
     if (!index.analysis->hasDevice)
         return;
-    const auto stats = analysis::buildLaunchStats(*index.analysis, {}, &stop);
+    if (!launches)
+        launches =
+            std::make_shared<const analysis::LaunchStats>(analysis::buildLaunchStats(*index.analysis, {}, &stop));
+    const auto &stats = *launches;
     std::map<std::pair<std::int32_t, std::int32_t>, trace::ProcessId> processOf;
     for (const auto &launch : stats.launches)
         processOf.try_emplace({launch.device, launch.stream}, index.trace->track(launch.kernel.track).process);
@@ -191,7 +195,8 @@ std::size_t TimelineIndex::memoryBytes() const
 
 std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace,
                                                         const StopToken &stop,
-                                                        std::shared_ptr<const analysis::TraceIndex> analysis)
+                                                        std::shared_ptr<const analysis::TraceIndex> analysis,
+                                                        std::shared_ptr<const analysis::LaunchStats> launches)
 {
     auto index = std::make_shared<TimelineIndex>();
     index->trace = trace;
@@ -267,7 +272,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
     index->analysis = analysis ? std::move(analysis) : analysis::buildTraceIndex(*trace, &stop);
     if (!index->analysis)
         return nullptr;
-    addQueueCounters(*index, stop);
+    addQueueCounters(*index, std::move(launches), stop);
     for (std::uint32_t c = 0; c < index->counterCount(); ++c) {
         const auto &counter = index->counter(c);
         index->counterMax.push_back(

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/launches.h"
 #include "core/analysis/traceindex.h"
 #include "core/trace/trace.h"
 #include "core/util/progress.h"
@@ -140,8 +141,11 @@ struct TimelineIndex {
 
 // Builds the index; O(n log n) in events. Returns nullptr if stopped. analysis: the trace's
 // analysis index, which the window builds once per trace (its document's); built here when null.
-std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const trace::Trace> trace,
-                                                        const StopToken &stop = {},
-                                                        std::shared_ptr<const analysis::TraceIndex> analysis = nullptr);
+// launches: the trace's launch statistics, for the queue counters (the document's, which other
+// pages share); computed here when null.
+std::shared_ptr<const TimelineIndex>
+buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &stop = {},
+                   std::shared_ptr<const analysis::TraceIndex> analysis = nullptr,
+                   std::shared_ptr<const analysis::LaunchStats> launches = nullptr);
 
 } // namespace pyrometer::ui::timeline

@@ -11,6 +11,7 @@
 #include "ui/timeline/eventdetails.h"
 #include "ui/timeline/overviewstrip.h"
 #include "ui/timeline/search.h"
+#include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
 #include <QCheckBox>
@@ -177,8 +178,10 @@ void TimelinePage::showTrace(DocumentId id)
     const auto jobId = m_jobs->run<std::shared_ptr<const TimelineIndex>>(
         tr("Indexing the timeline"), QStringLiteral("timeline-index"),
         [document](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const TimelineIndex>> {
-            auto index = document->analyses.get<TimelineIndex>(
-                TimelineKey{}, stop, [&] { return buildTimelineIndex(document->trace, stop, document->index); });
+            auto index = document->analyses.get<TimelineIndex>(TimelineKey{}, stop, [&] {
+                const auto launches = document->index->hasDevice ? analyses::launchStats(*document, {}, stop) : nullptr;
+                return buildTimelineIndex(document->trace, stop, document->index, launches);
+            });
             if (!index)
                 return Error{"timeline indexing cancelled"};
             return index;
@@ -361,10 +364,6 @@ struct RangeTables {
     std::size_t gapCount = 0;              // before keeping the longest
 };
 
-// The whole trace's idle gaps, once per document.
-struct IdleKey {
-    bool operator==(const IdleKey &) const = default;
-};
 constexpr std::size_t kRangeGaps = 12;
 
 QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::int64_t spanStart)
@@ -441,10 +440,9 @@ void TimelinePage::showRange(double startNs, double endNs)
             kernels.top = 10;
             tables.kernels = analysis::buildKernelTable(*document->index, kernels, &stop);
             if (document->index->hasDevice) {
-                const auto idle = document->analyses.get<analysis::IdleBreakdown>(IdleKey{}, stop, [&] {
-                    return std::make_shared<const analysis::IdleBreakdown>(
-                        analysis::buildIdleBreakdown(*document->index, {}, &stop));
-                });
+                // The whole trace's gaps, from the document's cache: the GPU page and the
+                // Overview asked for the same.
+                const auto idle = analyses::idleBreakdown(*document, {}, stop);
                 if (idle) {
                     for (const auto &gap : idle->gaps)
                         if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start)

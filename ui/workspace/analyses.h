@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/analysis/flametree.h"
+#include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltable.h"
+#include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/moduletable.h"
 #include "core/analysis/opmemory.h"
@@ -18,17 +20,21 @@ namespace pyrometer::ui::analyses {
 
 std::shared_ptr<const analysis::OpTable> opTable(const TraceDocument &document, const analysis::OpTableOptions &options,
                                                  const StopToken &stop);
-std::shared_ptr<const analysis::KernelTable> kernelTable(const TraceDocument &document,
-                                                         const analysis::KernelTableOptions &options, const StopToken &stop);
-std::shared_ptr<const analysis::ModuleTable> moduleTable(const TraceDocument &document, const analysis::TimeRange &range,
-                                                         const StopToken &stop);
-std::shared_ptr<const analysis::OpMemoryTable> opMemoryTable(const TraceDocument &document, const analysis::TimeRange &range,
-                                                             const StopToken &stop);
-std::shared_ptr<const analysis::MemoryReport> memoryReport(const TraceDocument &document, const analysis::MemoryOptions &options,
-                                                           const StopToken &stop);
+std::shared_ptr<const analysis::KernelTable>
+kernelTable(const TraceDocument &document, const analysis::KernelTableOptions &options, const StopToken &stop);
+std::shared_ptr<const analysis::ModuleTable> moduleTable(const TraceDocument &document,
+                                                         const analysis::TimeRange &range, const StopToken &stop);
+std::shared_ptr<const analysis::OpMemoryTable> opMemoryTable(const TraceDocument &document,
+                                                             const analysis::TimeRange &range, const StopToken &stop);
+std::shared_ptr<const analysis::MemoryReport>
+memoryReport(const TraceDocument &document, const analysis::MemoryOptions &options, const StopToken &stop);
 std::shared_ptr<const analysis::StepBreakdown> steps(const TraceDocument &document, const analysis::TimeRange &range,
                                                      const StopToken &stop);
-std::shared_ptr<const analysis::FlameTree> flameTree(const TraceDocument &document, const analysis::FlameOptions &options,
-                                                     const StopToken &stop);
+std::shared_ptr<const analysis::LaunchStats> launchStats(const TraceDocument &document,
+                                                         const analysis::TimeRange &range, const StopToken &stop);
+std::shared_ptr<const analysis::IdleBreakdown> idleBreakdown(const TraceDocument &document,
+                                                             const analysis::TimeRange &range, const StopToken &stop);
+std::shared_ptr<const analysis::FlameTree> flameTree(const TraceDocument &document,
+                                                     const analysis::FlameOptions &options, const StopToken &stop);
 
 } // namespace pyrometer::ui::analyses

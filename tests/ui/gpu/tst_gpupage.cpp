@@ -152,7 +152,7 @@ private Q_SLOTS:
         page.tabs()->setCurrentIndex(3);
         maybeGrab(page, QStringLiteral("gpu-sequences-bert.png"));
         std::size_t outliers = 0;
-        for (const auto &l : page.data()->launches.launches)
+        for (const auto &l : page.data()->launches->launches)
             outliers += l.outlier ? 1 : 0;
         QSignalSpy jumps(&page, &GpuPage::timelineJumpRequested);
         page.showOutliersInTimeline();
