@@ -1,13 +1,12 @@
 // pyrometer-cli summarize TRACE -o RANK.summary.json: what the job views need of one rank, where
 // its trace lies (one task of a cluster's job array). --list prints the traces a job's paths
 // name, which a job array takes one per task.
-#include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "core/analysis/job.h"
-#include "core/analysis/ranksummary.h"
+#include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
-#include "core/trace/checksum.h"
 
 #include <filesystem>
 #include <iostream>
@@ -48,16 +47,10 @@ int runSummarize(const SummarizeOptions &options)
         return badInput(file.string() + ": a folder; summarize takes one trace file (--list names the traces in it)");
     if (summary::isSummaryFile(file))
         return badInput(file.string() + ": a summary already, not a trace");
-    const auto checksum = trace::fileChecksum(file);
-    if (!checksum.ok())
-        return badInput(checksum.error().message);
-    const auto input = loadAnalysisInput(file.string());
-    if (!input)
-        return kBadInput;
-    auto rank = analysis::summariseRank(*input->index);
-    rank.figures.file = file.string();
-    rank.traceBytes = checksum.value().bytes;
-    rank.traceCrc32 = checksum.value().crc32;
+    const auto summarised = summary::summariseTraceFile(file);
+    if (!summarised.ok())
+        return badInput(summarised.error().message);
+    const auto &rank = summarised.value();
     if (options.output.empty() || options.output == "-") {
         std::cout << summary::rankSummaryJson(rank);
         return kSuccess;

@@ -1,6 +1,8 @@
 #include "core/summary/jobsource.h"
 
 #include "core/summary/summaryfile.h"
+#include "core/trace/checksum.h"
+#include "core/trace/loader.h"
 
 #include <set>
 
@@ -18,6 +20,25 @@ fs::path resolved(const fs::path &path)
 }
 
 } // namespace
+
+Result<analysis::RankSummary> summariseTraceFile(const fs::path &file, const StopToken &stop)
+{
+    const auto checksum = trace::fileChecksum(file);
+    if (!checksum.ok())
+        return checksum.error();
+    ProgressReporter quiet;
+    auto loaded = trace::loadTrace(file, {}, quiet, stop);
+    if (!loaded.ok())
+        return loaded.error();
+    const auto index = analysis::buildTraceIndex(*loaded.value(), &stop);
+    if (!index)
+        return Error{file.string() + ": summarising cancelled"};
+    auto rank = analysis::summariseRank(*index, &stop);
+    rank.figures.file = file.string();
+    rank.traceBytes = checksum.value().bytes;
+    rank.traceCrc32 = checksum.value().crc32;
+    return rank;
+}
 
 Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<fs::path> &files,
                                                      const analysis::JobOptions &options, ProgressReporter &progress,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/job.h"
+#include "core/analysis/ranksummary.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
@@ -17,6 +18,11 @@ namespace pyrometer::summary {
 Result<analysis::JobFigures> loadJob(const std::vector<std::filesystem::path> &files,
                                      const analysis::JobOptions &options, ProgressReporter &progress,
                                      const StopToken &stop);
+
+// What pyrometer-cli summarize writes of one rank trace: the trace loaded and indexed, its
+// summary (figures.file set to the path as given) with the file's size and CRC-32. Errors name
+// the file.
+Result<analysis::RankSummary> summariseTraceFile(const std::filesystem::path &file, const StopToken &stop = {});
 
 // The same, with a summary read where its path is a summary and a trace summarised otherwise,
 // returning each rank's figures before they are combined.

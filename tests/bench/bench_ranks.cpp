@@ -12,11 +12,9 @@
 // job opened from the merged summaries against the same job summarised from its traces.
 #include "core/analysis/distributed.h"
 #include "core/analysis/job.h"
-#include "core/analysis/ranksummary.h"
 #include "core/analysis/traceindex.h"
 #include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
-#include "core/trace/checksum.h"
 #include "core/trace/loader.h"
 
 #include <sys/resource.h>
@@ -150,25 +148,17 @@ bool summaries(const std::vector<fs::path> &files, const fs::path &out)
     double seconds = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
-        const auto sum = trace::fileChecksum(files[i]);
-        auto loaded = trace::loadTrace(files[i]);
-        if (!sum.ok() || !loaded.ok())
+        auto rank = summary::summariseTraceFile(files[i]);
+        if (!rank.ok())
             return false;
-        auto index = analysis::buildTraceIndex(*loaded.value());
-        auto rank = analysis::summariseRank(*index);
-        rank.figures.file = files[i].string();
-        rank.traceBytes = sum.value().bytes;
-        rank.traceCrc32 = sum.value().crc32;
         const auto file = out / (std::to_string(i) + ".summary.json");
-        if (!summary::writeRankSummary(file, rank).ok())
+        if (!summary::writeRankSummary(file, rank.value()).ok())
             return false;
         seconds += secondsSince(start);
-        traceBytes += sum.value().bytes;
-        jsonBytes += loaded.value()->info.jsonBytes;
+        traceBytes += rank.value().traceBytes;
+        jsonBytes += files[i].extension() == ".gz" ? inflatedBytes(files[i]) : fs::file_size(files[i]);
         summaryBytes += fs::file_size(file);
-        job.ranks.push_back(std::move(rank));
-        index.reset();
-        loaded.value().reset();
+        job.ranks.push_back(std::move(rank).value());
     }
     const double n = static_cast<double>(files.size());
     std::printf("summaries: %.1f KB a rank against %.1f MB of trace file (%.1f MB of JSON): 1/%.0f of the file, 1/%.0f "

@@ -8,7 +8,6 @@
 #include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
 #include "core/trace/checksum.h"
-#include "core/trace/loader.h"
 
 #include <filesystem>
 #include <fstream>
@@ -30,16 +29,10 @@ fs::path realRank(int n)
 // What pyrometer-cli summarize writes of a trace.
 RankSummary summaryOf(const fs::path &file)
 {
-    auto trace = trace::loadTrace(file);
-    if (!trace.ok())
-        qFatal("%s", trace.error().message.c_str());
-    auto index = buildTraceIndex(*trace.value());
-    auto summary = summariseRank(*index);
-    summary.figures.file = file.string();
-    const auto sum = trace::fileChecksum(file);
-    summary.traceBytes = sum.value().bytes;
-    summary.traceCrc32 = sum.value().crc32;
-    return summary;
+    auto summary = summary::summariseTraceFile(file);
+    if (!summary.ok())
+        qFatal("%s", summary.error().message.c_str());
+    return std::move(summary).value();
 }
 
 void writeText(const fs::path &file, const std::string &text)

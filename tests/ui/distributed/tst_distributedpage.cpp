@@ -19,10 +19,9 @@
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
-#include "core/analysis/ranksummary.h"
 #include "core/report/jobreport.h"
+#include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
-#include "core/trace/loader.h"
 #include "core/trace/trace.h"
 #include "ui/distributed/distributedpage.h"
 #include "ui/distributed/rankbars.h"
@@ -87,13 +86,12 @@ QString mergedJob8(const QTemporaryDir &dir, bool moved)
 {
     summary::JobSummary job;
     for (int r = 0; r < 8; ++r) {
-        const auto file = QString("%1/rank-%2.json.gz").arg(kJob8).arg(r).toStdString();
-        auto trace = trace::loadTrace(file);
-        if (!trace.ok())
+        auto rank = summary::summariseTraceFile(QString("%1/rank-%2.json.gz").arg(kJob8).arg(r).toStdString());
+        if (!rank.ok())
             return {};
-        auto rank = analysis::summariseRank(*analysis::buildTraceIndex(*trace.value()));
-        rank.figures.file = moved ? "/cluster/scratch/job8/rank-" + std::to_string(r) + ".json.gz" : file;
-        job.ranks.push_back(std::move(rank));
+        if (moved)
+            rank.value().figures.file = "/cluster/scratch/job8/rank-" + std::to_string(r) + ".json.gz";
+        job.ranks.push_back(std::move(rank).value());
     }
     const QString path = dir.filePath(moved ? "moved.json" : "job.json");
     return summary::writeJobSummary(path.toStdString(), job).ok() ? path : QString();
