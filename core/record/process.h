@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pyrometer::record {
+
+// A program to start: argv[0] is looked up in PATH when it has no slash.
+struct ProcessSpec {
+    std::vector<std::string> argv;
+    std::filesystem::path workingDirectory;                       // empty: ours
+    std::vector<std::pair<std::string, std::string>> environment; // added to ours, or replacing
+    bool inheritStdin = false;                                    // else /dev/null
+    bool statusChannel = false;                                   // a pipe on fd 3, its lines to onStatusLine
+};
+
+enum class OutputStream { Stdout, Stderr };
+
+struct ProcessCallbacks {
+    std::function<void(OutputStream, std::string_view)> onOutput; // raw chunks, as they come
+    std::function<void(const std::string &)> onStatusLine;        // whole lines of fd 3, without '\n'
+    std::function<void()> onTick;                                 // about every 100 ms
+};
+
+struct ProcessExit {
+    int exitCode = -1;    // when it exited
+    int signal = 0;       // when a signal ended it
+    bool stopped = false; // we stopped it (interrupt, then terminate, then kill)
+    bool operator==(const ProcessExit &) const = default;
+};
+
+// How a stop is carried out: SIGINT to the program's process group (Python raises
+// KeyboardInterrupt and can write what it has), SIGTERM after interruptGrace, SIGKILL after
+// terminateGrace more.
+struct StopPolicy {
+    std::chrono::milliseconds interruptGrace{5000};
+    std::chrono::milliseconds terminateGrace{3000};
+};
+
+// Runs the program in a process group of its own, streams its output and status lines to the
+// callbacks on the calling thread, and returns how it ended. stop ends it as StopPolicy says.
+// An Error means it could not be started (the message names argv[0]).
+Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &callbacks, const StopToken &stop,
+                               const StopPolicy &policy = {});
+
+// "SIGKILL", "SIGSEGV", or "signal 42".
+std::string signalName(int signal);
+
+// The last lines of a stream, kept as it comes in chunks.
+class TailLines {
+public:
+    explicit TailLines(std::size_t capacity = 20) : m_capacity(capacity) {}
+    void append(std::string_view chunk);
+    // The kept lines, the unfinished last one included.
+    std::vector<std::string> lines() const;
+
+private:
+    std::size_t m_capacity;
+    std::vector<std::string> m_lines;
+    std::string m_partial;
+};
+
+} // namespace pyrometer::record

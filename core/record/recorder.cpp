@@ -1,0 +1,232 @@
+#include "core/record/recorder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace pyrometer::record {
+
+namespace {
+
+// The launcher's exit statuses (pyrometer_record.py).
+constexpr int kExitNoTorch = 3;
+constexpr int kExitRaisedBeforeStep = 4;
+constexpr int kExitNoStep = 5;
+
+InterpreterInfo interpreterFrom(const nlohmann::json &event, const std::string &python)
+{
+    InterpreterInfo info;
+    info.python = python;
+    info.executable = event.value("executable", std::string());
+    info.pythonVersion = event.value("python", std::string());
+    info.torchVersion = event.value("torch", std::string());
+    info.cuda = event.value("cuda", false);
+    info.cudaDevices = event.value("cuda_devices", 0);
+    info.kineto = event.value("kineto", false);
+    info.optimizerHook = event.value("optimizer_hook", false);
+    info.memoryTimeline = event.value("memory_timeline", false);
+    return info;
+}
+
+std::string programName(const RecordOptions &options)
+{
+    return options.asModule ? "-m " + options.script : options.script;
+}
+
+std::string lastLine(const std::vector<std::string> &lines)
+{
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+        if (it->find_first_not_of(" \t") != std::string::npos)
+            return *it;
+    return {};
+}
+
+void classify(RecordOutcome &outcome, const RecordOptions &options, const std::string &launcherError)
+{
+    const auto program = programName(options);
+    const auto &exit = outcome.exit;
+    if (exit.stopped) {
+        if (!outcome.recordedSomething()) {
+            outcome.failure = RecordFailure::Cancelled;
+            outcome.message = program + ": cancelled after " + std::to_string(outcome.steps) +
+                              " steps, before a record was complete; nothing was kept";
+        }
+        return;
+    }
+    if (exit.signal != 0) {
+        if (!outcome.recordedSomething()) {
+            outcome.failure = RecordFailure::Killed;
+            outcome.message = program + " was killed by " + signalName(exit.signal) + " after " +
+                              std::to_string(outcome.steps) + " steps, before its trace was written";
+        }
+        return;
+    }
+    switch (exit.exitCode) {
+    case kExitNoTorch:
+        outcome.failure = RecordFailure::NoTorch;
+        outcome.message = options.python + " has no usable torch" +
+                          (launcherError.empty() ? std::string() : ": " + launcherError) +
+                          "; choose an interpreter (a venv's or conda's python) where `import torch` works";
+        return;
+    case kExitRaisedBeforeStep:
+        outcome.failure = RecordFailure::RaisedBeforeStep;
+        outcome.message = program + " raised before a step was recorded" +
+                          (launcherError.empty() ? std::string() : ": " + launcherError) + " (after " +
+                          std::to_string(outcome.steps) + " steps)";
+        return;
+    case kExitNoStep:
+        outcome.failure = RecordFailure::NoStep;
+        outcome.message = program + " ended after " + std::to_string(outcome.steps) +
+                          " steps, before a step was recorded" +
+                          (outcome.steps == 0 ? ": it made no optimizer step and called no nn.Module; record a time "
+                                                "window instead"
+                                              : ": ask for fewer skipped and warm-up steps");
+        return;
+    default: break;
+    }
+    if (exit.exitCode == 2 && !launcherError.empty() && !outcome.recordedSomething()) {
+        outcome.failure = RecordFailure::NoScript;
+        outcome.message = launcherError;
+        return;
+    }
+    if (exit.exitCode != 0 && !outcome.recordedSomething()) {
+        outcome.failure = RecordFailure::ExitedBeforeTrace;
+        const auto line = lastLine(outcome.lastErrorLines);
+        outcome.message = program + " exited with status " + std::to_string(exit.exitCode) +
+                          " before its trace was written" + (line.empty() ? std::string() : ": " + line);
+    }
+}
+
+} // namespace
+
+Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCallbacks &callbacks,
+                                    const StopToken &stop, const StopPolicy &policy)
+{
+    auto launcher = findLauncher();
+    if (!launcher)
+        return launcher.error();
+    auto resolved = options;
+    std::error_code error;
+    if (!resolved.asModule && !resolved.script.empty())
+        resolved.script = std::filesystem::absolute(resolved.script, error).string();
+    resolved.outputDirectory = std::filesystem::absolute(resolved.outputDirectory, error);
+
+    ProcessSpec spec;
+    spec.argv = launcherCommand(launcher.value(), resolved);
+    spec.workingDirectory = workingDirectoryFor(resolved);
+    spec.environment = resolved.environment;
+    spec.environment.emplace_back("PYTHONUNBUFFERED", "1");
+    spec.statusChannel = true;
+
+    RecordOutcome outcome;
+    outcome.asked = options.mark == StepMark::Time ? 1 : options.steps * options.repeat;
+    TailLines all(40);
+    TailLines errors(40);
+    std::string launcherError;
+    const auto started = std::chrono::steady_clock::now();
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    const auto reportProgress = [&] {
+        if (callbacks.onProgress)
+            callbacks.onProgress(RecordProgress{outcome.steps, outcome.recorded, outcome.asked, elapsed()});
+    };
+
+    ProcessCallbacks process;
+    process.onOutput = [&](OutputStream stream, std::string_view chunk) {
+        all.append(chunk);
+        if (stream == OutputStream::Stderr)
+            errors.append(chunk);
+        if (callbacks.onOutput)
+            callbacks.onOutput(stream, chunk);
+    };
+    process.onTick = reportProgress;
+    process.onStatusLine = [&](const std::string &line) {
+        const auto event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (!event.is_object())
+            return;
+        const auto kind = event.value("event", std::string());
+        if (kind == "start") {
+            outcome.interpreter = interpreterFrom(event, options.python);
+            if (callbacks.onStarted)
+                callbacks.onStarted(*outcome.interpreter);
+        } else if (kind == "step") {
+            outcome.steps = event.value("step", outcome.steps);
+            outcome.recorded = event.value("recorded", outcome.recorded);
+            outcome.asked = event.value("asked", outcome.asked);
+            reportProgress();
+        } else if (kind == "trace") {
+            const std::filesystem::path path = event.value("path", std::string());
+            outcome.traces.push_back(path);
+            outcome.memoryFiles.emplace_back(event.value("memory", std::string()));
+            outcome.recorded = event.value("recorded", outcome.recorded);
+            if (callbacks.onTrace)
+                callbacks.onTrace(path);
+            reportProgress();
+        } else if (kind == "error") {
+            launcherError = event.value("message", std::string());
+        } else if (kind == "exit") {
+            outcome.steps = event.value("steps", outcome.steps);
+            outcome.recorded = event.value("recorded", outcome.recorded);
+        }
+    };
+    auto exit = runProcess(spec, process, stop, policy);
+    outcome.elapsedSeconds = elapsed();
+    outcome.lastLines = all.lines();
+    outcome.lastErrorLines = errors.lines();
+    if (!exit) {
+        outcome.failure = RecordFailure::CannotStart;
+        outcome.message = exit.error().message;
+        return outcome;
+    }
+    outcome.exit = exit.value();
+    classify(outcome, options, launcherError);
+    return outcome;
+}
+
+Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopToken &stop)
+{
+    auto launcher = findLauncher();
+    if (!launcher)
+        return launcher.error();
+    ProcessSpec spec;
+    spec.argv = probeCommand(launcher.value(), python);
+    std::string output;
+    TailLines errors(6);
+    ProcessCallbacks callbacks;
+    callbacks.onOutput = [&](OutputStream stream, std::string_view chunk) {
+        if (stream == OutputStream::Stdout)
+            output.append(chunk);
+        else
+            errors.append(chunk);
+    };
+    auto exit =
+        runProcess(spec, callbacks, stop, StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(500)});
+    if (!exit)
+        return exit.error();
+    const auto lines = errors.lines();
+    if (exit->exitCode == kExitNoTorch) {
+        const auto line = lastLine(lines);
+        return Error{python + " has no usable torch" + (line.empty() ? std::string() : ": " + line)};
+    }
+    const auto json = nlohmann::json::parse(output, nullptr, false);
+    if (exit->exitCode != 0 || !json.is_object()) {
+        const auto line = lastLine(lines);
+        return Error{python + " did not answer the probe" + (line.empty() ? std::string() : ": " + line)};
+    }
+    return interpreterFrom(json, python);
+}
+
+std::string failureReport(const RecordOutcome &outcome, std::size_t lines)
+{
+    std::string text = outcome.message;
+    const auto &source = outcome.lastErrorLines.empty() ? outcome.lastLines : outcome.lastErrorLines;
+    const auto from = source.size() > lines ? source.size() - lines : 0;
+    if (from < source.size())
+        text += "\nlast output:";
+    for (auto i = from; i < source.size(); ++i)
+        text += "\n  " + source[i];
+    return text;
+}
+
+} // namespace pyrometer::record

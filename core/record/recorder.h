@@ -1,0 +1,92 @@
+#pragma once
+
+#include "core/record/launcher.h"
+#include "core/record/process.h"
+#include "core/util/progress.h"
+#include "core/util/result.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pyrometer::record {
+
+// What an interpreter's torch offers, as the launcher's probe reports it.
+struct InterpreterInfo {
+    std::string python;     // as given
+    std::string executable; // sys.executable
+    std::string pythonVersion;
+    std::string torchVersion;
+    bool cuda = false;
+    int cudaDevices = 0;
+    bool kineto = false;
+    bool optimizerHook = false;  // torch >= 2.0: the global optimizer step hook
+    bool memoryTimeline = false; // torch >= 2.1: the profiler's memory categories
+    bool operator==(const InterpreterInfo &) const = default;
+};
+
+// Why a record did not give a trace.
+enum class RecordFailure {
+    None,
+    CannotStart,       // the interpreter could not be started
+    NoTorch,           // the interpreter has no (working) torch
+    NoScript,          // the script is not there
+    RaisedBeforeStep,  // the program raised before a step was recorded
+    NoStep,            // the program ended before a step was recorded
+    Killed,            // a signal ended it (not our stop) before its trace was written
+    ExitedBeforeTrace, // it exited with an error status before its trace was written
+    Cancelled,         // stopped by the user before a trace was complete
+};
+
+// How a record went. traces are complete trace files (written whole, then renamed): a
+// cancelled or failed record may still have some.
+struct RecordOutcome {
+    RecordFailure failure = RecordFailure::None;
+    std::string message; // for a failure: what happened, naming the interpreter or the script
+    std::vector<std::filesystem::path> traces;
+    std::vector<std::filesystem::path> memoryFiles; // beside each trace
+    int steps = 0;                                  // marked steps the program took
+    int recorded = 0;                               // of which recorded
+    int asked = 0;
+    std::optional<InterpreterInfo> interpreter;
+    ProcessExit exit;
+    std::vector<std::string> lastLines;      // the program's last lines of output (stdout and stderr)
+    std::vector<std::string> lastErrorLines; // its last lines of stderr
+    double elapsedSeconds = 0;
+
+    bool recordedSomething() const { return !traces.empty(); }
+};
+
+// Progress as the launcher reports it, for a live view.
+struct RecordProgress {
+    int steps = 0;
+    int recorded = 0;
+    int asked = 0;
+    double elapsedSeconds = 0;
+    bool operator==(const RecordProgress &) const = default;
+};
+
+struct RecordCallbacks {
+    std::function<void(OutputStream, std::string_view)> onOutput;
+    std::function<void(const RecordProgress &)> onProgress;          // on each step and about every 100 ms
+    std::function<void(const std::filesystem::path &trace)> onTrace; // as soon as a trace is written
+    std::function<void(const InterpreterInfo &)> onStarted;
+};
+
+// Runs options.script (or module) through the launcher in options.python, in a process group of
+// its own, and returns what it recorded. stop interrupts the program (it writes what a record
+// in progress has), then terminates it. Only a launcher that cannot be found is an Error: a
+// program that fails is an outcome with its failure and message.
+Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCallbacks &callbacks,
+                                    const StopToken &stop, const StopPolicy &policy = {});
+
+// Asks the interpreter what its torch offers (runs the launcher's --probe). An Error names the
+// interpreter: it cannot be started, or it has no torch (with its message).
+Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopToken &stop = {});
+
+// One line for a failed outcome: its message and the program's last error lines.
+std::string failureReport(const RecordOutcome &outcome, std::size_t lines = 8);
+
+} // namespace pyrometer::record

@@ -1,0 +1,477 @@
+#include "core/record/memorycategories.h"
+#include "core/record/recorder.h"
+#include "core/trace/loader.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <thread>
+
+using namespace pyrometer;
+using namespace pyrometer::record;
+
+namespace {
+
+const std::string kPython = PYROMETER_TEST_PYTHON;
+
+std::string program(const char *name)
+{
+    return std::string(PYROMETER_FIXTURES_DIR) + "/programs/" + name;
+}
+
+// The figures a fixture program prints of itself: "figures: {json}".
+nlohmann::json programFigures(const std::string &output)
+{
+    const auto at = output.rfind("figures: ");
+    if (at == std::string::npos)
+        return {};
+    const auto end = output.find('\n', at);
+    return nlohmann::json::parse(output.substr(at + 9, end - at - 9), nullptr, false);
+}
+
+int countSlices(const trace::Trace &trace, std::string_view prefix)
+{
+    int count = 0;
+    for (const auto &track : trace.tracks)
+        for (const auto name : track.eventName)
+            if (trace.string(name).starts_with(prefix))
+                ++count;
+    return count;
+}
+
+struct Recorded {
+    RecordOutcome outcome;
+    std::string output;
+    std::vector<RecordProgress> progress;
+};
+
+Recorded recordRun(RecordOptions options, const StopToken &stop = {},
+                   std::function<void(const RecordProgress &)> onProgress = {})
+{
+    Recorded result;
+    RecordCallbacks callbacks;
+    callbacks.onOutput = [&](OutputStream, std::string_view chunk) { result.output.append(chunk); };
+    callbacks.onProgress = [&](const RecordProgress &progress) {
+        if (result.progress.empty() || !(result.progress.back() == progress))
+            result.progress.push_back(progress);
+        if (onProgress)
+            onProgress(progress);
+    };
+    auto outcome = recordProgram(options, callbacks, stop,
+                                 StopPolicy{std::chrono::milliseconds(3000), std::chrono::milliseconds(2000)});
+    if (!outcome)
+        qFatal("%s", outcome.error().message.c_str());
+    result.outcome = std::move(outcome).value();
+    return result;
+}
+
+// Debian's interpreter with -S: no site-packages, so no torch.
+std::string pythonWithoutTorch(const QTemporaryDir &dir)
+{
+    const auto python = dir.filePath("python-without-torch");
+    QFile file(python);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(python));
+    file.write(QByteArray("#!/bin/sh\nexec ") + kPython.c_str() + " -S \"$@\"\n");
+    file.close();
+    file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+    return python.toStdString();
+}
+
+RecordOptions optionsFor(const QTemporaryDir &dir, const char *script)
+{
+    RecordOptions options;
+    options.python = kPython;
+    options.script = program(script);
+    options.outputDirectory = dir.path().toStdString();
+    options.skip = 1;
+    options.warmup = 1;
+    options.steps = 3;
+    return options;
+}
+
+} // namespace
+
+class TestRecorder : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tailKeepsTheLastLines();
+    void memoryFileNames();
+    void memoryFileErrorsNameTheFile();
+    void memoryPeakPrefersRecordedSamples();
+    void launcherCommandCarriesTheOptions();
+    void probeFindsTorch();
+    void probeWithoutTorchNamesTheInterpreter();
+    void trainingLoopStepsAndMemory();
+    void inferenceLoopMarksForwardCalls();
+    void endsTheProgramAfterTheRecord();
+    void scriptThatRaises();
+    void programWithoutSteps();
+    void missingScript();
+    void interpreterWithoutTorch();
+    void interpreterThatCannotStart();
+    void killedProgram();
+    void cancelMidRecordKeepsTheTrace();
+    void cancelBeforeTheRecordKeepsNothing();
+};
+
+void TestRecorder::tailKeepsTheLastLines()
+{
+    TailLines tail(3);
+    tail.append("one\ntwo\nthr");
+    tail.append("ee\r\nfour\nfiv");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "fiv"}));
+    tail.append("e\n");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "five"}));
+}
+
+void TestRecorder::memoryFileNames()
+{
+    QCOMPARE(memoryFileFor("/logs/run/host_12.345.pt.trace.json.gz"),
+             std::filesystem::path("/logs/run/host_12.345.pt.memory.json"));
+    QCOMPARE(memoryFileFor("host_12.345.pt.trace.json"), std::filesystem::path("host_12.345.pt.memory.json"));
+    QVERIFY(memoryFileFor("/logs/trace.json").empty());
+}
+
+void TestRecorder::memoryFileErrorsNameTheFile()
+{
+    QTemporaryDir dir;
+    const auto write = [&](const char *name, const QByteArray &text) {
+        QFile file(dir.filePath(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    };
+    write("broken.pt.memory.json", "{\"format\": 1, \"categ");
+    write("short.pt.memory.json",
+          R"({"format": 1, "categories": ["parameters", "other"], "samples": [{"t": 0, "bytes": [1]}]})");
+    write("reordered.pt.memory.json",
+          R"({"format": 1, "source": "launcher", "categories": ["other", "parameters", "mystery"],
+              "samples": [{"t": 0.5, "step": 2, "phase": "step_end", "recorded": true, "bytes": [10, 20, 5]}]})");
+    const auto broken = loadMemoryCategories(dir.filePath("broken.pt.memory.json").toStdString());
+    QVERIFY(!broken);
+    QVERIFY(broken.error().message.find("broken.pt.memory.json") != std::string::npos);
+    const auto shortOne = loadMemoryCategories(dir.filePath("short.pt.memory.json").toStdString());
+    QVERIFY(!shortOne);
+    QVERIFY(shortOne.error().message.find("short.pt.memory.json: sample 0") != std::string::npos);
+    QVERIFY(!loadMemoryCategories(dir.filePath("missing.pt.memory.json").toStdString()));
+    // Columns are mapped by name; an unknown one counts as other.
+    const auto reordered = loadMemoryCategories(dir.filePath("reordered.pt.memory.json").toStdString());
+    QVERIFY(reordered);
+    QCOMPARE(reordered->samples.size(), std::size_t(1));
+    QCOMPARE(reordered->samples[0].bytes[std::size_t(MemoryCategory::Parameters)], 20);
+    QCOMPARE(reordered->samples[0].bytes[std::size_t(MemoryCategory::Other)], 15);
+    QCOMPARE(reordered->samples[0].total(), 35);
+}
+
+void TestRecorder::memoryPeakPrefersRecordedSamples()
+{
+    MemoryCategories categories;
+    const auto sample = [](bool recorded, std::int64_t parameters, std::int64_t activations) {
+        MemorySample s;
+        s.recorded = recorded;
+        s.bytes[std::size_t(MemoryCategory::Parameters)] = parameters;
+        s.bytes[std::size_t(MemoryCategory::Activations)] = activations;
+        return s;
+    };
+    categories.samples = {sample(false, 10, 1000), sample(true, 10, 50), sample(true, 10, 70), sample(true, 10, 20)};
+    const auto peak = memoryPeak(categories);
+    QCOMPARE(peak.index, std::size_t(2));
+    QCOMPARE(peak.sample.total(), 80);
+    QCOMPARE(categoryMaxima(categories)[std::size_t(MemoryCategory::Activations)], 70);
+    QVERIFY(!memoryPeak(MemoryCategories{}).found());
+}
+
+void TestRecorder::launcherCommandCarriesTheOptions()
+{
+    RecordOptions options;
+    options.python = "/opt/venv/bin/python";
+    options.script = "pkg.train";
+    options.asModule = true;
+    options.arguments = {"--epochs", "2"};
+    options.outputDirectory = "/tmp/logs";
+    options.mark = StepMark::Forward;
+    options.steps = 7;
+    options.cuda = true;
+    options.withStack = true;
+    options.recordShapes = false;
+    const auto command = launcherCommand("/usr/share/pyrometer/recorder/pyrometer_record.py", options);
+    QCOMPARE(command.front(), std::string("/opt/venv/bin/python"));
+    const auto has = [&](std::vector<std::string> run) {
+        return std::search(command.begin(), command.end(), run.begin(), run.end()) != command.end();
+    };
+    QVERIFY(has({"--mark", "forward"}));
+    QVERIFY(has({"--steps", "7"}));
+    QVERIFY(has({"--activities", "cpu,cuda"}));
+    QVERIFY(has({"--with-stack"}));
+    QVERIFY(!has({"--record-shapes"}));
+    QVERIFY(has({"--", "-m", "pkg.train", "--epochs", "2"}));
+    QCOMPARE(command.back(), std::string("2"));
+    QVERIFY(parseStepMark("optimizer"));
+    QCOMPARE(parseStepMark("time").value(), StepMark::Time);
+    QVERIFY(!parseStepMark("epoch"));
+}
+
+void TestRecorder::probeFindsTorch()
+{
+    const auto info = probeInterpreter(kPython);
+    QVERIFY2(info, info ? "" : info.error().message.c_str());
+    QVERIFY(!info->torchVersion.empty());
+    QVERIFY(!info->executable.empty());
+    // Debian's torch 1.13: no global optimizer hook, no memory timeline.
+    QCOMPARE(info->optimizerHook, info->torchVersion.rfind("1.", 0) != 0);
+    QCOMPARE(info->memoryTimeline, info->torchVersion.rfind("1.", 0) != 0 && info->torchVersion.rfind("2.0", 0) != 0);
+}
+
+void TestRecorder::probeWithoutTorchNamesTheInterpreter()
+{
+    QTemporaryDir dir;
+    const auto python = pythonWithoutTorch(dir);
+    const auto info = probeInterpreter(python);
+    QVERIFY(!info);
+    QVERIFY2(info.error().message.find(python + " has no usable torch") == 0, info.error().message.c_str());
+    QVERIFY(info.error().message.find("torch") != std::string::npos);
+}
+
+void TestRecorder::trainingLoopStepsAndMemory()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "train_cnn.py");
+    options.arguments = {"8"};
+    options.keepRunning = true; // the script runs to its end and prints its figures
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QCOMPARE(outcome.exit.exitCode, 0);
+    QCOMPARE(outcome.steps, 8);
+    QCOMPARE(outcome.recorded, 3);
+    QCOMPARE(outcome.asked, 3);
+    QVERIFY(outcome.interpreter && !outcome.interpreter->torchVersion.empty());
+    // Progress went up one step at a time to 3 of 3 recorded.
+    QVERIFY(!run.progress.empty());
+    QCOMPARE(run.progress.back().recorded, 3);
+    QCOMPARE(run.progress.back().asked, 3);
+    for (std::size_t i = 1; i < run.progress.size(); ++i)
+        QVERIFY(run.progress[i].steps >= run.progress[i - 1].steps);
+
+    // One trace in the TensorBoard layout: <host>_<pid>.<ns>.pt.trace.json.gz
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    const auto tracePath = outcome.traces.front();
+    QCOMPARE(tracePath.parent_path(), std::filesystem::path(dir.path().toStdString()));
+    QVERIFY(tracePath.filename().string().ends_with(".pt.trace.json.gz"));
+    QVERIFY(tracePath.filename().string().find('_') != std::string::npos);
+    const auto trace = trace::loadTrace(tracePath);
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), 3);
+    QCOMPARE(countSlices(*trace.value(), "Optimizer.step#Adam.step"), 3);
+
+    // Memory by category against the script's own numbers.
+    const auto figures = programFigures(run.output);
+    QVERIFY2(figures.is_object(), run.output.c_str());
+    const std::int64_t parameterBytes = figures["parameter_bytes"];
+    QCOMPARE(std::int64_t(figures["moment_bytes"]), 2 * parameterBytes); // Adam: two moments per weight
+    QCOMPARE(outcome.memoryFiles.size(), std::size_t(1));
+    QCOMPARE(outcome.memoryFiles.front(), memoryFileFor(tracePath));
+    const auto memory = loadMemoryCategories(outcome.memoryFiles.front());
+    QVERIFY2(memory, memory ? "" : memory.error().message.c_str());
+    QCOMPARE(memory->source, std::string("launcher"));
+    QVERIFY(!memory->resolution.empty());
+    // 3 samples a step (forward start, forward end, step end) for each step up to the record's end.
+    QVERIFY(memory->samples.size() >= std::size_t(3 * 5));
+    const auto peak = memoryPeak(memory.value());
+    QVERIFY(peak.found());
+    QVERIFY(peak.sample.recorded);
+    const auto at = [&](MemoryCategory category) { return peak.sample.bytes[std::size_t(category)]; };
+    QCOMPARE(at(MemoryCategory::Parameters), parameterBytes);
+    QCOMPARE(at(MemoryCategory::Gradients), parameterBytes);
+    QCOMPARE(at(MemoryCategory::OptimizerState), std::int64_t(figures["optimizer_state_bytes"]));
+    // The state beyond the two moments is Adam's step counter: one float32 scalar per tensor.
+    QCOMPARE(at(MemoryCategory::OptimizerState) - 2 * parameterBytes, 4 * std::int64_t(figures["parameter_tensors"]));
+    QCOMPARE(at(MemoryCategory::Inputs), std::int64_t(8 * 3 * 32 * 32 * 4));
+    QVERIFY(at(MemoryCategory::Activations) > 0); // the peak is at a forward's end
+    for (const auto &sample : memory->samples) {
+        QCOMPARE(sample.bytes[std::size_t(MemoryCategory::Parameters)], parameterBytes);
+        if (sample.phase == "step_end")
+            QCOMPARE(sample.bytes[std::size_t(MemoryCategory::Activations)], 0);
+    }
+}
+
+void TestRecorder::inferenceLoopMarksForwardCalls()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "infer_loop.py");
+    options.arguments = {"9"};
+    options.keepRunning = true;
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    // Nine calls of the model; the softmax module has no parameters and marks nothing.
+    QCOMPARE(outcome.steps, 9);
+    QCOMPARE(outcome.recorded, 3);
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY(trace);
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), 3);
+    QCOMPARE(countSlices(*trace.value(), "Optimizer."), 0);
+    const auto figures = programFigures(run.output);
+    QVERIFY(figures.is_object());
+    const auto memory = loadMemoryCategories(outcome.memoryFiles.front());
+    QVERIFY(memory);
+    const auto maxima = categoryMaxima(memory.value());
+    QCOMPARE(maxima[std::size_t(MemoryCategory::Parameters)], std::int64_t(figures["parameter_bytes"]));
+    QCOMPARE(maxima[std::size_t(MemoryCategory::Inputs)], std::int64_t(figures["input_bytes"]));
+    QCOMPARE(maxima[std::size_t(MemoryCategory::Gradients)], 0);
+    QCOMPARE(maxima[std::size_t(MemoryCategory::OptimizerState)], 0);
+}
+
+void TestRecorder::endsTheProgramAfterTheRecord()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "slow_loop.py");
+    options.skip = 0;
+    options.warmup = 0;
+    options.steps = 2;
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QCOMPARE(outcome.exit.exitCode, 0);
+    QCOMPARE(outcome.recorded, 2);
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    // The loop would run 100000 steps: it ended in its second optimizer step, before printing it.
+    QCOMPARE(outcome.steps, 2);
+    QVERIFY(run.output.find("step 0\n") != std::string::npos);
+    QVERIFY(run.output.find("step 1\n") == std::string::npos);
+}
+
+void TestRecorder::scriptThatRaises()
+{
+    QTemporaryDir dir;
+    const auto run = recordRun(optionsFor(dir, "raises.py"));
+    const auto &outcome = run.outcome;
+    QCOMPARE(outcome.failure, RecordFailure::RaisedBeforeStep);
+    QVERIFY(outcome.traces.empty());
+    QVERIFY2(outcome.message.find("raises.py raised before a step was recorded") != std::string::npos,
+             outcome.message.c_str());
+    QVERIFY2(outcome.message.find("ValueError: the data set at ./data is empty") != std::string::npos,
+             outcome.message.c_str());
+    // The program's own output and its traceback are kept for the message.
+    QVERIFY(run.output.find("loading the data set") != std::string::npos);
+    const auto report = failureReport(outcome);
+    QVERIFY2(report.find("Traceback") != std::string::npos || report.find("ValueError") != std::string::npos,
+             report.c_str());
+    QVERIFY(report.find("last output:") != std::string::npos);
+}
+
+void TestRecorder::programWithoutSteps()
+{
+    QTemporaryDir dir;
+    const auto run = recordRun(optionsFor(dir, "no_steps.py"));
+    QCOMPARE(run.outcome.failure, RecordFailure::NoStep);
+    QCOMPARE(run.outcome.steps, 0);
+    QVERIFY2(run.outcome.message.find("no_steps.py ended after 0 steps") != std::string::npos,
+             run.outcome.message.c_str());
+    QVERIFY(run.outcome.message.find("time window") != std::string::npos);
+    QVERIFY(run.outcome.traces.empty());
+    // A window too short for its skipped and warm-up steps says so.
+    QTemporaryDir other;
+    auto options = optionsFor(other, "infer_loop.py");
+    options.arguments = {"2"};
+    options.skip = 3;
+    const auto shortRun = recordRun(options);
+    QCOMPARE(shortRun.outcome.failure, RecordFailure::NoStep);
+    QVERIFY(shortRun.outcome.message.find("ended after 2 steps") != std::string::npos);
+    QVERIFY(shortRun.outcome.message.find("fewer skipped") != std::string::npos);
+}
+
+void TestRecorder::missingScript()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "no_such_script.py");
+    const auto run = recordRun(options);
+    QCOMPARE(run.outcome.failure, RecordFailure::NoScript);
+    QVERIFY2(run.outcome.message.find("no_such_script.py: no such script") != std::string::npos,
+             run.outcome.message.c_str());
+}
+
+void TestRecorder::interpreterWithoutTorch()
+{
+    QTemporaryDir dir;
+    const auto python = pythonWithoutTorch(dir);
+    auto options = optionsFor(dir, "train_cnn.py");
+    options.python = python;
+    const auto run = recordRun(options);
+    QCOMPARE(run.outcome.failure, RecordFailure::NoTorch);
+    QVERIFY2(run.outcome.message.find(python + " has no usable torch") == 0, run.outcome.message.c_str());
+    QVERIFY(run.outcome.message.find("No module named 'torch'") != std::string::npos);
+}
+
+void TestRecorder::interpreterThatCannotStart()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "train_cnn.py");
+    options.python = "/nonexistent/bin/python3";
+    const auto run = recordRun(options);
+    QCOMPARE(run.outcome.failure, RecordFailure::CannotStart);
+    QVERIFY2(run.outcome.message.find("cannot start /nonexistent/bin/python3") == 0, run.outcome.message.c_str());
+}
+
+void TestRecorder::killedProgram()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "killed.py");
+    options.skip = 0;
+    options.warmup = 0;
+    options.steps = 5;
+    const auto run = recordRun(options);
+    QCOMPARE(run.outcome.failure, RecordFailure::Killed);
+    QCOMPARE(run.outcome.exit.signal, SIGKILL);
+    QVERIFY2(run.outcome.message.find("killed.py was killed by SIGKILL after 2 steps") != std::string::npos,
+             run.outcome.message.c_str());
+    QVERIFY(run.outcome.lastLines.back().find("about to be killed") != std::string::npos);
+}
+
+void TestRecorder::cancelMidRecordKeepsTheTrace()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "slow_loop.py");
+    options.skip = 0;
+    options.warmup = 1;
+    options.steps = 1000; // far more than the test waits for
+    StopToken stop;
+    const auto run = recordRun(options, stop, [&](const RecordProgress &progress) {
+        if (progress.recorded >= 3)
+            stop.requestStop();
+    });
+    const auto &outcome = run.outcome;
+    QVERIFY(outcome.exit.stopped);
+    // Interrupted in the middle of its record: the launcher wrote what it had.
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    QVERIFY(countSlices(*trace.value(), "ProfilerStep#") >= 3);
+    QVERIFY(outcome.recorded >= 3);
+    QVERIFY(outcome.recorded < 1000);
+}
+
+void TestRecorder::cancelBeforeTheRecordKeepsNothing()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "slow_loop.py");
+    options.skip = 1000;
+    StopToken stop;
+    const auto run = recordRun(options, stop, [&](const RecordProgress &progress) {
+        if (progress.steps >= 2)
+            stop.requestStop();
+    });
+    QCOMPARE(run.outcome.failure, RecordFailure::Cancelled);
+    QVERIFY(run.outcome.traces.empty());
+    QVERIFY(run.outcome.message.find("slow_loop.py: cancelled after") != std::string::npos);
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestRecorder)
+#include "tst_recorder.moc"
