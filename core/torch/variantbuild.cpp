@@ -2,6 +2,7 @@
 // pieces that time and check them. Includes libtorch.
 #include "core/torch/variantmodel.h"
 
+#include "core/torch/prune.h"
 #include "core/torch/quantize.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
@@ -25,9 +26,12 @@ namespace jit = ::torch::jit;
 // How many random batches static quantization observes to fit its activation ranges.
 constexpr std::uint64_t kCalibrationBatches = 4;
 
-Result<VariantModel> applyVariant(VariantModel model, const std::string &file, const std::vector<InputSpec> &calibration)
+Result<VariantModel> applyVariant(VariantModel model, const std::string &file,
+                                  const std::vector<InputSpec> &calibration)
 {
-    const auto fail = [&](const std::string &why) { return Error{file + ": " + variantName(model.variant) + ": " + why}; };
+    const auto fail = [&](const std::string &why) {
+        return Error{file + ": " + variantName(model.variant) + ": " + why};
+    };
     auto &module = model.module;
     switch (model.variant.kind) {
     case VariantKind::Baseline: break;
@@ -66,8 +70,9 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file, c
         model.bfloat16 = true;
         model.note = countOf(floating, "parameter") + " in bfloat16";
         if (!cpuHasNativeBFloat16())
-            model.note += "; this CPU has no native bfloat16 (AVX512-BF16 or AMX), so each operation converts to float32 and "
-                          "back and runs slower than the baseline: a fact of this CPU, not of bf16";
+            model.note +=
+                "; this CPU has no native bfloat16 (AVX512-BF16 or AMX), so each operation converts to float32 and "
+                "back and runs slower than the baseline: a fact of this CPU, not of bf16";
         break;
     }
     case VariantKind::Int8Dynamic: {
@@ -97,6 +102,16 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file, c
         auto quantized = quantizeStatic(module, engine.value(), batches);
         model.module = std::move(quantized.module);
         model.note = std::move(quantized.note);
+        break;
+    }
+    case VariantKind::PruneL1:
+    case VariantKind::PruneChannels: {
+        auto note = model.variant.kind == VariantKind::PruneL1
+                        ? pruneL1(module, model.variant.amount, model.variant.global)
+                        : pruneChannels(module, model.variant.amount);
+        if (!note.ok())
+            return fail(note.error().message);
+        model.note = std::move(note).value();
         break;
     }
     }
@@ -142,7 +157,8 @@ c10::IValue VariantModel::forward(const std::vector<c10::IValue> &inputs)
     return module.forward(inputs);
 }
 
-Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant, const std::vector<InputSpec> &calibration)
+Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant,
+                                  const std::vector<InputSpec> &calibration)
 {
     const std::string file = path.filename().string();
     VariantModel model;
@@ -174,8 +190,9 @@ std::int64_t tensorBytes(const std::vector<c10::IValue> &values)
     return bytes;
 }
 
-std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup, int iterations,
-                                                const StopToken &stop, const std::function<void()> &tick)
+std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
+                                                int iterations, const StopToken &stop,
+                                                const std::function<void()> &tick)
 {
     ThreadCountScope threads(model.threads);
     for (int i = 0; i < warmup; ++i) {
@@ -216,8 +233,7 @@ struct AllocationPeak::Reporter final : c10::MemoryReportingInfoBase {
 AllocationPeak::AllocationPeak()
     : m_reporter(std::make_shared<Reporter>()),
       m_guard(std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, m_reporter))
-{
-}
+{}
 
 AllocationPeak::~AllocationPeak() = default;
 
@@ -231,7 +247,8 @@ bool isOutOfMemory(const std::exception &error)
     if (dynamic_cast<const std::bad_alloc *>(&error))
         return true;
     const std::string_view what = error.what();
-    return what.find("not enough memory") != std::string_view::npos || what.find("out of memory") != std::string_view::npos ||
+    return what.find("not enough memory") != std::string_view::npos ||
+           what.find("out of memory") != std::string_view::npos ||
            what.find("can't allocate memory") != std::string_view::npos;
 }
 
