@@ -41,6 +41,8 @@ const std::vector<CommandSpec> &commandSpecs()
          "batch-size sweep: latency, throughput, peak memory, knee", setupSweep},
         {"compare", "MODEL --input ... --variants baseline,frozen,channels_last,int8,int8_static,bf16 [--fail-if-slower PCT --gate VARIANT] | BASE.json OTHER.json",
          "optimized variants side by side, or per-layer deltas of two profiles", setupCompare},
+        {"record", "[--python PATH] [--steps N] [--out DIR] [--mark auto|optimizer|forward|time] -- script.py ARGS | -- -m module ARGS",
+         "runs a PyTorch program under the profiler, unchanged, and writes its trace (TensorBoard layout)", setupRecord},
         {"export", "MODEL --variant int8_static|int8|frozen|channels_last|bf16 [--input SHAPES] -o OUT.pt",
          "the optimized variant as a TorchScript file", setupExport},
     };

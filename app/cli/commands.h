@@ -48,6 +48,7 @@ void setupReport(CLI::App &command, int *exitCode);
 void setupSweep(CLI::App &command, int *exitCode);
 void setupCompare(CLI::App &command, int *exitCode);
 void setupExport(CLI::App &command, int *exitCode);
+void setupRecord(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();

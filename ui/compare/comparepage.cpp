@@ -434,6 +434,15 @@ void ComparePage::tracesChosen()
         m_traceStatus->setText(tr("%1 → %2: press Compare traces.").arg(m_baseTrace->currentText(), m_otherTrace->currentText()));
 }
 
+void ComparePage::compareTraces(const QString &basePath, const QString &otherPath)
+{
+    m_pendingBase = basePath;
+    m_pendingOther = otherPath;
+    m_comparePending = true;
+    m_tabs->setCurrentIndex(1);
+    choosePendingTraces();
+}
+
 void ComparePage::choosePendingTraces()
 {
     if (m_pendingBase.isEmpty())
@@ -457,6 +466,8 @@ void ComparePage::choosePendingTraces()
     m_pendingBase.clear();
     m_pendingOther.clear();
     tracesChosen();
+    if (std::exchange(m_comparePending, false))
+        diffTraces();
 }
 
 nlohmann::json ComparePage::saveState() const

@@ -81,6 +81,9 @@ public:
 
     void runVariants();
     void diffTraces();
+    // Chooses the traces at basePath and otherPath (before → after) and compares them, now if
+    // both are open, else as soon as they are.
+    void compareTraces(const QString &basePath, const QString &otherPath);
     // Saves a variant of the open model as TorchScript at path (a background job), calibrated
     // on and recording the inputs of the last compare. Save variant… asks where, for the
     // variant selected in the table.
@@ -155,6 +158,7 @@ private:
     std::pair<QString, QString> m_diffedNames;  // their file names
     QString m_pendingBase; // from a restored session, chosen once open
     QString m_pendingOther;
+    bool m_comparePending = false; // compare the pending pair once it is chosen
     // Diff flame graph
     QLabel *m_flameStatus = nullptr;
     QComboBox *m_flameSource = nullptr;

@@ -3,6 +3,7 @@
 #include "core/analysis/opmemory.h"
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/plots/memorycategoryplot.h"
 #include "ui/plots/memorycurveplot.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
@@ -27,6 +28,48 @@ struct MemoryData {
     std::int64_t originNs = 0;
 };
 
+QString bytesText(std::int64_t bytes)
+{
+    return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, bytes))));
+}
+
+// Where the categories came from and how finely, then what the peak held, largest first.
+QString categoryCaptionText(const record::MemoryCategories &categories)
+{
+    QString text = QObject::tr("<b>Memory by category</b> \u2014 ");
+    if (categories.source == "profiler")
+        text += QObject::tr("from the profiler's memory timeline (%1)")
+                    .arg(QString::fromStdString(categories.resolution).toHtmlEscaped());
+    else
+        text +=
+            QObject::tr("measured by the recorder: %1; total from the %2, less the %3 in use before the program "
+                        "started. Shaded: recorded steps.")
+                .arg(QString::fromStdString(categories.resolution).toHtmlEscaped(),
+                     QString::fromStdString(categories.allocator).toHtmlEscaped(), bytesText(categories.baselineBytes));
+    const auto peak = record::memoryPeak(categories);
+    if (!peak.found())
+        return text;
+    const auto total = peak.sample.total();
+    text += QObject::tr("<br><b>Peak %1</b> at step %2 (%3): ")
+                .arg(bytesText(total))
+                .arg(peak.sample.step)
+                .arg(QString::fromStdString(peak.sample.phase).replace(QLatin1Char('_'), QLatin1Char(' ')));
+    std::vector<std::pair<std::int64_t, record::MemoryCategory>> parts;
+    for (std::size_t i = 0; i < record::kMemoryCategoryCount; ++i)
+        if (peak.sample.bytes[i] > 0)
+            parts.emplace_back(peak.sample.bytes[i], record::MemoryCategory(i));
+    std::sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    QStringList shares;
+    for (const auto &[bytes, category] : parts) {
+        const auto label = record::memoryCategoryLabel(category);
+        shares << QObject::tr("<span style=\"color:%1\">\u25a0</span> %2 %3 (%4%)")
+                      .arg(plots::MemoryCategoryPlot::categoryColor(category).name(),
+                           QString::fromUtf8(label.data(), qsizetype(label.size())), bytesText(bytes))
+                      .arg(total > 0 ? 100.0 * double(bytes) / double(total) : 0.0, 0, 'f', 0);
+    }
+    return text + shares.join(QStringLiteral(", "));
+}
+
 enum Pages { EmptyPage, ContentPage, NoMemoryPage };
 
 } // namespace
@@ -43,7 +86,9 @@ MemoryPage::MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
                                    "record_shapes=True), then export the trace as before."),
                                 tr("Memory curves need [memory] events: profile_memory=True"), this)),
       m_traceChooser(new TraceChooser(workspace, this)), m_summary(new QLabel(this)),
-      m_curves(new plots::MemoryCurvePlot(this)), m_ops(new tables::TablePane(this))
+      m_curves(new plots::MemoryCurvePlot(this)), m_ops(new tables::TablePane(this)), m_categoryBox(new QWidget(this)),
+      m_opsBox(nullptr), m_categoryPlot(new plots::MemoryCategoryPlot(m_categoryBox)),
+      m_categoryCaption(new QLabel(m_categoryBox))
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -60,8 +105,17 @@ MemoryPage::MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     outer->addLayout(m_stack, 1);
 
     auto *content = new QSplitter(Qt::Vertical, this);
+    auto *categoryLayout = new QVBoxLayout(m_categoryBox);
+    categoryLayout->setContentsMargins(0, 0, 0, 4);
+    m_categoryCaption->setWordWrap(true);
+    m_categoryCaption->setTextFormat(Qt::RichText);
+    categoryLayout->addWidget(m_categoryCaption);
+    categoryLayout->addWidget(m_categoryPlot, 1);
+    content->addWidget(m_categoryBox);
+    m_categoryBox->setVisible(false);
     content->addWidget(m_curves);
     auto *table = new QWidget(content);
+    m_opsBox = table;
     auto *tableLayout = new QVBoxLayout(table);
     tableLayout->setContentsMargins(0, 4, 0, 0);
     auto *caption = new QLabel(tr("<b>Operators that allocated</b> \u2014 per device; <i>Held at peak</i>: what "
@@ -96,6 +150,11 @@ MemoryPage::MemoryPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
 bool MemoryPage::hasContent() const
 {
     return m_stack->currentIndex() != EmptyPage;
+}
+
+bool MemoryPage::showsCategories() const
+{
+    return m_stack->currentIndex() == ContentPage && !m_categoryBox->isHidden();
 }
 
 bool MemoryPage::showsNoMemory() const
@@ -140,8 +199,25 @@ void MemoryPage::showTrace(DocumentId id)
             if (id != m_traceId)
                 return;
             m_report = std::move(result.report);
+            const auto shown = m_workspace->trace(id);
+            const auto categories = shown ? shown->memoryCategories : nullptr;
+            m_categoryBox->setVisible(categories != nullptr);
+            m_curves->setVisible(!m_report.devices.empty());
+            m_opsBox->setVisible(!m_report.devices.empty());
+            if (categories) {
+                m_categoryPlot->setCategories(*categories);
+                m_categoryCaption->setText(categoryCaptionText(*categories));
+            }
+            if (m_report.devices.empty() && categories) {
+                m_summary->setText(tr("recorded program: peak <b>%1</b>")
+                                       .arg(bytesText(record::memoryPeak(*categories).sample.total())));
+                m_stack->setCurrentIndex(ContentPage);
+                Q_EMIT memoryShown();
+                return;
+            }
             if (m_report.devices.empty()) {
-                m_summary->clear();
+                // A memory file beside the trace that could not be read says so.
+                m_summary->setText(shown ? shown->memoryCategoriesError.toHtmlEscaped() : QString());
                 m_stack->setCurrentIndex(NoMemoryPage);
                 Q_EMIT memoryShown();
                 return;

@@ -19,8 +19,9 @@ class TraceChooser;
 class Workspace;
 
 namespace plots {
+class MemoryCategoryPlot;
 class MemoryCurvePlot;
-}
+} // namespace plots
 namespace tables {
 class TablePane;
 }
@@ -42,6 +43,11 @@ public:
     EmptyState *emptyState() const { return m_empty; }
     EmptyState *noMemoryState() const { return m_noMemory; }
     plots::MemoryCurvePlot *curves() const { return m_curves; }
+    // A recorded program's memory by category, shown above the curves (or alone, for a trace
+    // without [memory] events), with its source, resolution and the peak's composition.
+    bool showsCategories() const;
+    plots::MemoryCategoryPlot *categoryPlot() const { return m_categoryPlot; }
+    QLabel *categoryCaption() const { return m_categoryCaption; }
     tables::TablePane *opsPane() const { return m_ops; }
     const analysis::MemoryReport &report() const { return m_report; }
 
@@ -61,6 +67,10 @@ private:
     QLabel *m_summary;
     plots::MemoryCurvePlot *m_curves;
     tables::TablePane *m_ops;
+    QWidget *m_categoryBox;
+    QWidget *m_opsBox;
+    plots::MemoryCategoryPlot *m_categoryPlot;
+    QLabel *m_categoryCaption;
     analysis::MemoryReport m_report;
     DocumentId m_traceId = kNoDocument;
 };

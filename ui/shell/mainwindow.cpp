@@ -498,6 +498,8 @@ void MainWindow::createMenus()
     openModel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addAction(tr("Open &demo"), this, &MainWindow::openDemo);
+    auto *recordProgram = file->addAction(tr("&Record program…"), this, &MainWindow::showRecordDialog);
+    recordProgram->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     file->addSeparator();
     m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeCurrent);
     m_closeAction->setShortcut(QKeySequence::Close);

@@ -21,6 +21,7 @@ class BookmarkMenu;
 class JobStatusWidget;
 class JobTracker;
 class MessageBanner;
+class RecordDialog;
 class ReportExporter;
 class SessionController;
 class Workspace;
@@ -44,6 +45,13 @@ public:
 
     void showPage(Page page);
     Page currentPage() const;
+
+    // File → Record program… (Ctrl+R): the Record dialog, made on first use. Each trace it
+    // writes opens on the Overview; after a second record, the last two are compared on the
+    // Compare page, before → after.
+    RecordDialog *recordDialog();
+    void showRecordDialog();
+    QStringList recordedTraces() const { return m_recordedTraces; }
     QWidget *pageWidget(Page page) const;
 
     // When false (screenshots, tests), nothing modal is shown: a log directory opens its
@@ -136,6 +144,8 @@ private:
     QAction *m_wheelZooms = nullptr;
     QAction *m_closeAction = nullptr;
     std::map<Page, QWidget *> m_pages;
+    RecordDialog *m_recordDialog = nullptr;
+    QStringList m_recordedTraces; // traces recorded from this window, oldest first
     bool m_interactive = true;
     int m_failures = 0;
 };

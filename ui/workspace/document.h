@@ -2,6 +2,7 @@
 
 #include "core/analysis/job.h"
 #include "core/analysis/traceindex.h"
+#include "core/record/memorycategories.h"
 #include "core/torch/modelfile.h"
 #include "core/util/progress.h"
 
@@ -81,6 +82,9 @@ struct TraceDocument {
     std::shared_ptr<const trace::Trace> trace;
     std::shared_ptr<const analysis::TraceIndex> index;
     AnalysisCache analyses;
+    // A recorded program's memory by category (the .pt.memory.json beside the trace), or null.
+    std::shared_ptr<const record::MemoryCategories> memoryCategories;
+    QString memoryCategoriesError; // why the file beside the trace could not be read
     // A trace that combines ranks of a job (job is that job's id) has a name of its own
     // ("job: 8 ranks (rank-0.json.gz …)") instead of a file's; its path is the job's folder.
     QString title;

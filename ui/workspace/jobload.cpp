@@ -126,7 +126,7 @@ Result<LoadedTrace> loadCombinedRanks(const analysis::JobFigures &job, const std
     auto index = analysis::buildTraceIndex(*combined, &stop);
     if (!index)
         return Error{"loading the job's ranks cancelled"};
-    return LoadedTrace{std::move(combined), std::move(index)};
+    return LoadedTrace{std::move(combined), std::move(index), nullptr, {}};
 }
 
 } // namespace pyrometer::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/record/memorycategories.h"
 #include "core/analysis/job.h"
 #include "core/analysis/traceindex.h"
 #include "core/util/progress.h"
@@ -22,6 +23,8 @@ namespace pyrometer::ui {
 struct LoadedTrace {
     std::shared_ptr<const trace::Trace> trace;
     std::shared_ptr<const analysis::TraceIndex> index;
+    std::shared_ptr<const record::MemoryCategories> memoryCategories; // a recorded program's, beside the trace
+    QString memoryCategoriesError;                                    // why that file could not be read
 };
 
 // Which ranks of a job the Timeline shows: of the ranks whose trace can be read (readable(i); by

@@ -310,7 +310,16 @@ void Workspace::openTrace(const QString &path, bool partial)
             auto index = analysis::buildTraceIndex(*loaded.value(), &stop);
             if (!index)
                 return Error{"loading cancelled"};
-            return LoadedTrace{std::move(loaded).value(), std::move(index)};
+            LoadedTrace result{std::move(loaded).value(), std::move(index), nullptr, {}};
+            // A recorded program's memory by category lies beside its trace.
+            if (const auto memoryFile = record::memoryFileFor(file); !memoryFile.empty() && std::filesystem::exists(memoryFile)) {
+                auto categories = record::loadMemoryCategories(memoryFile);
+                if (categories)
+                    result.memoryCategories = std::make_shared<const record::MemoryCategories>(std::move(categories).value());
+                else
+                    result.memoryCategoriesError = QString::fromStdString(categories.error().message);
+            }
+            return result;
         },
         this,
         [this, path, modified](LoadedTrace loaded) {
@@ -320,6 +329,8 @@ void Workspace::openTrace(const QString &path, bool partial)
             document->modified = modified;
             document->trace = std::move(loaded.trace);
             document->index = std::move(loaded.index);
+            document->memoryCategories = std::move(loaded.memoryCategories);
+            document->memoryCategoriesError = loaded.memoryCategoriesError;
             const DocumentId opened = document->id;
             m_traces.emplace(opened, std::move(document));
             Q_EMIT fileOpened(path);

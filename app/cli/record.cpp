@@ -1,0 +1,225 @@
+// pyrometer-cli record [--python PATH] [--steps N] [--out DIR] -- script.py ARGS: runs a PyTorch
+// program under the profiler with no change to it, and prints the trace's path.
+#include "app/cli/commands.h"
+#include "app/cli/output.h"
+#include "core/record/memorycategories.h"
+#include "core/record/recorder.h"
+#include "core/util/format.h"
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace pyrometer::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RecordCommandOptions {
+    record::RecordOptions record;
+    std::vector<std::string> program;
+    std::string mark = "auto";
+    std::vector<std::string> environment;
+    bool noMemory = false;
+    bool noShapes = false;
+    Format format = Format::Table;
+};
+
+// Ctrl+C stops the program as the window's Cancel does (interrupt, then terminate): the
+// program runs in a process group of its own, so the terminal's SIGINT reaches only us.
+StopToken *g_stop = nullptr;
+extern "C" void onInterrupt(int)
+{
+    if (g_stop)
+        g_stop->requestStop();
+}
+
+std::string progressLine(const record::RecordProgress &progress)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, "pyrometer: step %d, recorded %d of %d, %.1f s", progress.steps, progress.recorded,
+                  progress.asked, progress.elapsedSeconds);
+    return text;
+}
+
+nlohmann::json outcomeJson(const record::RecordOutcome &outcome)
+{
+    nlohmann::json json;
+    json["traces"] = nlohmann::json::array();
+    for (const auto &trace : outcome.traces)
+        json["traces"].push_back(trace.string());
+    json["memory"] = nlohmann::json::array();
+    for (const auto &memory : outcome.memoryFiles)
+        json["memory"].push_back(memory.string());
+    json["steps"] = outcome.steps;
+    json["recorded"] = outcome.recorded;
+    json["asked"] = outcome.asked;
+    json["seconds"] = outcome.elapsedSeconds;
+    json["exit_code"] = outcome.exit.exitCode;
+    json["cancelled"] = outcome.exit.stopped;
+    if (outcome.interpreter) {
+        json["torch"] = outcome.interpreter->torchVersion;
+        json["python"] = outcome.interpreter->executable;
+    }
+    // The peak's composition, as the Memory page shows it.
+    if (!outcome.memoryFiles.empty()) {
+        if (const auto memory = record::loadMemoryCategories(outcome.memoryFiles.back())) {
+            const auto peak = record::memoryPeak(memory.value());
+            if (peak.found()) {
+                nlohmann::json composition;
+                for (std::size_t i = 0; i < record::kMemoryCategoryCount; ++i)
+                    composition[std::string(record::memoryCategoryKey(record::MemoryCategory(i)))] =
+                        peak.sample.bytes[i];
+                json["memory_peak"] = {{"step", peak.sample.step},
+                                       {"phase", peak.sample.phase},
+                                       {"bytes", composition},
+                                       {"source", memory->source},
+                                       {"resolution", memory->resolution}};
+            }
+        }
+    }
+    return json;
+}
+
+int runRecord(RecordCommandOptions &options)
+{
+    if (options.program.empty())
+        return badInput(
+            "record needs a program: pyrometer-cli record [OPTIONS] -- script.py ARGS (or -- -m module ARGS)");
+    auto &record = options.record;
+    if (options.program.front() == "-m") {
+        if (options.program.size() < 2)
+            return badInput("record: -m needs a module name");
+        record.asModule = true;
+        record.script = options.program[1];
+        record.arguments.assign(options.program.begin() + 2, options.program.end());
+    } else {
+        record.script = options.program.front();
+        record.arguments.assign(options.program.begin() + 1, options.program.end());
+        std::error_code error;
+        if (!fs::is_regular_file(record.script, error))
+            return badInput(record.script + ": no such script");
+    }
+    const auto mark = record::parseStepMark(options.mark);
+    if (!mark)
+        return badInput(mark.error().message);
+    record.mark = mark.value();
+    if (record.steps < 1 || record.repeat < 1 || record.skip < 0 || record.warmup < 0)
+        return badInput("record: --steps and --repeat must be at least 1, --skip and --warmup at least 0");
+    for (const auto &entry : options.environment) {
+        const auto equals = entry.find('=');
+        if (equals == std::string::npos || equals == 0)
+            return badInput("record: --env takes NAME=VALUE, not '" + entry + "'");
+        record.environment.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+    }
+    record.profileMemory = !options.noMemory;
+    record.recordShapes = !options.noShapes;
+    if (record.outputDirectory.empty())
+        record.outputDirectory = fs::path("pyrometer-logs") / fs::path(record.script).stem();
+
+    StopToken stop;
+    g_stop = &stop;
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    struct sigaction previousInt {
+    }, previousTerm{};
+    sigaction(SIGINT, &action, &previousInt);
+    sigaction(SIGTERM, &action, &previousTerm);
+
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
+    bool progressShown = false;
+    const auto clearProgress = [&] {
+        if (progressShown)
+            std::cerr << "\r\033[K" << std::flush;
+        progressShown = false;
+    };
+    record::RecordCallbacks callbacks;
+    record::RecordProgress lastProgress;
+    callbacks.onOutput = [&](record::OutputStream stream, std::string_view chunk) {
+        clearProgress();
+        auto &out = stream == record::OutputStream::Stdout && options.format != Format::Json ? std::cout : std::cerr;
+        out.write(chunk.data(), std::streamsize(chunk.size()));
+        out.flush();
+    };
+    callbacks.onProgress = [&](const record::RecordProgress &progress) {
+        if (!terminal)
+            return;
+        // Redrawn in place on a terminal, under the program's output.
+        if (progress.steps != lastProgress.steps || progress.recorded != lastProgress.recorded ||
+            int(progress.elapsedSeconds * 2) != int(lastProgress.elapsedSeconds * 2)) {
+            std::cerr << "\r\033[K" << progressLine(progress) << std::flush;
+            progressShown = true;
+        }
+        lastProgress = progress;
+    };
+    callbacks.onTrace = [&](const fs::path &trace) {
+        clearProgress();
+        std::cerr << "pyrometer: trace written: " << trace.string() << '\n';
+    };
+    const auto outcome = record::recordProgram(record, callbacks, stop);
+    clearProgress();
+    sigaction(SIGINT, &previousInt, nullptr);
+    sigaction(SIGTERM, &previousTerm, nullptr);
+    g_stop = nullptr;
+    if (!outcome)
+        return badInput(outcome.error().message);
+    if (!outcome->recordedSomething()) {
+        std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
+        return kBadInput;
+    }
+    if (outcome->failure != record::RecordFailure::None || outcome->exit.exitCode != 0 || outcome->exit.signal != 0)
+        std::cerr << "pyrometer-cli: the program "
+                  << (outcome->exit.stopped  ? std::string("was stopped")
+                      : outcome->exit.signal ? "was killed by " + record::signalName(outcome->exit.signal)
+                                             : "exited with status " + std::to_string(outcome->exit.exitCode))
+                  << " after its trace was written; the trace is complete\n";
+    if (options.format == Format::Json) {
+        writeJson(std::cout, outcomeJson(outcome.value()));
+        return kSuccess;
+    }
+    std::cerr << "pyrometer: " << outcome->recorded << " steps recorded of " << outcome->steps << " taken, in "
+              << formatDuration(std::int64_t(outcome->elapsedSeconds * 1e9)) << '\n';
+    for (const auto &trace : outcome->traces)
+        std::cout << trace.string() << '\n';
+    return kSuccess;
+}
+
+} // namespace
+
+void setupRecord(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<RecordCommandOptions>();
+    auto &record = options->record;
+    command.add_option("--python", record.python, "The interpreter that runs the program (a venv's or conda's python)")
+        ->capture_default_str();
+    command.add_option("--out", record.outputDirectory,
+                       "The TensorBoard log folder the trace is written to (default: pyrometer-logs/SCRIPT)");
+    command.add_option("--steps", record.steps, "Steps recorded")->capture_default_str();
+    command.add_option("--skip", record.skip, "Steps left out at the start")->capture_default_str();
+    command.add_option("--warmup", record.warmup, "Steps profiled but not kept, before the record")
+        ->capture_default_str();
+    command.add_option("--repeat", record.repeat, "Records taken, each a new trace in the same run")
+        ->capture_default_str();
+    command
+        .add_option("--mark", options->mark,
+                    "What marks a step: auto (the optimizer's step, else the outermost module's forward), optimizer, "
+                    "forward, or time (a window of --duration seconds after --delay)")
+        ->capture_default_str();
+    command.add_option("--delay", record.delaySeconds, "Time window: seconds before it opens");
+    command.add_option("--duration", record.durationSeconds, "Time window: seconds recorded")->capture_default_str();
+    command.add_flag("--cuda", record.cuda, "Record CUDA kernels too (where the interpreter's torch sees a GPU)");
+    command.add_flag("--with-stack", record.withStack, "Record Python stacks");
+    command.add_flag("--no-memory", options->noMemory, "Leave out profile_memory");
+    command.add_flag("--no-shapes", options->noShapes, "Leave out record_shapes");
+    command.add_flag("--keep-running", record.keepRunning, "Let the program run to its end after the last record");
+    command.add_option("-C,--cwd", record.workingDirectory, "The folder the program runs in (default: this one)");
+    command.add_option("--env", options->environment, "NAME=VALUE set for the program (repeatable)");
+    addFormatOption(command, &options->format);
+    command.add_option("PROGRAM", options->program, "-- script.py ARGS, or -- -m module ARGS");
+    command.callback([options, exitCode] { *exitCode = runRecord(*options); });
+}
+
+} // namespace pyrometer::cli

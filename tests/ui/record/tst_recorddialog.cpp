@@ -1,0 +1,232 @@
+#include "ui/compare/comparepage.h"
+#include "ui/memory/memorypage.h"
+#include "ui/plots/memorycategoryplot.h"
+#include "ui/record/recorddialog.h"
+#include "ui/record/recordrun.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/messagebanner.h"
+#include "ui/workspace/workspace.h"
+
+#include "../maybegrab.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+using namespace pyrometer;
+using namespace pyrometer::ui;
+
+namespace {
+
+const QString kPython = QStringLiteral(PYROMETER_TEST_PYTHON);
+
+QString program(const char *name)
+{
+    return QStringLiteral(PYROMETER_FIXTURES_DIR "/programs/") + QLatin1String(name);
+}
+
+record::RecordOptions optionsFor(const QTemporaryDir &dir, const char *script, int steps)
+{
+    record::RecordOptions options;
+    options.python = kPython.toStdString();
+    options.script = program(script).toStdString();
+    options.outputDirectory = dir.path().toStdString();
+    options.skip = 0;
+    options.warmup = 1;
+    options.steps = steps;
+    return options;
+}
+
+bool waitFinished(RecordDialog &dialog)
+{
+    return QTest::qWaitFor([&] { return !dialog.isRecording(); }, 120'000);
+}
+
+} // namespace
+
+class TestRecordDialog : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PyrometerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_recorddialog"));
+        QSettings().clear();
+    }
+
+    void formRoundTripsTheOptions()
+    {
+        RecordDialog dialog;
+        record::RecordOptions options;
+        options.python = "/opt/conda/bin/python";
+        options.script = "trainer.main";
+        options.asModule = true;
+        options.arguments = {"--data", "my data", "-v"};
+        options.workingDirectory = "/srv/project";
+        options.environment = {{"OMP_NUM_THREADS", "4"}};
+        options.outputDirectory = "/srv/logs";
+        options.mark = record::StepMark::Time;
+        options.delaySeconds = 2.5;
+        options.durationSeconds = 7;
+        options.steps = 9;
+        options.withStack = true;
+        options.keepRunning = true;
+        dialog.setOptions(options);
+        auto read = dialog.options();
+        read.cuda = options.cuda; // enabled only when the probe sees a GPU
+        QCOMPARE(read, options);
+    }
+
+    void probeSaysWhatTheInterpreterOffers()
+    {
+        RecordDialog dialog;
+        dialog.pythonCombo()->setCurrentText(kPython);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().startsWith(QStringLiteral("torch ")), 30'000);
+        QVERIFY(dialog.interpreterLabel()->text().contains(kPython));
+        QVERIFY(!dialog.cudaCheck()->isEnabled()); // no GPU on a test machine
+        dialog.pythonCombo()->setCurrentText(QStringLiteral("/nonexistent/python"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog.interpreterLabel()->text().contains(QStringLiteral("cannot start /nonexistent/python")), 30'000);
+    }
+
+    void recordsATrainingLoopLive()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        dialog.resize(900, 760);
+        auto options = optionsFor(dir, "train_cnn.py", 3);
+        options.arguments = {"20"};
+        dialog.setOptions(options);
+        QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
+        std::vector<int> recordedSeen;
+        connect(dialog.run(), &RecordRun::progressed, &dialog,
+                [&](const record::RecordProgress &progress) { recordedSeen.push_back(progress.recorded); });
+        QVERIFY(dialog.startRecord());
+        QVERIFY(dialog.isRecording());
+        QVERIFY(!dialog.recordButton()->isEnabled());
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        QVERIFY(!dialog.startRecord()); // one record at a time
+        QVERIFY(waitFinished(dialog));
+        maybeGrab(dialog, QStringLiteral("record-dialog.png"));
+        QCOMPARE(traces.size(), 1);
+        const auto trace = traces.at(0).at(0).toString();
+        QVERIFY(QFileInfo(trace).isFile());
+        QVERIFY(trace.startsWith(dir.path()));
+        // The program's own output, live, and the launcher's notes.
+        QVERIFY(dialog.log()->toPlainText().contains(QStringLiteral("step 0 loss")));
+        QVERIFY(dialog.log()->toPlainText().contains(QStringLiteral("trace written: ") + trace));
+        QCOMPARE(dialog.progressBar()->maximum(), 3);
+        QCOMPARE(dialog.progressBar()->value(), 3);
+        QVERIFY2(dialog.statusLabel()->text().startsWith(QStringLiteral("Recorded 3 of 3 steps")),
+                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.interpreterLabel()->text().startsWith(QStringLiteral("torch ")));
+        QVERIFY(!recordedSeen.empty());
+        QVERIFY(std::is_sorted(recordedSeen.begin(), recordedSeen.end()));
+        QVERIFY(dialog.recordAgainButton()->isEnabled());
+        QVERIFY(!dialog.cancelButton()->isEnabled());
+
+        // The settings are remembered for the next dialog.
+        RecordDialog next;
+        QCOMPARE(next.scriptEdit()->text(), program("train_cnn.py"));
+        QCOMPARE(next.pythonCombo()->currentText(), kPython);
+        QCOMPARE(next.argumentsEdit()->text(), QStringLiteral("20"));
+    }
+
+    void failureIsShownWithTheProgramsOutput()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        dialog.setOptions(optionsFor(dir, "raises.py", 3));
+        QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
+        QVERIFY(dialog.startRecord());
+        QVERIFY(waitFinished(dialog));
+        QCOMPARE(traces.size(), 0);
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("raises.py raised before a step was recorded")),
+                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.log()->toPlainText().contains(QStringLiteral("ValueError: the data set at ./data is empty")));
+        QVERIFY(dialog.recordButton()->isEnabled());
+        // An incomplete form says what is missing and starts nothing.
+        dialog.scriptEdit()->setText(dir.filePath(QStringLiteral("missing.py")));
+        QVERIFY(!dialog.startRecord());
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("missing.py: no such script")));
+        QVERIFY(!dialog.isRecording());
+    }
+
+    void cancelKeepsACompleteTrace()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        dialog.run()->setStopPolicy({std::chrono::milliseconds(5000), std::chrono::milliseconds(2000)});
+        dialog.setOptions(optionsFor(dir, "slow_loop.py", 1000));
+        QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
+        QVERIFY(dialog.startRecord());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->value() >= 2, 60'000);
+        dialog.cancelRecord();
+        QVERIFY(waitFinished(dialog));
+        QCOMPARE(traces.size(), 1);
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("cancelled; the trace is complete")));
+        QVERIFY(dialog.run()->lastOutcome().exit.stopped);
+    }
+
+    void windowOpensRecordsAndComparesTheLastTwo()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        auto *dialog = window.recordDialog();
+        dialog->setOptions(optionsFor(dir, "train_cnn.py", 2));
+        QVERIFY(dialog->startRecord());
+        QVERIFY(waitFinished(*dialog));
+        // The trace opens on the Overview as soon as it is written.
+        QTRY_COMPARE_WITH_TIMEOUT(int(window.workspace()->traces().size()), 1, 60'000);
+        QCOMPARE(window.currentPage(), Page::Overview);
+        QCOMPARE(window.recordedTraces().size(), 1);
+
+        // Its memory by category on the Memory page.
+        window.showPage(Page::Memory);
+        auto *memory = qobject_cast<MemoryPage *>(window.pageWidget(Page::Memory));
+        QTRY_VERIFY_WITH_TIMEOUT(memory->showsCategories(), 60'000);
+        QCOMPARE(memory->categoryPlot()->plot()->graphCount(), int(record::kMemoryCategoryCount));
+        const auto caption = memory->categoryCaption()->text();
+        QVERIFY2(caption.contains(QStringLiteral("Peak")), qPrintable(caption));
+        QVERIFY(caption.contains(QStringLiteral("Optimizer state")));
+        QVERIFY(caption.contains(QStringLiteral("3 samples per step")));
+        QTest::qWait(200);
+        maybeGrab(window, QStringLiteral("record-memory.png"));
+
+        // Record again: the same settings, a second trace, and the two compared before → after.
+        QVERIFY(dialog->recordAgain());
+        QVERIFY(waitFinished(*dialog));
+        QTRY_COMPARE_WITH_TIMEOUT(int(window.workspace()->traces().size()), 2, 60'000);
+        QCOMPARE(window.recordedTraces().size(), 2);
+        auto *compare = qobject_cast<ComparePage *>(window.pageWidget(Page::Compare));
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->comparedTraces().first.isEmpty(), 60'000);
+        QCOMPARE(compare->comparedTraces().first, QFileInfo(window.recordedTraces().at(0)).fileName());
+        QCOMPARE(compare->comparedTraces().second, QFileInfo(window.recordedTraces().at(1)).fileName());
+
+        // A failed record leaves the window as it was and says why.
+        dialog->setOptions(optionsFor(dir, "no_steps.py", 2));
+        QVERIFY(dialog->startRecord());
+        QVERIFY(waitFinished(*dialog));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.banner()->messages().join(QLatin1Char('\n')).contains(QStringLiteral("no_steps.py ended after")),
+            10'000);
+        QCOMPARE(int(window.workspace()->traces().size()), 2);
+    }
+};
+
+QTEST_MAIN(TestRecordDialog)
+#include "tst_recorddialog.moc"

@@ -1,0 +1,477 @@
+#include "ui/record/recorddialog.h"
+
+#include "ui/record/recordrun.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+namespace pyrometer::ui {
+
+namespace {
+
+QString joinArguments(const std::vector<std::string> &arguments)
+{
+    QStringList parts;
+    for (const auto &argument : arguments) {
+        auto text = QString::fromStdString(argument);
+        if (text.isEmpty() || text.contains(QLatin1Char(' ')) || text.contains(QLatin1Char('"')))
+            text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"\"")) + QLatin1Char('"');
+        parts << text;
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+std::vector<std::string> splitArguments(const QString &text)
+{
+    std::vector<std::string> result;
+    for (const auto &part : QProcess::splitCommand(text))
+        result.push_back(part.toStdString());
+    return result;
+}
+
+QWidget *withBrowse(QWidget *parent, QWidget *field, const std::function<void()> &browse)
+{
+    auto *row = new QWidget(parent);
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(field, 1);
+    auto *button = new QPushButton(QObject::tr("Browse…"), row);
+    QObject::connect(button, &QPushButton::clicked, row, browse);
+    layout->addWidget(button);
+    return row;
+}
+
+QSpinBox *spin(QWidget *parent, int minimum, int maximum, const QString &tip)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(minimum, maximum);
+    box->setToolTip(tip);
+    return box;
+}
+
+} // namespace
+
+QString defaultRecordFolder(const QString &script)
+{
+    const auto base = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const auto name = QFileInfo(script).completeBaseName();
+    return QDir(base).filePath(QStringLiteral("records/") + (name.isEmpty() ? QStringLiteral("program") : name));
+}
+
+RecordDialog::RecordDialog(QWidget *parent)
+    : QDialog(parent), m_run(new RecordRun(this)), m_python(new QComboBox(this)), m_interpreter(new QLabel(this)),
+      m_asScript(new QRadioButton(tr("Script"), this)), m_asModule(new QRadioButton(tr("Module (-m)"), this)),
+      m_script(new QLineEdit(this)), m_arguments(new QLineEdit(this)), m_workingDirectory(new QLineEdit(this)),
+      m_environment(new QLineEdit(this)), m_outputDirectory(new QLineEdit(this)), m_mark(new QComboBox(this)),
+      m_skip(spin(this, 0, 100000, tr("Steps left out at the start (data loading, compilation, caches warming)"))),
+      m_warmup(spin(this, 0, 1000, tr("Steps profiled but not kept, before each record"))),
+      m_steps(spin(this, 1, 10000, tr("Steps recorded"))),
+      m_repeat(spin(this, 1, 100, tr("Records taken, each a new trace in the same run"))),
+      m_delay(new QDoubleSpinBox(this)), m_duration(new QDoubleSpinBox(this)), m_cuda(new QCheckBox(tr("CUDA"), this)),
+      m_shapes(new QCheckBox(tr("Input shapes"), this)), m_memory(new QCheckBox(tr("Memory"), this)),
+      m_stack(new QCheckBox(tr("Python stacks"), this)), m_modules(new QCheckBox(tr("Modules"), this)),
+      m_keepRunning(new QCheckBox(tr("Let the program run on after the record"), this)),
+      m_log(new QPlainTextEdit(this)), m_progress(new QProgressBar(this)), m_status(new QLabel(this)),
+      m_record(new QPushButton(tr("&Record"), this)), m_cancel(new QPushButton(tr("&Cancel"), this)),
+      m_again(new QPushButton(tr("Record &again"), this))
+{
+    setWindowTitle(tr("Record program"));
+    setModal(false);
+    resize(860, 720);
+
+    auto *program = new QGroupBox(tr("Program"), this);
+    auto *form = new QFormLayout(program);
+    m_python->setEditable(true);
+    m_python->setInsertPolicy(QComboBox::NoInsert);
+    m_python->setToolTip(
+        tr("The interpreter that runs the program: a venv's or conda's python, as you run it yourself"));
+    form->addRow(tr("Python:"), withBrowse(program, m_python, [this] {
+                     const auto file = QFileDialog::getOpenFileName(this, tr("Choose a Python interpreter"),
+                                                                    QStringLiteral("/usr/bin"));
+                     if (!file.isEmpty())
+                         m_python->setCurrentText(file);
+                 }));
+    m_interpreter->setWordWrap(true);
+    m_interpreter->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_interpreter);
+    auto *kind = new QWidget(program);
+    auto *kindLayout = new QHBoxLayout(kind);
+    kindLayout->setContentsMargins(0, 0, 0, 0);
+    kindLayout->addWidget(m_asScript);
+    kindLayout->addWidget(m_asModule);
+    kindLayout->addStretch(1);
+    m_asScript->setChecked(true);
+    form->addRow(tr("Run:"), kind);
+    m_script->setPlaceholderText(tr("train.py, or package.module with Module"));
+    form->addRow(tr("Script:"), withBrowse(program, m_script, [this] {
+                     const auto file = QFileDialog::getOpenFileName(this, tr("Choose a Python script"), QString(),
+                                                                    tr("Python (*.py);;All files (*)"));
+                     if (file.isEmpty())
+                         return;
+                     m_script->setText(file);
+                     m_asScript->setChecked(true);
+                     if (m_workingDirectory->text().isEmpty())
+                         m_workingDirectory->setText(QFileInfo(file).absolutePath());
+                 }));
+    m_arguments->setPlaceholderText(tr("--epochs 1 --batch-size 32 (as on a command line)"));
+    form->addRow(tr("Arguments:"), m_arguments);
+    m_workingDirectory->setPlaceholderText(tr("the script's folder"));
+    form->addRow(tr("Working folder:"), withBrowse(program, m_workingDirectory, [this] {
+                     const auto folder =
+                         QFileDialog::getExistingDirectory(this, tr("Working folder"), m_workingDirectory->text());
+                     if (!folder.isEmpty())
+                         m_workingDirectory->setText(folder);
+                 }));
+    m_environment->setPlaceholderText(tr("NAME=VALUE NAME2=VALUE"));
+    form->addRow(tr("Environment:"), m_environment);
+
+    auto *how = new QGroupBox(tr("Record"), this);
+    auto *howLayout = new QFormLayout(how);
+    m_mark->addItem(tr("Automatic: optimizer steps, else model calls"), int(record::StepMark::Auto));
+    m_mark->addItem(tr("Optimizer steps (training)"), int(record::StepMark::Optimizer));
+    m_mark->addItem(tr("Model calls: the outermost module's forward (inference)"), int(record::StepMark::Forward));
+    m_mark->addItem(tr("A time window"), int(record::StepMark::Time));
+    howLayout->addRow(tr("A step is:"), m_mark);
+    auto *stepsRow = new QWidget(how);
+    auto *stepsLayout = new QHBoxLayout(stepsRow);
+    stepsLayout->setContentsMargins(0, 0, 0, 0);
+    for (const auto &[label, box] : {std::pair{tr("skip"), m_skip}, std::pair{tr("warm up"), m_warmup},
+                                     std::pair{tr("record"), m_steps}, std::pair{tr("repeat"), m_repeat}}) {
+        stepsLayout->addWidget(new QLabel(label, stepsRow));
+        stepsLayout->addWidget(box);
+    }
+    stepsLayout->addStretch(1);
+    howLayout->addRow(tr("Steps:"), stepsRow);
+    auto *timeRow = new QWidget(how);
+    auto *timeLayout = new QHBoxLayout(timeRow);
+    timeLayout->setContentsMargins(0, 0, 0, 0);
+    m_delay->setRange(0, 3600);
+    m_delay->setSuffix(tr(" s"));
+    m_duration->setRange(0.1, 3600);
+    m_duration->setSuffix(tr(" s"));
+    timeLayout->addWidget(new QLabel(tr("after"), timeRow));
+    timeLayout->addWidget(m_delay);
+    timeLayout->addWidget(new QLabel(tr("record for"), timeRow));
+    timeLayout->addWidget(m_duration);
+    timeLayout->addStretch(1);
+    howLayout->addRow(tr("Window:"), timeRow);
+    auto *activities = new QWidget(how);
+    auto *activitiesLayout = new QHBoxLayout(activities);
+    activitiesLayout->setContentsMargins(0, 0, 0, 0);
+    auto *cpu = new QCheckBox(tr("CPU"), activities);
+    cpu->setChecked(true);
+    cpu->setEnabled(false);
+    for (auto *box : {cpu, m_cuda, m_shapes, m_memory, m_stack, m_modules})
+        activitiesLayout->addWidget(box);
+    activitiesLayout->addStretch(1);
+    m_cuda->setToolTip(tr("Only where the interpreter's torch sees a GPU"));
+    howLayout->addRow(tr("Record:"), activities);
+    howLayout->addRow(QString(), m_keepRunning);
+    howLayout->addRow(tr("Traces to:"), withBrowse(how, m_outputDirectory, [this] {
+                          const auto folder = QFileDialog::getExistingDirectory(this, tr("Folder for the traces"),
+                                                                                m_outputDirectory->text());
+                          if (!folder.isEmpty())
+                              m_outputDirectory->setText(folder);
+                      }));
+    m_outputDirectory->setPlaceholderText(tr("a TensorBoard log folder (default: under Pyrometer's data folder)"));
+
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setPlaceholderText(tr("The program's output appears here as it runs."));
+    m_progress->setFormat(tr("%v of %m steps recorded"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_record, QDialogButtonBox::AcceptRole);
+    buttons->addButton(m_again, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_cancel, QDialogButtonBox::RejectRole);
+    auto *close = buttons->addButton(QDialogButtonBox::Close);
+    m_record->setDefault(true);
+    m_again->setEnabled(false);
+    m_cancel->setEnabled(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(program);
+    layout->addWidget(how);
+    layout->addWidget(m_log, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_record, &QPushButton::clicked, this, &RecordDialog::startRecord);
+    connect(m_again, &QPushButton::clicked, this, &RecordDialog::recordAgain);
+    connect(m_cancel, &QPushButton::clicked, this, &RecordDialog::cancelRecord);
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
+    connect(m_mark, &QComboBox::currentIndexChanged, this, &RecordDialog::updateMarkFields);
+    connect(m_python, &QComboBox::currentTextChanged, this, &RecordDialog::probe);
+    connect(m_run, &RecordRun::output, this, [this](const QString &text) { appendLog(text); });
+    connect(m_run, &RecordRun::started, this, [this](const record::InterpreterInfo &interpreter) {
+        m_interpreter->setText(describeInterpreter(interpreter));
+    });
+    connect(m_run, &RecordRun::progressed, this, &RecordDialog::showProgress);
+    connect(m_run, &RecordRun::traceWritten, this, [this](const QString &path) {
+        appendLog(tr("trace written: %1").arg(path), true);
+        Q_EMIT traceRecorded(path);
+    });
+    connect(m_run, &RecordRun::finished, this, &RecordDialog::finish);
+
+    QSettings settings;
+    m_settings = RecordSettings::load(settings);
+    m_python->addItems(m_settings.interpreters.isEmpty() ? QStringList{QStringLiteral("python3")}
+                                                         : m_settings.interpreters);
+    setOptions(m_settings.options);
+    updateMarkFields();
+}
+
+RecordDialog::~RecordDialog() = default;
+
+bool RecordDialog::isRecording() const
+{
+    return m_run->isRunning();
+}
+
+record::RecordOptions RecordDialog::options() const
+{
+    record::RecordOptions o;
+    o.python = m_python->currentText().trimmed().toStdString();
+    o.script = m_script->text().trimmed().toStdString();
+    o.asModule = m_asModule->isChecked();
+    o.arguments = splitArguments(m_arguments->text());
+    const auto script = QString::fromStdString(o.script);
+    o.workingDirectory = (m_workingDirectory->text().trimmed().isEmpty() && !o.asModule && !script.isEmpty()
+                              ? QFileInfo(script).absolutePath()
+                              : m_workingDirectory->text().trimmed())
+                             .toStdString();
+    for (const auto &entry : QProcess::splitCommand(m_environment->text())) {
+        const auto equals = entry.indexOf(QLatin1Char('='));
+        if (equals > 0)
+            o.environment.emplace_back(entry.left(equals).toStdString(), entry.mid(equals + 1).toStdString());
+    }
+    o.outputDirectory = (m_outputDirectory->text().trimmed().isEmpty() ? defaultRecordFolder(script)
+                                                                       : m_outputDirectory->text().trimmed())
+                            .toStdString();
+    o.mark = record::StepMark(m_mark->currentData().toInt());
+    o.skip = m_skip->value();
+    o.warmup = m_warmup->value();
+    o.steps = m_steps->value();
+    o.repeat = m_repeat->value();
+    o.delaySeconds = m_delay->value();
+    o.durationSeconds = m_duration->value();
+    o.cuda = m_cuda->isChecked() && m_cuda->isEnabled();
+    o.recordShapes = m_shapes->isChecked();
+    o.profileMemory = m_memory->isChecked();
+    o.withStack = m_stack->isChecked();
+    o.withModules = m_modules->isChecked();
+    o.keepRunning = m_keepRunning->isChecked();
+    return o;
+}
+
+void RecordDialog::setOptions(const record::RecordOptions &o)
+{
+    m_python->setCurrentText(QString::fromStdString(o.python));
+    m_script->setText(QString::fromStdString(o.script));
+    (o.asModule ? m_asModule : m_asScript)->setChecked(true);
+    m_arguments->setText(joinArguments(o.arguments));
+    m_workingDirectory->setText(QString::fromStdString(o.workingDirectory.string()));
+    QStringList environment;
+    for (const auto &[name, value] : o.environment)
+        environment << QString::fromStdString(name + "=" + value);
+    m_environment->setText(environment.join(QLatin1Char(' ')));
+    m_outputDirectory->setText(QString::fromStdString(o.outputDirectory.string()));
+    m_mark->setCurrentIndex(std::max(0, m_mark->findData(int(o.mark))));
+    m_skip->setValue(o.skip);
+    m_warmup->setValue(o.warmup);
+    m_steps->setValue(o.steps);
+    m_repeat->setValue(o.repeat);
+    m_delay->setValue(o.delaySeconds);
+    m_duration->setValue(o.durationSeconds);
+    m_cuda->setChecked(o.cuda);
+    m_shapes->setChecked(o.recordShapes);
+    m_memory->setChecked(o.profileMemory);
+    m_stack->setChecked(o.withStack);
+    m_modules->setChecked(o.withModules);
+    m_keepRunning->setChecked(o.keepRunning);
+}
+
+void RecordDialog::probe()
+{
+    const auto python = m_python->currentText().trimmed();
+    const int generation = ++m_probeGeneration;
+    m_cuda->setEnabled(false);
+    if (python.isEmpty()) {
+        m_interpreter->setText(tr("Choose the interpreter you run the program with."));
+        return;
+    }
+    m_interpreter->setText(tr("Asking %1 what its torch offers…").arg(python));
+    QtConcurrent::run([python = python.toStdString()] {
+        return record::probeInterpreter(python);
+    }).then(this, [this, generation](Result<record::InterpreterInfo> info) {
+        if (generation != m_probeGeneration)
+            return;
+        if (!info) {
+            m_interpreter->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                                       .arg(QString::fromStdString(info.error().message).toHtmlEscaped()));
+            return;
+        }
+        m_interpreter->setText(describeInterpreter(info.value()));
+        m_cuda->setEnabled(info->cuda);
+        if (!info->cuda)
+            m_cuda->setToolTip(tr("This interpreter's torch sees no GPU"));
+    });
+}
+
+void RecordDialog::updateMarkFields()
+{
+    const bool time = record::StepMark(m_mark->currentData().toInt()) == record::StepMark::Time;
+    for (QWidget *box : {static_cast<QWidget *>(m_skip), static_cast<QWidget *>(m_warmup),
+                         static_cast<QWidget *>(m_steps), static_cast<QWidget *>(m_repeat)})
+        box->setEnabled(!time);
+    m_delay->setEnabled(time);
+    m_duration->setEnabled(time);
+}
+
+bool RecordDialog::startRecord()
+{
+    if (m_run->isRunning())
+        return false;
+    const auto o = options();
+    QString problem;
+    if (o.python.empty())
+        problem = tr("Choose the Python interpreter that runs the program.");
+    else if (o.script.empty())
+        problem = tr("Choose the script (or module) to record.");
+    else if (!o.asModule && !QFileInfo(QString::fromStdString(o.script)).isFile())
+        problem = tr("%1: no such script.").arg(QString::fromStdString(o.script));
+    if (!problem.isEmpty()) {
+        m_status->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(problem.toHtmlEscaped()));
+        return false;
+    }
+    m_settings.options = o;
+    m_settings.rememberInterpreter(QString::fromStdString(o.python));
+    saveSettings();
+    m_log->clear();
+    appendLog(tr("recording %1%2 with %3 into %4")
+                  .arg(o.asModule ? QStringLiteral("-m ") : QString(), QString::fromStdString(o.script),
+                       QString::fromStdString(o.python), QString::fromStdString(o.outputDirectory.string())),
+              true);
+    m_progress->setRange(0, o.mark == record::StepMark::Time ? 1 : o.steps * o.repeat);
+    m_progress->setValue(0);
+    m_elapsed.start();
+    m_run->start(o);
+    setRunning(true);
+    m_status->setText(tr("Starting %1…").arg(QString::fromStdString(o.python)));
+    return true;
+}
+
+bool RecordDialog::recordAgain()
+{
+    if (m_run->isRunning())
+        return false;
+    setOptions(m_run->options());
+    return startRecord();
+}
+
+void RecordDialog::cancelRecord()
+{
+    if (!m_run->isRunning())
+        return;
+    appendLog(tr("cancelling: interrupting the program (a record in progress is written), then ending it"), true);
+    m_status->setText(tr("Cancelling…"));
+    m_run->cancel();
+}
+
+void RecordDialog::setRunning(bool running)
+{
+    m_record->setEnabled(!running);
+    if (running)
+        m_again->setEnabled(false); // enabled again when the record is over
+    m_cancel->setEnabled(running);
+}
+
+void RecordDialog::showProgress(const record::RecordProgress &progress)
+{
+    m_progress->setMaximum(std::max(1, progress.asked));
+    m_progress->setValue(std::min(progress.recorded, m_progress->maximum()));
+    m_status->setText(tr("Step %1 \u00b7 %2 of %3 recorded \u00b7 %4 s")
+                          .arg(progress.steps)
+                          .arg(progress.recorded)
+                          .arg(progress.asked)
+                          .arg(progress.elapsedSeconds, 0, 'f', 1));
+}
+
+void RecordDialog::finish(const record::RecordOutcome &outcome)
+{
+    setRunning(false);
+    m_again->setEnabled(true);
+    if (outcome.recordedSomething()) {
+        QString text = tr("Recorded %1 of %2 steps in %3 s: %4")
+                           .arg(outcome.recorded)
+                           .arg(outcome.asked)
+                           .arg(outcome.elapsedSeconds, 0, 'f', 1)
+                           .arg(QString::fromStdString(outcome.traces.back().string()));
+        if (outcome.exit.stopped)
+            text += tr(" (cancelled; the trace is complete)");
+        else if (outcome.exit.signal != 0)
+            text += tr(" (then the program was killed by %1)")
+                        .arg(QString::fromStdString(record::signalName(outcome.exit.signal)));
+        else if (outcome.exit.exitCode != 0)
+            text += tr(" (then the program exited with status %1)").arg(outcome.exit.exitCode);
+        m_status->setText(text.toHtmlEscaped());
+        appendLog(text, true);
+    } else {
+        m_status->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                              .arg(QString::fromStdString(outcome.message).toHtmlEscaped()));
+        appendLog(QString::fromStdString(outcome.message), true);
+    }
+    Q_EMIT recordFinished(outcome);
+}
+
+void RecordDialog::appendLog(const QString &text, bool note)
+{
+    auto *bar = m_log->verticalScrollBar();
+    const bool atEnd = bar->value() == bar->maximum();
+    m_log->moveCursor(QTextCursor::End);
+    if (note) {
+        if (!m_log->document()->isEmpty() && !m_log->toPlainText().endsWith(QLatin1Char('\n')))
+            m_log->insertPlainText(QStringLiteral("\n"));
+        m_log->insertPlainText(QStringLiteral("\u25b8 pyrometer: ") + text + QLatin1Char('\n'));
+    } else {
+        m_log->insertPlainText(text);
+    }
+    if (atEnd)
+        bar->setValue(bar->maximum());
+}
+
+void RecordDialog::saveSettings() const
+{
+    QSettings settings;
+    m_settings.save(settings);
+}
+
+} // namespace pyrometer::ui
