@@ -3,32 +3,14 @@
 // (`pyrometer-cli profile --format json`).
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
-#include "app/cli/variantoptions.h"
+#include "app/cli/compareoptions.h"
 #include "core/torch/layerdelta.h"
 
 #include <fstream>
 #include <iostream>
 
 namespace pyrometer::cli {
-namespace {
 
-struct CompareCliOptions {
-    ModelRunOptions run;
-    std::vector<std::string> files;
-    std::optional<double> failIfSlower;
-    std::string gate;
-};
-
-std::string optionalFixed(const std::optional<double> &value, int decimals)
-{
-    if (!value)
-        return "";
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.*g", decimals, *value);
-    return buffer;
-}
-
-// A gate failure message, or empty when the gate passes.
 std::string gateFailure(const std::string &what, double baseMs, double otherMs, double limitPercent)
 {
     if (baseMs <= 0)
@@ -42,102 +24,7 @@ std::string gateFailure(const std::string &what, double baseMs, double otherMs, 
     return buffer;
 }
 
-int compareModelVariants(const CompareCliOptions &options)
-{
-    auto run = options.run;
-    run.model = options.files.front();
-    const auto parsed = parseModelRun(run);
-    if (!parsed)
-        return kBadInput;
-    torch::CompareOptions compare;
-    compare.inputs = parsed->inputs;
-    compare.variants = parsed->variants;
-    compare.warmup = run.warmup;
-    compare.iterations = run.iterations;
-    std::string gate = options.gate;
-    if (options.failIfSlower && gate.empty()) {
-        std::vector<std::string> others;
-        for (const auto &variant : compare.variants)
-            if (variant != torch::Variant{})
-                others.push_back(torch::variantName(variant));
-        if (others.size() != 1)
-            return badInput(run.model + ": --fail-if-slower needs --gate VARIANT to say which variant it judges");
-        gate = others.front();
-    }
-    if (!gate.empty()) {
-        const auto gated = torch::parseVariants(gate);
-        if (!gated.ok() || gated->size() != 1)
-            return badInput(run.model + ": --gate \"" + gate + "\": not one variant name");
-        gate = torch::variantName(gated->front());
-        if (std::find(compare.variants.begin(), compare.variants.end(), gated->front()) == compare.variants.end())
-            compare.variants.push_back(gated->front());
-    }
-    ProgressReporter progress;
-    const auto report = torch::compareVariants(run.model, compare, {}, progress, StopToken());
-    if (!report.ok())
-        return badInput(report.error().message);
-    const auto &rows = report->rows;
-    if (run.format == Format::Json) {
-        nlohmann::json json = nlohmann::json::array();
-        for (const auto &row : rows) {
-            nlohmann::json entry{{"variant", row.name},
-                                 {"latency_ms", row.latency.mean},
-                                 {"p50_ms", row.latency.p50},
-                                 {"p90_ms", row.latency.p90},
-                                 {"throughput_per_s", row.throughputPerSecond},
-                                 {"speedup", row.speedup},
-                                 {"model_bytes", row.modelBytes},
-                                 {"max_abs_diff", row.maxAbsDiff ? nlohmann::json(*row.maxAbsDiff) : nlohmann::json()},
-                                 {"relative_error", row.relativeError ? nlohmann::json(*row.relativeError) : nlohmann::json()}};
-            if (!row.error.empty()) {
-                entry["error"] = row.error;
-                for (const char *measured : {"latency_ms", "p50_ms", "p90_ms", "throughput_per_s", "speedup", "model_bytes"})
-                    entry[measured] = nullptr; // not measured, rather than zero
-            }
-            if (!row.note.empty())
-                entry["note"] = row.note;
-            json.push_back(std::move(entry));
-        }
-        writeJson(std::cout, {{"model", run.model},
-                              {"input", torch::formatInputSpecs(report->inputs)},
-                              {"quantized_engines", report->quantizationEngines},
-                              {"rows", json}});
-    } else {
-        TextTable table{{"variant", "latency ms", "p90 ms", "speedup", "model bytes", "max abs diff", "rel error", "note"},
-                        {},
-                        {false, true, true, true, true, true, true, false},
-                        {false, false, false, false, false, false, false, true}};
-        // Narrow terminals keep the variant, its latency and speedup.
-        table.dropFirst = {"p90 ms", "rel error", "max abs diff", "model bytes"};
-        for (const auto &row : rows) {
-            if (!row.ok()) {
-                table.rows.push_back({row.name, "", "", "", "", "", "", "failed: " + row.error});
-                continue;
-            }
-            table.rows.push_back({row.name, fixed(row.latency.mean), fixed(row.latency.p90), fixed(row.speedup, 2) + "x",
-                                  bytesText(row.modelBytes, run.format), optionalFixed(row.maxAbsDiff, 3), optionalFixed(row.relativeError, 3),
-                                  row.note});
-        }
-        writeTable(std::cout, table, run.format);
-    }
-    if (options.failIfSlower) {
-        for (const auto &row : rows) {
-            if (row.name != gate)
-                continue;
-            if (!row.ok()) {
-                std::fprintf(stderr, "pyrometer-cli: %s: the gated variant %s failed: %s\n", run.model.c_str(), gate.c_str(),
-                             row.error.c_str());
-                return kFinding;
-            }
-            const auto failure = gateFailure(run.model + " " + gate, rows.front().latency.mean, row.latency.mean, *options.failIfSlower);
-            if (!failure.empty()) {
-                std::fprintf(stderr, "pyrometer-cli: %s\n", failure.c_str());
-                return kFinding;
-            }
-        }
-    }
-    return kSuccess;
-}
+namespace {
 
 // The per-layer rows of `pyrometer-cli profile --format json`, or an Error naming the file.
 Result<std::vector<torch::LayerRow>> readProfileJson(const std::string &path)
@@ -227,8 +114,24 @@ void setupCompare(CLI::App &command, int *exitCode)
         ->required()
         ->expected(1, 2);
     command.add_option("--fail-if-slower", options->failIfSlower,
-                       "Exit 1 when the gated variant (or OTHER.json's forward pass) is slower than the baseline by more than PCT percent");
-    command.add_option("--gate", options->gate, "The variant --fail-if-slower judges (needed when several are compared)");
+                       "Exit 1 when the gated variant (or OTHER.json's forward pass) is slower than the baseline by "
+                       "more than PCT percent");
+    command.add_option(
+        "--gate", options->gate,
+        "The variant --fail-if-slower and --max-accuracy-drop judge (needed for --fail-if-slower when several are "
+        "compared; --max-accuracy-drop judges every variant without it)");
+    command.add_option(
+        "--data", options->data,
+        "Samples saved by torch.save (a tensor, or a tuple of one tensor per model input): each variant's top-1 "
+        "agreement with the baseline, and its accuracy with --labels");
+    command.add_option("--labels", options->labels,
+                       "The samples' class labels, saved by torch.save as an int64 tensor");
+    command
+        .add_option(
+            "--max-accuracy-drop", options->maxAccuracyDrop,
+            "Exit 1 when a variant's top-1 accuracy is more than PCT points below the baseline's (without --labels: "
+            "when more than PCT% of its predictions differ from the baseline's); needs --data")
+        ->check(CLI::Range(0.0, 100.0));
     addModelRunOptions(command, &options->run, "baseline,frozen,channels_last,int8,int8_static,bf16", 5, 20);
     command.callback([options, exitCode] {
         if (options->files.size() == 2 && isJsonFile(options->files[0]) && isJsonFile(options->files[1]))

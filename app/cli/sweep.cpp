@@ -26,6 +26,11 @@ nlohmann::json kneeJson(const std::optional<torch::Knee> &knee)
     return {{"batch", knee->batch}, {"throughput_per_s", knee->throughputPerSecond}, {"gain_per_doubling", knee->gainPerDoubling}};
 }
 
+nlohmann::json energyJson(const std::optional<double> &value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
 int runSweep(const SweepCliOptions &options)
 {
     const auto parsed = parseModelRun(options.run);
@@ -60,7 +65,9 @@ int runSweep(const SweepCliOptions &options)
                             {"p90_ms", point.latency.p90},
                             {"throughput_per_s", point.throughputPerSecond},
                             {"peak_memory_bytes", point.peakMemoryBytes},
-                            {"fits_budget", point.fitsBudget}});
+                            {"fits_budget", point.fitsBudget},
+                            {"energy_mj", energyJson(point.energyMjPerInference)},
+                            {"inferences_per_j", energyJson(torch::inferencesPerJoule(point.energyMjPerInference))}});
         nlohmann::json knees = nlohmann::json::object();
         nlohmann::json variants = nlohmann::json::array();
         for (const auto &summary : r.summaries) {
@@ -77,6 +84,8 @@ int runSweep(const SweepCliOptions &options)
         writeJson(std::cout, {{"model", options.run.model},
                               {"input", torch::formatInputSpecs(r.inputs)},
                               {"memory_source", r.memorySource},
+                              {"energy_unavailable",
+                               r.energyUnavailable.empty() ? nlohmann::json() : nlohmann::json(r.energyUnavailable)},
                               {"memory_budget_bytes", r.memoryBudgetBytes},
                               {"knee_threshold", sweep.kneeThreshold},
                               {"rows", rows},
@@ -84,16 +93,21 @@ int runSweep(const SweepCliOptions &options)
                               {"variants", variants}});
         return kSuccess;
     }
-    TextTable table{{"variant", "batch", "latency ms", "p50 ms", "p90 ms", "samples/s", "peak memory", "fits"},
-                    {},
-                    {false, true, true, true, true, true, true, false}};
+    TextTable table{
+        {"variant", "batch", "latency ms", "p50 ms", "p90 ms", "samples/s", "mJ/inf", "inf/J", "peak memory", "fits"},
+        {},
+        {false, true, true, true, true, true, true, true, true, false}};
     // Narrow terminals keep the variant, the batch, its latency and throughput.
-    table.dropFirst = {"p50 ms", "p90 ms", "fits", "peak memory"};
-    for (const auto &point : r.points)
-        table.rows.push_back({point.variant, std::to_string(point.batch), fixed(point.latency.mean), fixed(point.latency.p50),
-                              fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
+    table.dropFirst = {"p50 ms", "p90 ms", "fits", "inf/J", "mJ/inf", "peak memory"};
+    for (const auto &point : r.points) {
+        const auto perJoule = torch::inferencesPerJoule(point.energyMjPerInference);
+        table.rows.push_back({point.variant, std::to_string(point.batch), fixed(point.latency.mean),
+                              fixed(point.latency.p50), fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
+                              point.energyMjPerInference ? fixed(*point.energyMjPerInference, 2) : std::string("n/a"),
+                              perJoule ? fixed(*perJoule, 1) : std::string("n/a"),
                               formatBytes(std::uint64_t(std::max<std::int64_t>(0, point.peakMemoryBytes))),
                               point.fitsBudget ? "yes" : "no"});
+    }
     writeTable(std::cout, table, options.run.format);
     if (options.run.format == Format::Csv)
         return kSuccess;
@@ -117,6 +131,11 @@ int runSweep(const SweepCliOptions &options)
         writeText(std::cout, line, options.run.format);
     }
     writeText(std::cout, "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs",
+              options.run.format);
+    writeText(std::cout,
+              r.energyUnavailable.empty()
+                  ? "energy: the RAPL counters (package and DRAM) over the timed runs, per inference (one sample)"
+                  : "energy: unavailable: " + r.energyUnavailable,
               options.run.format);
     return kSuccess;
 }

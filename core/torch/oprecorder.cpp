@@ -178,33 +178,69 @@ void collect(const std::shared_ptr<profiler::Result> &result, int depth, std::un
 
 } // namespace
 
+namespace {
+
+// Records every top-level op the calling thread runs while it lives.
+class OpRecording {
+public:
+    OpRecording()
+        : m_handle(at::addThreadLocalCallback(at::RecordFunctionCallback(onOpStart, onOpEnd)
+                                                  .needsInputs(true)
+                                                  .needsOutputs(true)
+                                                  .scopes({at::RecordScope::FUNCTION})))
+    {
+        t_collector = &m_collector;
+    }
+    ~OpRecording()
+    {
+        at::removeCallback(m_handle);
+        t_collector = nullptr;
+    }
+    OpRecording(const OpRecording &) = delete;
+    OpRecording &operator=(const OpRecording &) = delete;
+    std::vector<OpRecord> take() { return std::move(m_collector.ops); }
+
+private:
+    OpCollector m_collector;
+    at::CallbackHandle m_handle;
+};
+
+} // namespace
+
+std::vector<OpRecord> recordForwardOps(::torch::jit::Module &module, const std::vector<c10::IValue> &inputs)
+{
+    OpRecording recording;
+    c10::InferenceMode guard;
+    module.forward(inputs);
+    return recording.take();
+}
+
 Result<std::vector<OpRecord>> ModelSession::recordOps()
 {
-    OpCollector collector;
-    t_collector = &collector;
-    const auto handle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(onOpStart, onOpEnd).needsInputs(true).needsOutputs(true).scopes({at::RecordScope::FUNCTION}));
     std::optional<Error> failed;
-    try {
-        // A train-mode model must not meet inference tensors: they cannot be saved for a later
-        // backward. Recording needs no gradients either way.
-        if (m_impl->mode == RunMode::Inference) {
-            c10::InferenceMode guard;
-            m_impl->forwardOnly();
-        } else {
-            at::NoGradGuard guard;
-            m_impl->forwardOnly();
+    std::vector<OpRecord> ops;
+    {
+        OpRecording recording;
+        try {
+            // A train-mode model must not meet inference tensors: they cannot be saved for a later
+            // backward. Recording needs no gradients either way.
+            if (m_impl->mode == RunMode::Inference) {
+                c10::InferenceMode guard;
+                m_impl->forwardOnly();
+            } else {
+                at::NoGradGuard guard;
+                m_impl->forwardOnly();
+            }
+        } catch (const c10::Error &error) {
+            failed = m_impl->runError(error.what_without_backtrace());
+        } catch (const std::exception &error) {
+            failed = m_impl->runError(error.what());
         }
-    } catch (const c10::Error &error) {
-        failed = m_impl->runError(error.what_without_backtrace());
-    } catch (const std::exception &error) {
-        failed = m_impl->runError(error.what());
+        ops = recording.take();
     }
-    at::removeCallback(handle);
-    t_collector = nullptr;
     if (failed)
         return *failed;
-    return std::move(collector.ops);
+    return ops;
 }
 
 Result<RecordedProfile> ModelSession::recordProfile(int iterations, int firstStep)

@@ -4,6 +4,7 @@
 
 #include "core/util/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
@@ -15,12 +16,15 @@ bool isConvOrLinear(const std::string &type)
     return type == "Conv1d" || type == "Conv2d" || type == "Conv3d" || type == "Linear";
 }
 
-// How many of count elements a fraction removes: rounded down, as torch.nn.utils.prune rounds
-// a fraction of a tensor's elements.
-std::int64_t share(double amount, std::int64_t count)
+} // namespace
+
+std::int64_t prunedCount(double amount, std::int64_t count)
 {
-    return std::min<std::int64_t>(count, std::int64_t(std::floor(amount * double(count))));
+    // Python's round() (halves to even), as torch.nn.utils.prune counts a fraction of a tensor.
+    return std::clamp<std::int64_t>(std::int64_t(std::nearbyint(amount * double(count))), 0, count);
 }
+
+namespace {
 
 at::Tensor weightOf(const ::torch::jit::Module &module)
 {
@@ -62,7 +66,7 @@ Result<std::string> pruneL1(::torch::jit::Module &module, double amount, bool gl
         for (const auto &layer : layers)
             magnitudes.push_back(weightOf(layer.module).detach().abs().reshape({-1}).to(at::kFloat));
         const auto all = at::cat(magnitudes);
-        const auto pruned = share(amount, all.numel());
+        const auto pruned = prunedCount(amount, all.numel());
         if (pruned > 0) {
             const auto chosen = std::get<1>(all.topk(pruned, 0, /*largest=*/false, /*sorted=*/false));
             std::int64_t offset = 0;
@@ -77,7 +81,7 @@ Result<std::string> pruneL1(::torch::jit::Module &module, double amount, bool gl
     } else {
         for (const auto &layer : layers) {
             auto weight = weightOf(layer.module);
-            const auto pruned = share(amount, weight.numel());
+            const auto pruned = prunedCount(amount, weight.numel());
             if (pruned == 0)
                 continue;
             const auto magnitude = weight.detach().abs().reshape({-1}).to(at::kFloat);

@@ -14,6 +14,10 @@ namespace pyrometer::torch {
 // "50%", "12.5%": a fraction as a percentage, for notes.
 std::string percentText(double fraction);
 
+// How many of count weights or channels a fraction prunes: amount x count rounded as Python's
+// round() does, as torch.nn.utils.prune counts them.
+std::int64_t prunedCount(double amount, std::int64_t count);
+
 // Every Conv and Linear submodule with a weight tensor, depth-first ("" is the root).
 struct WeightedLayer {
     std::string name;

@@ -26,4 +26,8 @@ struct ModelSession::Impl {
 // salt gives other tensors of the same shapes (calibration batches apart from the checked ones).
 std::vector<c10::IValue> makeInputs(const std::vector<InputSpec> &specs, std::uint64_t salt = 0);
 
+// Every top-level op of one forward of module in InferenceMode, with its arguments, output
+// shapes and module frames (what FLOPs are counted from); throws what libtorch throws.
+std::vector<OpRecord> recordForwardOps(::torch::jit::Module &module, const std::vector<c10::IValue> &inputs);
+
 } // namespace pyrometer::torch

@@ -94,6 +94,9 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
     report.path = path;
     report.memoryBudgetBytes = std::max<std::int64_t>(0, options.memoryBudgetBytes);
     report.memorySource = "cpu-allocator";
+    const auto energy = probeRapl(options.powercapRoot);
+    if (!energy.available)
+        report.energyUnavailable = energy.reason;
     auto given = givenOrRecordedInputs(path, options.inputs);
     if (!given.ok())
         return given.error();
@@ -145,16 +148,19 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
             try {
                 const auto inputs = built->adapt(makeInputs(withBatch(specs, batch)));
                 const auto inputBytes = tensorBytes(inputs);
-                std::optional<std::vector<double>> samples;
+                std::optional<TimedRuns> runs;
                 std::int64_t peak = 0;
                 {
                     AllocationPeak allocations;
-                    samples = timeForwards(built.value(), inputs, warmup, iterations, stop, tick);
+                    runs = timeForwards(built.value(), inputs, warmup, iterations, stop, tick, &energy);
                     peak = allocations.peak();
                 }
-                if (!samples)
+                if (!runs)
                     return cancelled();
-                point.latency = latencyStats(std::move(*samples));
+                point.latency = latencyStats(std::move(runs->samplesMs));
+                point.energyMjPerInference = energyPerInference(*runs, iterations, batch);
+                if (!runs->energyError.empty() && report.energyUnavailable.empty())
+                    report.energyUnavailable = runs->energyError;
                 point.throughputPerSecond = point.latency.mean > 0 ? double(batch) * 1000.0 / point.latency.mean : 0;
                 point.peakMemoryBytes = modelBytes + inputBytes + peak;
             } catch (const std::exception &error) {

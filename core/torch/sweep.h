@@ -17,6 +17,8 @@ struct SweepOptions {
     int warmup = 3;
     int iterations = 10;
     double kneeThreshold = 0.10;
+    // Where the RAPL energy counters are (Linux's powercap tree); tests point it elsewhere.
+    std::filesystem::path powercapRoot = "/sys/class/powercap";
     bool operator==(const SweepOptions &) const = default;
 };
 
@@ -30,6 +32,9 @@ struct SweepPoint {
     // runs (see SweepReport::memorySource).
     std::int64_t peakMemoryBytes = 0;
     bool fitsBudget = true; // peakMemoryBytes <= the budget (true without one)
+    // Energy of the timed runs per inference (one sample), from the RAPL counters; none where
+    // they cannot be read (SweepReport::energyUnavailable says why).
+    std::optional<double> energyMjPerInference;
     bool operator==(const SweepPoint &) const = default;
 };
 
@@ -50,6 +55,7 @@ struct SweepReport {
     // How peak memory was measured: "cpu-allocator" (libtorch's CPU allocator reports every
     // allocation and free made on the running thread) is the only source this build uses.
     std::string memorySource;
+    std::string energyUnavailable;  // why there is no energy figure, said once; empty when read
     std::vector<SweepPoint> points; // per variant in option order, batches in measured order
     std::vector<SweepSummary> summaries;
     bool operator==(const SweepReport &) const = default;

@@ -136,4 +136,27 @@ Result<std::vector<Variant>> parseVariants(std::string_view text)
     return variants;
 }
 
+std::optional<double> accuracyChange(const CompareReport &report, const VariantResult &row)
+{
+    if (report.rows.empty() || !report.rows.front().accuracy || !row.accuracy)
+        return std::nullopt;
+    return (*row.accuracy - *report.rows.front().accuracy) * 100.0;
+}
+
+std::optional<double> accuracyDrop(const CompareReport &report, const VariantResult &row)
+{
+    if (const auto change = accuracyChange(report, row))
+        return -*change;
+    if (row.agreement && (report.rows.empty() || !report.rows.front().accuracy))
+        return (1.0 - *row.agreement) * 100.0;
+    return std::nullopt;
+}
+
+std::optional<double> inferencesPerJoule(const std::optional<double> &energyMjPerInference)
+{
+    if (!energyMjPerInference || *energyMjPerInference <= 0)
+        return std::nullopt;
+    return 1000.0 / *energyMjPerInference;
+}
+
 } // namespace pyrometer::torch

@@ -123,6 +123,17 @@ struct CompareReport {
     bool operator==(const CompareReport &) const = default;
 };
 
+// A variant's top-1 accuracy minus the baseline's, in percentage points; none without labels.
+std::optional<double> accuracyChange(const CompareReport &report, const VariantResult &row);
+
+// What a variant loses against the baseline on the data, in percentage points: the accuracy
+// it drops with labels, else the share of samples whose prediction changed (100 - agreement);
+// none without data. What `compare --max-accuracy-drop` judges.
+std::optional<double> accuracyDrop(const CompareReport &report, const VariantResult &row);
+
+// 1000 / millijoules per inference; none without an energy figure.
+std::optional<double> inferencesPerJoule(const std::optional<double> &energyMjPerInference);
+
 // Builds and times every variant on the same random inputs, checks its outputs against the
 // baseline's and measures its serialized size. A variant that cannot be built or run gets its
 // error and the others still run; only a model that cannot be loaded or whose baseline

@@ -16,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <sstream>
 
 namespace pyrometer::torch {
 namespace {
@@ -174,13 +173,6 @@ Result<VariantModel> buildVariant(const std::filesystem::path &path, const Varia
     }
 }
 
-std::int64_t serializedBytes(const VariantModel &model)
-{
-    std::ostringstream stream;
-    (model.saveable ? *model.saveable : model.module).save(stream);
-    return std::int64_t(stream.tellp());
-}
-
 std::int64_t tensorBytes(const std::vector<c10::IValue> &values)
 {
     std::int64_t bytes = 0;
@@ -190,9 +182,9 @@ std::int64_t tensorBytes(const std::vector<c10::IValue> &values)
     return bytes;
 }
 
-std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
-                                                int iterations, const StopToken &stop,
-                                                const std::function<void()> &tick)
+std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
+                                      int iterations, const StopToken &stop, const std::function<void()> &tick,
+                                      const EnergyProbe *energy)
 {
     ThreadCountScope threads(model.threads);
     for (int i = 0; i < warmup; ++i) {
@@ -201,17 +193,38 @@ std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::
         model.forward(inputs);
         tick();
     }
-    std::vector<double> samples;
-    samples.reserve(std::size_t(std::max(0, iterations)));
+    TimedRuns runs;
+    runs.samplesMs.reserve(std::size_t(std::max(0, iterations)));
+    const bool metered = energy && energy->available;
+    std::optional<Result<EnergySample>> before;
+    if (metered)
+        before = readEnergy(*energy);
     for (int i = 0; i < iterations; ++i) {
         if (stop.stopRequested())
             return std::nullopt;
         const auto start = std::chrono::steady_clock::now();
         model.forward(inputs);
-        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        runs.samplesMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         tick();
     }
-    return samples;
+    if (metered) {
+        const auto after = readEnergy(*energy);
+        if (!before->ok())
+            runs.energyError = before->error().message;
+        else if (!after.ok())
+            runs.energyError = after.error().message;
+        else
+            runs.joules = joulesBetween(*energy, before->value(), after.value());
+    }
+    return runs;
+}
+
+std::optional<double> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch)
+{
+    if (!runs.joules || iterations < 1 || batch < 1)
+        return std::nullopt;
+    return *runs.joules * 1000.0 / (double(iterations) * double(batch));
 }
 
 struct AllocationPeak::Reporter final : c10::MemoryReportingInfoBase {

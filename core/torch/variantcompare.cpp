@@ -2,11 +2,13 @@
 // outputs, and measured serialized. Includes libtorch.
 #include "core/torch/variantmodel.h"
 
+#include "core/torch/dataset.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/modelfile.h"
 #include "core/torch/quantize.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
+#include "core/util/format.h"
 
 #include <atomic>
 #include <sstream>
@@ -15,8 +17,88 @@
 
 namespace pyrometer::torch {
 
-Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options, const VariantCallback &onRow,
-                                      ProgressReporter &progress, const StopToken &stop)
+namespace {
+
+std::string times(double factor)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f\u00d7", factor);
+    return text;
+}
+
+std::string wholePercent(double fraction)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f%%", fraction * 100);
+    return text;
+}
+
+// A variant's top-1 predictions on the data, scored: accuracy against the labels, agreement
+// with the baseline's predictions (base: null for the baseline itself, whose labels are
+// checked against its classes). Returns the predictions, nothing when stopped, or an Error
+// naming the file at fault.
+Result<std::optional<std::vector<std::int64_t>>> scoreOnData(VariantModel &model, const Dataset &data,
+                                                             const std::vector<std::int64_t> *base, VariantResult &row,
+                                                             const StopToken &stop, const std::function<void()> &tick)
+{
+    std::int64_t classes = 0;
+    std::optional<std::vector<std::int64_t>> predictions;
+    const auto rejected = [&](const std::string &why) {
+        return Error{data.dataName + ": the model rejected its samples (batches of " +
+                     formatInputSpecs(data.specs(std::min(kEvaluationBatch, data.samples))) + "): " + why};
+    };
+    try {
+        predictions = predictTop1(model, data, &classes, stop, tick);
+    } catch (const c10::Error &error) {
+        return rejected(cleanTorchMessage(error.what_without_backtrace()));
+    } catch (const std::exception &error) {
+        return rejected(cleanTorchMessage(error.what()));
+    }
+    if (!predictions)
+        return std::optional<std::vector<std::int64_t>>();
+    if (data.labels.defined()) {
+        const auto *labels = data.labels.data_ptr<std::int64_t>();
+        const std::vector<std::int64_t> expected(labels, labels + data.samples);
+        if (!base) {
+            const auto [low, high] = std::minmax_element(expected.begin(), expected.end());
+            if (*low < 0 || *high >= classes)
+                return Error{data.labelsName + ": label " + std::to_string(*low < 0 ? *low : *high) +
+                             " is out of range: the model scores " + std::to_string(classes) + " classes (0 to " +
+                             std::to_string(classes - 1) + ")"};
+        }
+        row.accuracy = top1Agreement(*predictions, expected);
+    }
+    row.agreement = base ? top1Agreement(*predictions, *base) : 1.0;
+    return predictions;
+}
+
+// What a pruned variant's figures mean, in plain words, where speed is not what it bought.
+std::string pruningVerdict(const VariantResult &row, const VariantResult &baseline, const VariantCost &cost,
+                           const VariantCost &baseCost)
+{
+    if (row.variant.kind == VariantKind::PruneL1 && row.speedup < 1.05)
+        return "no faster (" + times(row.speedup) +
+               " the baseline's speed): dense kernels multiply a zero weight as fast as any other, so zeros alone buy "
+               "no "
+               "speed; what they buy is size once compressed (" +
+               formatBytes(std::uint64_t(row.compressedBytes)) + " through zlib, against " +
+               formatBytes(std::uint64_t(baseline.compressedBytes)) +
+               " for the baseline) and a model ready for sparse kernels";
+    if (row.variant.kind == VariantKind::PruneChannels && row.speedup < 1 &&
+        cost.nativeConvolutions > baseCost.nativeConvolutions)
+        return "slower than the baseline despite " + wholePercent(1 - cost.macs / std::max(1.0, baseCost.macs)) +
+               " fewer MACs: libtorch runs a convolution of one sample on its native kernel instead of oneDNN when its "
+               "input "
+               "is small (20480 elements or fewer, kernel 3x3 or less), and " +
+               countOf(cost.nativeConvolutions - baseCost.nativeConvolutions, "more convolution") +
+               " fell under that size here; a batch of 2 or more runs them all on oneDNN";
+    return {};
+}
+
+} // namespace
+
+Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options,
+                                      const VariantCallback &onRow, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = path.filename().string();
     const auto cancelled = [&] { return Error{path.string() + ": cancelled"}; };
@@ -25,7 +107,22 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
     CompareReport report;
     report.path = path;
     report.quantizationEngines = quantizedEngineNames();
-    auto specs = givenOrRecordedInputs(path, options.inputs);
+    std::optional<Dataset> dataset;
+    if (!options.data.empty()) {
+        auto loaded = loadDataset({options.data, options.labels});
+        if (!loaded.ok())
+            return loaded.error();
+        dataset = std::move(loaded).value();
+        report.dataNote = std::to_string(dataset->samples) + " samples of " + dataset->dataName + " in batches of " +
+                          std::to_string(std::min(kEvaluationBatch, dataset->samples)) +
+                          (dataset->labelsName.empty() ? ", without labels: agreement with the baseline only"
+                                                       : ", labels " + dataset->labelsName);
+    } else if (!options.labels.empty()) {
+        return Error{options.labels.string() + ": labels without the inputs they label; give those too"};
+    }
+    auto specs = options.inputs.empty() && dataset && recordedInputSpec(path).empty()
+                     ? Result<std::vector<InputSpec>>(dataset->specs(std::min(kEvaluationBatch, dataset->samples)))
+                     : givenOrRecordedInputs(path, options.inputs);
     if (!specs.ok())
         return specs.error();
     report.inputs = std::move(specs).value();
@@ -36,9 +133,14 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
 
     const int warmup = std::max(0, options.warmup);
     const int iterations = std::max(1, options.iterations);
-    const auto total = std::uint64_t(variants.size()) * std::uint64_t(warmup + iterations + 2);
+    const auto perVariant =
+        std::uint64_t(warmup + iterations + 2) + std::uint64_t(dataset ? evaluationBatches(*dataset) : 0);
+    const auto total = std::uint64_t(variants.size()) * perVariant;
     std::uint64_t done = 0;
     const auto tick = [&] { progress.report(++done, total); };
+    const auto energy = probeRapl(options.powercapRoot);
+    if (!energy.available)
+        report.energyUnavailable = energy.reason;
 
     std::vector<c10::IValue> inputs;
     try {
@@ -47,6 +149,8 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         return Error{path.string() + ": cannot make inputs " + formatInputSpecs(report.inputs) + ": " + cleanTorchMessage(error.what())};
     }
     c10::IValue reference;
+    VariantCost baseCost;
+    std::vector<std::int64_t> basePredictions;
     for (const auto &variant : variants) {
         if (stop.stopRequested())
             return cancelled();
@@ -54,6 +158,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         row.variant = variant;
         row.name = variantName(variant);
         const bool baseline = variant == Variant{};
+        VariantCost cost;
         auto built = buildVariant(path, variant, report.inputs);
         if (!built.ok()) {
             if (baseline)
@@ -68,12 +173,22 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
                 const auto adapted = model.adapt(inputs);
                 const auto output = model.forward(adapted); // the cold run, also the one checked
                 tick();
-                auto samples = timeForwards(model, adapted, warmup, iterations, stop, tick);
-                if (!samples)
+                auto runs = timeForwards(model, adapted, warmup, iterations, stop, tick, &energy);
+                if (!runs)
                     return cancelled();
-                row.latency = latencyStats(std::move(*samples));
-                row.throughputPerSecond = row.latency.mean > 0 ? double(batchSizeOf(report.inputs)) * 1000.0 / row.latency.mean : 0;
-                row.modelBytes = serializedBytes(model);
+                row.latency = latencyStats(std::move(runs->samplesMs));
+                row.throughputPerSecond =
+                    row.latency.mean > 0 ? double(batchSizeOf(report.inputs)) * 1000.0 / row.latency.mean : 0;
+                row.energyMjPerInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs));
+                if (!runs->energyError.empty() && report.energyUnavailable.empty())
+                    report.energyUnavailable = runs->energyError;
+                cost = measureCost(model, adapted);
+                row.modelBytes = cost.modelBytes;
+                row.compressedBytes = cost.compressedBytes;
+                row.params = cost.params;
+                row.macs = cost.macs;
+                row.sparsity = cost.sparsity;
+                row.layerSparsity = cost.layers;
                 if (baseline) {
                     reference = output;
                     row.maxAbsDiff = 0;
@@ -90,19 +205,38 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             if (baseline && !row.error.empty())
                 return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(report.inputs) + ": " + row.error};
             if (model.bfloat16 && row.error.find("must have the same dtype") != std::string::npos)
-                row.error = "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
-                            "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "
-                            "with bfloat16 weights; script the model (torch.jit.script), or give it the state as an input, "
-                            "and bf16 converts that too (libtorch: " + row.error + ")";
+                row.error =
+                    "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
+                    "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "
+                    "with bfloat16 weights; script the model (torch.jit.script), or give it the state as an input, "
+                    "and bf16 converts that too (libtorch: " +
+                    row.error + ")";
+            if (dataset && row.ok()) {
+                auto scored = scoreOnData(model, *dataset, baseline ? nullptr : &basePredictions, row, stop, tick);
+                if (!scored.ok()) {
+                    if (baseline)
+                        return scored.error();
+                    row.error = scored.error().message;
+                } else if (!scored.value()) {
+                    return cancelled();
+                } else if (baseline) {
+                    basePredictions = std::move(*scored.value());
+                }
+            }
         }
         if (row.ok() && !report.rows.empty() && report.rows.front().latency.mean > 0 && row.latency.mean > 0)
             row.speedup = report.rows.front().latency.mean / row.latency.mean;
         else if (row.ok() && baseline)
             row.speedup = 1;
+        if (baseline)
+            baseCost = cost;
+        else if (row.ok())
+            if (const auto verdict = pruningVerdict(row, report.rows.front(), cost, baseCost); !verdict.empty())
+                row.note += "; " + verdict;
         if (onRow)
             onRow(row);
         report.rows.push_back(std::move(row));
-        done = std::uint64_t(report.rows.size()) * std::uint64_t(warmup + iterations + 2);
+        done = std::uint64_t(report.rows.size()) * perVariant;
         progress.report(done, total);
     }
     progress.finish();

@@ -2,6 +2,7 @@
 // Internal to core/torch's .cpp files: includes libtorch. Never include from a public header.
 
 #include "core/torch/variant.h"
+#include "core/util/energy.h"
 
 #include <torch/script.h>
 
@@ -37,17 +38,47 @@ struct VariantModel {
 Result<VariantModel> buildVariant(const std::filesystem::path &path, const Variant &variant,
                                   const std::vector<InputSpec> &calibration = {});
 
-// The size of the variant as torch::jit::Module::save writes it (its saveable module where it
-// has one); throws what libtorch throws.
+// The variant as torch::jit::Module::save writes it (its saveable module where it has one),
+// and that size; throw what libtorch throws.
+std::string serializedModule(const VariantModel &model);
 std::int64_t serializedBytes(const VariantModel &model);
+
+// The size of bytes compressed by zlib at its default level; 0 if zlib fails.
+std::int64_t zlibBytes(const std::string &bytes);
+
+// What a compare row reports of a built variant besides its speed.
+struct VariantCost {
+    std::int64_t modelBytes = 0;
+    std::int64_t compressedBytes = 0;
+    std::int64_t params = 0;
+    double macs = 0; // of one forward on the inputs given, as countFlops counts them
+    std::optional<double> sparsity;
+    std::vector<LayerSparsity> layers;
+    // Convolutions libtorch runs on its native kernel instead of oneDNN, by its size rule.
+    int nativeConvolutions = 0;
+};
+// Serializes, compresses, counts weights and records one forward; throws what libtorch throws.
+VariantCost measureCost(VariantModel &model, const std::vector<c10::IValue> &adapted);
 
 std::int64_t tensorBytes(const std::vector<c10::IValue> &values);
 
+// The timed forwards: each one's wall time, and the energy all of them took together where the
+// RAPL counters could be read around them.
+struct TimedRuns {
+    std::vector<double> samplesMs;
+    std::optional<double> joules;
+    std::string energyError; // why a counter could not be read; empty when read or not asked
+};
+
+// Millijoules per inference (one sample of batch) of the timed runs; none without a reading.
+std::optional<double> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch);
+
 // Runs warmup untimed and iterations timed forwards at the variant's thread count, calling
-// tick() after each. Returns the timed samples in ms, or nothing when stop was requested.
-// Throws what libtorch throws.
-std::optional<std::vector<double>> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
-                                                int iterations, const StopToken &stop, const std::function<void()> &tick);
+// tick() after each; with an available energy probe, reads its counters just before and after
+// the timed ones. Returns nothing when stop was requested. Throws what libtorch throws.
+std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
+                                      int iterations, const StopToken &stop, const std::function<void()> &tick,
+                                      const EnergyProbe *energy = nullptr);
 
 // The highest bytes libtorch's CPU allocator held above what it held at construction, for
 // allocations made on this thread while the object lives (the allocator reports to the
