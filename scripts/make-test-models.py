@@ -10,6 +10,13 @@ Each model records the input spec it was traced with as the archive's extra file
 "example_inputs.txt" ("1x3x224x224" or "1x10,1x10:int64"), which pyrometer reads when the user
 gives no --input. facts.json lists what PyTorch itself says about each model (parameter
 counts), for the tests to compare against.
+
+For the pruning and accuracy tests it also writes, computed here by PyTorch apart from
+Pyrometer's code: the parameters and MACs of small_cnn, classifier and resnet18 with 30% of
+their channels pruned (the pruned architectures built and run in PyTorch), and a labelled set
+for "classifier" (a tiny CNN trained for a few seconds on a synthetic 4-class task) with the
+accuracy and agreement its baseline, prune_l1=0.5 and prune_channels=0.3 variants score on it
+(the pruning done here with torch.nn.utils.prune and by hand), plus badly made data files.
 """
 import json
 import os
@@ -106,6 +113,26 @@ class Mlp(nn.Module):
         return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
 
 
+class Classifier(nn.Module):
+    """Tiny, and trained, so that its predictions depend on its input (a model with random
+    weights predicts one class for everything): what accuracy and agreement tests need."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.conv2 = nn.Conv2d(16, 32, 3, stride=2, padding=1)
+        self.bn2 = nn.BatchNorm2d(32)
+        self.relu = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(32, 4)
+
+    def forward(self, x):
+        x = self.relu(self.bn1(self.conv1(x)))
+        x = self.relu(self.bn2(self.conv2(x)))
+        return self.fc(torch.flatten(self.pool(x), 1))
+
+
 def example(spec):
     tensors = []
     for part in spec.split(","):
@@ -147,6 +174,8 @@ def main(argv):
         save_traced(out_dir, "resnet18", models.resnet18(weights=None), "1x3x224x224", facts)
         save_traced(out_dir, "mobilenet_v2", models.mobilenet_v2(weights=None), "1x3x224x224", facts)
         save_traced(out_dir, "resnet50", models.resnet50(weights=None), "1x3x224x224", facts)
+    import pruningfacts
+    pruningfacts.write(out_dir, facts, Classifier, SmallCnn, save_traced, with_resnet=not skip_large)
     with open(os.path.join(out_dir, "facts.json"), "w") as f:
         json.dump(facts, f, indent=1, sort_keys=True)
 

@@ -35,7 +35,7 @@ std::string signedPoints(const std::optional<double> &points)
     return points ? (*points > 0 ? "+" : "") + fixed(*points, 1) : "";
 }
 
-nlohmann::json rowJson(const torch::CompareReport &report, const torch::VariantResult &row)
+nlohmann::json rowJson(const torch::VariantResult &row)
 {
     nlohmann::json entry{{"variant", row.name},
                          {"latency_ms", row.latency.mean},
@@ -51,7 +51,7 @@ nlohmann::json rowJson(const torch::CompareReport &report, const torch::VariantR
                          {"max_abs_diff", optionalJson(row.maxAbsDiff)},
                          {"relative_error", optionalJson(row.relativeError)},
                          {"accuracy", optionalJson(row.accuracy)},
-                         {"accuracy_change_points", optionalJson(torch::accuracyChange(report, row))},
+                         {"accuracy_change_points", optionalJson(row.accuracyChange)},
                          {"agreement", optionalJson(row.agreement)},
                          {"energy_mj", optionalJson(row.energyMjPerInference)},
                          {"inferences_per_j", optionalJson(torch::inferencesPerJoule(row.energyMjPerInference))}};
@@ -110,7 +110,7 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
                                    row.macs ? fixed(*row.macs / 1e9, 3) : std::string(), percentText(row.sparsity),
                                    bytesText(row.modelBytes, format), bytesText(row.compressedBytes, format)});
         if (labels)
-            cells.insert(cells.end(), {percentText(row.accuracy), signedPoints(torch::accuracyChange(report, row))});
+            cells.insert(cells.end(), {percentText(row.accuracy), signedPoints(row.accuracyChange)});
         if (data)
             cells.push_back(percentText(row.agreement));
         cells.insert(cells.end(), {optionalFixed(row.maxAbsDiff, 3), optionalFixed(row.relativeError, 3), row.note});
@@ -141,7 +141,7 @@ std::vector<std::string> accuracyFailures(const torch::CompareReport &report, co
             failures.push_back("the variant " + row.name + " failed: " + row.error);
             continue;
         }
-        const auto drop = torch::accuracyDrop(report, row);
+        const auto drop = torch::accuracyDrop(row);
         if (!drop || *drop <= limit)
             continue;
         char buffer[256];
@@ -202,7 +202,7 @@ int compareModelVariants(const CompareCliOptions &options)
     if (run.format == Format::Json) {
         nlohmann::json json = nlohmann::json::array();
         for (const auto &row : rows)
-            json.push_back(rowJson(report.value(), row));
+            json.push_back(rowJson(row));
         writeJson(std::cout,
                   {{"model", run.model},
                    {"input", torch::formatInputSpecs(report->inputs)},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/torch/inputspec.h"
 #include "core/util/result.h"
 
 #include <cstdint>
@@ -26,6 +27,11 @@ inline constexpr std::int64_t kEvaluationBatch = 32;
 // val_labels.pt" (an item with a dot or a slash is a file; relative paths are taken against
 // base). Nothing when it holds shapes; an Error for more than two files.
 Result<std::optional<DataFiles>> dataFilesIn(std::string_view text, const std::filesystem::path &base);
+
+// The shapes and types of a batch of the data file's samples (kEvaluationBatch of them, or all
+// when fewer), as a profile or a compare feeds them; with BatchDim::Swept, every input's first
+// dimension is the batch a sweep varies. An Error names the file and what is wrong with it.
+Result<std::vector<InputSpec>> inputsOfData(const std::filesystem::path &data, BatchDim batch = BatchDim::Fixed);
 
 // The share of positions where two equally long lists agree (top-1 predictions against labels
 // or against the baseline's predictions); 0 for empty lists.

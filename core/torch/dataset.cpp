@@ -178,6 +178,20 @@ Result<Dataset> loadDataset(const DataFiles &files)
     return data;
 }
 
+Result<std::vector<InputSpec>> inputsOfData(const std::filesystem::path &path, BatchDim batch)
+{
+    auto data = loadDataset({path, {}});
+    if (!data.ok())
+        return data.error();
+    auto specs = data->specs(std::min(kEvaluationBatch, data->samples));
+    if (batch == BatchDim::Swept)
+        for (auto &spec : specs) {
+            spec.shape.front() = 1;
+            spec.sweptBatch = true;
+        }
+    return specs;
+}
+
 std::int64_t evaluationBatches(const Dataset &data)
 {
     return (data.samples + kEvaluationBatch - 1) / kEvaluationBatch;

@@ -136,18 +136,11 @@ Result<std::vector<Variant>> parseVariants(std::string_view text)
     return variants;
 }
 
-std::optional<double> accuracyChange(const CompareReport &report, const VariantResult &row)
+std::optional<double> accuracyDrop(const VariantResult &row)
 {
-    if (report.rows.empty() || !report.rows.front().accuracy || !row.accuracy)
-        return std::nullopt;
-    return (*row.accuracy - *report.rows.front().accuracy) * 100.0;
-}
-
-std::optional<double> accuracyDrop(const CompareReport &report, const VariantResult &row)
-{
-    if (const auto change = accuracyChange(report, row))
-        return -*change;
-    if (row.agreement && (report.rows.empty() || !report.rows.front().accuracy))
+    if (row.accuracyChange)
+        return -*row.accuracyChange;
+    if (row.agreement && !row.accuracy)
         return (1.0 - *row.agreement) * 100.0;
     return std::nullopt;
 }

@@ -86,6 +86,7 @@ struct VariantResult {
     // On CompareOptions::data: top-1 accuracy against the labels (none without labels) and
     // top-1 agreement with the baseline's predictions, as fractions.
     std::optional<double> accuracy;
+    std::optional<double> accuracyChange; // accuracy minus the baseline's, in percentage points
     std::optional<double> agreement;
     // Energy of the timed runs per inference (one sample of the batch), from the RAPL counters;
     // none where they cannot be read (CompareReport::energyUnavailable says why).
@@ -123,13 +124,10 @@ struct CompareReport {
     bool operator==(const CompareReport &) const = default;
 };
 
-// A variant's top-1 accuracy minus the baseline's, in percentage points; none without labels.
-std::optional<double> accuracyChange(const CompareReport &report, const VariantResult &row);
-
 // What a variant loses against the baseline on the data, in percentage points: the accuracy
 // it drops with labels, else the share of samples whose prediction changed (100 - agreement);
 // none without data. What `compare --max-accuracy-drop` judges.
-std::optional<double> accuracyDrop(const CompareReport &report, const VariantResult &row);
+std::optional<double> accuracyDrop(const VariantResult &row);
 
 // 1000 / millijoules per inference; none without an energy figure.
 std::optional<double> inferencesPerJoule(const std::optional<double> &energyMjPerInference);

@@ -22,7 +22,7 @@ namespace {
 std::string times(double factor)
 {
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f\u00d7", factor);
+    std::snprintf(text, sizeof text, "%.3f\u00d7", factor);
     return text;
 }
 
@@ -224,6 +224,8 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
                 }
             }
         }
+        if (row.accuracy && (baseline || report.rows.front().accuracy))
+            row.accuracyChange = (*row.accuracy - *(baseline ? row.accuracy : report.rows.front().accuracy)) * 100.0;
         if (row.ok() && !report.rows.empty() && report.rows.front().latency.mean > 0 && row.latency.mean > 0)
             row.speedup = report.rows.front().latency.mean / row.latency.mean;
         else if (row.ok() && baseline)
