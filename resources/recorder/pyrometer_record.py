@@ -49,6 +49,9 @@ class _Status:
             except OSError:
                 self._out = None
 
+    def connected(self):
+        return self._out is not None
+
     def emit(self, event, **fields):
         if self._out is None:
             return
@@ -303,7 +306,8 @@ class Recorder:
         self._write_memory(profiler, memory_path)
         self.traces.append(path)
         STATUS.emit("trace", path=path, memory=memory_path, recorded=self.recorded, asked=self.asked)
-        print("pyrometer: trace written to %s" % path, file=sys.stderr)
+        if not STATUS.connected():  # else the host says so
+            print("pyrometer: trace written to %s" % path, file=sys.stderr)
 
     def _write_memory(self, profiler, path):
         document = None
@@ -326,10 +330,11 @@ class Recorder:
             times, sizes = timeline._coalesce_timeline(device)
             names = {"PARAMETER": 0, "GRADIENT": 1, "OPTIMIZER_STATE": 2, "ACTIVATION": 3, "INPUT": 4,
                      "TEMPORARY": 5}
-            order = [None] + list(mp.Category)  # the column order of _coalesce_timeline
+            # The columns of _coalesce_timeline, in _CATEGORY_TO_INDEX's order (None: unknown).
+            order = sorted(mp._CATEGORY_TO_INDEX, key=mp._CATEGORY_TO_INDEX.get)
             samples = []
             first = times[0] if times else 0
-            for t, row in zip(times, sizes):
+            for t, row in zip(times, sizes):  # t in microseconds
                 values = [0] * len(CATEGORIES)
                 for category, size in zip(order, row):
                     index = names.get(category.name, 6) if category is not None else 6

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
@@ -329,21 +330,31 @@ void RecordDialog::probe()
         return;
     }
     m_interpreter->setText(tr("Asking %1 what its torch offers…").arg(python));
-    QtConcurrent::run([python = python.toStdString()] {
-        return record::probeInterpreter(python);
-    }).then(this, [this, generation](Result<record::InterpreterInfo> info) {
-        if (generation != m_probeGeneration)
-            return;
-        if (!info) {
-            m_interpreter->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
-                                       .arg(QString::fromStdString(info.error().message).toHtmlEscaped()));
-            return;
-        }
-        m_interpreter->setText(describeInterpreter(info.value()));
-        m_cuda->setEnabled(info->cuda);
-        if (!info->cuda)
-            m_cuda->setToolTip(tr("This interpreter's torch sees no GPU"));
+    // The answer comes back through a guarded pointer: the dialog may be gone by then.
+    QPointer<RecordDialog> self(this);
+    (void)QtConcurrent::run([self, generation, python = python.toStdString()] {
+        auto info = record::probeInterpreter(python);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, info = std::move(info)] {
+                if (self && generation == self->m_probeGeneration)
+                    self->showProbe(info);
+            },
+            Qt::QueuedConnection);
     });
+}
+
+void RecordDialog::showProbe(const Result<record::InterpreterInfo> &info)
+{
+    if (!info) {
+        m_interpreter->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                                   .arg(QString::fromStdString(info.error().message).toHtmlEscaped()));
+        return;
+    }
+    m_interpreter->setText(describeInterpreter(info.value()));
+    m_cuda->setEnabled(info->cuda);
+    if (!info->cuda)
+        m_cuda->setToolTip(tr("This interpreter's torch sees no GPU"));
 }
 
 void RecordDialog::updateMarkFields()

@@ -67,6 +67,7 @@ Q_SIGNALS:
 
 private:
     void probe();
+    void showProbe(const Result<record::InterpreterInfo> &info);
     void updateMarkFields();
     void setRunning(bool running);
     void showProgress(const record::RecordProgress &progress);

@@ -104,6 +104,7 @@ private Q_SLOTS:
     void memoryFileErrorsNameTheFile();
     void memoryPeakPrefersRecordedSamples();
     void launcherCommandCarriesTheOptions();
+    void launcherIsFound();
     void probeFindsTorch();
     void probeWithoutTorchNamesTheInterpreter();
     void trainingLoopStepsAndMemory();
@@ -213,6 +214,23 @@ void TestRecorder::launcherCommandCarriesTheOptions()
     QVERIFY(parseStepMark("optimizer"));
     QCOMPARE(parseStepMark("time").value(), StepMark::Time);
     QVERIFY(!parseStepMark("epoch"));
+}
+
+void TestRecorder::launcherIsFound()
+{
+    // Where it was built from, when nothing else is there.
+    const auto found = findLauncher();
+    QVERIFY2(found, found ? "" : found.error().message.c_str());
+    QCOMPARE(found.value().filename(), std::filesystem::path("pyrometer_record.py"));
+    // $PYROMETER_RECORDER first.
+    QTemporaryDir dir;
+    const auto copy = dir.filePath("pyrometer_record.py");
+    QVERIFY(QFile::copy(QString::fromStdString(found.value().string()), copy));
+    qputenv("PYROMETER_RECORDER", copy.toUtf8());
+    const auto chosen = findLauncher();
+    qunsetenv("PYROMETER_RECORDER");
+    QVERIFY(chosen);
+    QCOMPARE(chosen.value(), std::filesystem::path(copy.toStdString()));
 }
 
 void TestRecorder::probeFindsTorch()
