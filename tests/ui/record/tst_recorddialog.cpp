@@ -172,7 +172,12 @@ private Q_SLOTS:
         dialog.setOptions(optionsFor(dir, "slow_loop.py", 1000));
         QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
         QVERIFY(dialog.startRecord());
+        dialog.resize(900, 760);
         QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->value() >= 2, 60'000);
+        // Live: the bar, the step count and the elapsed time move while the program runs.
+        QVERIFY(dialog.statusLabel()->text().startsWith(QStringLiteral("Step ")));
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral(" of 1000 recorded")));
+        maybeGrab(dialog, QStringLiteral("record-live.png"));
         dialog.cancelRecord();
         QVERIFY(waitFinished(dialog));
         QCOMPARE(traces.size(), 1);
@@ -216,6 +221,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!compare->comparedTraces().first.isEmpty(), 60'000);
         QCOMPARE(compare->comparedTraces().first, QFileInfo(window.recordedTraces().at(0)).fileName());
         QCOMPARE(compare->comparedTraces().second, QFileInfo(window.recordedTraces().at(1)).fileName());
+        window.showPage(Page::Compare);
+        QTest::qWait(200);
+        maybeGrab(window, QStringLiteral("record-compare.png"));
 
         // A failed record leaves the window as it was and says why.
         dialog->setOptions(optionsFor(dir, "no_steps.py", 2));
