@@ -110,6 +110,8 @@ private Q_SLOTS:
     void trainingLoopStepsAndMemory();
     void inferenceLoopMarksForwardCalls();
     void endsTheProgramAfterTheRecord();
+    void runsAModule();
+    void recordsATimeWindow();
     void scriptThatRaises();
     void programWithoutSteps();
     void missingScript();
@@ -362,6 +364,43 @@ void TestRecorder::endsTheProgramAfterTheRecord()
     QCOMPARE(outcome.steps, 2);
     QVERIFY(run.output.find("step 0\n") != std::string::npos);
     QVERIFY(run.output.find("step 1\n") == std::string::npos);
+}
+
+void TestRecorder::runsAModule()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "infer_loop.py");
+    // python -m infer_loop 6, run from the folder that holds it, as a user would.
+    options.asModule = true;
+    options.script = "infer_loop";
+    options.arguments = {"6"};
+    options.workingDirectory = std::string(PYROMETER_FIXTURES_DIR) + "/programs";
+    options.keepRunning = true;
+    const auto run = recordRun(options);
+    QVERIFY2(run.outcome.failure == RecordFailure::None, run.outcome.message.c_str());
+    QCOMPARE(run.outcome.steps, 6);
+    QCOMPARE(run.outcome.traces.size(), std::size_t(1));
+    QVERIFY(run.output.find("call 5 top") != std::string::npos);
+}
+
+void TestRecorder::recordsATimeWindow()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "slow_loop.py");
+    options.mark = StepMark::Time;
+    options.delaySeconds = 0.3;
+    options.durationSeconds = 0.6; // about six steps of 0.1 s
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    QCOMPARE(outcome.exit.exitCode, 0);
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY(trace);
+    // No step marks in a window: the optimizer's own slices show what ran in it.
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), 0);
+    const int steps = countSlices(*trace.value(), "Optimizer.step#SGD.step");
+    QVERIFY2(steps >= 2 && steps <= 12, std::to_string(steps).c_str());
 }
 
 void TestRecorder::scriptThatRaises()
