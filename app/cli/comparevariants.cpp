@@ -106,9 +106,12 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
         }
         cells.insert(cells.end(), {fixed(row.latency.mean), fixed(row.latency.p90), fixed(row.speedup, 2) + "x",
                                    row.energyMjPerInference ? fixed(*row.energyMjPerInference, 2) : std::string("n/a"),
-                                   row.params ? formatCount(std::uint64_t(*row.params)) : std::string(),
-                                   row.macs ? fixed(*row.macs / 1e9, 3) : std::string(), percentText(row.sparsity),
-                                   bytesText(row.modelBytes, format), bytesText(row.compressedBytes, format)});
+                                   row.params ? (format == Format::Table ? formatCount(std::uint64_t(*row.params))
+                                                                         : std::to_string(*row.params))
+                                              : std::string(),
+                                   row.macs ? fixed(*row.macs / 1e9, format == Format::Table ? 3 : 6) : std::string(),
+                                   percentText(row.sparsity), bytesText(row.modelBytes, format),
+                                   bytesText(row.compressedBytes, format)});
         if (labels)
             cells.insert(cells.end(), {percentText(row.accuracy), signedPoints(row.accuracyChange)});
         if (data)

@@ -113,10 +113,10 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         if (!loaded.ok())
             return loaded.error();
         dataset = std::move(loaded).value();
-        report.dataNote = std::to_string(dataset->samples) + " samples of " + dataset->dataName + " in batches of " +
-                          std::to_string(std::min(kEvaluationBatch, dataset->samples)) +
+        report.dataNote = std::to_string(dataset->samples) + " samples of " + options.data.filename().string() +
+                          " in batches of " + std::to_string(std::min(kEvaluationBatch, dataset->samples)) +
                           (dataset->labelsName.empty() ? ", without labels: agreement with the baseline only"
-                                                       : ", labels " + dataset->labelsName);
+                                                       : ", labels " + options.labels.filename().string());
     } else if (!options.labels.empty()) {
         return Error{options.labels.string() + ": labels without the inputs they label; give those too"};
     }

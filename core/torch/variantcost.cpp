@@ -85,7 +85,10 @@ VariantCost measureCost(VariantModel &model, const std::vector<c10::IValue> &ada
         ThreadCountScope scope(model.threads);
         const int threads = at::get_num_threads();
         double macs = 0;
-        for (const auto &op : recordForwardOps(model.module, adapted)) {
+        // A frozen variant's optimize_for_inference ops (MKLDNN) have no cost formulas; the
+        // module it was made from runs the same convolutions and linears as aten ops.
+        auto counted = held;
+        for (const auto &op : recordForwardOps(counted, adapted)) {
             macs += opCost(op).macs;
             cost.nativeConvolutions += runsNative(op, threads) ? 1 : 0;
         }

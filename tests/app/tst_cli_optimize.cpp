@@ -1,6 +1,7 @@
 // pyrometer-cli compare, sweep and export with pruning variants, accuracy on labelled data
 // and energy, run as a user runs them; expected scores from the figures PyTorch wrote into
 // facts.json when scripts/pruningfacts.py made the labelled set (the torch_test_models fixture).
+#include "../labelledfacts.h"
 #include "clitestutil.h"
 
 #include <QJsonArray>
@@ -18,21 +19,6 @@ const QString kModels = QStringLiteral(PYROMETER_TEST_MODELS_DIR);
 QString model(const char *file)
 {
     return kModels + QLatin1Char('/') + QLatin1String(file);
-}
-
-QJsonObject expectedScores(const char *variant)
-{
-    QFile file(model("facts.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll())
-        .object()
-        .value("classifier_data")
-        .toObject()
-        .value("variants")
-        .toObject()
-        .value(variant)
-        .toObject();
 }
 
 QStringList labelled(QStringList arguments)
@@ -65,7 +51,7 @@ private Q_SLOTS:
         for (const auto &value : rows) {
             const auto row = value.toObject();
             const auto name = row.value("variant").toString();
-            const auto scores = expectedScores(qPrintable(name));
+            const auto scores = expectedScores(name);
             QCOMPARE(row.value("accuracy").toDouble(), scores.value("correct").toInt() / 40.0);
             QCOMPARE(row.value("agreement").toDouble(), scores.value("agreeing").toInt() / 40.0);
             QVERIFY(row.value("params").toInteger() > 0);

@@ -3,6 +3,7 @@
 #include "core/analysis/flamediff.h"
 #include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
+#include "core/torch/accuracy.h"
 #include "core/torch/inputshint.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/traceexport.h"
@@ -81,7 +82,14 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
 {
     const std::string file = request.model.filename().string();
     torch::CompareOptions options;
-    if (!request.inputSpec.empty()) {
+    const auto files = torch::dataFilesIn(request.inputSpec, request.model.parent_path());
+    if (!files.ok())
+        return Error{file + ": inputs \"" + request.inputSpec + "\": " + files.error().message};
+    if (files.value()) {
+        // Samples saved by torch.save: every variant is scored on them.
+        options.data = files.value()->data;
+        options.labels = files.value()->labels;
+    } else if (!request.inputSpec.empty()) {
         auto inputs = torch::parseInputSpecs(request.inputSpec);
         if (!inputs.ok())
             return Error{file + ": inputs \"" + request.inputSpec + "\": " + inputs.error().message};

@@ -22,7 +22,10 @@ namespace pyrometer::ui {
 // fails inside the job like any other error.
 struct VariantsRequest {
     std::filesystem::path model;
-    std::string inputSpec; // empty: the inputs the model records
+    // Shapes ("1x3x224x224"), or samples saved by torch.save and their labels ("val.pt,
+    // val_labels.pt", relative to the model's folder) to score every variant on; empty: the
+    // inputs the model records.
+    std::string inputSpec;
     std::string variants;  // "baseline,frozen,int8"
     int warmup = 3;
     int iterations = 20;

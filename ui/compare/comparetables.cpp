@@ -48,22 +48,89 @@ double percentSortKey(const std::optional<double> &percent)
 
 } // namespace
 
+QString energyText(const std::optional<double> &value, int decimals)
+{
+    return value ? QString::number(*value, 'f', decimals) : QObject::tr("unavailable");
+}
+
+QVariant optionalValue(const std::optional<double> &value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
 std::vector<VariantsModel::Column> variantColumns()
 {
     using V = torch::VariantResult;
+    const auto measured = [](auto figure) { return [figure](const V &v) { return v.ok() ? figure(v) : QVariant(); }; };
+    const auto percent = [](const std::optional<double> &fraction) {
+        return fraction ? QVariant(QString::number(*fraction * 100, 'f', 1) + QStringLiteral(" %")) : QVariant();
+    };
     return {
         {QObject::tr("Variant"), [](const V &v) { return QString::fromStdString(v.name); }, {}, false, {}},
         {QObject::tr("Latency (timed runs, mean ms)"),
-         [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.mean, 'f', 3)) : QVariant(); },
-         [](const V &v) { return v.ok() ? QVariant(v.latency.mean) : QVariant(); }, true,
+         measured([](const V &v) { return QVariant(QString::number(v.latency.mean, 'f', 3)); }),
+         measured([](const V &v) { return QVariant(v.latency.mean); }), true,
          QObject::tr("Mean wall time of a forward pass over the timed runs, without the profiler")},
-        {QObject::tr("p90 (timed runs, ms)"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.latency.p90, 'f', 3)) : QVariant(); },
-         [](const V &v) { return v.ok() ? QVariant(v.latency.p90) : QVariant(); }, true,
+        {QObject::tr("p90 (timed runs, ms)"),
+         measured([](const V &v) { return QVariant(QString::number(v.latency.p90, 'f', 3)); }),
+         measured([](const V &v) { return QVariant(v.latency.p90); }), true,
          QObject::tr("90th percentile of the timed runs' wall times, without the profiler")},
-        {QObject::tr("Speedup"), [](const V &v) { return v.ok() ? QVariant(QString::number(v.speedup, 'f', 2) + QStringLiteral("×")) : QVariant(); },
+        {QObject::tr("Speedup"),
+         measured([](const V &v) { return QVariant(QString::number(v.speedup, 'f', 2) + QStringLiteral("×")); }),
          [](const V &v) { return v.speedup; }, true, QObject::tr("Baseline latency / this variant's")},
-        {QObject::tr("Size"), [](const V &v) { return v.modelBytes ? QVariant(QString::fromStdString(formatBytes(std::uint64_t(v.modelBytes)))) : QVariant(); },
+        {QObject::tr("mJ/inference"), measured([](const V &v) { return QVariant(energyText(v.energyMjPerInference)); }),
+         [](const V &v) { return optionalValue(v.energyMjPerInference); }, true,
+         QObject::tr("Energy per inference (one sample of the batch) over the timed runs, from the RAPL counters "
+                     "(package and DRAM)")},
+        {QObject::tr("Inferences/J"),
+         measured(
+             [](const V &v) { return QVariant(energyText(torch::inferencesPerJoule(v.energyMjPerInference), 1)); }),
+         [](const V &v) { return optionalValue(torch::inferencesPerJoule(v.energyMjPerInference)); },
+         true,
+         {}},
+        {QObject::tr("Size"),
+         [](const V &v) {
+             return v.modelBytes ? QVariant(QString::fromStdString(formatBytes(std::uint64_t(v.modelBytes))))
+                                 : QVariant();
+         },
          [](const V &v) { return qint64(v.modelBytes); }, true, QObject::tr("Serialized TorchScript size")},
+        {QObject::tr("Size (zlib)"),
+         [](const V &v) {
+             return v.compressedBytes ? QVariant(QString::fromStdString(formatBytes(std::uint64_t(v.compressedBytes))))
+                                      : QVariant();
+         },
+         [](const V &v) { return qint64(v.compressedBytes); }, true,
+         QObject::tr("The serialized model through zlib: what zeroed weights buy")},
+        {QObject::tr("Weights"),
+         [](const V &v) {
+             return v.params ? QVariant(QString::fromStdString(formatCount(std::uint64_t(*v.params)))) : QVariant();
+         },
+         [](const V &v) { return v.params ? QVariant(qint64(*v.params)) : QVariant(); }, true,
+         QObject::tr("Parameters, or the constant and packed weights of a frozen or int8 model")},
+        {QObject::tr("MACs"),
+         [](const V &v) {
+             return v.macs ? QVariant(QString::fromStdString(formatCount(std::uint64_t(*v.macs)))) : QVariant();
+         },
+         [](const V &v) { return optionalValue(v.macs); }, true,
+         QObject::tr("Multiply-accumulates of one forward pass on these inputs")},
+        {QObject::tr("Sparsity"), [percent](const V &v) { return percent(v.sparsity); },
+         [](const V &v) { return optionalValue(v.sparsity); }, true,
+         QObject::tr("Zero weights in Conv and Linear layers (none shown where the weights are frozen constants or "
+                     "packed int8)")},
+        {QObject::tr("Top-1 accuracy"), [percent](const V &v) { return percent(v.accuracy); },
+         [](const V &v) { return optionalValue(v.accuracy); }, true,
+         QObject::tr("Against the labels given with the data")},
+        {QObject::tr("Δ accuracy"),
+         [](const V &v) {
+             return v.accuracyChange ? QVariant((*v.accuracyChange > 0 ? QStringLiteral("+") : QString()) +
+                                                QString::number(*v.accuracyChange, 'f', 1) + QObject::tr(" pt"))
+                                     : QVariant();
+         },
+         [](const V &v) { return optionalValue(v.accuracyChange); }, true,
+         QObject::tr("Top-1 accuracy minus the baseline's, in percentage points")},
+        {QObject::tr("Agreement"), [percent](const V &v) { return percent(v.agreement); },
+         [](const V &v) { return optionalValue(v.agreement); }, true,
+         QObject::tr("Samples whose top-1 prediction is the baseline's")},
         {QObject::tr("Max |diff|"), [](const V &v) { return optionalNumber(v.maxAbsDiff, 'g', 3); },
          [](const V &v) { return v.maxAbsDiff ? QVariant(*v.maxAbsDiff) : QVariant(); }, true,
          QObject::tr("Largest absolute difference of the outputs from the baseline's, same inputs")},
@@ -71,8 +138,35 @@ std::vector<VariantsModel::Column> variantColumns()
          [](const V &v) { return v.relativeError ? QVariant(*v.relativeError) : QVariant(); }, true,
          QObject::tr("‖output − baseline‖ / ‖baseline‖")},
         {QObject::tr("Note or error"),
-         [](const V &v) { return QString::fromStdString(v.ok() ? v.note : QObject::tr("failed: ").toStdString() + v.error); }, {}, false, {}},
+         [](const V &v) {
+             return QString::fromStdString(v.ok() ? v.note : QObject::tr("failed: ").toStdString() + v.error);
+         },
+         {},
+         false,
+         {}},
     };
+}
+
+void showDataColumns(QTableView *view, const torch::CompareReport &report)
+{
+    const bool data = !report.dataNote.empty();
+    const bool labels = data && !report.rows.empty() && report.rows.front().accuracy.has_value();
+    view->setColumnHidden(kAccuracyColumn, !labels);
+    view->setColumnHidden(kAccuracyChangeColumn, !labels);
+    view->setColumnHidden(kAgreementColumn, !data);
+}
+
+QString variantsSummary(const torch::CompareReport &report, const QString &inputsFrom)
+{
+    QString text =
+        QObject::tr("Inputs %1, %2.").arg(QString::fromStdString(torch::formatInputSpecs(report.inputs)), inputsFrom);
+    if (!report.dataNote.empty())
+        text += QLatin1Char(' ') + QObject::tr("Accuracy on %1.").arg(QString::fromStdString(report.dataNote));
+    text += QLatin1Char(' ') +
+            (report.energyUnavailable.empty()
+                 ? QObject::tr("Energy from the RAPL counters over the timed runs.")
+                 : QObject::tr("Energy: unavailable: %1").arg(QString::fromStdString(report.energyUnavailable)));
+    return text;
 }
 
 std::vector<LayerDeltaModel::Column> layerDeltaColumns()

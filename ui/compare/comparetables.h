@@ -7,6 +7,7 @@
 
 #include <QRgb>
 #include <QString>
+#include <QTableView>
 
 namespace pyrometer::ui {
 
@@ -14,8 +15,19 @@ using VariantsModel = RowTableModel<torch::VariantResult>;
 using LayerDeltaModel = RowTableModel<torch::LayerDelta>;
 using TraceDiffModel = RowTableModel<analysis::DiffRow>;
 
-// Variant, latency, p90, speedup, model size, max abs diff, relative error, note or error.
+// Variant, latency, p90, speedup, mJ/inference, inferences/J, size, size through zlib,
+// weights, MACs, sparsity, accuracy, its change, agreement, max abs diff, relative error, note
+// or error.
 std::vector<VariantsModel::Column> variantColumns();
+// The columns of variantColumns() that only data given by the user fills.
+inline constexpr int kAccuracyColumn = 11;
+inline constexpr int kAccuracyChangeColumn = 12;
+inline constexpr int kAgreementColumn = 13;
+
+// An energy figure to a number of decimals, or "unavailable" (the reason is said once,
+// beside the table); its value for sorting and export, null when there is none.
+QString energyText(const std::optional<double> &value, int decimals = 3);
+QVariant optionalValue(const std::optional<double> &value);
 // Module, type, base ms, variant ms, delta ms, delta %.
 std::vector<LayerDeltaModel::Column> layerDeltaColumns();
 // Name, base, other, delta (in the preferred time unit; exported in µs), delta % (slower red,
@@ -24,6 +36,14 @@ std::vector<TraceDiffModel::Column> traceDiffColumns(bool withKind);
 // A model with those columns, its deltas coloured and its times exported as base_us, other_us
 // and delta_us.
 TraceDiffModel *makeTraceDiffModel(bool withKind, QObject *parent = nullptr);
+
+// Shows the accuracy columns where the compare scored data (Top-1 accuracy and its change only
+// with labels), hides them otherwise.
+void showDataColumns(QTableView *view, const torch::CompareReport &report);
+
+// What a compare's figures were measured on, for the line above its table: "Inputs 1x3x32x32,
+// as typed. Accuracy on 40 samples of val.pt ... Energy: unavailable: ...".
+QString variantsSummary(const torch::CompareReport &report, const QString &inputsFrom);
 
 // "+1.20 ms", "−35.0 µs", "0 ns": a change of time in the preferred unit.
 QString signedDuration(std::int64_t ns);

@@ -51,10 +51,14 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     // Left: how to run it, and what the model is made of.
     auto *settings = new QGroupBox(tr("Run settings"), content);
     auto *form = new QFormLayout(settings);
-    m_inputs->setPlaceholderText(tr("1x3x224x224 or 1x3x224x224,1x10:int64"));
-    m_inputs->setToolTip(tr("One shape per model input, separated by commas; a dtype after a colon (float32 by default: "
-                            "float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool). For a batch sweep the "
-                            "first dimension may be B, the swept batch: Bx3x224x224"));
+    m_inputs->setPlaceholderText(tr("1x3x224x224, or data saved by torch.save: val.pt, val_labels.pt"));
+    m_inputs->setToolTip(
+        tr("One shape per model input, separated by commas; a dtype after a colon (float32 by default: "
+           "float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool). For a batch sweep the "
+           "first dimension may be B, the swept batch: Bx3x224x224.\n"
+           "Or samples saved from Python with torch.save (a tensor, or a tuple of one tensor per input; "
+           "relative to the model's folder) and, after a comma, their int64 labels: runs use their shapes, "
+           "and Compare scores every variant's top-1 accuracy and agreement on them"));
     form->addRow(tr("Inputs"), m_inputs);
     m_warmup->setRange(0, 10000);
     m_warmup->setValue(10);

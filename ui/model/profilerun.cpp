@@ -1,5 +1,6 @@
 #include "ui/model/profilerun.h"
 
+#include "core/torch/accuracy.h"
 #include "core/torch/traceexport.h"
 
 #include <algorithm>
@@ -21,7 +22,16 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
 {
     const std::string file = request.model.filename().string();
     torch::RunOptions options;
-    if (!request.inputSpec.empty()) {
+    const auto files = torch::dataFilesIn(request.inputSpec, request.model.parent_path());
+    if (!files.ok())
+        return Error{file + ": inputs \"" + request.inputSpec + "\": " + files.error().message};
+    if (files.value()) {
+        // Samples saved by torch.save: profiled at their shapes (a batch of them).
+        auto inputs = torch::inputsOfData(files.value()->data);
+        if (!inputs.ok())
+            return inputs.error();
+        options.inputs = std::move(inputs).value();
+    } else if (!request.inputSpec.empty()) {
         auto parsed = torch::parseInputSpecs(request.inputSpec);
         if (!parsed.ok())
             return Error{file + ": inputs \"" + request.inputSpec + "\": " + parsed.error().message};

@@ -14,7 +14,9 @@ namespace pyrometer::ui {
 // that a bad spec fails inside the job like any other error and reaches the banner.
 struct ProfileRequest {
     std::filesystem::path model;
-    std::string inputSpec; // "1x3x224x224,1x10:int64"; empty: the inputs the model records
+    // "1x3x224x224,1x10:int64", or samples saved by torch.save ("val.pt", relative to the
+    // model's folder), profiled at their shapes; empty: the inputs the model records.
+    std::string inputSpec;
     int warmup = 10;
     int iterations = 50;
     int threads = 0;

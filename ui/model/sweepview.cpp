@@ -1,6 +1,8 @@
 #include "ui/model/sweepview.h"
 
+#include "core/torch/accuracy.h"
 #include "core/util/format.h"
+#include "ui/compare/comparetables.h"
 #include "ui/model/modelstate.h"
 #include "ui/plots/sweepplots.h"
 #include "ui/tables/tableexport.h"
@@ -52,14 +54,32 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
         {QObject::tr("Batch"), [](const P &p) { return qint64(p.batch); }, {}, true, {}},
         {QObject::tr("Latency (ms)"), [](const P &p) { return QString::number(p.latency.mean, 'f', 3); },
          [](const P &p) { return p.latency.mean; }, true, QObject::tr("Mean latency of one run of the whole batch")},
-        {QObject::tr("p90 (ms)"), [](const P &p) { return QString::number(p.latency.p90, 'f', 3); },
-         [](const P &p) { return p.latency.p90; }, true, {}},
-        {QObject::tr("Samples/s"), [](const P &p) { return QString::number(p.throughputPerSecond, 'f', 1); },
-         [](const P &p) { return p.throughputPerSecond; }, true, {}},
+        {QObject::tr("p90 (ms)"),
+         [](const P &p) { return QString::number(p.latency.p90, 'f', 3); },
+         [](const P &p) { return p.latency.p90; },
+         true,
+         {}},
+        {QObject::tr("Samples/s"),
+         [](const P &p) { return QString::number(p.throughputPerSecond, 'f', 1); },
+         [](const P &p) { return p.throughputPerSecond; },
+         true,
+         {}},
+        {QObject::tr("mJ/inference"), [](const P &p) { return energyText(p.energyMjPerInference); },
+         [](const P &p) { return optionalValue(p.energyMjPerInference); }, true,
+         QObject::tr("Energy per inference (one sample) of the timed runs, from the RAPL counters (package and DRAM)")},
+        {QObject::tr("Inferences/J"),
+         [](const P &p) { return energyText(torch::inferencesPerJoule(p.energyMjPerInference), 1); },
+         [](const P &p) { return optionalValue(torch::inferencesPerJoule(p.energyMjPerInference)); },
+         true,
+         {}},
         {QObject::tr("Peak memory"), [](const P &p) { return bytesText(p.peakMemoryBytes); },
          [](const P &p) { return qint64(p.peakMemoryBytes); }, true,
          QObject::tr("Weights (serialized size), inputs and the CPU allocator's highest use during the runs")},
-        {QObject::tr("Fits budget"), [](const P &p) { return p.fitsBudget ? QObject::tr("yes") : QObject::tr("no"); }, {}, false, {}},
+        {QObject::tr("Fits budget"),
+         [](const P &p) { return p.fitsBudget ? QObject::tr("yes") : QObject::tr("no"); },
+         {},
+         false,
+         {}},
     };
 }
 
@@ -168,7 +188,17 @@ void SweepView::runSweep()
         options.memoryBudgetBytes = *budget;
     }
     const QString spec = m_inputs ? m_inputs->text().trimmed() : QString();
-    if (!spec.isEmpty()) {
+    const auto files =
+        torch::dataFilesIn(spec.toStdString(), std::filesystem::path(m_path.toStdString()).parent_path());
+    if (!files.ok())
+        return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(files.error().message)));
+    if (files.value()) {
+        // Samples saved by torch.save: their shapes, the batch swept.
+        const auto inputs = torch::inputsOfData(files.value()->data, torch::BatchDim::Swept);
+        if (!inputs.ok())
+            return fail(QString::fromStdString(inputs.error().message));
+        options.inputs = inputs.value();
+    } else if (!spec.isEmpty()) {
         const auto inputs = torch::parseInputSpecs(spec.toStdString(), torch::BatchDim::Swept);
         if (!inputs.ok())
             return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(inputs.error().message)));
@@ -252,6 +282,11 @@ void SweepView::showReport(const torch::SweepReport &report)
     }
     lines << tr("<small>Peak memory: weights (serialized size) + inputs + the CPU allocator's peak during the runs (%1)</small>")
                  .arg(QString::fromStdString(report.memorySource));
+    lines << (report.energyUnavailable.empty()
+                  ? tr("<small>Energy: the RAPL counters (package and DRAM) over the timed runs, per inference (one "
+                       "sample)</small>")
+                  : tr("<small>Energy: unavailable: %1</small>")
+                        .arg(QString::fromStdString(report.energyUnavailable).toHtmlEscaped()));
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setToolTip(m_summary->text());
     m_export->setEnabled(!report.points.empty());

@@ -2,6 +2,7 @@
 // torch_make_test_models fixture): the labelled set's expected scores were computed by
 // PyTorch when scripts/pruningfacts.py made it; energy comes from a powercap tree written
 // here, whose counter advances by exactly 1 mJ with each forward the run reports.
+#include "../../labelledfacts.h"
 #include "core/torch/accuracy.h"
 #include "core/torch/sweep.h"
 #include "core/torch/variant.h"
@@ -22,14 +23,6 @@ using pyrometer::torch::testing::row;
 namespace {
 
 const std::filesystem::path kModels = PYROMETER_TEST_MODELS_DIR;
-
-QJsonObject labelledFacts()
-{
-    QFile file(QStringLiteral(PYROMETER_TEST_MODELS_DIR "/facts.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value("classifier_data").toObject();
-}
 
 Result<CompareReport> compare(const std::filesystem::path &model, const char *variants,
                               const std::filesystem::path &data, const std::filesystem::path &labels,
@@ -79,7 +72,7 @@ private Q_SLOTS:
     {
         for (const char *file : {"classifier.pt", "classifier_inputs.pt", "classifier_labels.pt", "data/two_inputs.pt"})
             QVERIFY2(std::filesystem::exists(kModels / file), (kModels / file).c_str());
-        QCOMPARE(labelledFacts().value("samples").toInt(), 40);
+        QCOMPARE(pyrometer::testing::labelledSet().value("samples").toInt(), 40);
     }
 
     void dataFilesInTheInputsField_data()
@@ -132,7 +125,7 @@ private Q_SLOTS:
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QVERIFY2(QString::fromStdString(report->dataNote).startsWith("40 samples of "), report->dataNote.c_str());
         QCOMPARE(report->inputs, parseInputSpecs("8x3x16x16").value()); // timed at the batch the model records
-        const auto expected = labelledFacts().value("variants").toObject();
+        const auto expected = pyrometer::testing::labelledSet().value("variants").toObject();
         for (const char *name : {"baseline", "prune_l1=0.5", "prune_channels=0.3"}) {
             const auto &r = row(report.value(), name);
             QVERIFY2(r.ok(), r.error.c_str());
@@ -158,7 +151,7 @@ private Q_SLOTS:
         QVERIFY(report.ok());
         const auto &pruned = row(report.value(), "prune_channels=0.3");
         QVERIFY(!pruned.accuracy);
-        const auto agreeing = labelledFacts()
+        const auto agreeing = pyrometer::testing::labelledSet()
                                   .value("variants")
                                   .toObject()
                                   .value("prune_channels=0.3")

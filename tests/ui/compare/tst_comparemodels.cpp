@@ -63,11 +63,20 @@ private Q_SLOTS:
         model.appendRow(point("baseline", 2, 3.0, 5 << 20));
         model.appendRow(point("frozen", 1, 1.5, 2 << 20));
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.columnCount(), 7);
+        QCOMPARE(model.columnCount(), 9);
         QCOMPARE(model.index(1, 1).data().toLongLong(), 2);
         QCOMPARE(model.index(1, 2).data().toString(), QString("3.000"));
-        QCOMPARE(model.index(1, 5).data().toString(), QString("5.00 MiB"));
-        QCOMPARE(model.index(1, 5).data(SweepPointsModel::ExportRole).toLongLong(), 5LL << 20);
+        QCOMPARE(model.index(1, 7).data().toString(), QString("5.00 MiB"));
+        QCOMPARE(model.index(1, 7).data(SweepPointsModel::ExportRole).toLongLong(), 5LL << 20);
+        // Energy: unavailable, never 0, without a reading; exported empty.
+        QCOMPARE(model.index(1, 5).data().toString(), QString("unavailable"));
+        QVERIFY(!model.index(1, 5).data(SweepPointsModel::ExportRole).isValid());
+        auto metered = point("frozen", 4, 2.0, 2 << 20);
+        metered.energyMjPerInference = 0.25;
+        model.appendRow(metered);
+        QCOMPARE(model.index(3, 5).data().toString(), QString("0.250"));
+        QCOMPARE(model.index(3, 6).data().toString(), QString("4000.0"));
+        model.setRows({model.rows().begin(), model.rows().begin() + 3});
         QVERIFY(model.index(1, 2).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
         QVERIFY(!(model.index(1, 0).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight));
         QCOMPARE(model.headerData(4, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Samples/s"));
@@ -97,11 +106,38 @@ private Q_SLOTS:
         failed.error = "not supported: no observers";
         model.setRows({baseline, frozen, failed});
         QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), 17);
         QCOMPARE(model.index(1, 3).data().toString(), QString("2.00×"));
-        QCOMPARE(model.index(1, 5).data().toString(), QString("3e-06"));
+        QCOMPARE(model.index(1, 14).data().toString(), QString("3e-06"));
         QVERIFY(!model.index(2, 1).data().isValid()); // a failed variant has no latency
-        QCOMPARE(model.index(2, 7).data().toString(), QString("failed: not supported: no observers"));
+        QCOMPARE(model.index(2, 16).data().toString(), QString("failed: not supported: no observers"));
         QCOMPARE(sortedColumn(&model, 0, 3, Qt::DescendingOrder), QStringList({"frozen", "baseline", "int8_static"}));
+        QCOMPARE(model.index(1, 4).data().toString(), QString("unavailable")); // no energy reading
+        QVERIFY(!model.index(2, 4).data().isValid());                          // nor any for a failed one
+
+        // A pruned variant scored on labelled data.
+        torch::VariantResult pruned = frozen;
+        pruned.name = "prune_l1=0.5";
+        pruned.energyMjPerInference = 2.0;
+        pruned.compressedBytes = 512 << 10;
+        pruned.params = 1234567;
+        pruned.macs = 1.5e9;
+        pruned.sparsity = 0.5;
+        pruned.accuracy = 0.75;
+        pruned.accuracyChange = -5;
+        pruned.agreement = 0.8;
+        model.setRows({baseline, pruned});
+        QCOMPARE(model.index(1, 4).data().toString(), QString("2.000"));
+        QCOMPARE(model.index(1, 5).data().toString(), QString("500.0"));
+        QCOMPARE(model.index(1, 7).data().toString(), QString("512 KiB"));
+        QCOMPARE(model.index(1, 8).data().toString(), QString("1.23M"));
+        QCOMPARE(model.index(1, 9).data().toString(), QString("1.50G"));
+        QCOMPARE(model.index(1, 10).data().toString(), QString("50.0 %"));
+        QCOMPARE(model.index(1, kAccuracyColumn).data().toString(), QString("75.0 %"));
+        QCOMPARE(model.index(1, kAccuracyChangeColumn).data().toString(), QString("-5.0 pt"));
+        QCOMPARE(model.index(1, kAgreementColumn).data().toString(), QString("80.0 %"));
+        QCOMPARE(model.index(1, kAgreementColumn).data(VariantsModel::ExportRole).toDouble(), 0.8);
+        QVERIFY(!model.index(0, kAccuracyColumn).data().isValid()); // the baseline scored nothing here
     }
 
     void layerDeltas()
