@@ -19,6 +19,7 @@
 #include "ui/model/modelpage.h"
 #include "ui/model/profileresultsview.h"
 #include "ui/model/profilerun.h"
+#include "ui/model/sweepview.h"
 #include "ui/report/pagesections.h"
 #include "ui/workspace/workspace.h"
 
@@ -148,6 +149,16 @@ private Q_SLOTS:
         QCOMPARE(compare.variantsModel()->rows()[1].agreement,
                  std::optional<double>(expectedScores("prune_channels=0.3").value("agreeing").toInt() / 40.0));
         QVERIFY(compare.variantsStatus()->text().contains(QStringLiteral("from the Model page's Inputs field")));
+        // The Sweep tab sweeps the data's shapes, its first dimension the batch.
+        auto *sweep = model.sweepView();
+        sweep->batchesEdit()->setText(QStringLiteral("1,2"));
+        sweep->variantsEdit()->setText(QStringLiteral("prune_channels=0.3"));
+        sweep->iterationsSpin()->setValue(1);
+        sweep->runButton()->click();
+        QVERIFY(waitIdle(jobs));
+        QVERIFY(sweep->report());
+        QCOMPARE(torch::formatInputSpecs(sweep->report()->inputs), std::string("Bx3x16x16"));
+        QCOMPARE(sweep->pointsModel()->rowCount(), 2);
     }
 };
 
