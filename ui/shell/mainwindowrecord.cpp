@@ -24,6 +24,18 @@ RecordDialog *MainWindow::recordDialog()
         m_recordedTraces << path;
         statusBar()->showMessage(tr("Recorded %1").arg(QFileInfo(path).fileName()), 8000);
     });
+    // With the dialog closed, the status bar follows the record.
+    connect(m_recordDialog->run(), &RecordRun::progressed, this, [this](const record::RecordProgress &progress) {
+        if (!m_recordDialog->isVisible())
+            statusBar()->showMessage(
+                tr("Recording %1: step %2, %3 of %4 recorded, %5 s")
+                    .arg(QFileInfo(QString::fromStdString(m_recordDialog->run()->options().script)).fileName())
+                    .arg(progress.steps)
+                    .arg(progress.recorded)
+                    .arg(progress.asked)
+                    .arg(progress.elapsedSeconds, 0, 'f', 0),
+                2000);
+    });
     connect(m_recordDialog, &RecordDialog::recordFinished, this, [this](const record::RecordOutcome &outcome) {
         if (!outcome.recordedSomething()) {
             m_banner->showError(QString::fromStdString(outcome.message));
