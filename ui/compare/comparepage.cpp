@@ -153,7 +153,7 @@ QWidget *ComparePage::createVariantsTab()
     buttons->addWidget(m_variantsStatus, 1);
     form->addRow(buttons);
 
-    m_variantsModel = new VariantsModel(variantColumns(), this);
+    m_variantsModel = makeVariantsModel(this);
     auto *variantsView = sortedTable(m_variantsModel, tab);
     m_variantsView = variantsView;
     connect(variantsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ComparePage::updateSaveButton);

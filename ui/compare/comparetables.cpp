@@ -48,6 +48,20 @@ double percentSortKey(const std::optional<double> &percent)
 
 } // namespace
 
+// Each Conv and Linear layer's share of zero weights, a line each.
+QVariant layerSparsityText(const torch::VariantResult &v)
+{
+    if (v.layerSparsity.empty())
+        return {};
+    QStringList lines;
+    for (const auto &layer : v.layerSparsity)
+        lines << QObject::tr("%1 (%2): %3 % of %4 weights zero")
+                     .arg(QString::fromStdString(layer.module), QString::fromStdString(layer.type))
+                     .arg(layer.fraction() * 100, 0, 'f', 1)
+                     .arg(layer.weights);
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString energyText(const std::optional<double> &value, int decimals)
 {
     return value ? QString::number(*value, 'f', decimals) : QObject::tr("unavailable");
@@ -116,7 +130,7 @@ std::vector<VariantsModel::Column> variantColumns()
         {QObject::tr("Sparsity"), [percent](const V &v) { return percent(v.sparsity); },
          [](const V &v) { return optionalValue(v.sparsity); }, true,
          QObject::tr("Zero weights in Conv and Linear layers (none shown where the weights are frozen constants or "
-                     "packed int8)")},
+                     "packed int8); each layer's in the cell's tooltip")},
         {QObject::tr("Top-1 accuracy"), [percent](const V &v) { return percent(v.accuracy); },
          [](const V &v) { return optionalValue(v.accuracy); }, true,
          QObject::tr("Against the labels given with the data")},
@@ -167,6 +181,13 @@ QString variantsSummary(const torch::CompareReport &report, const QString &input
                  ? QObject::tr("Energy from the RAPL counters over the timed runs.")
                  : QObject::tr("Energy: unavailable: %1").arg(QString::fromStdString(report.energyUnavailable)));
     return text;
+}
+
+VariantsModel *makeVariantsModel(QObject *parent)
+{
+    auto *model = new VariantsModel(variantColumns(), parent);
+    model->setCellTooltip(kSparsityColumn, layerSparsityText);
+    return model;
 }
 
 std::vector<LayerDeltaModel::Column> layerDeltaColumns()

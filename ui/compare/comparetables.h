@@ -19,6 +19,9 @@ using TraceDiffModel = RowTableModel<analysis::DiffRow>;
 // weights, MACs, sparsity, accuracy, its change, agreement, max abs diff, relative error, note
 // or error.
 std::vector<VariantsModel::Column> variantColumns();
+// A model with those columns, the sparsity cells' tooltips listing each layer's.
+VariantsModel *makeVariantsModel(QObject *parent = nullptr);
+inline constexpr int kSparsityColumn = 10;
 // The columns of variantColumns() that only data given by the user fills.
 inline constexpr int kAccuracyColumn = 11;
 inline constexpr int kAccuracyChangeColumn = 12;

@@ -36,6 +36,11 @@ public:
 
     // A column's text colour per row (a QColor, or null for the palette's).
     void setForeground(int column, std::function<QVariant(const Row &)> colour) { m_foreground[column] = std::move(colour); }
+    // A column's cell tooltips, where they say more than the cell (by default, its text).
+    void setCellTooltip(int column, std::function<QVariant(const Row &)> tooltip)
+    {
+        m_tooltips[column] = std::move(tooltip);
+    }
     // A column's CSV header, where it differs from the title (to name the exported unit).
     void setExportTitle(int column, const QString &title) { m_exportTitles[column] = title; }
 
@@ -65,8 +70,11 @@ public:
         const auto &column = m_columns[std::size_t(index.column())];
         const auto &row = m_rows[std::size_t(index.row())];
         switch (role) {
-        case Qt::DisplayRole:
-        case Qt::ToolTipRole: return column.display(row);
+        case Qt::DisplayRole: return column.display(row);
+        case Qt::ToolTipRole: {
+            const auto tooltip = m_tooltips.find(index.column());
+            return tooltip != m_tooltips.end() ? tooltip->second(row) : column.display(row);
+        }
         case SortRole:
         case ExportRole: return column.value ? column.value(row) : column.display(row);
         case Qt::TextAlignmentRole:
@@ -100,6 +108,7 @@ private:
     std::vector<Column> m_columns;
     std::vector<Row> m_rows;
     std::map<int, std::function<QVariant(const Row &)>> m_foreground;
+    std::map<int, std::function<QVariant(const Row &)>> m_tooltips;
     std::map<int, QString> m_exportTitles;
 };
 

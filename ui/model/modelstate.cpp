@@ -93,7 +93,8 @@ json pointToJson(const torch::SweepPoint &p)
             {"latency_ms", statsToJson(p.latency)},
             {"throughput_per_second", p.throughputPerSecond},
             {"peak_memory_bytes", p.peakMemoryBytes},
-            {"fits_budget", p.fitsBudget}};
+            {"fits_budget", p.fitsBudget},
+            {"energy_mj", p.energyMjPerInference ? json(*p.energyMjPerInference) : json()}};
 }
 
 torch::SweepPoint pointFromJson(const json &j)
@@ -105,6 +106,8 @@ torch::SweepPoint pointFromJson(const json &j)
     p.throughputPerSecond = j.at("throughput_per_second").get<double>();
     p.peakMemoryBytes = j.at("peak_memory_bytes").get<std::int64_t>();
     p.fitsBudget = j.at("fits_budget").get<bool>();
+    if (const auto energy = j.find("energy_mj"); energy != j.end() && energy->is_number())
+        p.energyMjPerInference = energy->get<double>();
     return p;
 }
 
@@ -237,6 +240,7 @@ json sweepReportToJson(const torch::SweepReport &report)
             {"inputs", torch::formatInputSpecs(report.inputs)},
             {"memory_budget_bytes", report.memoryBudgetBytes},
             {"memory_source", report.memorySource},
+            {"energy_unavailable", report.energyUnavailable},
             {"points", sweepPointsToJson(report.points)},
             {"summaries", summaries}};
 }
@@ -249,6 +253,8 @@ std::optional<torch::SweepReport> sweepReportFromJson(const json &json)
         report.inputs = inputsFromJson(j.at("inputs"));
         report.memoryBudgetBytes = j.at("memory_budget_bytes").get<std::int64_t>();
         report.memorySource = j.at("memory_source").get<std::string>();
+        // Sweeps saved before energy was measured say so, rather than claim a reading.
+        report.energyUnavailable = j.value("energy_unavailable", std::string("not measured when this sweep was saved"));
         auto points = sweepPointsFromJson(j.at("points"));
         if (!points)
             throw std::invalid_argument("points");

@@ -87,7 +87,8 @@ private Q_SLOTS:
 
     void variants()
     {
-        VariantsModel model(variantColumns());
+        std::unique_ptr<VariantsModel> owned(makeVariantsModel());
+        auto &model = *owned;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         torch::VariantResult baseline;
         baseline.name = "baseline";
@@ -133,6 +134,10 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, 8).data().toString(), QString("1.23M"));
         QCOMPARE(model.index(1, 9).data().toString(), QString("1.50G"));
         QCOMPARE(model.index(1, 10).data().toString(), QString("50.0 %"));
+        pruned.layerSparsity = {{"conv1", "Conv2d", 432, 216}, {"fc", "Linear", 100, 50}};
+        model.setRows({baseline, pruned});
+        QCOMPARE(model.index(1, 10).data(Qt::ToolTipRole).toString(),
+                 QString("conv1 (Conv2d): 50.0 % of 432 weights zero\nfc (Linear): 50.0 % of 100 weights zero"));
         QCOMPARE(model.index(1, kAccuracyColumn).data().toString(), QString("75.0 %"));
         QCOMPARE(model.index(1, kAccuracyChangeColumn).data().toString(), QString("-5.0 pt"));
         QCOMPARE(model.index(1, kAgreementColumn).data().toString(), QString("80.0 %"));
