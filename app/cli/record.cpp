@@ -109,10 +109,10 @@ int runRecord(RecordCommandOptions &options)
     if (record.steps < 1 || record.repeat < 1 || record.skip < 0 || record.warmup < 0)
         return badInput("record: --steps and --repeat must be at least 1, --skip and --warmup at least 0");
     for (const auto &entry : options.environment) {
-        const auto equals = entry.find('=');
-        if (equals == std::string::npos || equals == 0)
+        auto variable = record::parseEnvironmentEntry(entry);
+        if (!variable)
             return badInput("record: --env takes NAME=VALUE, not '" + entry + "'");
-        record.environment.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+        record.environment.push_back(std::move(*variable));
     }
     record.profileMemory = !options.noMemory;
     record.recordShapes = !options.noShapes;

@@ -25,6 +25,14 @@ std::filesystem::path executableDirectory()
 
 } // namespace
 
+std::optional<std::pair<std::string, std::string>> parseEnvironmentEntry(std::string_view entry)
+{
+    const auto equals = entry.find('=');
+    if (equals == std::string_view::npos || equals == 0)
+        return std::nullopt;
+    return std::pair{std::string(entry.substr(0, equals)), std::string(entry.substr(equals + 1))};
+}
+
 std::string stepMarkName(StepMark mark)
 {
     switch (mark) {

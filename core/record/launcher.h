@@ -3,7 +3,9 @@
 #include "core/util/result.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -42,6 +44,9 @@ struct RecordOptions {
     bool keepRunning = false; // let the program run on after the last record
     bool operator==(const RecordOptions &) const = default;
 };
+
+// An environment entry "NAME=VALUE" as its name and value; nothing when no name precedes '='.
+std::optional<std::pair<std::string, std::string>> parseEnvironmentEntry(std::string_view entry);
 
 // "auto", "optimizer", "forward", "time" and back.
 std::string stepMarkName(StepMark mark);

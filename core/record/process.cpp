@@ -244,7 +244,11 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
         }
         if (count == 0 && exited)
             break;
-        const int ready = count > 0 ? ::poll(polled.data(), nfds_t(count), 100) : (::usleep(20000), 0);
+        int ready = 0;
+        if (count > 0)
+            ready = ::poll(polled.data(), nfds_t(count), 100);
+        else
+            ::usleep(20000); // every pipe is closed: only the exit is left to wait for
         if (ready < 0 && errno != EINTR)
             break;
         for (int j = 0; j < count && ready > 0; ++j) {
@@ -273,8 +277,6 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
                 }
             }
         }
-        if (exited && count == 0)
-            break;
         if (callbacks.onTick)
             callbacks.onTick();
         if (!exited && stop.stopRequested()) {

@@ -34,7 +34,7 @@ QString bytesText(std::int64_t bytes)
 }
 
 // Where the categories came from and how finely, then what the peak held, largest first.
-QString categoryCaptionText(const record::MemoryCategories &categories)
+QString categoryCaptionText(const record::MemoryCategories &categories, const record::MemoryPeak &peak)
 {
     QString text = QObject::tr("<b>Memory by category</b> \u2014 ");
     if (categories.source == "profiler")
@@ -46,7 +46,6 @@ QString categoryCaptionText(const record::MemoryCategories &categories)
                         "started. Shaded: recorded steps.")
                 .arg(QString::fromStdString(categories.resolution).toHtmlEscaped(),
                      QString::fromStdString(categories.allocator).toHtmlEscaped(), bytesText(categories.baselineBytes));
-    const auto peak = record::memoryPeak(categories);
     if (!peak.found())
         return text;
     const auto total = peak.sample.total();
@@ -204,13 +203,13 @@ void MemoryPage::showTrace(DocumentId id)
             m_categoryBox->setVisible(categories != nullptr);
             m_curves->setVisible(!m_report.devices.empty());
             m_opsBox->setVisible(!m_report.devices.empty());
+            const auto peak = categories ? record::memoryPeak(*categories) : record::MemoryPeak{};
             if (categories) {
-                m_categoryPlot->setCategories(*categories);
-                m_categoryCaption->setText(categoryCaptionText(*categories));
+                m_categoryPlot->setCategories(*categories, peak);
+                m_categoryCaption->setText(categoryCaptionText(*categories, peak));
             }
             if (m_report.devices.empty() && categories) {
-                m_summary->setText(tr("recorded program: peak <b>%1</b>")
-                                       .arg(bytesText(record::memoryPeak(*categories).sample.total())));
+                m_summary->setText(tr("recorded program: peak <b>%1</b>").arg(bytesText(peak.sample.total())));
                 m_stack->setCurrentIndex(ContentPage);
                 Q_EMIT memoryShown();
                 return;

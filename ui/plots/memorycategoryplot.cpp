@@ -48,7 +48,7 @@ MemoryCategoryPlot::MemoryCategoryPlot(QWidget *parent) : QWidget(parent), m_plo
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
 }
 
-void MemoryCategoryPlot::setCategories(const record::MemoryCategories &categories)
+void MemoryCategoryPlot::setCategories(const record::MemoryCategories &categories, const record::MemoryPeak &peak)
 {
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -105,7 +105,6 @@ void MemoryCategoryPlot::setCategories(const record::MemoryCategories &categorie
             recordedFrom = -1;
         }
     }
-    const auto peak = record::memoryPeak(categories);
     double first = samples.empty() ? 0 : samples.front().seconds;
     double last = samples.empty() ? 1 : samples.back().seconds;
     const double span = std::max(last - first, 1e-3);

@@ -17,7 +17,8 @@ class MemoryCategoryPlot final : public QWidget {
 public:
     explicit MemoryCategoryPlot(QWidget *parent = nullptr);
 
-    void setCategories(const record::MemoryCategories &categories);
+    // peak: record::memoryPeak(categories), marked and labelled.
+    void setCategories(const record::MemoryCategories &categories, const record::MemoryPeak &peak);
 
     QCustomPlot *plot() const { return m_plot; }
     // Bytes per unit of the value axis (KiB, MiB or GiB).

@@ -269,11 +269,9 @@ record::RecordOptions RecordDialog::options() const
                               ? QFileInfo(script).absolutePath()
                               : m_workingDirectory->text().trimmed())
                              .toStdString();
-    for (const auto &entry : QProcess::splitCommand(m_environment->text())) {
-        const auto equals = entry.indexOf(QLatin1Char('='));
-        if (equals > 0)
-            o.environment.emplace_back(entry.left(equals).toStdString(), entry.mid(equals + 1).toStdString());
-    }
+    for (const auto &entry : QProcess::splitCommand(m_environment->text()))
+        if (auto variable = record::parseEnvironmentEntry(entry.toStdString()))
+            o.environment.push_back(std::move(*variable));
     o.outputDirectory = (m_outputDirectory->text().trimmed().isEmpty() ? defaultRecordFolder(script)
                                                                        : m_outputDirectory->text().trimmed())
                             .toStdString();

@@ -36,11 +36,9 @@ RecordSettings RecordSettings::load(const QSettings &settings)
     o.asModule = value("asModule", false).toBool();
     o.arguments = fromStringList(value("arguments", QStringList()).toStringList());
     o.workingDirectory = value("workingDirectory", QString()).toString().toStdString();
-    for (const auto &entry : value("environment", QStringList()).toStringList()) {
-        const auto equals = entry.indexOf(QLatin1Char('='));
-        if (equals > 0)
-            o.environment.emplace_back(entry.left(equals).toStdString(), entry.mid(equals + 1).toStdString());
-    }
+    for (const auto &entry : value("environment", QStringList()).toStringList())
+        if (auto variable = record::parseEnvironmentEntry(entry.toStdString()))
+            o.environment.push_back(std::move(*variable));
     o.outputDirectory = value("outputDirectory", QString()).toString().toStdString();
     if (const auto mark = record::parseStepMark(value("mark", QStringLiteral("auto")).toString().toStdString()))
         o.mark = mark.value();

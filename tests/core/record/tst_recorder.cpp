@@ -216,6 +216,11 @@ void TestRecorder::launcherCommandCarriesTheOptions()
     QVERIFY(parseStepMark("optimizer"));
     QCOMPARE(parseStepMark("time").value(), StepMark::Time);
     QVERIFY(!parseStepMark("epoch"));
+    QCOMPARE(parseEnvironmentEntry("OMP_NUM_THREADS=4"), (std::pair<std::string, std::string>{"OMP_NUM_THREADS", "4"}));
+    QCOMPARE(parseEnvironmentEntry("OPTS=a=b"), (std::pair<std::string, std::string>{"OPTS", "a=b"}));
+    QCOMPARE(parseEnvironmentEntry("EMPTY="), (std::pair<std::string, std::string>{"EMPTY", ""}));
+    QVERIFY(!parseEnvironmentEntry("=value"));
+    QVERIFY(!parseEnvironmentEntry("NAME"));
 }
 
 void TestRecorder::launcherIsFound()
