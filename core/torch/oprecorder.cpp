@@ -1,5 +1,5 @@
-// Recording what a forward pass runs: RecordFunction callbacks (every top-level op with its
-// arguments and outputs, for FLOPs) and libtorch's profiler (timings, shapes, memory, modules).
+// Recording what a forward pass runs: RecordFunction callbacks give every top-level op with its
+// arguments and outputs, for FLOPs. (Timings, shapes, memory and modules: profilecollector.cpp.)
 //
 // RecordFunction::inputs() asserts in debug builds when the dispatcher handed no boxed inputs
 // to a nested op; the callbacks below only read inputs of ops they asked for, and the check
@@ -12,17 +12,11 @@
 #include "core/torch/torcherror.h"
 
 #include <ATen/record_function.h>
-#include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
-#include <torch/csrc/profiler/collection.h>
 
-#include <algorithm>
-#include <unordered_set>
 
 namespace pyrometer::torch {
 namespace {
-
-namespace profiler = ::torch::profiler::impl;
 
 // The collector of the thread that is recording; callbacks are thread-local, so is this.
 struct OpCollector {
@@ -139,47 +133,6 @@ void onOpEnd(const at::RecordFunction &fn, at::ObserverContext *context)
     }
 }
 
-// Adds result and its descendants to profile once each; depth is the nesting level.
-void collect(const std::shared_ptr<profiler::Result> &result, int depth, std::unordered_set<const profiler::Result *> &seen,
-             RecordedProfile &profile)
-{
-    if (!result || !seen.insert(result.get()).second)
-        return;
-    result->visit([&](const auto &fields) {
-        using Fields = std::decay_t<decltype(fields)>;
-        if constexpr (std::is_same_v<Fields, profiler::ExtraFields<profiler::EventType::TorchOp>>) {
-            ProfiledOp op;
-            op.name = fields.name_;
-            op.startNs = result->start_time_ns_;
-            op.durationNs = std::max<std::int64_t>(0, fields.end_time_ns_ - result->start_time_ns_);
-            op.threadId = result->start_tid_;
-            op.scope = static_cast<int>(fields.scope_);
-            op.depth = depth;
-            op.sequenceNr = fields.sequence_number_;
-            op.inputShapes = fields.inputs_.shapes_;
-            op.inputTypes = fields.inputs_.dtypes_;
-            op.moduleFrames = fields.jit_modules_;
-            profile.ops.push_back(std::move(op));
-        } else if constexpr (std::is_same_v<Fields, profiler::ExtraFields<profiler::EventType::Allocation>>) {
-            MemoryEvent event;
-            event.timeNs = result->start_time_ns_;
-            event.threadId = result->start_tid_;
-            event.bytes = fields.alloc_size_;
-            event.totalAllocated = fields.total_allocated_;
-            event.address = reinterpret_cast<std::uintptr_t>(fields.ptr_);
-            event.deviceType = static_cast<int>(fields.device_type_);
-            event.deviceId = fields.device_index_;
-            profile.memory.push_back(event);
-        }
-    });
-    for (const auto &child : result->children_)
-        collect(child, depth + 1, seen, profile);
-}
-
-} // namespace
-
-namespace {
-
 // Records every top-level op the calling thread runs while it lives.
 class OpRecording {
 public:
@@ -241,57 +194,6 @@ Result<std::vector<OpRecord>> ModelSession::recordOps()
     if (failed)
         return *failed;
     return ops;
-}
-
-Result<RecordedProfile> ModelSession::recordProfile(int iterations, int firstStep)
-{
-    using namespace ::torch::autograd::profiler;
-    const profiler::ProfilerConfig config(profiler::ProfilerState::KINETO, /*report_input_shapes=*/true,
-                                          /*profile_memory=*/true, /*with_stack=*/false, /*with_flops=*/false,
-                                          /*with_modules=*/true);
-    const std::set<profiler::ActivityType> activities{profiler::ActivityType::CPU};
-    std::optional<Error> failed;
-    std::unique_ptr<ProfilerResult> result;
-    try {
-        prepareProfiler(config, activities);
-        enableProfiler(config, activities);
-        for (int i = 0; i < iterations && !failed; ++i) {
-            at::RecordFunction step(at::RecordScope::USER_SCOPE);
-            if (step.isActive())
-                step.before("ProfilerStep#" + std::to_string(firstStep + i));
-            try {
-                m_impl->runOnce();
-            } catch (const c10::Error &error) {
-                failed = m_impl->runError(error.what_without_backtrace());
-            } catch (const std::exception &error) {
-                failed = m_impl->runError(error.what());
-            }
-        }
-        result = disableProfiler();
-    } catch (const std::exception &error) {
-        return Error{m_impl->path.string() + ": the profiler failed: " + cleanTorchMessage(error.what())};
-    }
-    if (failed)
-        return *failed;
-    RecordedProfile profile;
-    profile.iterations = iterations;
-    std::unordered_set<const profiler::Result *> seen;
-    for (const auto &root : result->event_tree())
-        if (root && root->parent_.expired())
-            collect(root, 0, seen, profile);
-    for (const auto &event : result->event_tree()) // anything not reached from a root
-        collect(event, 0, seen, profile);
-    std::sort(profile.ops.begin(), profile.ops.end(), [](const ProfiledOp &a, const ProfiledOp &b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.depth < b.depth;
-    });
-    std::sort(profile.memory.begin(), profile.memory.end(), [](const MemoryEvent &a, const MemoryEvent &b) { return a.timeNs < b.timeNs; });
-    // Without an allocator that reports its total, count it from the profile's start.
-    if (std::all_of(profile.memory.begin(), profile.memory.end(), [](const MemoryEvent &e) { return e.totalAllocated == 0; })) {
-        std::int64_t total = 0;
-        for (auto &event : profile.memory)
-            event.totalAllocated = total += event.bytes;
-    }
-    return profile;
 }
 
 } // namespace pyrometer::torch

@@ -10,7 +10,6 @@
 #include "core/util/format.h"
 
 #include <ATen/Parallel.h>
-#include <c10/core/Allocator.h>
 #include <torch/csrc/jit/passes/freeze_module.h>
 
 #include <atomic>
@@ -227,11 +226,11 @@ std::optional<double> energyPerInference(const TimedRuns &runs, int iterations, 
     return *runs.joules * 1000.0 / (double(iterations) * double(batch));
 }
 
-struct AllocationPeak::Reporter final : c10::MemoryReportingInfoBase {
+struct AllocationPeak::Reporter final : MemoryObserver {
     std::atomic<std::int64_t> current{0};
     std::atomic<std::int64_t> peak{0};
 
-    void reportMemoryUsage(void *, int64_t size, int64_t, int64_t, c10::Device device) override
+    void onMemory(void *, std::int64_t size, std::int64_t, c10::Device device) override
     {
         if (device.type() != c10::DeviceType::CPU)
             return;
@@ -240,12 +239,11 @@ struct AllocationPeak::Reporter final : c10::MemoryReportingInfoBase {
         while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
         }
     }
-    bool memoryProfilingEnabled() const override { return true; }
 };
 
 AllocationPeak::AllocationPeak()
     : m_reporter(std::make_shared<Reporter>()),
-      m_guard(std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, m_reporter))
+      m_guard(std::make_unique<MemoryObserverGuard>(m_reporter))
 {}
 
 AllocationPeak::~AllocationPeak() = default;

@@ -1,12 +1,11 @@
 #pragma once
 // Internal to core/torch's .cpp files: includes libtorch. Never include from a public header.
 
+#include "core/torch/memoryobserver.h"
 #include "core/torch/variant.h"
 #include "core/util/energy.h"
 
 #include <torch/script.h>
-
-#include <c10/util/ThreadLocalDebugInfo.h>
 
 #include <functional>
 #include <memory>
@@ -94,7 +93,7 @@ public:
 private:
     struct Reporter;
     std::shared_ptr<Reporter> m_reporter;
-    std::unique_ptr<c10::DebugInfoGuard> m_guard;
+    std::unique_ptr<MemoryObserverGuard> m_guard;
 };
 
 // Sets libtorch's intra-op thread count for a scope (0 leaves it), and restores the count it
