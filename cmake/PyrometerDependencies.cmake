@@ -1,4 +1,5 @@
-# Every dependency is a Debian bookworm package; nothing is vendored or downloaded.
+# Every dependency is a package of Debian 12 (bookworm) and 13 (trixie); nothing is vendored or
+# downloaded.
 # A missing one stops configure with the name of the package that provides it,
 # and scripts/setup installs all of them.
 
@@ -21,3 +22,6 @@ pyrometer_require(ZLIB zlib1g-dev)
 # TorchConfig prints its own warnings about optional CUDA/Kineto pieces; they are expected
 # with Debian's CPU-only build.
 pyrometer_require(Torch libtorch-dev)
+# The versions found, said once at configure time (the About box and --version say them too).
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" PYROMETER_TORCH_MAJOR_MINOR "${Torch_VERSION}")
+message(STATUS "Pyrometer builds with Qt ${Qt6_VERSION} and libtorch ${Torch_VERSION}")

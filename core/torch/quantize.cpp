@@ -13,6 +13,7 @@
 #include <torch/csrc/jit/passes/quantization/finalize.h>
 #include <torch/csrc/jit/passes/quantization/insert_observers.h>
 #include <torch/csrc/jit/passes/quantization/insert_quant_dequant.h>
+#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 
 #include <algorithm>
 #include <cctype>
@@ -326,6 +327,23 @@ def calculate_qparams(self) -> Tuple[Tensor, Tensor]:
     return observer;
 }
 
+// Keeps libtorch's TensorExpr (NNC) fuser off while it lives, then sets it back as it was.
+// libtorch 2.x fuses TorchScript on the CPU (Debian 13's build does; 1.13's did not), and the
+// fused aten::round gives 0: the profiling executor fuses calculate_qparams from its second
+// call on, so every activation zero point but the first came out 0, torch.ao's MinMaxObserver
+// no less than ours, and the int8 model's output was garbage.
+class TensorExprFuserOff
+{
+public:
+    TensorExprFuserOff() : m_was(jit::tensorExprFuserEnabled()) { jit::setTensorExprFuserEnabled(false); }
+    ~TensorExprFuserOff() { jit::setTensorExprFuserEnabled(m_was); }
+    TensorExprFuserOff(const TensorExprFuserOff &) = delete;
+    TensorExprFuserOff &operator=(const TensorExprFuserOff &) = delete;
+
+private:
+    bool m_was;
+};
+
 bool kindStartsWith(const jit::Node *node, std::string_view prefix)
 {
     return std::string_view(node->kind().toQualString()).starts_with(prefix);
@@ -356,6 +374,8 @@ Result<std::string> quantizeDynamic(jit::Module &frozen, at::QEngine engine)
 
 StaticQuantized quantizeStatic(const jit::Module &module, at::QEngine engine, const std::vector<std::vector<c10::IValue>> &calibration)
 {
+    // The observers' methods are compiled as the passes call them: unfused (see TensorExprFuserOff).
+    const TensorExprFuserOff unfused;
     // qnnpack quantizes weights per tensor; the others per output channel.
     const bool perChannel = engine != at::QEngine::QNNPACK;
     auto folded = jit::FoldConvBatchNorm(module);

@@ -19,6 +19,16 @@ namespace pyrometer::torch {
 
 namespace {
 
+// A forward that multiplies float32 tensors of its own with bf16 weights. libtorch 1.13 says the
+// dtypes differ; 2.6 runs a bf16 recurrent layer on oneDNN, which cannot make its primitive.
+bool isMixedDtypeFailure(const std::string &error)
+{
+    return error.find("must have the same dtype") != std::string::npos ||
+           (error.find("could not create a primitive descriptor") != std::string::npos &&
+            (error.find("LSTM") != std::string::npos || error.find("GRU") != std::string::npos ||
+             error.find("RNN") != std::string::npos));
+}
+
 std::string times(double factor)
 {
     char text[32];
@@ -204,7 +214,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             }
             if (baseline && !row.error.empty())
                 return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(report.inputs) + ": " + row.error};
-            if (model.bfloat16 && row.error.find("must have the same dtype") != std::string::npos)
+            if (model.bfloat16 && isMixedDtypeFailure(row.error))
                 row.error =
                     "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
                     "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "

@@ -20,6 +20,7 @@ the program's own output is left alone. Exit status: the program's own, or
 import argparse
 import functools
 import gzip
+import importlib
 import json
 import os
 import runpy
@@ -109,6 +110,22 @@ def _import_torch():
         print("pyrometer: " + message, file=sys.stderr)
         STATUS.emit("error", kind="no-torch", message=message)
         sys.exit(EXIT_NO_TORCH)
+
+
+def _preload_lazy_imports(torch):
+    """Imports now what torch itself imports on first use, so that torch's one-time cost falls
+    before the program starts, like `import torch`, and not into a time window or a step.
+
+    torch 2 defers `torch._dynamo` (about 2 s on a CPU) to the first call of anything wrapped in
+    `torch._disable_dynamo`, which includes every optimizer's __init__: a window opened a moment
+    after the start would otherwise hold that import and none of the program's steps."""
+    if not hasattr(torch, "_disable_dynamo"):  # torch 1: no lazily imported compiler
+        return
+    try:
+        importlib.import_module("torch._dynamo")
+    except Exception as error:  # a torch whose compiler cannot load here: torch will say so if used
+        print("pyrometer: torch._dynamo could not be imported ahead of the program (%s)" % error,
+              file=sys.stderr)
 
 
 def _version_at_least(torch, major, minor):
@@ -311,7 +328,9 @@ class Recorder:
 
     def _write_memory(self, profiler, path):
         document = None
-        if self.options.profile_memory and self.info["memory_timeline"]:
+        # torch's timeline needs the stacks (and shapes) of the allocations: without them it raises.
+        if self.options.profile_memory and self.options.with_stack and self.options.record_shapes \
+                and self.info["memory_timeline"]:
             document = self._profiler_memory_timeline(profiler)
         if document is None:
             resolution = ("3 samples per step (forward start, forward end, step end)" if self.mode != "forward"
@@ -517,12 +536,13 @@ def main(argv):
         print(json.dumps(info))
         return 0
     STATUS.emit("start", **info)
-    recorder = Recorder(options, torch)
     if options.program[0] != "-m" and not os.path.isfile(options.program[0]):
         message = "%s: no such script" % options.program[0]
         print("pyrometer: " + message, file=sys.stderr)
         STATUS.emit("error", kind="no-script", message=message)
         return 2
+    _preload_lazy_imports(torch)  # before the memory baseline: torch's, not the program's
+    recorder = Recorder(options, torch)
     recorder.start()
     status = 0
     try:

@@ -28,6 +28,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -510,7 +511,13 @@ private Q_SLOTS:
             window.close();
         }
         MainWindow again;
-        QCOMPARE(again.size(), QSize(1240, 760));
+        // The offscreen screen is 800 px wide. Qt 6.8 fits a restored window wider than its screen
+        // to it, 2 px narrower (an exact fit would read as maximised); Qt 6.4 keeps the saved width.
+        QSize expected(1240, 760);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        expected.setWidth(std::min(1240, again.screen()->availableGeometry().width() - 2));
+#endif
+        QCOMPARE(again.size(), expected);
         QCOMPARE(again.currentPage(), Page::Model);
     }
 
@@ -544,7 +551,8 @@ private Q_SLOTS:
     {
         const QString text = MainWindow::aboutText();
         QVERIFY(text.contains(QLatin1String(qVersion())));
-        QVERIFY(text.contains("libtorch 1.13"));
+        QVERIFY(QByteArray(PYROMETER_TORCH_MAJOR_MINOR).size() >= 3);
+        QVERIFY2(text.contains(QStringLiteral("libtorch " PYROMETER_TORCH_MAJOR_MINOR)), qPrintable(text));
     }
 
     void screenshotWaitsForLoadsAndWritesPng()
