@@ -174,7 +174,7 @@ Result<std::vector<OpRecord>> ModelSession::recordOps()
     std::vector<OpRecord> ops;
     {
         OpRecording recording;
-        try {
+        failed = m_impl->guarded([&] {
             // A train-mode model must not meet inference tensors: they cannot be saved for a later
             // backward. Recording needs no gradients either way.
             if (m_impl->mode == RunMode::Inference) {
@@ -184,11 +184,7 @@ Result<std::vector<OpRecord>> ModelSession::recordOps()
                 at::NoGradGuard guard;
                 m_impl->forwardOnly();
             }
-        } catch (const c10::Error &error) {
-            failed = m_impl->runError(error.what_without_backtrace());
-        } catch (const std::exception &error) {
-            failed = m_impl->runError(error.what());
-        }
+        });
         ops = recording.take();
     }
     if (failed)

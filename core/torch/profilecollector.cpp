@@ -180,13 +180,7 @@ Result<RecordedProfile> ModelSession::recordProfile(int iterations, int firstSte
             at::RecordFunction step(at::RecordScope::USER_SCOPE);
             if (step.isActive())
                 step.before("ProfilerStep#" + std::to_string(firstStep + i));
-            try {
-                m_impl->runOnce();
-            } catch (const c10::Error &error) {
-                failed = m_impl->runError(error.what_without_backtrace());
-            } catch (const std::exception &error) {
-                failed = m_impl->runError(error.what());
-            }
+            failed = m_impl->guarded([&] { m_impl->runOnce(); });
         }
         profile = collecting.take();
     } catch (const std::exception &error) {

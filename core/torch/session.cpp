@@ -224,14 +224,7 @@ int ModelSession::threads() const
 
 std::optional<Error> ModelSession::run()
 {
-    try {
-        m_impl->runOnce();
-    } catch (const c10::Error &error) {
-        return m_impl->runError(error.what_without_backtrace());
-    } catch (const std::exception &error) {
-        return m_impl->runError(error.what());
-    }
-    return std::nullopt;
+    return m_impl->guarded([&] { m_impl->runOnce(); });
 }
 
 } // namespace pyrometer::torch

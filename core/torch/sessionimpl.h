@@ -20,6 +20,19 @@ struct ModelSession::Impl {
     void forwardOnly();
     // "path: the model rejected its inputs 1x3x8x8: <libtorch's message>"
     Error runError(const std::string &what) const;
+    // Calls run(); what libtorch throws becomes runError's message.
+    template <typename Run>
+    std::optional<Error> guarded(Run &&run) const
+    {
+        try {
+            run();
+        } catch (const c10::Error &error) {
+            return runError(error.what_without_backtrace());
+        } catch (const std::exception &error) {
+            return runError(error.what());
+        }
+        return std::nullopt;
+    }
 };
 
 // Random inputs of these shapes with a fixed seed: the same specs give the same tensors. Another
