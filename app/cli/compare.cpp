@@ -110,7 +110,7 @@ bool isJsonFile(const std::string &path)
 void setupCompare(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<CompareCliOptions>();
-    command.add_option("MODEL", options->files, "A TorchScript model; or two per-layer profiles BASE.json OTHER.json")
+    command.add_option("MODEL", options->files, "A model (TorchScript .pt; .pt2 or model.py:factory in the Python engine); or two per-layer profiles BASE.json OTHER.json")
         ->required()
         ->expected(1, 2);
     command.add_option("--fail-if-slower", options->failIfSlower,
@@ -132,7 +132,7 @@ void setupCompare(CLI::App &command, int *exitCode)
             "Exit 1 when a variant's top-1 accuracy is more than PCT points below the baseline's (without --labels: "
             "when more than PCT% of its predictions differ from the baseline's); needs --data")
         ->check(CLI::Range(0.0, 100.0));
-    addModelRunOptions(command, &options->run, "baseline,frozen,channels_last,int8,int8_static,bf16", 5, 20);
+    addModelRunOptions(command, &options->run, kEmbeddedVariants, 5, 20);
     command.callback([options, exitCode] {
         if (options->files.size() == 2 && isJsonFile(options->files[0]) && isJsonFile(options->files[1]))
             *exitCode = compareProfiles(*options);

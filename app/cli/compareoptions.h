@@ -10,6 +10,10 @@
 
 namespace pyrometer::cli {
 
+// The variants compared when --variants is not given, per engine.
+inline constexpr const char *kEmbeddedVariants = "baseline,frozen,channels_last,int8,int8_static,bf16";
+inline constexpr const char *kPythonVariants = "baseline,compile,channels_last,int8,bf16";
+
 struct CompareCliOptions {
     ModelRunOptions run;
     std::vector<std::string> files;

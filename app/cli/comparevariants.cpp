@@ -123,6 +123,8 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
     if (format == Format::Csv)
         return;
     const std::string bullet = format == Format::Markdown ? "- " : "";
+    if (!report.engine.empty())
+        writeText(std::cout, bullet + "engine: " + report.engine, format);
     if (data)
         writeText(std::cout, bullet + "data: " + report.dataNote, format);
     writeText(std::cout,
@@ -167,6 +169,8 @@ int compareModelVariants(const CompareCliOptions &options)
 {
     auto run = options.run;
     run.model = options.files.front();
+    if (run.variants == kEmbeddedVariants && engine::isPython(engine::resolveEngine({run.engine.python, run.engine.device}, run.model)))
+        run.variants = kPythonVariants;
     const auto parsed = parseModelRun(run);
     if (!parsed)
         return kBadInput;
@@ -198,7 +202,7 @@ int compareModelVariants(const CompareCliOptions &options)
             compare.variants.push_back(gated->front());
     }
     ProgressReporter progress;
-    const auto report = torch::compareVariants(run.model, compare, {}, progress, StopToken());
+    const auto report = engine::compareVariants(parsed->engine, run.model, compare, {}, progress, StopToken());
     if (!report.ok())
         return badInput(report.error().message);
     const auto &rows = report->rows;
@@ -208,6 +212,7 @@ int compareModelVariants(const CompareCliOptions &options)
             json.push_back(rowJson(row));
         writeJson(std::cout,
                   {{"model", run.model},
+                   {"engine", report->engine},
                    {"input", torch::formatInputSpecs(report->inputs)},
                    {"quantized_engines", report->quantizationEngines},
                    {"data", report->dataNote.empty() ? nlohmann::json() : nlohmann::json(report->dataNote)},

@@ -14,6 +14,7 @@ struct FlopsOptions {
     std::string model;
     std::string input;
     Format format = Format::Table;
+    EngineOptions engine;
 };
 
 std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
@@ -37,10 +38,13 @@ std::string giga(double value)
 
 int runFlops(const FlopsOptions &options)
 {
+    const auto engine = engineFrom(options.model, options.engine);
+    if (!engine)
+        return kBadInput;
     const auto inputs = parseInputOption(options.model, options.input);
     if (!inputs)
         return kBadInput;
-    auto report = torch::countFlops(options.model, *inputs);
+    auto report = engine::countFlops(*engine, options.model, *inputs);
     if (!report.ok())
         return badInput(report.error().message);
     const auto &r = report.value();
@@ -51,6 +55,7 @@ int runFlops(const FlopsOptions &options)
                             {"calls", row.calls}, {"params", row.params}, {"macs", row.macs}, {"flops", row.flops},
                             {"self_macs", row.selfMacs}, {"self_flops", row.selfFlops}, {"output_shapes", row.outputShapes}});
         writeJson(std::cout, {{"model", options.model},
+                              {"engine", r.engine},
                               {"input", torch::formatInputSpecs(r.inputs)},
                               {"params", r.params},
                               {"total_macs", r.totalMacs},
@@ -72,7 +77,7 @@ int runFlops(const FlopsOptions &options)
         std::cout << '\n';
         writeText(std::cout,
                   options.model + " (" + torch::formatInputSpecs(r.inputs) + "): " + std::to_string(r.params) + " parameters, " +
-                      giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) + " GFLOPs (1 MAC = 2 FLOPs)",
+                      giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) + " GFLOPs (1 MAC = 2 FLOPs); " + r.engine,
                   options.format);
     }
     return kSuccess;
@@ -83,9 +88,10 @@ int runFlops(const FlopsOptions &options)
 void setupFlops(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<FlopsOptions>();
-    command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("MODEL", options->model, "A TorchScript model (.pt), a torch.export program (.pt2) or model.py:factory (a function returning an nn.Module; the last two run in the Python engine)")->required();
     command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
     addFormatOption(command, &options->format);
+    addEngineOptions(command, &options->engine);
     command.callback([options, exitCode] { *exitCode = runFlops(*options); });
 }
 

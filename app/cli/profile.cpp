@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
+#include "core/engine/engine.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/runner.h"
 #include "core/torch/traceexport.h"
@@ -23,6 +24,7 @@ struct ProfileOptions {
     std::string mode = "infer";
     std::string trace;
     Format format = Format::Table;
+    EngineOptions engine;
 };
 
 std::string fixed(double value, int decimals = 3)
@@ -47,6 +49,9 @@ std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
 int runProfile(const ProfileOptions &options)
 {
     torch::RunOptions run;
+    const auto engine = engineFrom(options.model, options.engine);
+    if (!engine)
+        return kBadInput;
     auto inputs = parseInputOption(options.model, options.input);
     if (!inputs)
         return kBadInput;
@@ -57,18 +62,18 @@ int runProfile(const ProfileOptions &options)
     run.mode = options.mode == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
     ProgressReporter progress;
     const StopToken stop;
-    auto latency = torch::measureLatency(options.model, run, progress, stop);
+    auto latency = engine::measureLatency(*engine, options.model, run, progress, stop);
     if (!latency.ok())
         return badInput(latency.error().message);
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = options.profileIterations;
-    auto profile = torch::profileLayers(options.model, profileRun, progress, stop);
+    auto profile = engine::profileLayers(*engine, options.model, profileRun, progress, stop, options.trace);
     if (!profile.ok())
         return badInput(profile.error().message);
     const auto &l = latency.value();
     const auto &p = profile.value();
-    if (!options.trace.empty()) {
+    if (!options.trace.empty() && p.trace.empty()) {
         auto written = torch::writeChromeTrace(options.trace, p.events, std::filesystem::path(options.model).filename().string());
         if (!written.ok())
             return badInput(written.error().message);
@@ -82,6 +87,8 @@ int runProfile(const ProfileOptions &options)
                               {"gflops_per_s", row.gflopsPerSecond}, {"allocated_bytes", row.allocatedBytes},
                               {"self_allocated_bytes", row.selfAllocatedBytes}, {"output_shapes", row.outputShapes}});
         writeJson(std::cout, {{"model", options.model},
+                              {"engine", l.engine},
+                              {"note", p.note.empty() ? nlohmann::json() : nlohmann::json(p.note)},
                               {"input", torch::formatInputSpecs(l.inputs)},
                               {"mode", options.mode == "train" ? "train" : "infer"},
                               {"threads", l.threads},
@@ -102,7 +109,7 @@ int runProfile(const ProfileOptions &options)
     if (options.format == Format::Table) {
         writeText(std::cout,
                   options.model + " (" + torch::formatInputSpecs(l.inputs) + ", " + options.mode + ", " + std::to_string(l.threads) +
-                      " threads)",
+                      " threads; " + l.engine + ")",
                   options.format);
         writeText(std::cout,
                   "cold " + fixed(l.coldMs) + " ms; warm over " + std::to_string(l.iterations) + " runs: mean " + fixed(l.warm.mean) +
@@ -134,7 +141,7 @@ int runProfile(const ProfileOptions &options)
 void setupProfile(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<ProfileOptions>();
-    command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("MODEL", options->model, "A TorchScript model (.pt), a torch.export program (.pt2) or model.py:factory (a function returning an nn.Module; the last two run in the Python engine)")->required();
     command.add_option("--input", options->input, "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
     addCountOption(command, "--warmup", options->warmup, 0, "Untimed runs after the cold one");
     addCountOption(command, "--iters", options->iterations, 1, "Timed runs");

@@ -51,7 +51,7 @@ int runSweep(const SweepCliOptions &options)
         sweep.memoryBudgetBytes = *budget;
     }
     ProgressReporter progress;
-    const auto report = torch::runSweep(options.run.model, sweep, {}, progress, StopToken());
+    const auto report = engine::runSweep(parsed->engine, options.run.model, sweep, {}, progress, StopToken());
     if (!report.ok())
         return badInput(report.error().message);
     const auto &r = report.value();
@@ -82,6 +82,7 @@ int runSweep(const SweepCliOptions &options)
             variants.push_back(std::move(entry));
         }
         writeJson(std::cout, {{"model", options.run.model},
+                              {"engine", r.engine},
                               {"input", torch::formatInputSpecs(r.inputs)},
                               {"memory_source", r.memorySource},
                               {"energy_unavailable",
@@ -130,7 +131,12 @@ int runSweep(const SweepCliOptions &options)
             line += "; " + summary.note;
         writeText(std::cout, line, options.run.format);
     }
-    writeText(std::cout, "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs",
+    writeText(std::cout, "engine: " + r.engine, options.run.format);
+    writeText(std::cout,
+              r.memorySource == "cpu-allocator"
+                  ? "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs"
+                  : r.memorySource == "cuda-allocator" ? "peak memory: torch.cuda.max_memory_allocated over the runs"
+                                                       : "peak memory: not measured by the Python engine on the CPU",
               options.run.format);
     writeText(std::cout,
               r.energyUnavailable.empty()
@@ -145,7 +151,7 @@ int runSweep(const SweepCliOptions &options)
 void setupSweep(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<SweepCliOptions>();
-    command.add_option("MODEL", options->run.model, "A TorchScript model (torch.jit.save output)")->required();
+    command.add_option("MODEL", options->run.model, "A TorchScript model (.pt), a torch.export program (.pt2) or model.py:factory (a function returning an nn.Module; the last two run in the Python engine)")->required();
     command.add_option("--batches", options->batches, "Batch sizes, 1,2,4,8 (default: 1, 2, 4, ... up to the budget or --max-batch)")
         ->delimiter(',')
         ->check(wholeNumberFrom(1));

@@ -4,6 +4,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/output.h"
+#include "core/engine/engine.h"
 #include "core/torch/inputspec.h"
 #include "core/torch/variant.h"
 
@@ -13,8 +14,42 @@
 
 namespace pyrometer::cli {
 
+// --python PATH and --device: which engine runs the model.
+struct EngineOptions {
+    std::string python;
+    std::string device = "cpu";
+};
+
+inline void addEngineOptions(CLI::App &command, EngineOptions *options)
+{
+    command.add_option("--python", options->python,
+                       "Run the model in this Python interpreter's torch (the Python engine: .pt2, model.py:factory, TorchScript of "
+                       "any version, CPU or CUDA); default: the embedded libtorch, or $PYROMETER_PYTHON / python3 for a .pt2 or "
+                       "a factory");
+    command.add_option("--device", options->device, "cpu, cuda or cuda:N (the Python engine only)")->capture_default_str();
+}
+
+// The engine the options choose, or nothing after badInput() told the user why.
+inline std::optional<engine::Engine> engineFrom(const std::string &model, const EngineOptions &options)
+{
+    const auto &device = options.device;
+    const bool cuda = device == "cuda" || (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
+                                           device.find_first_not_of("0123456789", 5) == std::string::npos);
+    if (device != "cpu" && !cuda) {
+        badInput(model + ": --device \"" + device + "\": cpu, cuda or cuda:N");
+        return std::nullopt;
+    }
+    auto chosen = engine::resolveEngine({options.python, device}, model);
+    if (cuda && !engine::isPython(chosen)) {
+        badInput(model + ": --device " + device + " needs the Python engine (--python PATH): the embedded libtorch runs on the CPU");
+        return std::nullopt;
+    }
+    return chosen;
+}
+
 struct ModelRunOptions {
     std::string model;
+    EngineOptions engine;
     std::string input;
     std::string variants;
     int warmup = 0;
@@ -40,6 +75,7 @@ inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, cons
     addCountOption(command, "--warmup", options->warmup, 0, "Untimed runs per measurement");
     addCountOption(command, "--iters", options->iterations, 1, "Timed runs per measurement");
     addFormatOption(command, &options->format);
+    addEngineOptions(command, &options->engine);
 }
 
 // The parsed --input (empty: none given, the model's recorded ones), or nothing after
@@ -59,6 +95,7 @@ inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::
 
 // The parsed --input and --variants, or nothing after badInput() told the user why.
 struct ParsedModelRun {
+    engine::Engine engine;
     std::vector<torch::InputSpec> inputs;
     std::vector<torch::Variant> variants;
 };
@@ -66,6 +103,10 @@ struct ParsedModelRun {
 inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &options)
 {
     ParsedModelRun parsed;
+    auto chosen = engineFrom(options.model, options.engine);
+    if (!chosen)
+        return std::nullopt;
+    parsed.engine = *chosen;
     auto inputs = parseInputOption(options.model, options.input, options.batch);
     if (!inputs)
         return std::nullopt;

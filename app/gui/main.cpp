@@ -56,13 +56,13 @@ void describe(QCommandLineParser &parser, const Options &options)
     QCoreApplication::setApplicationName(QStringLiteral("Pyrometer"));
     QCoreApplication::setApplicationVersion(QLatin1String(kVersion));
     parser.setApplicationDescription(
-        QStringLiteral("Pyrometer: open torch.profiler traces, profile TorchScript models, compare runs."));
+        QStringLiteral("Pyrometer: open torch.profiler traces, profile models (TorchScript, .pt2, model.py:build), compare runs."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("inputs"),
                                  QStringLiteral("Trace files (.json, .json.gz), TensorBoard log directories, "
-                                                "TorchScript models (.pt) or sessions (.pyrometer) to open."),
-                                 QStringLiteral("[FILE|DIR|MODEL.pt...]"));
+                                                "models (.pt, .pt2, model.py:build) or sessions (.pyrometer) to open."),
+                                 QStringLiteral("[FILE|DIR|MODEL...]"));
     parser.addOptions(
         {options.demo, options.screenshot, options.view, options.job, options.run, options.input, options.renderBenchmark});
 }

@@ -52,16 +52,15 @@ Result<StepMark> parseStepMark(const std::string &text)
     return Error{"unknown step mark '" + text + "': auto, optimizer, forward or time"};
 }
 
-Result<std::filesystem::path> findLauncher()
+Result<std::filesystem::path> findShippedFile(const char *variable, const std::filesystem::path &installed, const char *source)
 {
     std::vector<std::filesystem::path> candidates;
-    if (const char *set = std::getenv("PYROMETER_RECORDER"); set && *set)
+    if (const char *set = std::getenv(variable); set && *set)
         candidates.emplace_back(set);
     if (const auto directory = executableDirectory(); !directory.empty())
-        candidates.push_back(directory.parent_path() / "share/pyrometer/recorder/pyrometer_record.py");
-#ifdef PYROMETER_RECORDER_SOURCE
-    candidates.emplace_back(PYROMETER_RECORDER_SOURCE);
-#endif
+        candidates.push_back(directory.parent_path() / "share/pyrometer" / installed);
+    if (source && *source)
+        candidates.emplace_back(source);
     std::string looked;
     for (const auto &candidate : candidates) {
         std::error_code error;
@@ -69,7 +68,20 @@ Result<std::filesystem::path> findLauncher()
             return candidate;
         looked += (looked.empty() ? "" : ", ") + candidate.string();
     }
-    return Error{"the recorder pyrometer_record.py is missing (looked in " + looked + "): reinstall Pyrometer"};
+    return Error{installed.filename().string() + " is missing (looked in " + looked + "): reinstall Pyrometer"};
+}
+
+Result<std::filesystem::path> findLauncher()
+{
+#ifdef PYROMETER_RECORDER_SOURCE
+    const char *source = PYROMETER_RECORDER_SOURCE;
+#else
+    const char *source = nullptr;
+#endif
+    auto found = findShippedFile("PYROMETER_RECORDER", "recorder/pyrometer_record.py", source);
+    if (!found)
+        return Error{"the recorder " + found.error().message};
+    return found;
 }
 
 std::vector<std::string> launcherCommand(const std::filesystem::path &launcher, const RecordOptions &options)

@@ -57,6 +57,10 @@ Result<StepMark> parseStepMark(const std::string &text);
 // built from. An Error says where it looked.
 Result<std::filesystem::path> findLauncher();
 
+// A file shipped with Pyrometer for the user's interpreter: $variable, else installed beside the
+// executable (../share/pyrometer/<installed>), else source (the build tree's copy; may be null).
+Result<std::filesystem::path> findShippedFile(const char *variable, const std::filesystem::path &installed, const char *source);
+
 // The interpreter's command line that records the program.
 std::vector<std::string> launcherCommand(const std::filesystem::path &launcher, const RecordOptions &options);
 

@@ -39,6 +39,8 @@ struct FlopsReport {
     double totalFlops = 0; // 2 x MACs plus elementwise, normalization, pooling, softmax FLOPs
     std::vector<FlopsRow> rows;
     std::vector<std::string> uncountedOps; // op names without a formula (views, copies, ...)
+    // Which engine and device ran it: "embedded libtorch 1.13.0 · cpu", "Python 3.13.5 · torch 2.6.0 · cuda".
+    std::string engine;
     bool operator==(const FlopsReport &) const = default;
 };
 

@@ -45,6 +45,13 @@ struct ProfileReport {
     double totalFlops = 0;
     std::vector<LayerRow> rows;
     RecordedProfile events; // for the trace export
+    // Which engine and device ran it: "embedded libtorch 1.13.0 · cpu", "Python 3.13.5 · torch 2.6.0 · cuda".
+    std::string engine;
+    // The trace the engine wrote itself (the Python engine: torch.profiler's, with GPU kernels on
+    // CUDA); empty when events are to be exported (the embedded engine).
+    std::filesystem::path trace;
+    // What the per-layer rows could not show, said once (a module hierarchy this torch does not record).
+    std::string note;
     bool operator==(const ProfileReport &) const = default;
 };
 

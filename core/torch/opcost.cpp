@@ -384,6 +384,12 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         };
         t["aten::scaled_dot_product_attention"] = attention;
         t["aten::_scaled_dot_product_attention"] = attention;
+        // What scaled_dot_product_attention dispatches to (the Python engine records ops below
+        // autograd, where composite ops have been decomposed): q, k, v first in each.
+        for (const char *name : {"aten::_scaled_dot_product_flash_attention_for_cpu", "aten::_scaled_dot_product_flash_attention",
+                                 "aten::_scaled_dot_product_efficient_attention", "aten::_scaled_dot_product_cudnn_attention",
+                                 "aten::_scaled_dot_product_attention_math"})
+            t[name] = attention;
         t["aten::_native_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 13, SIZE_MAX); };
         t["aten::_native_decoder_only_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 14, 10); };
         t["aten::_triton_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 10, SIZE_MAX); };
@@ -409,10 +415,15 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         t["aten::rnn_relu"] = [](const OpRecord &op) { return recurrent(op, 1); };
         // Normalization: mean, variance, normalize, scale and shift: about 5 FLOPs per element in
         // training, 2 (scale and shift, folded statistics) in inference for batch norm.
-        t["aten::batch_norm"] = [](const OpRecord &op) {
-            const bool training = op.args.size() > 5 && !op.args[5].values.empty() && op.args[5].values[0] != 0;
-            return flopsOnly(elements(op, 0) * (training ? 5 : 2));
-        };
+        // native_batch_norm and _native_batch_norm_legit take training at the same place;
+        // _native_batch_norm_legit_no_training has momentum (a double) there.
+        for (const char *name : {"aten::batch_norm", "aten::native_batch_norm", "aten::_native_batch_norm_legit",
+                                 "aten::_native_batch_norm_legit_no_training"})
+            t[name] = [](const OpRecord &op) {
+                const bool training = op.args.size() > 5 && op.args[5].kind == OpArg::Kind::Bool && !op.args[5].values.empty() &&
+                    op.args[5].values[0] != 0;
+                return flopsOnly(elements(op, 0) * (training ? 5 : 2));
+            };
         for (const char *name : {"aten::layer_norm", "aten::group_norm", "aten::instance_norm", "aten::native_layer_norm"})
             t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kNormFlops); };
         for (const char *name : {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax", "aten::_masked_softmax"})
@@ -420,7 +431,8 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         for (const char *name : {"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::avg_pool1d",
                                  "aten::avg_pool2d", "aten::avg_pool3d", "aten::adaptive_avg_pool1d",
                                  "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d", "aten::adaptive_max_pool2d",
-                                 "aten::max_pool2d_with_indices"})
+                                 "aten::max_pool2d_with_indices", "aten::max_pool3d_with_indices", "aten::_adaptive_avg_pool2d",
+                                 "aten::_adaptive_avg_pool3d"})
             t[name] = pooling;
         // Elementwise: one FLOP per element of the broadcast result.
         for (const char *name : {"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul", "aten::mul_",

@@ -46,6 +46,8 @@ struct LatencyReport {
     LatencyStats warm;
     double throughputPerSecond = 0; // items (batchSize) per second at the mean latency
     std::vector<double> samplesMs;
+    // Which engine and device ran it: "embedded libtorch 1.13.0 · cpu", "Python 3.13.5 · torch 2.6.0 · cuda".
+    std::string engine;
     bool operator==(const LatencyReport &) const = default;
 };
 

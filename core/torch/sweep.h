@@ -58,6 +58,8 @@ struct SweepReport {
     std::string energyUnavailable;  // why there is no energy figure, said once; empty when read
     std::vector<SweepPoint> points; // per variant in option order, batches in measured order
     std::vector<SweepSummary> summaries;
+    // Which engine and device ran it: "embedded libtorch 1.13.0 · cpu", "Python 3.13.5 · torch 2.6.0 · cuda".
+    std::string engine;
     bool operator==(const SweepReport &) const = default;
 };
 

@@ -19,7 +19,9 @@ constexpr NamedKind kNames[] = {
     {"channels_last", VariantKind::ChannelsLast}, {"channels-last", VariantKind::ChannelsLast},
     {"int8", VariantKind::Int8Dynamic},           {"int8_dynamic", VariantKind::Int8Dynamic},
     {"int8_static", VariantKind::Int8Static},     {"bf16", VariantKind::BFloat16},
-    {"bfloat16", VariantKind::BFloat16},
+    {"bfloat16", VariantKind::BFloat16},          {"compile", VariantKind::Compile},
+    {"fp16", VariantKind::Float16},               {"float16", VariantKind::Float16},
+    {"reduce_overhead", VariantKind::CudaGraphs}, {"cuda_graphs", VariantKind::CudaGraphs},
 };
 
 constexpr std::string_view kEngines[] = {"qnnpack", "onednn", "fbgemm", "x86"};
@@ -68,8 +70,16 @@ std::string variantName(const Variant &variant)
     case VariantKind::Threads: return "threads=" + std::to_string(variant.threads);
     case VariantKind::PruneL1: return (variant.global ? "prune_l1_global=" : "prune_l1=") + amountText(variant.amount);
     case VariantKind::PruneChannels: return "prune_channels=" + amountText(variant.amount);
+    case VariantKind::Compile: return "compile";
+    case VariantKind::Float16: return "fp16";
+    case VariantKind::CudaGraphs: return "reduce_overhead";
     }
     return "baseline";
+}
+
+bool pythonOnlyVariant(const Variant &variant)
+{
+    return variant.kind == VariantKind::Compile || variant.kind == VariantKind::Float16 || variant.kind == VariantKind::CudaGraphs;
 }
 
 std::string knownVariantNames()
@@ -78,7 +88,7 @@ std::string knownVariantNames()
            "prune_l1_global=F, "
            "prune_channels=F (F a fraction, 0.5); int8 and int8_static on a quantized engine as int8@ENGINE (qnnpack, "
            "onednn, "
-           "fbgemm, x86)";
+           "fbgemm, x86); with the Python engine (--python) also compile, fp16 and reduce_overhead (CUDA graphs, on a GPU)";
 }
 
 Result<std::vector<Variant>> parseVariants(std::string_view text)

@@ -27,7 +27,12 @@ enum class VariantKind {
     Threads,       // the baseline at another intra-op thread count
     PruneL1,       // the smallest-magnitude weights of every Conv and Linear set to zero (unstructured)
     PruneChannels, // the lowest-L1 output channels of Convs and Linears removed, with their consumers' inputs
+    // The Python engine's, of torch 2.x (the embedded engine refuses them, naming that engine):
+    Compile,    // torch.compile (Inductor)
+    Float16,    // fp16 autocast (bf16 there is bf16 autocast)
+    CudaGraphs, // torch.compile(mode="reduce-overhead"): CUDA graphs, on a GPU
 };
+
 
 struct Variant {
     VariantKind kind = VariantKind::Baseline;
@@ -37,6 +42,9 @@ struct Variant {
     bool global = false; // PruneL1: the smallest weights of the whole model, rather than of each layer
     bool operator==(const Variant &) const = default;
 };
+
+// Whether only the Python engine builds the variant.
+bool pythonOnlyVariant(const Variant &variant);
 
 // "baseline", "frozen", "channels_last", "int8" (dynamic), "int8_static", "bf16", "threads=2",
 // "prune_l1=0.5" (per layer), "prune_l1_global=0.5", "prune_channels=0.3"; an int8 kind on a
@@ -121,6 +129,8 @@ struct CompareReport {
     // Why there is no energy figure, said once ("/sys/class/powercap: no such directory"); empty
     // when the counters were read.
     std::string energyUnavailable;
+    // Which engine and device ran it: "embedded libtorch 1.13.0 · cpu", "Python 3.13.5 · torch 2.6.0 · cuda".
+    std::string engine;
     bool operator==(const CompareReport &) const = default;
 };
 

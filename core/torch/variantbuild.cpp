@@ -33,6 +33,11 @@ Result<VariantModel> applyVariant(VariantModel model, const std::string &file,
     auto &module = model.module;
     switch (model.variant.kind) {
     case VariantKind::Baseline: break;
+    case VariantKind::Compile:
+    case VariantKind::Float16:
+    case VariantKind::CudaGraphs:
+        return fail("a variant of torch 2.x that the Python engine builds: give --python PATH (or choose the Python engine on "
+                    "the Model page)");
     case VariantKind::Threads:
         model.threads = model.variant.threads;
         model.note = "intra-op threads " + std::to_string(model.threads);

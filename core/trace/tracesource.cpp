@@ -28,8 +28,14 @@ InputKind classifyInput(const fs::path &path)
 {
     std::error_code ec;
     const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
+    if (ec || !fs::exists(status)) {
+        // "model.py:build": a Python file and the function in it that builds the model.
+        const auto text = path.string();
+        const auto colon = text.rfind(".py:");
+        if (colon != std::string::npos && colon + 4 < text.size() && fs::is_regular_file(text.substr(0, colon + 3), ec))
+            return InputKind::Model;
         return InputKind::Missing;
+    }
     if (fs::is_directory(status))
         return InputKind::LogDirectory;
     if (isTraceFileName(path.filename().string()))

@@ -15,7 +15,7 @@ enum class InputKind {
     Missing,      // nothing at that path
     TraceFile,    // *.json or *.json.gz: a Chrome trace
     LogDirectory, // a directory: a TensorBoard log dir of runs
-    Model,        // any other file: a TorchScript model is expected
+    Model,        // any other file (a model is expected: TorchScript, a .pt2, a Python file), or "model.py:factory"
 };
 
 InputKind classifyInput(const std::filesystem::path &path);

@@ -236,7 +236,7 @@ private Q_SLOTS:
     {
         MainWindow window;
         // Nothing to run before a model is open, and only the Model and Compare pages run.
-        QVERIFY(startPageRun(&window, Page::Model, {}).contains("open a TorchScript model"));
+        QVERIFY(startPageRun(&window, Page::Model, {}).contains("open a model"));
         window.openDemo();
         QVERIFY(waitIdle(window));
         QVERIFY(startPageRun(&window, Page::Timeline, {}).contains("only the Model and Compare pages"));

@@ -29,6 +29,10 @@
 namespace pyrometer::ui {
 namespace {
 
+// The variants compared until the user types others, per engine.
+constexpr const char *kEmbeddedVariants = "baseline,frozen,channels_last,int8,int8_static,bf16,threads=1";
+constexpr const char *kPythonVariants = "baseline,compile,channels_last,int8,bf16,fp16";
+
 // Whether a variant's profile still has the baseline's modules beside the model itself
 // (freezing and quantizing inline them, so their time is all on the model's row).
 bool keepsModules(const VariantLayers &layers)
@@ -128,7 +132,7 @@ QWidget *ComparePage::createVariantsTab()
         tr("Shapes, or samples saved from Python with torch.save (a tensor, or a tuple of one tensor per "
            "input; relative to the model's folder) and, after a comma, their int64 labels: every variant "
            "then shows its top-1 accuracy, its change and its agreement with the baseline"));
-    m_variants = new QLineEdit(QStringLiteral("baseline,frozen,channels_last,int8,int8_static,bf16,threads=1"), tab);
+    m_variants = new QLineEdit(QLatin1String(kEmbeddedVariants), tab);
     m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
     m_iterations = new QSpinBox(tab);
     m_iterations->setRange(1, 10000);
@@ -354,7 +358,18 @@ void ComparePage::modelClosed()
 void ComparePage::showModel(const QString &path)
 {
     m_modelPath = path;
-    m_modelLabel->setText(path.isEmpty() ? QString() : tr("Model: %1").arg(QFileInfo(m_modelPath).fileName()));
+    const auto engine = path.isEmpty() || !m_engineSource ? engine::Engine{} : m_engineSource(path);
+    const auto document = m_workspace->model(m_workspace->modelIdOf(path));
+    const QString engineName = document ? QString::fromStdString(document->engineName) : QString();
+    m_modelLabel->setText(path.isEmpty() ? QString()
+                                         : engineName.isEmpty() ? tr("Model: %1").arg(QFileInfo(m_modelPath).fileName())
+                                                                : tr("Model: %1 · runs in %2").arg(QFileInfo(m_modelPath).fileName(), engineName));
+    // Each engine builds its own variants: swap the default list for the other engine's.
+    const bool python = engine::isPython(engine);
+    if (python && m_variants->text() == QLatin1String(kEmbeddedVariants))
+        m_variants->setText(QLatin1String(kPythonVariants));
+    else if (!python && !path.isEmpty() && m_variants->text() == QLatin1String(kPythonVariants))
+        m_variants->setText(QLatin1String(kEmbeddedVariants));
     if (m_variantsJob)
         m_jobs->cancel(m_variantsJob);
     m_variantsModel->clear();
@@ -510,6 +525,8 @@ void ComparePage::runVariants()
         return;
     VariantsRequest request;
     request.model = m_modelPath.toStdString();
+    if (m_engineSource)
+        request.engine = m_engineSource(m_modelPath);
     QString inputs = m_inputs->text().trimmed();
     QString inputsFrom = tr("as typed");
     if (inputs.isEmpty() && m_fallbackInputs) {

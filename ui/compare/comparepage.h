@@ -78,6 +78,8 @@ public:
     // Model page's Inputs field (empty when that page shows another model). Else the inputs the
     // model records.
     void setFallbackInputs(std::function<QString(const QString &modelPath)> provider) { m_fallbackInputs = std::move(provider); }
+    // The engine (and device) a model's variants run in: the Model page's choice for it.
+    void setEngineSource(std::function<engine::Engine(const QString &modelPath)> source) { m_engineSource = std::move(source); }
 
     void runVariants();
     void diffTraces();
@@ -144,6 +146,7 @@ private:
     std::vector<VariantLayers> m_layers;
     int m_profiledRuns = 0; // of each variant, for m_layers
     std::function<QString(const QString &)> m_fallbackInputs;
+    std::function<engine::Engine(const QString &)> m_engineSource;
     QString m_modelPath;
     JobTracker::JobId m_variantsJob = 0;
     // Traces

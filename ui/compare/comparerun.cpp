@@ -105,7 +105,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     VariantsRun run;
     {
         auto reporter = subRange(progress, 0, request.layers ? 500 : 1000);
-        auto report = torch::compareVariants(request.model, options, {}, reporter, stop);
+        auto report = engine::compareVariants(request.engine, request.model, options, {}, reporter, stop);
         if (!report.ok())
             return Error{withInputsFieldHint(report.error().message)};
         run.report = std::move(report).value();
@@ -127,7 +127,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
         auto reporter = subRange(progress, 500 + 500 * i / count, 500 + 500 * (i + 1) / count);
         if (i > 0 && !rows[std::size_t(i)].ok())
             continue;
-        auto profile = torch::profileVariant(request.model, rows[std::size_t(i)].variant, profileOptions, reporter, stop);
+        auto profile = engine::profileVariant(request.engine, request.model, rows[std::size_t(i)].variant, profileOptions, reporter, stop);
         if (i == 0) {
             if (!profile.ok())
                 return profile.error();

@@ -2,6 +2,7 @@
 
 #include "core/analysis/diff.h"
 #include "core/analysis/flamegraph.h"
+#include "core/engine/engine.h"
 #include "core/torch/layerdelta.h"
 #include "core/torch/variant.h"
 #include "core/util/progress.h"
@@ -22,6 +23,7 @@ namespace pyrometer::ui {
 // fails inside the job like any other error.
 struct VariantsRequest {
     std::filesystem::path model;
+    engine::Engine engine; // empty python: the embedded engine
     // Shapes ("1x3x224x224"), or samples saved by torch.save and their labels ("val.pt,
     // val_labels.pt", relative to the model's folder) to score every variant on; empty: the
     // inputs the model records.

@@ -19,6 +19,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QStandardPaths>
@@ -34,11 +35,13 @@ namespace pyrometer::ui {
 ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_jobs(jobs), m_stack(new QStackedLayout(this)),
       m_empty(new EmptyState(tr("Model"),
-                             tr("Load a TorchScript model (what torch.jit.save writes) to time it warm and cold, "
-                                "and to find its slowest layers, with parameters and FLOPs next to each layer's time."),
+                             tr("Load a model to time it warm and cold, and to find its slowest layers, with parameters "
+                                "and FLOPs next to each layer's time: TorchScript (.pt) runs in the embedded libtorch; a "
+                                "torch.export program (.pt2) or model.py:build (a function returning an nn.Module) runs in "
+                                "your own Python, as Record does, on the CPU or CUDA."),
                              tr("Open a model: Ctrl+M"), this)),
       m_summary(new QLabel(this)), m_tree(new QTreeWidget(this)), m_inputs(new QLineEdit(this)), m_warmup(new QSpinBox(this)),
-      m_iterations(new QSpinBox(this)), m_threads(new QSpinBox(this)), m_mode(new QComboBox(this)),
+      m_iterations(new QSpinBox(this)), m_threads(new QSpinBox(this)), m_mode(new QComboBox(this)), m_device(new QComboBox(this)),
       m_run(new QPushButton(tr("Run profile"), this)), m_runStatus(new QLabel(this)), m_results(new ProfileResultsView(this)),
       m_tabs(new QTabWidget(this)), m_sweep(new SweepView(jobs, m_inputs, this))
 {
@@ -76,6 +79,9 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_mode->addItem(tr("Train step"), int(torch::RunMode::Train));
     m_mode->setToolTip(tr("Train step: forward in training mode, the sum of the outputs as the loss, backward"));
     form->addRow(tr("Mode"), m_mode);
+    m_device->setToolTip(tr("Where the model runs: the embedded libtorch runs on the CPU; the Python engine on whatever "
+                            "the interpreter's torch offers"));
+    form->addRow(tr("Device"), m_device);
     m_run->setDefault(true);
     form->addRow(m_run);
     m_runStatus->setWordWrap(true);
@@ -159,13 +165,21 @@ void ModelPage::showModel(DocumentId id)
     const auto &document = *shown;
     const auto &info = document.info;
     const QLocale locale;
-    m_summary->setText(tr("<b>%1</b> &mdash; %2 parameters (%3), %4 modules, file %5<br><code>%6</code>")
+    QString engineLine = tr("Runs in <b>%1</b>").arg(QString::fromStdString(document.engineName).toHtmlEscaped());
+    if (!document.engineNote.empty())
+        engineLine += tr(" &mdash; %1").arg(QString::fromStdString(document.engineNote).toHtmlEscaped());
+    if (!document.batchNote.empty())
+        engineLine += QStringLiteral("<br>") + QString::fromStdString(document.batchNote).toHtmlEscaped();
+    m_summary->setText(tr("<b>%1</b> &mdash; %2 parameters (%3), %4 modules, file %5<br>%6%7")
                            .arg(QFileInfo(document.path).fileName().toHtmlEscaped(),
                                 locale.toString(qulonglong(info.parameters)),
                                 QString::fromStdString(formatBytes(info.parameterBytes)),
                                 locale.toString(qulonglong(info.modules.size())),
-                                QString::fromStdString(formatBytes(info.fileBytes)),
-                                QString::fromStdString(info.forwardSchema).toHtmlEscaped()));
+                                QString::fromStdString(formatBytes(info.fileBytes)), engineLine,
+                                info.forwardSchema.empty()
+                                    ? QString()
+                                    : QStringLiteral("<br><code>%1</code>").arg(QString::fromStdString(info.forwardSchema).toHtmlEscaped())));
+    fillDevices(document);
 
     m_tree->clear();
     // Modules come depth-first with their depth: keep a stack of the open ancestors.
@@ -186,6 +200,7 @@ void ModelPage::showModel(DocumentId id)
 
     m_results->clear();
     m_sweep->setModel(document.path);
+    m_sweep->setEngineSource([this, path = document.path] { return engineFor(path); });
     m_runStatus->clear();
     m_inputs->clear();
     m_stack->setCurrentIndex(1);
@@ -263,10 +278,62 @@ void ModelPage::showPreviousRun(const QString &summary)
         m_runStatus->setText(summary);
 }
 
+engine::Engine ModelPage::engineFor(const QString &path) const
+{
+    const auto document = m_workspace->model(m_workspace->modelIdOf(path));
+    if (!document)
+        return {};
+    auto chosen = document->engine;
+    if (engine::isPython(chosen) && path == currentModelPath() && m_device->currentIndex() >= 0)
+        chosen.device = m_device->currentData().toString().toStdString();
+    return chosen;
+}
+
+void ModelPage::fillDevices(const ModelDocument &document)
+{
+    m_device->clear();
+    auto *items = qobject_cast<QStandardItemModel *>(m_device->model());
+    if (!engine::isPython(document.engine)) {
+        m_device->addItem(tr("cpu"), QStringLiteral("cpu"));
+        m_device->setEnabled(false);
+        m_device->setToolTip(tr("The embedded libtorch runs on the CPU; a GPU needs the Python engine (a .pt2 or model.py:build, or "
+                                "TorchScript given to pyrometer-cli with --python)"));
+        return;
+    }
+    m_device->setEnabled(true);
+    for (std::size_t i = 0; i < document.python.devices.size(); ++i) {
+        const auto &device = document.python.devices[i];
+        QString label = QString::fromStdString(device);
+        if (device != "cpu" && i - 1 < document.python.deviceNames.size())
+            label += QStringLiteral(" · ") + QString::fromStdString(document.python.deviceNames[i - 1]);
+        m_device->addItem(label, QString::fromStdString(device));
+    }
+    if (m_device->count() == 0)
+        m_device->addItem(tr("cpu"), QStringLiteral("cpu"));
+    if (!document.python.cudaUnavailable.empty() && items) {
+        // CUDA greyed out, saying why.
+        m_device->addItem(tr("cuda (unavailable)"), QStringLiteral("cuda"));
+        auto *item = items->item(m_device->count() - 1);
+        item->setEnabled(false);
+        item->setToolTip(tr("torch %1 in %2: %3")
+                             .arg(QString::fromStdString(document.python.torchVersion), QString::fromStdString(document.python.python),
+                                  QString::fromStdString(document.python.cudaUnavailable)));
+    }
+    m_device->setCurrentIndex(0);
+}
+
 void ModelPage::prefillInputs(const QString &path)
 {
     const std::filesystem::path file = path.toStdString();
     const DocumentId model = m_current;
+    if (const auto document = m_workspace->model(model); document && engine::isPython(document->engine)) {
+        // The worker already said what the model records or its factory returned.
+        if (m_inputs->text().isEmpty() && !document->exampleInputs.empty())
+            m_inputs->setText(QString::fromStdString(document->exampleInputs));
+        else if (document->exampleInputs.empty())
+            m_inputs->setPlaceholderText(tr("this model records no example inputs: type them, such as 1x3x224x224"));
+        return;
+    }
     // Reading the archive is quick, but it is file I/O: not on the GUI thread.
     m_jobs->run<std::string>(
         tr("Reading inputs of %1").arg(QFileInfo(path).fileName()), QStringLiteral("model-page-inputs"),
@@ -288,6 +355,7 @@ void ModelPage::runProfile()
     const auto &document = *shown;
     ProfileRequest request;
     request.model = document.path.toStdString();
+    request.engine = engineFor(document.path);
     request.inputSpec = m_inputs->text().trimmed().toStdString();
     request.warmup = m_warmup->value();
     request.iterations = m_iterations->value();

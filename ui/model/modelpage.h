@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/engine/engine.h"
+
 #include <QWidget>
 
 #include "ui/jobs/jobtracker.h"
@@ -40,6 +42,10 @@ public:
     QSpinBox *iterationsSpin() const { return m_iterations; }
     QSpinBox *threadsSpin() const { return m_threads; }
     QComboBox *modeCombo() const { return m_mode; }
+    QComboBox *deviceCombo() const { return m_device; }
+    // The engine the shown model runs in, with the device chosen (the Python engine), for path;
+    // the embedded engine for any other model.
+    engine::Engine engineFor(const QString &path) const;
     QPushButton *runButton() const { return m_run; }
     ProfileResultsView *results() const { return m_results; }
     // The results side: the Profile tab (results()) and the Sweep tab (sweepView()).
@@ -73,6 +79,7 @@ private:
     void showModel(DocumentId id);
     void applyState(const nlohmann::json &state);
     void prefillInputs(const QString &path);
+    void fillDevices(const ModelDocument &document);
     void jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message);
 
     Workspace *m_workspace;
@@ -86,6 +93,7 @@ private:
     QSpinBox *m_iterations;
     QSpinBox *m_threads;
     QComboBox *m_mode;
+    QComboBox *m_device;
     QPushButton *m_run;
     QLabel *m_runStatus;
     ProfileResultsView *m_results;

@@ -167,7 +167,8 @@ json profileRunToJson(const ProfileRun &run)
               {"cold_ms", l.coldMs},
               {"warm_ms", statsToJson(l.warm)},
               {"throughput_per_second", l.throughputPerSecond},
-              {"samples_ms", l.samplesMs}}},
+              {"samples_ms", l.samplesMs},
+              {"engine", l.engine}}},
             {"profile",
              {{"model", p.path.string()},
               {"inputs", torch::formatInputSpecs(p.inputs)},
@@ -197,6 +198,7 @@ std::optional<ProfileRun> profileRunFromJson(const json &json)
         run.latency.warm = statsFromJson(l.at("warm_ms"));
         run.latency.throughputPerSecond = l.at("throughput_per_second").get<double>();
         run.latency.samplesMs = l.at("samples_ms").get<std::vector<double>>();
+        run.latency.engine = l.value("engine", std::string());
         const auto &p = j.at("profile");
         run.profile.path = p.at("model").get<std::string>();
         run.profile.inputs = inputsFromJson(p.at("inputs"));

@@ -13,6 +13,22 @@ ProgressReporter subRange(ProgressReporter &parent, int from, int to)
                             std::chrono::milliseconds(0));
 }
 
+namespace {
+
+// "<model>-<ms since 1970>": a new name for each run's trace.
+std::string traceStem(const std::filesystem::path &model)
+{
+    const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    auto stem = model.filename().string();
+    if (const auto colon = stem.rfind(".py:"); colon != std::string::npos)
+        stem = stem.substr(0, colon) + "-" + stem.substr(colon + 4);
+    else
+        stem = model.stem().string();
+    return stem + "-" + std::to_string(stamp);
+}
+
+} // namespace
+
 int profiledIterations(int timedIterations)
 {
     return std::clamp(timedIterations, 1, 10);
@@ -36,7 +52,7 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
         if (!parsed.ok())
             return Error{file + ": inputs \"" + request.inputSpec + "\": " + parsed.error().message};
         options.inputs = std::move(parsed).value();
-    } else if (torch::recordedInputSpec(request.model).empty()) {
+    } else if (!engine::isPython(engine::resolveEngine(request.engine, request.model)) && torch::recordedInputSpec(request.model).empty()) {
         return Error{file + ": no input shapes given and the model records none; type them under Inputs, such as 1x3x224x224"};
     }
     options.warmup = std::max(0, request.warmup);
@@ -47,7 +63,7 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
     ProfileRun run;
     {
         auto part = subRange(progress, 0, 600);
-        auto latency = torch::measureLatency(request.model, options, part, stop);
+        auto latency = engine::measureLatency(request.engine, request.model, options, part, stop);
         if (!latency.ok())
             return latency.error();
         run.latency = std::move(latency).value();
@@ -57,18 +73,27 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
         profileOptions.warmup = 2; // the latency runs above did the real warm-up, in another session
         profileOptions.iterations = profiledIterations(options.iterations);
         auto part = subRange(progress, 600, 950);
-        auto profile = torch::profileLayers(request.model, profileOptions, part, stop);
+        // The Python engine writes torch.profiler's own trace (with GPU kernels on CUDA).
+        const bool python = engine::isPython(engine::resolveEngine(request.engine, request.model));
+        std::filesystem::path traceOut;
+        if (python && !request.traceDirectory.empty()) {
+            std::error_code ignored;
+            std::filesystem::create_directories(request.traceDirectory, ignored);
+            traceOut = request.traceDirectory / (traceStem(request.model) + ".pt.trace.json");
+        }
+        auto profile = engine::profileLayers(request.engine, request.model, profileOptions, part, stop, traceOut);
         if (!profile.ok())
             return profile.error();
         run.profile = std::move(profile).value();
     }
     if (stop.stopRequested())
         return Error{file + ": cancelled"};
-    if (!request.traceDirectory.empty()) {
+    if (!run.profile.trace.empty()) {
+        run.tracePath = run.profile.trace;
+    } else if (!request.traceDirectory.empty()) {
         std::error_code ignored;
         std::filesystem::create_directories(request.traceDirectory, ignored);
-        const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        const auto path = request.traceDirectory / (request.model.stem().string() + "-" + std::to_string(stamp) + ".pt.trace.json");
+        const auto path = request.traceDirectory / (traceStem(request.model) + ".pt.trace.json");
         auto written = torch::writeChromeTrace(path, run.profile.events, file);
         if (!written.ok())
             return written.error();

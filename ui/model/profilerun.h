@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/engine/engine.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/runner.h"
 #include "core/util/progress.h"
@@ -14,6 +15,7 @@ namespace pyrometer::ui {
 // that a bad spec fails inside the job like any other error and reaches the banner.
 struct ProfileRequest {
     std::filesystem::path model;
+    engine::Engine engine; // empty python: the embedded engine
     // "1x3x224x224,1x10:int64", or samples saved by torch.save ("val.pt", relative to the
     // model's folder), profiled at their shapes; empty: the inputs the model records.
     std::string inputSpec;

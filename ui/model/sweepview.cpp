@@ -217,12 +217,13 @@ void SweepView::runSweep()
     m_run->setEnabled(false);
     m_status->setText(tr("Sweeping… (points appear as they are measured; cancel in the status bar)"));
     const std::filesystem::path path = m_path.toStdString();
+    const auto engine = m_engineSource ? m_engineSource() : engine::Engine{};
     QPointer<SweepView> guard(this);
     JobTracker *jobs = m_jobs;
     m_starting = true;
     const auto id = m_jobs->run<std::shared_ptr<const torch::SweepReport>>(
         tr("Sweeping batch sizes of %1").arg(file), QStringLiteral("model-page-sweep"),
-        [path, options, guard, jobs, serial](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const torch::SweepReport>> {
+        [path, engine, options, guard, jobs, serial](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const torch::SweepReport>> {
             // Each point goes to the GUI thread at once; the tracker outlives its workers.
             const auto onPoint = [guard, jobs, serial](const torch::SweepPoint &point) {
                 QMetaObject::invokeMethod(
@@ -232,7 +233,7 @@ void SweepView::runSweep()
                     },
                     Qt::QueuedConnection);
             };
-            auto report = torch::runSweep(path, options, onPoint, progress, stop);
+            auto report = engine::runSweep(engine, path, options, onPoint, progress, stop);
             if (!report.ok())
                 return report.error();
             return std::make_shared<const torch::SweepReport>(std::move(report).value());

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/engine/engine.h"
+#include <functional>
+
 #include <QWidget>
 
 #include "core/torch/sweep.h"
@@ -35,6 +38,8 @@ public:
     SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent = nullptr);
 
     void setModel(const QString &path); // cancels a running sweep and clears the results
+    // The engine the next sweep runs in (the Model page's, with its device).
+    void setEngineSource(std::function<engine::Engine()> source) { m_engineSource = std::move(source); }
     void runSweep();
 
     QLineEdit *batchesEdit() const { return m_batches; }
@@ -72,6 +77,7 @@ private:
     JobTracker *m_jobs;
     QLineEdit *m_inputs;
     QString m_path;
+    std::function<engine::Engine()> m_engineSource;
     QLineEdit *m_batches;
     QLineEdit *m_variants;
     QLineEdit *m_budget;

@@ -71,7 +71,9 @@ const QString kPageKey = QStringLiteral("mainWindow/page");
 const QString kTraceFilter = QObject::tr("Chrome traces (*.json *.json.gz);;All files (*)");
 const QString kSessionFilter = QObject::tr("Pyrometer sessions (*.pyrometer);;All files (*)");
 const QString kReportFilter = QObject::tr("HTML report (*.html);;Markdown report (*.md)");
-const QString kModelFilter = QObject::tr("TorchScript models (*.pt *.pth *.ptl *.torchscript *.zip);;All files (*)");
+const QString kModelFilter = QObject::tr("Models (*.pt *.pth *.ptl *.torchscript *.zip *.pt2 *.py);;TorchScript models (*.pt *.pth *.ptl "
+                                         "*.torchscript *.zip);;torch.export programs (*.pt2);;Python files with a build() "
+                                         "function (*.py);;All files (*)");
 
 } // namespace
 
@@ -468,6 +470,8 @@ void MainWindow::createPages()
         ->setFallbackInputs([model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))](const QString &path) {
             return model->currentModelPath() == path ? model->inputsEdit()->text() : QString();
         });
+    qobject_cast<ComparePage *>(m_pages.at(Page::Compare))
+        ->setEngineSource([model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))](const QString &path) { return model->engineFor(path); });
 
     m_pages[Page::Distributed] = new distributed::DistributedPage(m_workspace, this);
     connectDistributedPage();
@@ -574,7 +578,7 @@ QString MainWindow::aboutText()
 {
     return tr("<h3>Pyrometer %1</h3>"
               "<p>A workbench for profiling deep-learning models: open torch.profiler traces of any size, "
-              "profile TorchScript models layer by layer, and compare runs.</p>"
+              "profile models (TorchScript, torch.export programs, nn.Module factories) layer by layer, and compare runs.</p>"
               "<p>Qt %2 (built with %3)<br>libtorch %4</p>")
         .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR),
              QString::fromStdString(torch::torchVersion()));
@@ -642,7 +646,7 @@ void MainWindow::chooseTrace()
 
 void MainWindow::chooseModel()
 {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open a TorchScript model"), QString(), kModelFilter);
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open a model"), QString(), kModelFilter);
     refocusAfterDialog();
     if (!file.isEmpty())
         openPaths({file});

@@ -71,7 +71,7 @@ QString startPageRun(MainWindow *window, Page page, const QString &inputs)
         return {};
     }
     if (window->workspace()->models().empty())
-        return QObject::tr("nothing to run: open a TorchScript model, or two traces to compare");
+        return QObject::tr("nothing to run: open a model, or two traces to compare");
     QLineEdit *inputsEdit = nullptr;
     QPushButton *run = nullptr;
     if (auto *model = qobject_cast<ModelPage *>(window->pageWidget(page)); model && page == Page::Model) {

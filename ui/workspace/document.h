@@ -2,6 +2,7 @@
 
 #include "core/analysis/job.h"
 #include "core/analysis/traceindex.h"
+#include "core/engine/engine.h"
 #include "core/record/memorycategories.h"
 #include "core/torch/modelfile.h"
 #include "core/util/progress.h"
@@ -102,6 +103,15 @@ struct ModelDocument {
     QString path;
     torch::ModelInfo info;
     QDateTime modified; // the file's time when it was read
+    // The engine that opened it and runs it, as engine::openModel found it: its name, the
+    // inputs the model records, why another engine than the usual one runs it, the
+    // interpreter's devices (the Python engine).
+    engine::Engine engine;
+    std::string engineName;
+    std::string exampleInputs;
+    std::string engineNote;
+    std::string batchNote;
+    engine::PythonInfo python;
 
     QString fileName() const;
 };

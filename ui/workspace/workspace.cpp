@@ -6,8 +6,10 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/workspace/jobload.h"
 #include "ui/workspace/memoryrelease.h"
+#include "ui/record/recordsettings.h"
 
 #include <QFileInfo>
+#include <QSettings>
 
 #include <type_traits>
 
@@ -353,13 +355,31 @@ void Workspace::openModel(const QString &path)
     m_loadingModels.insert(canonicalPath(path));
     const std::filesystem::path file = path.toStdString();
     const auto modified = QFileInfo(path).lastModified();
-    const auto id = m_jobs->run<torch::ModelInfo>(
+    // A .pt2 or a factory runs in the Python engine; TorchScript in the embedded one, or in the
+    // Python engine where the embedded libtorch lacks one of its ops. The interpreter is the one
+    // Record remembers.
+    const QSettings settings;
+    const auto python = settings.contains(QStringLiteral("record/python")) ? RecordSettings::load(settings).options.python
+                                                                           : engine::defaultPython();
+    const engine::Engine chosen{engine::needsPython(file) ? python : std::string(), "cpu"};
+    const auto id = m_jobs->run<engine::OpenedModel>(
         tr("Loading model %1").arg(QFileInfo(path).fileName()), QString(),
-        [file](ProgressReporter &, const StopToken &) { return torch::inspectModel(file); },
+        [file, chosen, python](ProgressReporter &, const StopToken &stop) { return engine::openModel(chosen, file, python, stop); },
         this,
-        [this, path, modified](torch::ModelInfo info) {
+        [this, path, modified](engine::OpenedModel model) {
             const DocumentId opened = m_nextId++;
-            m_models.emplace(opened, std::make_shared<const ModelDocument>(ModelDocument{opened, path, std::move(info), modified}));
+            ModelDocument document;
+            document.id = opened;
+            document.path = path;
+            document.info = std::move(model.info);
+            document.modified = modified;
+            document.engine = model.engine;
+            document.engineName = model.engineName;
+            document.exampleInputs = model.exampleInputs;
+            document.engineNote = model.note;
+            document.batchNote = model.batchNote;
+            document.python = model.python;
+            m_models.emplace(opened, std::make_shared<const ModelDocument>(std::move(document)));
             Q_EMIT fileOpened(path);
             Q_EMIT modelOpened(opened);
         });

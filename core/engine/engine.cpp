@@ -1,0 +1,610 @@
+#include "core/engine/engine.h"
+
+#include "core/engine/pythonworker.h"
+#include "core/torch/modelfile.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+namespace pyrometer::engine {
+namespace {
+
+std::string modelText(const std::filesystem::path &model)
+{
+    // A factory "dir/model.py:build" keeps its ":build"; a file is made absolute so that the
+    // worker, started in its own folder, finds it.
+    auto text = model.string();
+    const auto colon = text.rfind(".py:");
+    std::error_code error;
+    if (colon != std::string::npos) {
+        const auto file = std::filesystem::absolute(text.substr(0, colon + 3), error);
+        return (error ? text.substr(0, colon + 3) : file.string()) + text.substr(colon + 3);
+    }
+    const auto absolute = std::filesystem::absolute(model, error);
+    return error ? text : absolute.string();
+}
+
+nlohmann::json inputsJson(const std::vector<torch::InputSpec> &inputs)
+{
+    auto list = nlohmann::json::array();
+    for (const auto &input : inputs)
+        list.push_back({{"shape", input.shape}, {"dtype", torch::dtypeName(input.dtype)}});
+    return list;
+}
+
+std::vector<torch::InputSpec> inputsFrom(const nlohmann::json &list)
+{
+    std::vector<torch::InputSpec> inputs;
+    if (!list.is_array())
+        return inputs;
+    for (const auto &item : list) {
+        std::string text;
+        for (const auto &d : item.value("shape", std::vector<std::int64_t>{}))
+            text += (text.empty() ? "" : "x") + std::to_string(d);
+        if (text.empty())
+            text = "scalar";
+        auto parsed = torch::parseInputSpecs(text + ":" + item.value("dtype", std::string("float32")));
+        if (parsed.ok() && !parsed.value().empty())
+            inputs.push_back(parsed.value().front());
+    }
+    return inputs;
+}
+
+nlohmann::json request(const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs, int threads)
+{
+    return {{"model", modelText(model)}, {"inputs", inputsJson(inputs)}, {"threads", threads}, {"tasks", nlohmann::json::array()}};
+}
+
+const nlohmann::json *eventOf(const WorkerRun &run, const std::string &kind)
+{
+    for (const auto &event : run.events)
+        if (event.value("event", std::string()) == kind)
+            return &event;
+    return nullptr;
+}
+
+torch::ModelInfo modelInfoOf(const WorkerRun &run, const std::filesystem::path &model)
+{
+    torch::ModelInfo info;
+    info.path = model;
+    for (const auto &module : run.loaded.value("modules", nlohmann::json::array())) {
+        torch::ModuleInfo row;
+        row.qualifiedName = module.value("name", std::string());
+        row.typeName = module.value("type", std::string());
+        row.depth = module.value("depth", 0);
+        row.ownParameters = module.value("own", std::uint64_t(0));
+        row.totalParameters = module.value("total", std::uint64_t(0));
+        info.modules.push_back(std::move(row));
+    }
+    info.parameters = run.loaded.value("parameters", std::uint64_t(0));
+    return info;
+}
+
+torch::OpArg argFrom(const nlohmann::json &item)
+{
+    torch::OpArg arg;
+    const auto kind = item.value("k", std::string());
+    if (kind == "t") {
+        arg.kind = torch::OpArg::Kind::Tensor;
+        arg.values = item.value("s", std::vector<std::int64_t>{});
+    } else if (kind == "i") {
+        arg.kind = torch::OpArg::Kind::Int;
+        arg.values = {item.value("v", std::int64_t(0))};
+    } else if (kind == "b") {
+        arg.kind = torch::OpArg::Kind::Bool;
+        arg.values = {item.value("v", std::int64_t(0))};
+    } else if (kind == "d") {
+        arg.kind = torch::OpArg::Kind::Double;
+        arg.number = item.value("v", 0.0);
+    } else if (kind == "il") {
+        arg.kind = torch::OpArg::Kind::IntList;
+        arg.values = item.value("v", std::vector<std::int64_t>{});
+    } else if (kind == "tl") {
+        arg.kind = torch::OpArg::Kind::TensorList;
+        arg.tensors = item.value("s", std::vector<std::vector<std::int64_t>>{});
+    } else if (kind == "o") {
+        arg.kind = torch::OpArg::Kind::Other;
+    }
+    return arg;
+}
+
+std::vector<torch::OpRecord> opsOf(const WorkerRun &run)
+{
+    std::vector<torch::OpRecord> ops;
+    const auto *event = eventOf(run, "ops");
+    if (!event)
+        return ops;
+    for (const auto &item : event->value("ops", nlohmann::json::array())) {
+        torch::OpRecord op;
+        op.name = item.value("name", std::string());
+        op.moduleFrames = item.value("frames", std::vector<std::string>{});
+        for (const auto &arg : item.value("args", nlohmann::json::array()))
+            op.args.push_back(argFrom(arg));
+        op.outputShapes = item.value("outputs", std::vector<std::vector<std::int64_t>>{});
+        ops.push_back(std::move(op));
+    }
+    return ops;
+}
+
+torch::RecordedProfile profileOf(const nlohmann::json &event)
+{
+    torch::RecordedProfile profile;
+    profile.iterations = event.value("iterations", 1);
+    const std::hash<std::string> hash;
+    const auto threadOf = [&](const nlohmann::json &item) {
+        const auto &tid = item["tid"];
+        return tid.is_number_unsigned() ? tid.get<std::uint64_t>() : std::uint64_t(hash(tid.is_string() ? tid.get<std::string>() : tid.dump()));
+    };
+    for (const auto &item : event.value("ops", nlohmann::json::array())) {
+        torch::ProfiledOp op;
+        op.name = item.value("name", std::string());
+        op.startNs = item.value("start", std::int64_t(0));
+        op.durationNs = item.value("dur", std::int64_t(0));
+        op.threadId = threadOf(item);
+        op.scope = item.value("scope", 0);
+        op.depth = item.value("depth", 0);
+        op.sequenceNr = item.value("seq", std::int64_t(-1));
+        op.inputShapes = item.value("shapes", std::vector<std::vector<std::int64_t>>{});
+        op.inputTypes = item.value("types", std::vector<std::string>{});
+        op.moduleFrames = item.value("frames", std::vector<std::string>{});
+        profile.ops.push_back(std::move(op));
+    }
+    for (const auto &item : event.value("memory", nlohmann::json::array())) {
+        torch::MemoryEvent memory;
+        memory.timeNs = item.value("t", std::int64_t(0));
+        memory.threadId = threadOf(item);
+        memory.bytes = item.value("bytes", std::int64_t(0));
+        memory.totalAllocated = item.value("total", std::int64_t(0));
+        memory.deviceType = item.value("device_type", 0);
+        memory.deviceId = item.value("device", -1);
+        if (memory.deviceType == 0)
+            profile.memory.push_back(memory);
+    }
+    return profile;
+}
+
+torch::LatencyStats statsOf(const nlohmann::json &event)
+{
+    return torch::latencyStats(event.value("samples_ms", std::vector<double>{}));
+}
+
+std::string deviceOf(const Engine &engine)
+{
+    return engine.device.empty() ? "cpu" : engine.device;
+}
+
+// The variants the Python engine builds, by the names its worker knows.
+bool pythonBuilds(const torch::Variant &variant)
+{
+    using K = torch::VariantKind;
+    return variant.kind == K::Baseline || variant.kind == K::ChannelsLast || variant.kind == K::BFloat16 ||
+        variant.kind == K::Float16 || variant.kind == K::Compile || variant.kind == K::CudaGraphs ||
+        (variant.kind == K::Int8Dynamic && variant.engine.empty());
+}
+
+std::string notBuiltByPython(const torch::Variant &variant)
+{
+    return torch::variantName(variant) +
+        ": the embedded engine's (TorchScript passes); the Python engine builds compile, bf16, fp16, channels_last, int8 and "
+        "reduce_overhead";
+}
+
+Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                           ProgressReporter &progress, const StopToken &stop)
+{
+    auto req = request(model, options.inputs, options.threads);
+    req["tasks"].push_back({{"task", "latency"}, {"warmup", options.warmup}, {"iterations", options.iterations}});
+    auto run = runWorker(engine, std::move(req), {}, progress, stop);
+    if (!run)
+        return run.error();
+    const auto *event = eventOf(run.value(), "latency");
+    if (!event)
+        return Error{model.string() + ": the Python engine gave no latency"};
+    torch::LatencyReport report;
+    report.path = model;
+    report.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    report.mode = options.mode;
+    report.threads = options.threads > 0 ? options.threads : run.value().loaded.value("threads", 0);
+    report.warmup = options.warmup;
+    report.samplesMs = event->value("samples_ms", std::vector<double>{});
+    report.iterations = int(report.samplesMs.size());
+    report.batchSize = torch::batchSizeOf(report.inputs);
+    report.coldMs = event->value("cold_ms", 0.0);
+    report.warm = torch::latencyStats(report.samplesMs);
+    report.throughputPerSecond = report.warm.mean > 0 ? double(report.batchSize) * 1000.0 / report.warm.mean : 0;
+    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    return report;
+}
+
+Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
+{
+    auto req = request(model, inputs, 0);
+    req["tasks"].push_back({{"task", "ops"}});
+    ProgressReporter progress;
+    auto run = runWorker(engine, std::move(req), {}, progress, StopToken());
+    if (!run)
+        return run.error();
+    auto report = torch::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
+    report.path = model;
+    report.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    return report;
+}
+
+Result<torch::ProfileReport> pythonProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut,
+                                           const torch::Variant &variant = {})
+{
+    auto req = request(model, options.inputs, options.threads);
+    req["tasks"].push_back({{"task", "ops"}});
+    req["tasks"].push_back({{"task", "profile"},
+                            {"variant", torch::variantName(variant)},
+                            {"warmup", std::max(1, options.warmup)},
+                            {"iterations", std::max(1, options.iterations)},
+                            {"trace", traceOut.empty() ? std::string() : std::filesystem::absolute(traceOut).string()}});
+    auto run = runWorker(engine, std::move(req), {}, progress, stop);
+    if (!run)
+        return run.error();
+    const auto *profiled = eventOf(run.value(), "profile");
+    if (!profiled)
+        return Error{model.string() + ": the Python engine gave no profile"};
+    auto ops = opsOf(run.value());
+    auto flops = torch::summarizeFlops(modelInfoOf(run.value(), model), ops);
+    flops.path = model;
+    flops.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    auto report = torch::summarizeProfile(flops, profileOf(*profiled));
+    report.mode = options.mode;
+    report.peakMemoryBytes = std::max<std::int64_t>(report.peakMemoryBytes, profiled->value("device_peak", std::int64_t(0)));
+    report.trace = traceOut;
+    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    const bool framed = std::any_of(ops.begin(), ops.end(), [](const torch::OpRecord &op) { return op.moduleFrames.size() > 1; });
+    if (!framed && run.value().loaded.value("kind", std::string()) == "torchscript" && report.rows.size() > 1)
+        report.note = "torch " + run.value().info.torchVersion +
+            " gives Python no module hierarchy for TorchScript (torch 2 with Kineto does): every layer's time and FLOPs are on "
+            "the model's row; the embedded engine shows this file per layer";
+    return report;
+}
+
+Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
+                                       const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop)
+{
+    torch::SweepReport report;
+    report.path = model;
+    report.memoryBudgetBytes = options.memoryBudgetBytes;
+    std::vector<std::int64_t> batches = options.batches;
+    if (batches.empty())
+        for (std::int64_t batch = 1; batch <= std::max<std::int64_t>(1, options.maxBatch); batch *= 2)
+            batches.push_back(batch);
+    auto req = request(model, options.inputs.empty() ? options.inputs : torch::withBatch(options.inputs, batches.front()), 0);
+    auto points = nlohmann::json::array();
+    for (const auto batch : batches) {
+        nlohmann::json point{{"batch", batch}};
+        if (!options.inputs.empty())
+            point["inputs"] = inputsJson(torch::withBatch(options.inputs, batch));
+        points.push_back(std::move(point));
+    }
+    auto names = nlohmann::json::array();
+    for (const auto &variant : options.variants) {
+        if (pythonBuilds(variant)) {
+            names.push_back(torch::variantName(variant));
+        } else {
+            torch::SweepSummary summary;
+            summary.variant = torch::variantName(variant);
+            summary.error = notBuiltByPython(variant);
+            report.summaries.push_back(std::move(summary));
+        }
+    }
+    req["tasks"].push_back({{"task", "sweep"}, {"points", points}, {"variants", names}, {"warmup", options.warmup},
+                            {"iterations", options.iterations}});
+    std::map<std::string, torch::SweepSummary> summaries;
+    const auto onEvent = [&](const nlohmann::json &event) {
+        const auto kind = event.value("event", std::string());
+        const auto variant = event.value("variant", std::string());
+        auto &summary = summaries[variant];
+        summary.variant = variant;
+        if (kind == "sweep_point") {
+            torch::SweepPoint point;
+            point.variant = variant;
+            point.batch = event.value("batch", std::int64_t(0));
+            point.latency = statsOf(event);
+            point.throughputPerSecond = point.latency.mean > 0 ? double(point.batch) * 1000.0 / point.latency.mean : 0;
+            point.peakMemoryBytes = event.value("peak_bytes", std::int64_t(0));
+            point.fitsBudget = report.memoryBudgetBytes == 0 || point.peakMemoryBytes <= report.memoryBudgetBytes;
+            if (point.fitsBudget)
+                summary.largestFittingBatch = std::max(summary.largestFittingBatch, point.batch);
+            if (onPoint)
+                onPoint(point);
+            report.points.push_back(std::move(point));
+        } else if (kind == "sweep_stop") {
+            summary.error = event.value("error", std::string());
+            summary.note = event.value("note", std::string());
+        } else if (kind == "sweep_skip" && summary.note.empty()) {
+            summary.note = event.value("note", std::string());
+        }
+    };
+    auto run = runWorker(engine, std::move(req), onEvent, progress, stop);
+    if (!run)
+        return run.error();
+    report.inputs = options.inputs.empty() ? inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array())) : options.inputs;
+    const bool cuda = deviceOf(engine).rfind("cuda", 0) == 0;
+    report.memorySource = cuda ? "cuda-allocator" : "";
+    report.energyUnavailable = "the Python engine does not read energy counters";
+    for (const auto &name : names) {
+        auto summary = summaries[name.get<std::string>()];
+        summary.variant = name.get<std::string>();
+        std::vector<torch::ThroughputPoint> curve;
+        for (const auto &point : report.points)
+            if (point.variant == summary.variant)
+                curve.push_back({point.batch, point.throughputPerSecond});
+        summary.knee = torch::findKnee(curve, options.kneeThreshold);
+        report.summaries.push_back(std::move(summary));
+    }
+    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    return report;
+}
+
+Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::filesystem::path &model, const torch::CompareOptions &options,
+                                           const torch::VariantCallback &onRow, ProgressReporter &progress, const StopToken &stop)
+{
+    if (!options.data.empty())
+        return Error{model.string() + ": accuracy on data (--data) is measured by the embedded engine only for now"};
+    auto req = request(model, options.inputs, 0);
+    auto names = nlohmann::json::array();
+    std::vector<torch::VariantResult> refused;
+    for (const auto &variant : options.variants) {
+        if (variant.kind == torch::VariantKind::Baseline)
+            continue;
+        if (pythonBuilds(variant)) {
+            names.push_back(torch::variantName(variant));
+        } else {
+            torch::VariantResult row;
+            row.variant = variant;
+            row.name = torch::variantName(variant);
+            row.error = notBuiltByPython(variant);
+            refused.push_back(std::move(row));
+        }
+    }
+    req["tasks"].push_back({{"task", "compare"}, {"variants", names}, {"warmup", options.warmup}, {"iterations", options.iterations}});
+    torch::CompareReport report;
+    report.path = model;
+    double baselineMean = 0;
+    const auto onEvent = [&](const nlohmann::json &event) {
+        if (event.value("event", std::string()) != "variant")
+            return;
+        torch::VariantResult row;
+        row.name = event.value("name", std::string());
+        auto parsed = torch::parseVariants(row.name);
+        if (parsed.ok())
+            row.variant = parsed.value().front();
+        row.error = event.value("error", std::string());
+        row.note = event.value("note", std::string());
+        if (row.ok()) {
+            row.latency = statsOf(event);
+            if (row.variant.kind == torch::VariantKind::Baseline)
+                baselineMean = row.latency.mean;
+            row.speedup = baselineMean > 0 && row.latency.mean > 0 ? baselineMean / row.latency.mean : 0;
+            if (event.contains("max_abs_diff") && event["max_abs_diff"].is_number())
+                row.maxAbsDiff = event["max_abs_diff"].get<double>();
+            if (event.contains("relative_error") && event["relative_error"].is_number())
+                row.relativeError = event["relative_error"].get<double>();
+            if (event.contains("params") && event["params"].is_number())
+                row.params = event["params"].get<std::int64_t>();
+        }
+        if (onRow)
+            onRow(row);
+        report.rows.push_back(std::move(row));
+    };
+    auto run = runWorker(engine, std::move(req), onEvent, progress, stop);
+    if (!run)
+        return run.error();
+    const auto batch = double(torch::batchSizeOf(inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()))));
+    for (auto &row : report.rows)
+        row.throughputPerSecond = row.ok() && row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
+    for (auto &row : refused) {
+        if (onRow)
+            onRow(row);
+        report.rows.push_back(std::move(row));
+    }
+    report.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    report.energyUnavailable = "the Python engine does not read energy counters";
+    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    return report;
+}
+
+std::string specText(const nlohmann::json &list)
+{
+    return torch::formatInputSpecs(inputsFrom(list));
+}
+
+Result<OpenedModel> pythonOpen(const Engine &engine, const std::filesystem::path &model, const StopToken &stop)
+{
+    ProgressReporter progress;
+    auto run = runWorker(engine, request(model, {}, 0), {}, progress, stop);
+    if (!run)
+        return run.error();
+    OpenedModel opened;
+    opened.info = modelInfoOf(run.value(), model);
+    opened.info.parameterBytes = run.value().loaded.value("parameter_bytes", std::uint64_t(0));
+    std::error_code error;
+    const auto text = model.string();
+    const auto colon = text.rfind(".py:");
+    const std::filesystem::path file = colon == std::string::npos ? model : std::filesystem::path(text.substr(0, colon + 3));
+    const auto size = std::filesystem::file_size(file, error);
+    opened.info.fileBytes = error ? 0 : size;
+    opened.engine = engine;
+    opened.engineName = pythonEngineName(run.value().info, deviceOf(engine));
+    opened.exampleInputs = specText(run.value().loaded.value("example_inputs", nlohmann::json::array()));
+    opened.kind = run.value().loaded.value("kind", std::string());
+    opened.batchNote = run.value().loaded.value("batch_note", std::string());
+    opened.python = run.value().info;
+    return opened;
+}
+
+} // namespace
+
+Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path &model, const std::string &fallbackPython,
+                              const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonOpen(chosen, model, stop);
+    auto info = torch::inspectModel(model);
+    if (info) {
+        OpenedModel opened;
+        opened.info = std::move(info).value();
+        opened.engine = chosen;
+        opened.engineName = embeddedEngineName();
+        opened.exampleInputs = torch::recordedInputSpec(model);
+        opened.kind = "torchscript";
+        return opened;
+    }
+    const auto &message = info.error().message;
+    const bool unknownOp = message.find("Unknown builtin op") != std::string::npos || message.find("Unknown type name") != std::string::npos;
+    if (fallbackPython.empty() || !unknownOp)
+        return Error{offerPythonEngine(message, model, fallbackPython.empty() ? defaultPython() : fallbackPython)};
+    auto python = pythonOpen(Engine{fallbackPython, "cpu"}, model, stop);
+    if (!python)
+        return Error{message + "\nThe Python engine (" + fallbackPython + ") could not open it either: " + python.error().message};
+    auto opened = std::move(python).value();
+    auto first = message.substr(0, message.find('\n'));
+    opened.note = "the embedded libtorch " + torch::torchVersion() + " cannot load it (" + first + "): it runs in your Python";
+    return opened;
+}
+
+Result<torch::ProfileReport> profileVariant(const Engine &engine, const std::filesystem::path &model, const torch::Variant &variant,
+                                            const torch::RunOptions &options, ProgressReporter &progress, const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (!isPython(chosen)) {
+        auto report = torch::profileVariant(model, variant, options, progress, stop);
+        if (report)
+            report.value().engine = embeddedEngineName();
+        return report;
+    }
+    if (!pythonBuilds(variant))
+        return Error{notBuiltByPython(variant)};
+    return pythonProfile(chosen, model, options, progress, stop, {}, variant);
+}
+
+bool needsPython(const std::filesystem::path &model)
+{
+    const auto text = model.string();
+    return model.extension() == ".pt2" || model.extension() == ".py" || text.find(".py:") != std::string::npos;
+}
+
+std::string defaultPython()
+{
+    if (const char *set = std::getenv("PYROMETER_PYTHON"); set && *set)
+        return set;
+    return "python3";
+}
+
+Engine resolveEngine(Engine engine, const std::filesystem::path &model)
+{
+    if (engine.python.empty() && needsPython(model))
+        engine.python = defaultPython();
+    return engine;
+}
+
+bool isPython(const Engine &engine)
+{
+    return !engine.python.empty();
+}
+
+std::string embeddedEngineName()
+{
+    return "embedded libtorch " + torch::torchVersion() + " · cpu";
+}
+
+std::string pythonEngineName(const PythonInfo &info, const std::string &device)
+{
+    return "Python " + info.pythonVersion + " · torch " + info.torchVersion + " · " + device;
+}
+
+Result<PythonInfo> probePython(const std::string &python, const StopToken &stop)
+{
+    ProgressReporter progress;
+    nlohmann::json req{{"model", ""}, {"tasks", nlohmann::json::array()}, {"probe", true}};
+    auto run = runWorker(Engine{python, "cpu"}, std::move(req), {}, progress, stop);
+    if (!run)
+        return run.error();
+    return run.value().info;
+}
+
+std::string offerPythonEngine(const std::string &message, const std::filesystem::path &model, const std::string &python)
+{
+    const bool unknownOp = message.find("Unknown builtin op") != std::string::npos || message.find("Unknown type name") != std::string::npos;
+    if (!needsPython(model) && !unknownOp)
+        return message;
+    return message + "\nThe Python engine opens it in your own interpreter (" + python +
+        "): choose it on the Model page, or give --python " + python + " on the command line.";
+}
+
+Result<torch::LatencyReport> measureLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                            ProgressReporter &progress, const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonLatency(chosen, model, options, progress, stop);
+    auto report = torch::measureLatency(model, options, progress, stop);
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
+Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonProfile(chosen, model, options, progress, stop, traceOut);
+    auto report = torch::profileLayers(model, options, progress, stop);
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
+Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonFlops(chosen, model, inputs);
+    auto report = torch::countFlops(model, inputs);
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
+Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
+                                    const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonSweep(chosen, model, options, onPoint, progress, stop);
+    auto report = torch::runSweep(model, options, onPoint, progress, stop);
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
+Result<torch::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
+                                             const torch::CompareOptions &options, const torch::VariantCallback &onRow,
+                                             ProgressReporter &progress, const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen))
+        return pythonCompare(chosen, model, options, onRow, progress, stop);
+    auto report = torch::compareVariants(model, options, onRow, progress, stop);
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
+} // namespace pyrometer::engine
