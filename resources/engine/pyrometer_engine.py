@@ -127,6 +127,7 @@ class Model:
         self.example = []           # example inputs given with the model
         self.fixed_batch = None     # a .pt2 exported with a fixed first dimension: that size
         self.batch_note = ""
+        self.batch_range = None     # a .pt2's dynamic batch: (lowest, highest or None)
         self.script = None          # TorchScript module (for its module tree)
 
 
@@ -197,12 +198,16 @@ def load_export(torch, path, model):
                 dims = []
                 for i, d in enumerate(value.shape):
                     symbolic = type(d) is not int  # torch.SymInt: a dynamic dimension
-                    try:
-                        dims.append(int(d))
-                    except Exception:
-                        dims.append(1)
+                    if symbolic:
+                        # Its hint, never int(d): that would guard the program to this size.
+                        hint = getattr(getattr(d, "node", None), "hint", None)
+                        dims.append(hint if isinstance(hint, int) else 1)
+                    else:
+                        dims.append(d)
                     if i == 0 and len(specs) == 0:
                         fixed = -1 if symbolic else dims[-1]
+                        if symbolic:
+                            model.batch_range = export_range(program, d)
                 specs.append({"shape": dims, "dtype": dtype_name(torch, value.dtype)})
     except Exception:
         specs = []
@@ -212,6 +217,20 @@ def load_export(torch, path, model):
         model.batch_note = (f"exported with a fixed batch of {fixed}: it runs only that batch size "
                             "(export with torch.export.Dim on the first dimension to sweep batches)")
     return model
+
+
+def export_range(program, dim):
+    """The sizes a dynamic dimension of a .pt2 admits, (low, high), high None when unbounded."""
+    try:
+        bounds = program.range_constraints[dim.node.expr]
+        low = int(bounds.lower)
+        try:
+            high = int(bounds.upper)
+        except (TypeError, ValueError, OverflowError):
+            high = None  # unbounded
+        return (low, None if high is not None and high >= 2 ** 62 else high)
+    except Exception:
+        return None
 
 
 def normalize_export_path(name):
@@ -926,6 +945,12 @@ def run_sweep(runner, task):
             batch = int(point["batch"])
             if fixed is not None and batch != fixed:
                 STATUS.emit("sweep_skip", variant=name, batch=batch, note=runner.model.batch_note)
+                continue
+            span = runner.model.batch_range
+            if span and (batch < span[0] or (span[1] is not None and batch > span[1])):
+                STATUS.emit("sweep_skip", variant=name, batch=batch,
+                            note=f"exported for batches {span[0]} to {span[1] if span[1] is not None else 'any'}: "
+                                 f"batch {batch} left out")
                 continue
             inputs = make_inputs(torch, point.get("inputs") or rebatch(runner.specs, batch), runner.device)
             if name == "channels_last":

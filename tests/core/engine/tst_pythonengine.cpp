@@ -1,0 +1,446 @@
+// The Python engine (core/engine over resources/engine/pyrometer_engine.py) in the release's own
+// python3-torch: 1.13 on Debian 12, 2.6 on Debian 13. Models are made at test time by
+// scripts/make-engine-models.py (the engine_test_models fixture); the factories are the committed
+// Python files in tests/fixtures/engine.
+#include "core/engine/engine.h"
+#include "core/trace/loader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+using namespace pyrometer;
+using namespace pyrometer::engine;
+
+namespace {
+
+const std::string kPython = "/usr/bin/python3";
+
+std::filesystem::path made(const char *name)
+{
+    return std::filesystem::path(PYROMETER_ENGINE_MODELS_DIR) / name;
+}
+
+std::string factory(const char *file, const char *function)
+{
+    return (std::filesystem::path(PYROMETER_FIXTURES_DIR) / "engine" / file).string() + ":" + function;
+}
+
+QJsonObject facts()
+{
+    QFile file(QStringLiteral(PYROMETER_ENGINE_MODELS_DIR "/facts.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// torch 2.x writes .pt2 programs, TorchScript with scaled_dot_product_attention, and gives
+// Python TorchScript's module hierarchy; 1.13 none of these.
+bool torch2()
+{
+    return facts().value(QStringLiteral("torch")).toString().startsWith(QLatin1Char('2'));
+}
+
+bool madeModel(const char *name)
+{
+    return facts().value(QStringLiteral("made")).toArray().contains(QString::fromLatin1(name));
+}
+
+const Engine kPythonCpu{kPython, "cpu"};
+
+std::vector<torch::InputSpec> spec(const char *text)
+{
+    return torch::parseInputSpecs(text).value();
+}
+
+const torch::FlopsRow *row(const torch::FlopsReport &report, const std::string &module)
+{
+    for (const auto &r : report.rows)
+        if (r.module == module)
+            return &r;
+    return nullptr;
+}
+
+const torch::LayerRow *row(const torch::ProfileReport &report, const std::string &module)
+{
+    for (const auto &r : report.rows)
+        if (r.module == module)
+            return &r;
+    return nullptr;
+}
+
+QString messageOf(const Error &error)
+{
+    return QString::fromStdString(error.message);
+}
+
+// The FLOPs rows two engines give for the same model, equal field by field.
+void compareRows(const torch::FlopsReport &embedded, const torch::FlopsReport &python)
+{
+    QCOMPARE(python.rows.size(), embedded.rows.size());
+    for (std::size_t i = 0; i < embedded.rows.size(); ++i) {
+        const auto &e = embedded.rows[i];
+        const auto &p = python.rows[i];
+        const QByteArray where = QByteArray::fromStdString("module '" + e.module + "'");
+        QVERIFY2(p.module == e.module, where);
+        QVERIFY2(p.type == e.type, where);
+        QVERIFY2(p.calls == e.calls, where + " calls " + QByteArray::number(p.calls) + " vs " + QByteArray::number(e.calls));
+        QVERIFY2(p.params == e.params, where);
+        QVERIFY2(p.macs == e.macs, where + " macs " + QByteArray::number(p.macs) + " vs " + QByteArray::number(e.macs));
+        QVERIFY2(p.flops == e.flops, where + " flops " + QByteArray::number(p.flops) + " vs " + QByteArray::number(e.flops));
+        QVERIFY2(p.outputShapes == e.outputShapes, where);
+    }
+    QCOMPARE(python.totalMacs, embedded.totalMacs);
+    QCOMPARE(python.totalFlops, embedded.totalFlops);
+}
+
+} // namespace
+
+class TestPythonEngine : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void choosesTheEngineByModel()
+    {
+        QVERIFY(needsPython("model.pt2"));
+        QVERIFY(needsPython("model.py"));
+        QVERIFY(needsPython("/a/b/model.py:build"));
+        QVERIFY(!needsPython("model.pt"));
+        QVERIFY(!isPython(resolveEngine({}, "model.pt")));
+        QVERIFY(isPython(resolveEngine({}, "model.pt2")));
+        QCOMPARE(resolveEngine({kPython, "cpu"}, "model.pt").python, kPython);
+        QVERIFY(QString::fromStdString(embeddedEngineName()).startsWith(QStringLiteral("embedded libtorch ")));
+    }
+
+    void probesTheInterpreter()
+    {
+        const auto info = probePython(kPython, {});
+        QVERIFY2(info.ok(), info.ok() ? "" : info.error().message.c_str());
+        QVERIFY(!info->pythonVersion.empty());
+        QCOMPARE(QString::fromStdString(info->torchVersion).left(3), facts().value(QStringLiteral("torch")).toString().left(3));
+        QVERIFY(!info->devices.empty());
+        QCOMPARE(info->devices.front(), std::string("cpu"));
+        // The test machines have no GPU: the reason is given, for the dialog to grey CUDA out.
+        QVERIFY(!info->cudaUnavailable.empty());
+        QCOMPARE(info->exportSupported, torch2());
+    }
+
+    // The same model, built by a factory in Python and traced to TorchScript by the fixture
+    // script, gives the same per-layer rows and FLOPs in both engines.
+    void factoryMatchesTheEmbeddedEngine()
+    {
+        const auto embedded = countFlops({}, made("factory_cnn.pt"), {});
+        QVERIFY2(embedded.ok(), embedded.ok() ? "" : embedded.error().message.c_str());
+        QVERIFY(QString::fromStdString(embedded->engine).startsWith(QStringLiteral("embedded libtorch")));
+        const auto python = countFlops(kPythonCpu, factory("factory_cnn.py", "build"), {});
+        QVERIFY2(python.ok(), python.ok() ? "" : python.error().message.c_str());
+        QVERIFY(QString::fromStdString(python->engine).startsWith(QStringLiteral("Python ")));
+        QVERIFY(python->engine.find("· cpu") != std::string::npos);
+        // The factory returns its example input: 2x3x32x32, as the TorchScript file records.
+        QCOMPARE(torch::formatInputSpecs(python->inputs), std::string("2x3x32x32"));
+        QCOMPARE(python->params, std::uint64_t(facts().value(QStringLiteral("factory_cnn_params")).toInt()));
+        compareRows(embedded.value(), python.value());
+        // The block's ReLU runs once per block, the stem's once: calls are told apart per module.
+        QCOMPARE(row(python.value(), "blocks.0.relu")->calls, 1);
+        QVERIFY(row(python.value(), "blocks.0.conv")->macs > 0);
+    }
+
+    // TorchScript through the Python engine: the same totals; per-layer rows where the torch
+    // gives Python TorchScript's module hierarchy (torch 2 with Kineto), else the model's row.
+    void torchScriptInThePythonEngine()
+    {
+        const auto embedded = countFlops({}, made("factory_cnn.pt"), {});
+        const auto python = countFlops(kPythonCpu, made("factory_cnn.pt"), {});
+        QVERIFY2(python.ok(), python.ok() ? "" : python.error().message.c_str());
+        QCOMPARE(python->totalMacs, embedded->totalMacs);
+        QCOMPARE(python->totalFlops, embedded->totalFlops);
+        if (torch2()) {
+            compareRows(embedded.value(), python.value());
+        } else {
+            QCOMPARE(row(python.value(), "")->macs, embedded->totalMacs);
+            QCOMPARE(row(python.value(), "blocks.0.conv")->calls, 0);
+            torch::RunOptions options;
+            options.warmup = 1;
+            options.iterations = 1;
+            ProgressReporter progress;
+            const auto profile = profileLayers(kPythonCpu, made("factory_cnn.pt"), options, progress, {});
+            QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
+            QVERIFY2(profile->note.find("no module hierarchy for TorchScript") != std::string::npos, profile->note.c_str());
+        }
+    }
+
+    void latencyAndProfileOfAFactory()
+    {
+        torch::RunOptions options;
+        options.warmup = 2;
+        options.iterations = 7;
+        ProgressReporter progress;
+        const auto latency = measureLatency(kPythonCpu, factory("factory_cnn.py", "build"), options, progress, {});
+        QVERIFY2(latency.ok(), latency.ok() ? "" : latency.error().message.c_str());
+        QCOMPARE(latency->samplesMs.size(), std::size_t(7));
+        QCOMPARE(latency->iterations, 7);
+        QCOMPARE(latency->batchSize, std::int64_t(2));
+        QVERIFY(latency->coldMs > 0);
+        QVERIFY(latency->warm.min > 0 && latency->warm.min <= latency->warm.p50 && latency->warm.p50 <= latency->warm.max);
+        QCOMPARE(latency->warm, torch::latencyStats(latency->samplesMs));
+        QVERIFY(std::abs(latency->throughputPerSecond - 2 * 1000.0 / latency->warm.mean) < 1e-6 * latency->throughputPerSecond);
+
+        QTemporaryDir dir;
+        const std::filesystem::path trace = dir.filePath(QStringLiteral("factory.pt.trace.json")).toStdString();
+        options.iterations = 3;
+        const auto profile = profileLayers(kPythonCpu, factory("factory_cnn.py", "build"), options, progress, {}, trace);
+        QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
+        QCOMPARE(profile->iterations, 3);
+        QCOMPARE(profile->trace, trace);
+        QVERIFY(profile->forwardMs > 0);
+        // Every leaf that computes has its own time; the model's row covers the step.
+        for (const char *leaf : {"stem", "blocks.0.conv", "blocks.1.bn", "pool", "fc"}) {
+            const auto *r = row(profile.value(), leaf);
+            QVERIFY2(r && r->calls == 1 && r->selfMs > 0, leaf);
+        }
+        QCOMPARE(row(profile.value(), "")->totalMs, profile->forwardMs);
+        QVERIFY(row(profile.value(), "blocks")->totalMs >= row(profile.value(), "blocks.0")->totalMs);
+        // torch.profiler's own trace, with the three steps and the modules as ranges.
+        const auto loaded = trace::loadTrace(trace);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+        std::ifstream text(trace);
+        const std::string json((std::istreambuf_iterator<char>(text)), std::istreambuf_iterator<char>());
+        QVERIFY(json.find("ProfilerStep#3") != std::string::npos);
+        QVERIFY(json.find("pyrometer.module:TOP(FactoryCnn)::forward/blocks(Sequential)::forward") != std::string::npos);
+    }
+
+    void refusesAStateDict()
+    {
+        const auto result = countFlops(kPythonCpu, std::filesystem::path(PYROMETER_FIXTURES_DIR) / "models/state_dict.pt", {});
+        QVERIFY(!result.ok());
+        QVERIFY2(messageOf(result.error()).contains(QStringLiteral("weights without a model")), result.error().message.c_str());
+        QVERIFY(messageOf(result.error()).contains(QStringLiteral("model.py:build")));
+    }
+
+    void saysWhatAFactoryRaised()
+    {
+        const auto raised = countFlops(kPythonCpu, factory("broken_factories.py", "raises"), {});
+        QVERIFY(!raised.ok());
+        const auto message = messageOf(raised.error());
+        QVERIFY2(message.contains(QStringLiteral("raises() raised KeyError")), qPrintable(message));
+        // The traceback's last lines, with the line that failed.
+        QVERIFY2(message.contains(QStringLiteral("config[\"width\"]")), qPrintable(message));
+        QVERIFY(message.contains(QString::fromStdString(kPython)));
+
+        const auto notModule = countFlops(kPythonCpu, factory("broken_factories.py", "not_a_module"), {});
+        QVERIFY(!notModule.ok());
+        QVERIFY2(messageOf(notModule.error()).contains(QStringLiteral("returned a dict, not an nn.Module")), notModule.error().message.c_str());
+
+        const auto missing = countFlops(kPythonCpu, factory("broken_factories.py", "nowhere"), {});
+        QVERIFY(!missing.ok());
+        QVERIFY2(messageOf(missing.error()).contains(QStringLiteral("has no function nowhere")), missing.error().message.c_str());
+    }
+
+    void saysWhenInputsDoNotFit()
+    {
+        const auto noInputs = countFlops(kPythonCpu, factory("broken_factories.py", "linear"), {});
+        QVERIFY(!noInputs.ok());
+        QVERIFY2(messageOf(noInputs.error()).contains(QStringLiteral("no input shapes given")), noInputs.error().message.c_str());
+        const auto wrong = countFlops(kPythonCpu, factory("broken_factories.py", "linear"), spec("3x5"));
+        QVERIFY(!wrong.ok());
+        QVERIFY2(messageOf(wrong.error()).contains(QStringLiteral("does not take inputs of shape 3x5")), wrong.error().message.c_str());
+        const auto right = countFlops(kPythonCpu, factory("broken_factories.py", "linear"), spec("3x8"));
+        QVERIFY2(right.ok(), right.ok() ? "" : right.error().message.c_str());
+        // 3x8 through Linear(8, 16) and Linear(16, 4).
+        QCOMPARE(right->totalMacs, 3.0 * 8 * 16 + 3.0 * 16 * 4);
+    }
+
+    void aCrashEndsTheWorkerOnly()
+    {
+        const auto crashed = countFlops(kPythonCpu, factory("broken_factories.py", "crashes"), {});
+        QVERIFY(!crashed.ok());
+        const auto message = messageOf(crashed.error());
+        QVERIFY2(message.contains(QStringLiteral("was ended by SIGSEGV")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("torch ")), qPrintable(message)); // names the interpreter's torch
+    }
+
+    void cancelStopsAHangingModel()
+    {
+        const StopToken stop;
+        std::thread canceller([stop] {
+            std::this_thread::sleep_for(std::chrono::seconds(4));
+            stop.requestStop();
+        });
+        torch::RunOptions options;
+        ProgressReporter progress;
+        const auto started = std::chrono::steady_clock::now();
+        const auto result = measureLatency(kPythonCpu, factory("broken_factories.py", "hangs"), options, progress, stop);
+        canceller.join();
+        QVERIFY(!result.ok());
+        QVERIFY2(messageOf(result.error()).endsWith(QStringLiteral("cancelled")), result.error().message.c_str());
+        // Interrupted, then terminated: well before the hang would end (it never does).
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
+    }
+
+    void saysWhenTheInterpreterCannot()
+    {
+        const auto missing = countFlops({"/nonexistent/bin/python3", "cpu"}, factory("factory_cnn.py", "build"), {});
+        QVERIFY(!missing.ok());
+        QVERIFY2(messageOf(missing.error()).contains(QStringLiteral("cannot start /nonexistent/bin/python3")), missing.error().message.c_str());
+
+        // An interpreter without torch: Debian's python3 without its site packages.
+        QTemporaryDir dir;
+        const auto bare = dir.filePath(QStringLiteral("python-without-torch"));
+        {
+            QFile script(bare);
+            QVERIFY(script.open(QIODevice::WriteOnly));
+            script.write("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+            script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        }
+        const auto noTorch = countFlops({bare.toStdString(), "cpu"}, factory("factory_cnn.py", "build"), {});
+        QVERIFY(!noTorch.ok());
+        QVERIFY2(messageOf(noTorch.error()).contains(QStringLiteral("needs torch")), noTorch.error().message.c_str());
+        QVERIFY(messageOf(noTorch.error()).contains(QStringLiteral("cannot import torch")));
+
+        // No GPU here: CUDA is refused, naming the torch.
+        const auto cuda = countFlops({kPython, "cuda"}, factory("factory_cnn.py", "build"), {});
+        QVERIFY(!cuda.ok());
+        QVERIFY2(messageOf(cuda.error()).contains(QStringLiteral("has no CUDA device")), cuda.error().message.c_str());
+    }
+
+    void exportProgramsNeedTorch2()
+    {
+        if (torch2())
+            QSKIP("torch 2.x loads .pt2 programs (exportResNet18 checks one)");
+        const auto refused = countFlops(kPythonCpu, made("fake.pt2"), {});
+        QVERIFY(!refused.ok());
+        const auto message = messageOf(refused.error());
+        QVERIFY2(message.contains(QStringLiteral("needs torch 2.1 or newer")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("this interpreter has torch 1.13")), qPrintable(message));
+    }
+
+    // torchvision's resnet18 through torch.export: a row per leaf module, named as in the model,
+    // and torchvision's published 1.81 GMACs.
+    void exportResNet18()
+    {
+        if (!madeModel("resnet18.pt2"))
+            QSKIP("torch.export needs torch 2.1 (the Debian 13 stage runs this)");
+        const auto opened = openModel({}, made("resnet18.pt2"));
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        QVERIFY(isPython(opened->engine));
+        QCOMPARE(opened->kind, std::string("export"));
+        QCOMPARE(opened->exampleInputs, std::string("1x3x224x224"));
+        QVERIFY2(opened->batchNote.find("fixed batch of 1") != std::string::npos, opened->batchNote.c_str());
+        QCOMPARE(opened->info.parameters, std::uint64_t(facts().value(QStringLiteral("resnet18_params")).toInteger()));
+
+        const auto flops = countFlops(kPythonCpu, made("resnet18.pt2"), {});
+        QVERIFY2(flops.ok(), flops.ok() ? "" : flops.error().message.c_str());
+        QCOMPARE(QString::number(flops->totalMacs / 1e9, 'f', 2), QStringLiteral("1.81"));
+        QCOMPARE(flops->rows.front().type, std::string("ResNet"));
+        int leaves = 0;
+        for (const auto &r : flops->rows) {
+            if (!r.leaf)
+                continue;
+            ++leaves;
+            QVERIFY2(r.calls >= 1, r.module.c_str());
+        }
+        QCOMPARE(leaves, 49); // conv1, bn1, relu, maxpool, 8 blocks of conv, bn, conv, bn, relu (+3 downsamples of 2), avgpool, fc
+        const auto *conv = row(flops.value(), "layer1.0.conv1");
+        QVERIFY(conv);
+        QCOMPARE(conv->type, std::string("Conv2d"));
+        QCOMPARE(conv->macs, 64.0 * 56 * 56 * 64 * 9); // output elements x input channels x kernel
+        QVERIFY(row(flops.value(), "layer2.0.downsample.0"));
+    }
+
+    void sweepsWhatAnExportAllows()
+    {
+        if (!madeModel("resnet18.pt2"))
+            QSKIP("torch.export needs torch 2.1 (the Debian 13 stage runs this)");
+        torch::SweepOptions options;
+        options.batches = {1, 2};
+        options.warmup = 1;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto fixed = runSweep(kPythonCpu, made("resnet18.pt2"), options, {}, progress, {});
+        QVERIFY2(fixed.ok(), fixed.ok() ? "" : fixed.error().message.c_str());
+        QCOMPARE(fixed->points.size(), std::size_t(1));
+        QCOMPARE(fixed->points.front().batch, std::int64_t(1));
+        QVERIFY2(fixed->summaries.front().note.find("fixed batch of 1") != std::string::npos, fixed->summaries.front().note.c_str());
+
+        options.batches = {1, 2, 128};
+        const auto dynamic = runSweep(kPythonCpu, made("resnet18_dynamic.pt2"), options, {}, progress, {});
+        QVERIFY2(dynamic.ok(), dynamic.ok() ? "" : dynamic.error().message.c_str());
+        QCOMPARE(dynamic->points.size(), std::size_t(2));
+        QCOMPARE(dynamic->points[1].batch, std::int64_t(2));
+        QVERIFY(dynamic->points[1].throughputPerSecond > 0);
+        QVERIFY2(dynamic->summaries.front().note.find("batches 1 to 64") != std::string::npos, dynamic->summaries.front().note.c_str());
+    }
+
+    // Attention saved by torch 2: what libtorch 1.13 cannot load, profiled with calls and MACs.
+    void attentionAndEncoderOfTorch2()
+    {
+        if (!madeModel("attention.pt"))
+            QSKIP("scaled_dot_product_attention needs torch 2 (the Debian 13 stage runs this)");
+        torch::RunOptions options;
+        options.warmup = 1;
+        options.iterations = 2;
+        ProgressReporter progress;
+        const auto attention = profileLayers(kPythonCpu, made("attention.pt"), options, progress, {});
+        QVERIFY2(attention.ok(), attention.ok() ? "" : attention.error().message.c_str());
+        for (const char *layer : {"qkv", "proj", "norm"}) {
+            const auto *r = row(attention.value(), layer);
+            QVERIFY2(r && r->calls == 1 && r->selfMs > 0, layer);
+        }
+        // 2x16 tokens of 64 through qkv (64 -> 192) and proj (64 -> 64), and attention over 4 heads
+        // of 16: QK^T and AV, 2 x 4 x 16 x 16 x 16 MACs each, in the model's own forward.
+        QCOMPARE(row(attention.value(), "qkv")->macs, 32.0 * 64 * 192);
+        QCOMPARE(row(attention.value(), "proj")->macs, 32.0 * 64 * 64);
+        QCOMPARE(attention->totalMacs, 32.0 * 64 * 192 + 32.0 * 64 * 64 + 2 * (2.0 * 4 * 16 * 16 * 16));
+
+        const auto encoder = countFlops(kPythonCpu, made("encoder.pt"), {});
+        QVERIFY2(encoder.ok(), encoder.ok() ? "" : encoder.error().message.c_str());
+        // Per layer: qkv 32x64x192, out 32x64x64, attention 2x(2x4x16x16x16), feed-forward
+        // 32x64x128 twice.
+        const double perLayer = 32.0 * 64 * 192 + 32.0 * 64 * 64 + 2 * (2.0 * 4 * 16 * 16 * 16) + 2 * (32.0 * 64 * 128);
+        QCOMPARE(encoder->totalMacs, 2 * perLayer);
+        QCOMPARE(row(encoder.value(), "layers.0")->calls, 1);
+        QCOMPARE(row(encoder.value(), "layers.1")->macs, perLayer);
+    }
+
+    void variantsOfTodaysTorch()
+    {
+        torch::CompareOptions options;
+        options.variants = torch::parseVariants("compile,bf16,int8,channels_last").value();
+        options.warmup = 1;
+        options.iterations = 3;
+        ProgressReporter progress;
+        std::vector<std::string> heard;
+        const auto report = compareVariants(kPythonCpu, factory("factory_cnn.py", "build"), options,
+                                            [&](const torch::VariantResult &row) { heard.push_back(row.name); }, progress, {});
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(heard, (std::vector<std::string>{"baseline", "compile", "bf16", "int8", "channels_last"}));
+        QVERIFY(QString::fromStdString(report->engine).startsWith(QStringLiteral("Python ")));
+        const auto &rows = report->rows;
+        QVERIFY(rows[0].ok() && rows[0].latency.mean > 0 && rows[0].speedup == 1.0);
+        // Tolerances: compile reorders float sums (1e-4); bf16 keeps 8 bits of mantissa (5%);
+        // dynamic int8 on the one Linear (5%); channels_last reorders convolution sums (1e-5).
+        const std::map<std::string, double> tolerance{{"compile", 1e-4}, {"bf16", 0.05}, {"int8", 0.05}, {"channels_last", 1e-5}};
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            const auto &r = rows[i];
+            if (r.name == "compile" && !torch2()) {
+                QVERIFY2(r.error.find("torch 2.0 or newer") != std::string::npos, r.error.c_str());
+                continue;
+            }
+            QVERIFY2(r.ok(), (r.name + ": " + r.error).c_str());
+            QVERIFY2(r.relativeError && *r.relativeError < tolerance.at(r.name), r.name.c_str());
+            QVERIFY(r.speedup > 0);
+        }
+        QVERIFY(rows[3].note.find("1 layer on dynamic int8") != std::string::npos);
+        QCOMPARE(*rows[3].params, std::int64_t(5290 - 170)); // fc's weights and bias packed away as int8
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonEngine)
+#include "tst_pythonengine.moc"
