@@ -118,8 +118,11 @@ int runProfile(const ProfileOptions &options)
                   options.format);
         writeText(std::cout,
                   "profiled " + std::to_string(p.iterations) + " runs: forward " + fixed(p.forwardMs) + " ms, peak memory " +
-                      bytesText(p.peakMemoryBytes, options.format),
+                      (p.peakMemoryBytes > 0 || !p.events.memory.empty() ? bytesText(p.peakMemoryBytes, options.format)
+                                                                         : std::string("not recorded")),
                   options.format);
+        if (!p.note.empty())
+            writeText(std::cout, "note: " + p.note, options.format);
         std::cout << '\n';
     }
     TextTable table{{"module", "type", "calls", "self ms", "total ms", "%", "params", "MACs", "GFLOP/s", "alloc bytes", "output"},

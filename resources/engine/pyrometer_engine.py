@@ -761,12 +761,12 @@ def profiled_ops(events):
         depth = len(stack)
         stack.append((start + duration, None))
         args = event.get("args") or {}
-        if name.startswith("ProfilerStep#"):
-            scope = 7
-        elif category == "user_annotation":
-            scope = 7
+        if name.startswith("ProfilerStep#") or category == "user_annotation":
+            scope = 7  # a user range
+        elif "::" in name:
+            scope = 0  # an operator (aten::, quantized::, ...)
         else:
-            scope = 0
+            scope = 2  # a TorchScript method ("forward"): the ops inside it are what it ran
         frames = module_ranges[-1] if module_ranges else split_hierarchy(args.get("Module Hierarchy", ""))
         shapes = args.get("Input Dims") or []
         ops.append({"name": name, "start": start, "dur": duration, "tid": tid, "scope": scope, "depth": depth,

@@ -25,8 +25,9 @@ class ProfileResultsView;
 class SweepView;
 class Workspace;
 
-// The Model page: the loaded TorchScript model's module tree with parameters per module, the
-// run settings (inputs, warm-up and timed runs, threads, inference or train step), and the
+// The Model page: the loaded model's module tree with parameters per module, the engine that runs
+// it, the run settings (inputs, warm-up and timed runs, threads, inference or train step, the
+// device where the Python engine runs it), and the
 // results of "Run profile", which runs as a background job of the JobTracker.
 class ModelPage final : public QWidget {
     Q_OBJECT
@@ -34,6 +35,7 @@ public:
     ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);
 
     QTreeWidget *moduleTree() const { return m_tree; }
+    QLabel *summaryLabel() const { return m_summary; }
     EmptyState *emptyState() const { return m_empty; }
     bool hasContent() const;
 

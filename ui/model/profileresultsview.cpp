@@ -134,14 +134,24 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
     const auto &latency = m_run->latency;
     const auto &profile = m_run->profile;
     const QLocale locale;
+    // No allocation at all: the profiler recorded none (the Python engine on torch 1.13).
+    const bool memoryRecorded = profile.peakMemoryBytes > 0 || !profile.events.memory.empty();
+    QString engineLine;
+    if (!latency.engine.empty())
+        engineLine = QStringLiteral("<br>") + tr("ran in %1").arg(QString::fromStdString(latency.engine).toHtmlEscaped());
+    if (!profile.note.empty())
+        engineLine += QStringLiteral("; ") + QString::fromStdString(profile.note).toHtmlEscaped();
     m_headline->setText(
         tr("<b>%1</b> on <code>%2</code>, %3, threads: %4; %5 warm-up and %6 timed runs; %7 profiled runs, "
            "forward %8, peak memory %9, %10 GMACs")
             .arg(modelName.toHtmlEscaped(), QString::fromStdString(torch::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
                  latency.mode == torch::RunMode::Train ? tr("train step") : tr("inference"), QString::number(latency.threads),
                  QString::number(latency.warmup), QString::number(latency.iterations), QString::number(profile.iterations),
-                 ms(profile.forwardMs), QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes)))))
-            .arg(locale.toString(profile.totalMacs / 1e9, 'f', 3)));
+                 ms(profile.forwardMs),
+                 memoryRecorded ? QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes))))
+                                : tr("not recorded"))
+            .arg(locale.toString(profile.totalMacs / 1e9, 'f', 3)) +
+        engineLine);
     const auto set = [this](Stat stat, const QString &text) { m_stats.at(std::size_t(stat))->setText(text); };
     set(Stat::Cold, ms(latency.coldMs));
     set(Stat::Mean, ms(latency.warm.mean));

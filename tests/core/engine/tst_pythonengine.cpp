@@ -346,7 +346,9 @@ private Q_SLOTS:
             ++leaves;
             QVERIFY2(r.calls >= 1, r.module.c_str());
         }
-        QCOMPARE(leaves, 49); // conv1, bn1, relu, maxpool, 8 blocks of conv, bn, conv, bn, relu (+3 downsamples of 2), avgpool, fc
+        // conv1, bn1, relu, maxpool; 8 blocks of conv1, bn1, relu, conv2, bn2; 3 downsamples of
+        // a conv and a bn; avgpool, fc.
+        QCOMPARE(leaves, 4 + 8 * 5 + 3 * 2 + 2);
         const auto *conv = row(flops.value(), "layer1.0.conv1");
         QVERIFY(conv);
         QCOMPARE(conv->type, std::string("Conv2d"));

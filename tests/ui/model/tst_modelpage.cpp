@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
@@ -17,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include "ui/jobs/jobtracker.h"
+#include "tests/ui/maybegrab.h"
 #include "ui/model/latencyhistogram.h"
 #include "ui/model/layertreemodel.h"
 #include "ui/model/modelpage.h"
@@ -169,6 +171,54 @@ private Q_SLOTS:
         QCOMPARE(again.count(), 1);
         QCOMPARE(f.workspace.traces().size(), traces);
         QCOMPARE(f.workspace.trace(again.at(0).at(0).toInt())->path, QString::fromStdString(run->tracePath.string()));
+    }
+
+    // A model.py:build factory runs in the Python engine, in the interpreter Record remembers:
+    // the page says so, prefills the factory's example inputs, offers the interpreter's devices
+    // (CUDA greyed out here, saying why) and shows the run as for TorchScript.
+    void runsInThePythonEngine()
+    {
+        QSettings().setValue(QStringLiteral("record/python"), QStringLiteral("/usr/bin/python3"));
+        Fixture f;
+        QVERIFY(f.open(kTinyModel));
+        QVERIFY(f.page.summaryLabel()->text().contains(QLatin1String("Runs in <b>embedded libtorch")));
+        QVERIFY(!f.page.deviceCombo()->isEnabled()); // the embedded engine runs on the CPU
+
+        const QString model = QStringLiteral(PYROMETER_FIXTURES_DIR "/engine/factory_cnn.py:build");
+        QVERIFY(f.open(model));
+        QCOMPARE(f.page.currentModelPath(), model);
+        const QString summary = f.page.summaryLabel()->text();
+        QVERIFY2(summary.contains(QLatin1String("Runs in <b>Python ")) && summary.contains(QLatin1String("torch ")), qPrintable(summary));
+        QCOMPARE(f.page.inputsEdit()->text(), QStringLiteral("2x3x32x32")); // what the factory returned
+        QCOMPARE(f.page.moduleTree()->topLevelItem(0)->text(1), QStringLiteral("FactoryCnn"));
+        auto *devices = f.page.deviceCombo();
+        QVERIFY(devices->isEnabled());
+        QCOMPARE(devices->itemData(0).toString(), QStringLiteral("cpu"));
+        const int cuda = devices->findData(QStringLiteral("cuda"));
+        QVERIFY(cuda > 0);
+        auto *items = qobject_cast<QStandardItemModel *>(devices->model());
+        QVERIFY(items && !items->item(cuda)->isEnabled());
+        QVERIFY2(items->item(cuda)->toolTip().contains(QLatin1String("CUDA")), qPrintable(items->item(cuda)->toolTip()));
+        QCOMPARE(f.page.engineFor(model).python, std::string("/usr/bin/python3"));
+        QCOMPARE(f.page.engineFor(model).device, std::string("cpu"));
+
+        const auto id = f.run(QStringLiteral("2x3x32x32"), 1, 3);
+        QVERIFY(f.waitIdle());
+        QVERIFY(f.outcomeOf(id));
+        QVERIFY2(f.outcomeOf(id)->outcome == JobOutcome::Succeeded, qPrintable(f.outcomeOf(id)->message));
+        const ProfileRun *run = f.page.results()->run();
+        QVERIFY(run);
+        QVERIFY(QString::fromStdString(run->latency.engine).startsWith(QLatin1String("Python ")));
+        QCOMPARE(int(run->latency.samplesMs.size()), 3);
+        bool conv = false;
+        for (const auto &row : run->profile.rows)
+            conv = conv || (row.module == "blocks.0.conv" && row.calls == 1 && row.macs > 0);
+        QVERIFY(conv);
+        // torch.profiler's own trace, ready for the Timeline.
+        QVERIFY(QFileInfo(QString::fromStdString(run->tracePath.string())).size() > 0);
+        QVERIFY(f.page.results()->timelineButton()->isEnabled());
+        maybeGrab(f.page, QStringLiteral("model-python-engine.png"));
+        QSettings().remove(QStringLiteral("record/python"));
     }
 
     void filtersTheLayerTable()
