@@ -810,6 +810,9 @@ def build_variant(torch, runner, name, base):
     if name == "int8":
         if model.kind == "torchscript" or model.hooked is None:
             raise Failure("variant", "dynamic int8 (torch.ao) quantizes an nn.Module's Linear layers: a TorchScript module has none to swap")
+        if model.kind == "export":
+            raise Failure("variant", "dynamic int8 (torch.ao) swaps nn.Linear modules, and a torch.export program's layers are graph "
+                          "operators: quantize it before export (torch.ao's PT2E flow), or open the model.py:build that makes it")
         if runner.cuda:
             raise Failure("variant", "dynamic int8 runs on the CPU only")
         try:
