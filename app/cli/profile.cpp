@@ -153,6 +153,7 @@ void setupProfile(CLI::App &command, int *exitCode)
     addChoiceOption<std::string>(command, "--mode", options->mode, {{"infer", "infer"}, {"train", "train"}},
                                  "infer (InferenceMode) or train (forward, sum as loss, backward)");
     command.add_option("--trace", options->trace, "Write the profile as Chrome trace JSON (Perfetto, chrome://tracing)");
+    addEngineOptions(command, &options->engine);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runProfile(*options); });
 }

@@ -25,6 +25,7 @@ struct ReportCliOptions {
     std::string input; // model input shapes
     int warmup = 10;
     int iterations = 50;
+    EngineOptions engine;
     std::size_t top = 15;
     std::string timeUnit = "auto";
     bool job = false;
@@ -35,6 +36,9 @@ struct ReportCliOptions {
 std::optional<std::vector<report::Section>> modelSections(const std::string &model, const ReportCliOptions &options,
                                                           const report::ReportOptions &reportOptions, const std::string &prefix)
 {
+    const auto engine = engineFrom(model, options.engine);
+    if (!engine)
+        return std::nullopt;
     torch::RunOptions run;
     auto inputs = parseInputOption(model, options.input);
     if (!inputs)
@@ -44,7 +48,7 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     run.iterations = options.iterations;
     ProgressReporter progress;
     const StopToken stop;
-    auto latency = torch::measureLatency(model, run, progress, stop);
+    auto latency = engine::measureLatency(*engine, model, run, progress, stop);
     if (!latency.ok()) {
         badInput(latency.error().message);
         return std::nullopt;
@@ -52,7 +56,7 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = std::min(options.iterations, 10);
-    auto profile = torch::profileLayers(model, profileRun, progress, stop);
+    auto profile = engine::profileLayers(*engine, model, profileRun, progress, stop);
     if (!profile.ok()) {
         badInput(profile.error().message);
         return std::nullopt;
@@ -131,6 +135,7 @@ void setupReport(CLI::App &command, int *exitCode)
     addCountOption(command, "--threads", options->threads, 0, "--job: ranks loaded at once; 0: one per core");
     command.add_option("-o,--output", options->output, "The report: .html (self-contained) or .md")->required();
     command.add_option("--input", options->input, "Models' input shapes, 1x3x224x224 (default: as the model records)");
+    addEngineOptions(command, &options->engine);
     addCountOption(command, "--warmup", options->warmup, 0, "Models: untimed runs after the cold one");
     addCountOption(command, "--iters", options->iterations, 1, "Models: timed runs");
     addCountOption(command, "--top", options->top, 1, "Rows of the operator, kernel and layer tables");

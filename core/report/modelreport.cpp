@@ -40,6 +40,7 @@ std::vector<Section> modelSections(const torch::LatencyReport &latency, const to
         {"Inputs", torch::formatInputSpecs(latency.inputs)},
         {"Mode", latency.mode == torch::RunMode::Train ? "train step" : "inference"},
         {"Threads", std::to_string(latency.threads)},
+        {"Engine", latency.engine.empty() ? std::string("embedded libtorch") : latency.engine},
         {"Runs", std::to_string(latency.warmup) + " warm-up, " + std::to_string(latency.iterations) + " timed"},
         {"Cold (first run)", millis(latency.coldMs, unit)},
         {"Warm mean", millis(latency.warm.mean, unit) + " \xC2\xB1 " + millis(latency.warm.std, unit)},
