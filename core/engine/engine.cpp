@@ -366,6 +366,9 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
             refused.push_back(std::move(row));
         }
     }
+    // The baseline's operators: its MACs, which none of these variants changes (they change
+    // dtypes, layouts, kernels and weight storage, never the layers).
+    req["tasks"].push_back({{"task", "ops"}});
     req["tasks"].push_back({{"task", "compare"}, {"variants", names}, {"warmup", options.warmup}, {"iterations", options.iterations}});
     torch::CompareReport report;
     report.path = model;
@@ -400,8 +403,12 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
     if (!run)
         return run.error();
     const auto batch = double(torch::batchSizeOf(inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()))));
-    for (auto &row : report.rows)
+    const auto flops = torch::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
+    for (auto &row : report.rows) {
         row.throughputPerSecond = row.ok() && row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
+        if (row.ok())
+            row.macs = flops.totalMacs;
+    }
     for (auto &row : refused) {
         if (onRow)
             onRow(row);

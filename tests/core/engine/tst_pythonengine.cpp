@@ -440,6 +440,11 @@ private Q_SLOTS:
             QVERIFY(r.speedup > 0);
         }
         QVERIFY(rows[3].note.find("1 layer on dynamic int8") != std::string::npos);
+        // Every variant keeps the layers: the baseline's MACs, as flops counts them.
+        const auto flops = countFlops(kPythonCpu, factory("factory_cnn.py", "build"), {});
+        for (const auto &r : rows)
+            if (r.ok())
+                QCOMPARE(*r.macs, flops->totalMacs);
         QCOMPARE(*rows[3].params, std::int64_t(5290 - 170)); // fc's weights and bias packed away as int8
     }
 };
