@@ -133,6 +133,24 @@ class Classifier(nn.Module):
         return self.fc(torch.flatten(self.pool(x), 1))
 
 
+class SqueezeExcite(nn.Module):
+    """Reads x.size() in its forward, as squeeze-and-excitation blocks do; scripted, that is the
+    one-input aten::size, which channel pruning once read a second input of."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3, padding=1)
+        self.fc1 = nn.Linear(16, 4)
+        self.fc2 = nn.Linear(4, 16)
+        self.head = nn.Conv2d(16, 8, 1)
+
+    def forward(self, x):
+        x = torch.relu(self.conv(x))
+        b, c, h, w = x.size()
+        s = torch.sigmoid(self.fc2(torch.relu(self.fc1(x.mean([2, 3])))))
+        return self.head(x * s.view(b, c, 1, 1))
+
+
 def example(spec):
     tensors = []
     for part in spec.split(","):
@@ -176,6 +194,9 @@ def main(argv):
         save_traced(out_dir, "resnet50", models.resnet50(weights=None), "1x3x224x224", facts)
     import pruningfacts
     pruningfacts.write(out_dir, facts, Classifier, SmallCnn, save_traced, with_resnet=not skip_large)
+    torch.manual_seed(0)
+    scripted = torch.jit.script(SqueezeExcite().eval())
+    scripted.save(os.path.join(out_dir, "squeeze_excite.pt"), _extra_files={"example_inputs.txt": "2x3x16x16"})
     with open(os.path.join(out_dir, "facts.json"), "w") as f:
         json.dump(facts, f, indent=1, sort_keys=True)
 

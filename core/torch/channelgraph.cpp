@@ -232,8 +232,11 @@ private:
             return mean(node);
         if (oneOf(node, {"aten::cat"}))
             return concatenate(node);
-        if (oneOf(node, {"aten::size"}) && constantInt(node->input(1)) == std::int64_t(0))
-            return; // the batch size: the same whatever the channels
+        // x.size(0): the batch size, the same whatever the channels. x.size() (all of them, as
+        // squeeze-and-excitation blocks read them): read at run time, so a view built from them
+        // follows the pruned tensor.
+        if (oneOf(node, {"aten::size"}) && (node->inputs().size() == 1 || constantInt(node->input(1)) == std::int64_t(0)))
+            return;
         if (oneOf(node, {"aten::dim"}))
             return;
         unknown(node);

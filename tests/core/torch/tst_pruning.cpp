@@ -191,6 +191,19 @@ private Q_SLOTS:
                                 "left whole: head (it is the model's output)"));
     }
 
+    // x.size() in a scripted forward (squeeze-and-excitation): the one-input aten::size is read
+    // as sizes taken at run time, not as a size of dimension input(1), which it lacks.
+    void channelsWithSizeOfAllDimensions()
+    {
+        const auto report = compare(model("squeeze_excite"), "prune_channels=0.3");
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        const auto &base = row(report.value(), "baseline");
+        const auto &pruned = row(report.value(), "prune_channels=0.3");
+        QVERIFY2(pruned.ok(), pruned.error.c_str());
+        QVERIFY(*pruned.params <= *base.params);
+        QVERIFY(pruned.maxAbsDiff.has_value()); // it runs, with the baseline's output shape
+    }
+
     // Linears only: the hidden layers shrink, the output layer is named and left whole.
     void channelsOfAnMlpByHand()
     {
