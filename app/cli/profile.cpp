@@ -62,17 +62,14 @@ int runProfile(const ProfileOptions &options)
     run.mode = options.mode == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
     ProgressReporter progress;
     const StopToken stop;
-    auto latency = engine::measureLatency(*engine, options.model, run, progress, stop);
-    if (!latency.ok())
-        return badInput(latency.error().message);
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = options.profileIterations;
-    auto profile = engine::profileLayers(*engine, options.model, profileRun, progress, stop, options.trace);
-    if (!profile.ok())
-        return badInput(profile.error().message);
-    const auto &l = latency.value();
-    const auto &p = profile.value();
+    const auto measured = engine::measureAndProfile(*engine, options.model, run, profileRun, progress, stop, options.trace);
+    if (!measured.ok())
+        return badInput(measured.error().message);
+    const auto &l = measured->latency;
+    const auto &p = measured->profile;
     if (!options.trace.empty() && p.trace.empty()) {
         auto written = torch::writeChromeTrace(options.trace, p.events, std::filesystem::path(options.model).filename().string());
         if (!written.ok())

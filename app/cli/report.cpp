@@ -48,20 +48,15 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     run.iterations = options.iterations;
     ProgressReporter progress;
     const StopToken stop;
-    auto latency = engine::measureLatency(*engine, model, run, progress, stop);
-    if (!latency.ok()) {
-        badInput(latency.error().message);
-        return std::nullopt;
-    }
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = std::min(options.iterations, 10);
-    auto profile = engine::profileLayers(*engine, model, profileRun, progress, stop);
-    if (!profile.ok()) {
-        badInput(profile.error().message);
+    const auto measured = engine::measureAndProfile(*engine, model, run, profileRun, progress, stop);
+    if (!measured.ok()) {
+        badInput(measured.error().message);
         return std::nullopt;
     }
-    return report::modelSections(latency.value(), profile.value(), prefix, reportOptions);
+    return report::modelSections(measured->latency, measured->profile, prefix, reportOptions);
 }
 
 // The job's sections, and its name for the title: the paths given, or the count of ranks when

@@ -4,6 +4,7 @@
 #include "core/torch/modelfile.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -191,22 +192,22 @@ std::string notBuiltByPython(const torch::Variant &variant)
         "reduce_overhead";
 }
 
-Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop)
+nlohmann::json latencyTask(const torch::RunOptions &options)
 {
-    auto req = request(model, options.inputs, options.threads);
-    req["tasks"].push_back({{"task", "latency"}, {"warmup", options.warmup}, {"iterations", options.iterations}});
-    auto run = runWorker(engine, std::move(req), {}, progress, stop);
-    if (!run)
-        return run.error();
-    const auto *event = eventOf(run.value(), "latency");
+    return {{"task", "latency"}, {"warmup", options.warmup}, {"iterations", options.iterations}};
+}
+
+Result<torch::LatencyReport> latencyFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
+                                         const torch::RunOptions &options)
+{
+    const auto *event = eventOf(run, "latency");
     if (!event)
         return Error{model.string() + ": the Python engine gave no latency"};
     torch::LatencyReport report;
     report.path = model;
-    report.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    report.inputs = inputsFrom(run.loaded.value("inputs", nlohmann::json::array()));
     report.mode = options.mode;
-    report.threads = options.threads > 0 ? options.threads : run.value().loaded.value("threads", 0);
+    report.threads = options.threads > 0 ? options.threads : run.loaded.value("threads", 0);
     report.warmup = options.warmup;
     report.samplesMs = event->value("samples_ms", std::vector<double>{});
     report.iterations = int(report.samplesMs.size());
@@ -214,8 +215,19 @@ Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::file
     report.coldMs = event->value("cold_ms", 0.0);
     report.warm = torch::latencyStats(report.samplesMs);
     report.throughputPerSecond = report.warm.mean > 0 ? double(report.batchSize) * 1000.0 / report.warm.mean : 0;
-    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    report.engine = pythonEngineName(run.info, deviceOf(engine));
     return report;
+}
+
+Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                           ProgressReporter &progress, const StopToken &stop)
+{
+    auto req = request(model, options.inputs, options.threads);
+    req["tasks"].push_back(latencyTask(options));
+    auto run = runWorker(engine, std::move(req), {}, progress, stop);
+    if (!run)
+        return run.error();
+    return latencyFrom(run.value(), engine, model, options);
 }
 
 Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
@@ -233,38 +245,51 @@ Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesyst
     return report;
 }
 
-Result<torch::ProfileReport> pythonProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut,
-                                           const torch::Variant &variant = {})
+// The FLOPs operators of one forward, then the profiled runs.
+void addProfileTasks(nlohmann::json &req, const torch::RunOptions &options, const std::filesystem::path &traceOut,
+                     const torch::Variant &variant)
 {
-    auto req = request(model, options.inputs, options.threads);
     req["tasks"].push_back({{"task", "ops"}});
     req["tasks"].push_back({{"task", "profile"},
                             {"variant", torch::variantName(variant)},
                             {"warmup", std::max(1, options.warmup)},
                             {"iterations", std::max(1, options.iterations)},
                             {"trace", traceOut.empty() ? std::string() : std::filesystem::absolute(traceOut).string()}});
-    auto run = runWorker(engine, std::move(req), {}, progress, stop);
-    if (!run)
-        return run.error();
-    const auto *profiled = eventOf(run.value(), "profile");
+}
+
+Result<torch::ProfileReport> profileFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
+                                         const torch::RunOptions &options, const std::filesystem::path &traceOut)
+{
+    const auto *profiled = eventOf(run, "profile");
     if (!profiled)
         return Error{model.string() + ": the Python engine gave no profile"};
-    auto ops = opsOf(run.value());
-    auto flops = torch::summarizeFlops(modelInfoOf(run.value(), model), ops);
+    auto ops = opsOf(run);
+    auto flops = torch::summarizeFlops(modelInfoOf(run, model), ops);
     flops.path = model;
-    flops.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
+    flops.inputs = inputsFrom(run.loaded.value("inputs", nlohmann::json::array()));
     auto report = torch::summarizeProfile(flops, profileOf(*profiled));
     report.mode = options.mode;
     report.peakMemoryBytes = std::max<std::int64_t>(report.peakMemoryBytes, profiled->value("device_peak", std::int64_t(0)));
     report.trace = traceOut;
-    report.engine = pythonEngineName(run.value().info, deviceOf(engine));
+    report.engine = pythonEngineName(run.info, deviceOf(engine));
     const bool framed = std::any_of(ops.begin(), ops.end(), [](const torch::OpRecord &op) { return op.moduleFrames.size() > 1; });
-    if (!framed && run.value().loaded.value("kind", std::string()) == "torchscript" && report.rows.size() > 1)
-        report.note = "torch " + run.value().info.torchVersion +
+    if (!framed && run.loaded.value("kind", std::string()) == "torchscript" && report.rows.size() > 1)
+        report.note = "torch " + run.info.torchVersion +
             " gives Python no module hierarchy for TorchScript (torch 2 with Kineto does): every layer's time and FLOPs are on "
             "the model's row; the embedded engine shows this file per layer";
     return report;
+}
+
+Result<torch::ProfileReport> pythonProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut,
+                                           const torch::Variant &variant = {})
+{
+    auto req = request(model, options.inputs, options.threads);
+    addProfileTasks(req, options, traceOut, variant);
+    auto run = runWorker(engine, std::move(req), {}, progress, stop);
+    if (!run)
+        return run.error();
+    return profileFrom(run.value(), engine, model, options, traceOut);
 }
 
 Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
@@ -449,6 +474,16 @@ Result<OpenedModel> pythonOpen(const Engine &engine, const std::filesystem::path
     return opened;
 }
 
+// An embedded engine's result: named, or its error with the Python engine offered.
+template <typename Report>
+Result<Report> embeddedResult(Result<Report> report, const std::filesystem::path &model)
+{
+    if (!report)
+        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
+    report.value().engine = embeddedEngineName();
+    return report;
+}
+
 } // namespace
 
 Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path &model, const std::string &fallbackPython,
@@ -555,11 +590,7 @@ Result<torch::LatencyReport> measureLatency(const Engine &engine, const std::fil
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
         return pythonLatency(chosen, model, options, progress, stop);
-    auto report = torch::measureLatency(model, options, progress, stop);
-    if (!report)
-        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
-    report.value().engine = embeddedEngineName();
-    return report;
+    return embeddedResult(torch::measureLatency(model, options, progress, stop), model);
 }
 
 Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
@@ -568,11 +599,40 @@ Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::file
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
         return pythonProfile(chosen, model, options, progress, stop, traceOut);
-    auto report = torch::profileLayers(model, options, progress, stop);
-    if (!report)
-        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
-    report.value().engine = embeddedEngineName();
-    return report;
+    return embeddedResult(torch::profileLayers(model, options, progress, stop), model);
+}
+
+Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &latencyOptions,
+                                        const torch::RunOptions &profileOptions, ProgressReporter &progress, const StopToken &stop,
+                                        const std::filesystem::path &traceOut)
+{
+    const auto chosen = resolveEngine(engine, model);
+    if (isPython(chosen)) {
+        // One worker: the model is loaded once for the timed runs and the profiled ones.
+        auto req = request(model, latencyOptions.inputs, latencyOptions.threads);
+        req["tasks"].push_back(latencyTask(latencyOptions));
+        addProfileTasks(req, profileOptions, traceOut, {});
+        auto run = runWorker(chosen, std::move(req), {}, progress, stop);
+        if (!run)
+            return run.error();
+        auto latency = latencyFrom(run.value(), chosen, model, latencyOptions);
+        if (!latency)
+            return latency.error();
+        auto profile = profileFrom(run.value(), chosen, model, profileOptions, traceOut);
+        if (!profile)
+            return profile.error();
+        return ProfiledModel{std::move(latency).value(), std::move(profile).value()};
+    }
+    // The embedded engine: timed runs over the first 60% of the progress, profiled runs after.
+    ProgressReporter timed([&](int permille) { progress.reportPermille(permille * 6 / 10); }, std::chrono::milliseconds(0));
+    auto latency = measureLatency(chosen, model, latencyOptions, timed, stop);
+    if (!latency)
+        return latency.error();
+    ProgressReporter profiled([&](int permille) { progress.reportPermille(600 + permille * 4 / 10); }, std::chrono::milliseconds(0));
+    auto profile = profileLayers(chosen, model, profileOptions, profiled, stop);
+    if (!profile)
+        return profile.error();
+    return ProfiledModel{std::move(latency).value(), std::move(profile).value()};
 }
 
 Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
@@ -580,11 +640,7 @@ Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesyste
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
         return pythonFlops(chosen, model, inputs);
-    auto report = torch::countFlops(model, inputs);
-    if (!report)
-        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
-    report.value().engine = embeddedEngineName();
-    return report;
+    return embeddedResult(torch::countFlops(model, inputs), model);
 }
 
 Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
@@ -593,11 +649,7 @@ Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem:
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
         return pythonSweep(chosen, model, options, onPoint, progress, stop);
-    auto report = torch::runSweep(model, options, onPoint, progress, stop);
-    if (!report)
-        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
-    report.value().engine = embeddedEngineName();
-    return report;
+    return embeddedResult(torch::runSweep(model, options, onPoint, progress, stop), model);
 }
 
 Result<torch::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
@@ -607,11 +659,7 @@ Result<torch::CompareReport> compareVariants(const Engine &engine, const std::fi
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
         return pythonCompare(chosen, model, options, onRow, progress, stop);
-    auto report = torch::compareVariants(model, options, onRow, progress, stop);
-    if (!report)
-        return Error{offerPythonEngine(report.error().message, model, defaultPython())};
-    report.value().engine = embeddedEngineName();
-    return report;
+    return embeddedResult(torch::compareVariants(model, options, onRow, progress, stop), model);
 }
 
 } // namespace pyrometer::engine

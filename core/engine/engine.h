@@ -100,6 +100,17 @@ Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::file
                                            ProgressReporter &progress, const StopToken &stop,
                                            const std::filesystem::path &traceOut = {});
 
+// Timed runs, then a per-layer profile: what a Run profile does. The Python engine runs both in
+// one worker (the model loaded once); the embedded engine runs measureLatency, then
+// profileLayers. Progress spans both.
+struct ProfiledModel {
+    torch::LatencyReport latency;
+    torch::ProfileReport profile;
+};
+Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &latencyOptions,
+                                        const torch::RunOptions &profileOptions, ProgressReporter &progress, const StopToken &stop,
+                                        const std::filesystem::path &traceOut = {});
+
 Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
                                       const std::vector<torch::InputSpec> &inputs);
 

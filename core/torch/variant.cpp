@@ -77,11 +77,6 @@ std::string variantName(const Variant &variant)
     return "baseline";
 }
 
-bool pythonOnlyVariant(const Variant &variant)
-{
-    return variant.kind == VariantKind::Compile || variant.kind == VariantKind::Float16 || variant.kind == VariantKind::CudaGraphs;
-}
-
 std::string knownVariantNames()
 {
     return "baseline, frozen, channels_last, int8, int8_static, bf16, threads=N, prune_l1=F (per layer), "

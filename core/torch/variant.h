@@ -43,9 +43,6 @@ struct Variant {
     bool operator==(const Variant &) const = default;
 };
 
-// Whether only the Python engine builds the variant.
-bool pythonOnlyVariant(const Variant &variant);
-
 // "baseline", "frozen", "channels_last", "int8" (dynamic), "int8_static", "bf16", "threads=2",
 // "prune_l1=0.5" (per layer), "prune_l1_global=0.5", "prune_channels=0.3"; an int8 kind on a
 // named quantized engine as "int8@qnnpack", "int8_static@onednn".

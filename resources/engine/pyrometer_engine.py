@@ -337,7 +337,7 @@ def load_model(torch, request):
         load_torchscript(torch, source, model)
     device = request.get("device", "cpu")
     try:
-        model.module = model.module.to(device) if model.kind != "torchscript" else model.module.to(device)
+        model.module = model.module.to(device)
     except Exception as error:
         raise Failure("device", f"{source}: moving the model to {device} failed: {error}")
     if hasattr(model.module, "eval"):
@@ -449,10 +449,6 @@ def classify_run_error(torch, error, specs):
     if any(word in text for word in ("size mismatch", "shape", "Expected", "mat1 and mat2", "must match", "dimension")):
         return Failure("shape", f"the model does not take inputs of shape {shapes}: {first}", traceback_tail())
     return Failure("run", f"the forward pass failed: {type(error).__name__}: {first}", traceback_tail())
-
-
-class Cancelled(Exception):
-    pass
 
 
 def run_latency(runner, task, label="latency"):

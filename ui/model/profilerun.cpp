@@ -62,17 +62,9 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
 
     ProfileRun run;
     {
-        auto part = subRange(progress, 0, 600);
-        auto latency = engine::measureLatency(request.engine, request.model, options, part, stop);
-        if (!latency.ok())
-            return latency.error();
-        run.latency = std::move(latency).value();
-    }
-    {
         auto profileOptions = options;
-        profileOptions.warmup = 2; // the latency runs above did the real warm-up, in another session
+        profileOptions.warmup = 2; // the timed runs did the real warm-up
         profileOptions.iterations = profiledIterations(options.iterations);
-        auto part = subRange(progress, 600, 950);
         // The Python engine writes torch.profiler's own trace (with GPU kernels on CUDA).
         const bool python = engine::isPython(engine::resolveEngine(request.engine, request.model));
         std::filesystem::path traceOut;
@@ -81,10 +73,12 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
             std::filesystem::create_directories(request.traceDirectory, ignored);
             traceOut = request.traceDirectory / (traceStem(request.model) + ".pt.trace.json");
         }
-        auto profile = engine::profileLayers(request.engine, request.model, profileOptions, part, stop, traceOut);
-        if (!profile.ok())
-            return profile.error();
-        run.profile = std::move(profile).value();
+        auto part = subRange(progress, 0, 950);
+        auto measured = engine::measureAndProfile(request.engine, request.model, options, profileOptions, part, stop, traceOut);
+        if (!measured.ok())
+            return measured.error();
+        run.latency = std::move(measured.value().latency);
+        run.profile = std::move(measured.value().profile);
     }
     if (stop.stopRequested())
         return Error{file + ": cancelled"};
