@@ -51,7 +51,7 @@ int runAdvise(const AdviseOptions &options)
             std::string evidence;
             for (const auto &e : f.evidence)
                 evidence += (evidence.empty() ? "" : ", ") + e.name + "=" + fixed(e.value, e.unit == "count" ? 0 : 2);
-            text.rows.push_back({f.rule, f.detail, evidence, microsText(f.startNs, options.format) + ":" + microsText(f.endNs, options.format), f.fix});
+            text.rows.push_back({f.rule, f.detail, evidence, instantText(f.startNs, *input, options.format) + ":" + instantText(f.endNs, *input, options.format), f.fix});
         }
         writeTable(std::cout, text, options.format);
     }

@@ -40,20 +40,31 @@ inline std::optional<AnalysisInput> loadAnalysisInput(const std::string &path)
     return input;
 }
 
-// Adds --range START_US:END_US (trace timestamps, µs, as `ts` in the file).
+// Adds --range START_US:END_US, in µs from the trace's start: the instants the tables print
+// and the Timeline's ruler shows.
 inline void addRangeOption(CLI::App &command, std::string *range)
 {
-    command.add_option("--range", *range, "Only events that start in START_US:END_US (µs, as the trace's ts)");
+    command.add_option("--range", *range,
+                       "Only events that start in START_US:END_US (µs from the trace's start, as tables print times)");
 }
 
-// Parses --range; prints a one-line error naming the trace when it is malformed.
-inline std::optional<analysis::TimeRange> parseRangeOption(const std::string &text, const std::string &tracePath)
+// Parses --range and moves it onto the trace's clock; prints a one-line error naming the trace
+// when it is malformed. An open side stays open.
+inline std::optional<analysis::TimeRange> parseRangeOption(const std::string &text, const AnalysisInput &input,
+                                                           const std::string &tracePath)
 {
     if (text.empty())
         return analysis::TimeRange::all();
-    const auto range = analysis::parseTimeRange(text);
-    if (!range)
+    auto range = analysis::parseTimeRange(text);
+    if (!range) {
         badInput(tracePath + ": --range " + text + ": expected START_US:END_US with START <= END");
+        return range;
+    }
+    const auto origin = input.trace->info.spanStart;
+    if (range->start != analysis::TimeRange::all().start)
+        range->start += origin;
+    if (range->end != analysis::TimeRange::all().end)
+        range->end += origin;
     return range;
 }
 
@@ -86,6 +97,13 @@ inline nlohmann::json deltaPercentJson(const std::optional<double> &percent)
 inline std::string microsText(std::int64_t ns, Format format)
 {
     return fixed(micros(ns), format == Format::Table ? 1 : 3);
+}
+
+// An instant as text: µs from the trace's start, as the Timeline shows it (json keeps the
+// trace's own ts).
+inline std::string instantText(std::int64_t ns, const AnalysisInput &input, Format format)
+{
+    return microsText(ns - input.trace->info.spanStart, format);
 }
 
 } // namespace pyrometer::cli

@@ -78,7 +78,7 @@ int runCriticalPath(const CriticalPathOptions &options)
     text.rightAligned = {false, false, true, true, true, true};
     text.dropFirst = {"start us", "wait before us"};
     for (const auto &n : path.nodes)
-        text.rows.push_back({std::string(nodeKindName(n.kind)), n.name, microsText(n.startNs, options.format),
+        text.rows.push_back({std::string(nodeKindName(n.kind)), n.name, instantText(n.startNs, *input, options.format),
                              microsText(n.waitBeforeNs, options.format), microsText(n.durationNs, options.format),
                              fixed(n.sharePct, 1)});
     writeTable(std::cout, text, options.format);

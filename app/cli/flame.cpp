@@ -45,7 +45,7 @@ int runFlame(const FlameCliOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     analysis::FlameOptions flameOptions;

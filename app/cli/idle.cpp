@@ -34,7 +34,7 @@ int runIdle(const IdleOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     const auto idle = analysis::buildIdleBreakdown(*input->index, *range);
@@ -65,7 +65,7 @@ int runIdle(const IdleOptions &options)
         text.rightAligned = {false, true, true, true, true, false};
         for (const auto &g : idle.gaps)
             text.rows.push_back({g.step, std::to_string(g.device), std::to_string(g.stream),
-                                 microsText(g.startNs, options.format), microsText(g.durationNs, options.format),
+                                 instantText(g.startNs, *input, options.format), microsText(g.durationNs, options.format),
                                  std::string(analysis::idleCauseName(g.cause))});
         writeTable(std::cout, text, options.format);
         return kSuccess;

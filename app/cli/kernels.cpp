@@ -53,7 +53,7 @@ int runKernels(const KernelsOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     if (options.by == KernelGrouping::Type)

@@ -71,7 +71,7 @@ void writeJsonStats(const analysis::LaunchStats &stats, std::size_t top)
                           {"max_queue_length", stats.maxQueueLength}});
 }
 
-TextTable launchTable(const analysis::LaunchStats &stats, Format format, std::size_t top)
+TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &input, Format format, std::size_t top)
 {
     TextTable text;
     text.header = {"correlation", "kernel", "stream", "start us", "call us", "kernel us", "delay us", "outlier"};
@@ -81,7 +81,7 @@ TextTable launchTable(const analysis::LaunchStats &stats, Format format, std::si
         if (top > 0 && text.rows.size() >= top)
             break;
         text.rows.push_back({std::to_string(l.correlation), l.kernelName, std::to_string(l.stream),
-                             microsText(l.kernelStartNs, format), microsText(l.callNs, format),
+                             instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
                              microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
     }
     return text;
@@ -118,7 +118,7 @@ int runLaunches(const LaunchesOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     const auto stats = analysis::buildLaunchStats(*input->index, *range);
@@ -127,7 +127,7 @@ int runLaunches(const LaunchesOptions &options)
         return kSuccess;
     }
     if (options.by == LaunchRows::Launch) {
-        writeTable(std::cout, launchTable(stats, options.format, options.top), options.format);
+        writeTable(std::cout, launchTable(stats, *input, options.format, options.top), options.format);
         return kSuccess;
     }
     const bool streams = options.by == LaunchRows::Stream;

@@ -23,7 +23,7 @@ int runMemory(const MemoryCliOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     analysis::MemoryOptions memoryOptions;
@@ -67,7 +67,7 @@ int runMemory(const MemoryCliOptions &options)
         text.rightAligned = {false, true, true};
         for (const auto &d : report.devices)
             for (const auto &p : d.allocated)
-                text.rows.push_back({d.device, microsText(p.timeNs, options.format), bytesText(p.bytes, options.format)});
+                text.rows.push_back({d.device, instantText(p.timeNs, *input, options.format), bytesText(p.bytes, options.format)});
         writeTable(std::cout, text, options.format);
         return kSuccess;
     }
@@ -79,7 +79,7 @@ int runMemory(const MemoryCliOptions &options)
         const auto *top = d.topOps.empty() ? nullptr : &d.topOps.front();
         text.rows.push_back({d.device, bytesText(d.peakBytes, options.format),
                              formatBytes(static_cast<std::uint64_t>(std::max<std::int64_t>(0, d.peakBytes))),
-                             microsText(d.peakTimeNs, options.format), std::to_string(d.allocations), std::to_string(d.frees),
+                             instantText(d.peakTimeNs, *input, options.format), std::to_string(d.allocations), std::to_string(d.frees),
                              top ? top->name : "", top ? bytesText(top->allocatedBytes, options.format) : ""});
     }
     if (options.format == Format::Table) { // its peak bytes are in words already: no second peak column

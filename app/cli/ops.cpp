@@ -24,7 +24,7 @@ int runOps(const OpsOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     analysis::OpTableOptions tableOptions;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cctype>
 #include <cstdlib>
 #include <iomanip>
 #include <string_view>
@@ -55,17 +56,39 @@ bool alignRight(const TextTable &table, std::size_t column)
     return column < table.rightAligned.size() && table.rightAligned[column];
 }
 
-// text in at most width columns: the start and the end kept, "…" in the middle, where a
-// kernel's or operator's distinguishing parts usually are at both ends.
+// Whether the terminal takes UTF-8, as the C library would decide from the environment
+// (LC_ALL, then LC_CTYPE, then LANG): where it does not, "…" prints as three characters and
+// widens every elided row by two columns.
+bool terminalTakesUtf8()
+{
+    for (const char *name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+        const char *value = std::getenv(name);
+        if (!value || !*value)
+            continue;
+        std::string lower(value);
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        return lower.find("utf-8") != std::string::npos || lower.find("utf8") != std::string::npos;
+    }
+    return false;
+}
+
+// text in at most width columns: the start and the end kept, "…" ("..." where the terminal
+// does not take UTF-8) in the middle, where a kernel's or operator's distinguishing parts
+// usually are at both ends.
 std::string elideMiddle(const std::string &text, std::size_t width)
 {
     const auto length = displayWidth(text);
     if (length <= width || width == 0)
         return text;
-    const auto kept = width - 1;
+    static const bool utf8 = terminalTakesUtf8();
+    const std::string mark = utf8 ? "…" : "...";
+    const std::size_t markWidth = utf8 ? 1 : 3;
+    if (width <= markWidth)
+        return text.substr(0, byteOffsetOf(text, width));
+    const auto kept = width - markWidth;
     const auto head = (kept + 1) / 2;
     const auto tail = kept - head;
-    return text.substr(0, byteOffsetOf(text, head)) + "…" + text.substr(byteOffsetOf(text, length - tail));
+    return text.substr(0, byteOffsetOf(text, head)) + mark + text.substr(byteOffsetOf(text, length - tail));
 }
 
 // Names narrower than this are never elided further: a table wider than the terminal is

@@ -30,7 +30,7 @@ int runSequences(SequencesOptions options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     if (options.sequence.minLength > options.sequence.maxLength)

@@ -41,7 +41,7 @@ int runSteps(const StepsOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
-    const auto range = parseRangeOption(options.range, options.trace);
+    const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
     const auto breakdown = analysis::buildStepBreakdown(*input->index, *range);

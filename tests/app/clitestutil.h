@@ -17,12 +17,17 @@ struct Run {
     QString err;
 };
 
-inline Run runCli(const QStringList &arguments, const QString &columns = QString())
+// Runs the CLI with COLUMNS set when columns is given, and the variables of extra (LC_ALL, say).
+inline Run runCli(const QStringList &arguments, const QString &columns = QString(),
+                  const QMap<QString, QString> &extra = {})
 {
     QProcess process;
-    if (!columns.isEmpty()) {
+    if (!columns.isEmpty() || !extra.isEmpty()) {
         auto environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("COLUMNS"), columns);
+        if (!columns.isEmpty())
+            environment.insert(QStringLiteral("COLUMNS"), columns);
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            environment.insert(it.key(), it.value());
         process.setProcessEnvironment(environment);
     }
     process.start(QStringLiteral(PYROMETER_CLI), arguments);
