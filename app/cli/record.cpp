@@ -17,6 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The program failed (raised, exited with an error status, was killed) after its traces were
+// written: they are kept and printed, and the status says it failed. Nothing recorded is 2.
+constexpr int kProgramFailed = kFinding;
+
 struct RecordCommandOptions {
     record::RecordOptions record;
     std::vector<std::string> program;
@@ -59,6 +63,8 @@ nlohmann::json outcomeJson(const record::RecordOutcome &outcome)
     json["seconds"] = outcome.elapsedSeconds;
     json["exit_code"] = outcome.exit.exitCode;
     json["cancelled"] = outcome.exit.stopped;
+    json["program_failure"] =
+        outcome.programFailure.empty() ? nlohmann::json() : nlohmann::json(outcome.programFailure);
     if (outcome.interpreter) {
         json["torch"] = outcome.interpreter->torchVersion;
         json["python"] = outcome.interpreter->executable;
@@ -170,21 +176,22 @@ int runRecord(RecordCommandOptions &options)
         std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
         return kBadInput;
     }
-    if (outcome->failure != record::RecordFailure::None || outcome->exit.exitCode != 0 || outcome->exit.signal != 0)
-        std::cerr << "pyrometer-cli: the program "
-                  << (outcome->exit.stopped  ? std::string("was stopped")
-                      : outcome->exit.signal ? "was killed by " + record::signalName(outcome->exit.signal)
-                                             : "exited with status " + std::to_string(outcome->exit.exitCode))
-                  << " after its trace was written; the trace is complete\n";
+    // Traces kept, but the program failed after them: its traces are printed, and the status
+    // says it failed, as a script that runs the program sees it.
+    const int status = outcome->programFailed() ? kProgramFailed : kSuccess;
+    if (outcome->programFailed())
+        std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
+    else if (outcome->exit.stopped)
+        std::cerr << "pyrometer-cli: the program was stopped after its trace was written; the trace is complete\n";
     if (options.format == Format::Json) {
         writeJson(std::cout, outcomeJson(outcome.value()));
-        return kSuccess;
+        return status;
     }
     std::cerr << "pyrometer: " << outcome->recorded << " steps recorded of " << outcome->steps << " taken, in "
               << formatDuration(std::int64_t(outcome->elapsedSeconds * 1e9)) << '\n';
     for (const auto &trace : outcome->traces)
         std::cout << trace.string() << '\n';
-    return kSuccess;
+    return status;
 }
 
 } // namespace

@@ -8,10 +8,9 @@ namespace pyrometer::record {
 
 namespace {
 
-// The launcher's exit statuses (pyrometer_record.py).
+// The launcher's exit status when the interpreter has no torch (pyrometer_record.py). Only the
+// probe reads it: no program of the user's runs there, so no status of theirs can be mistaken.
 constexpr int kExitNoTorch = 3;
-constexpr int kExitRaisedBeforeStep = 4;
-constexpr int kExitNoStep = 5;
 
 InterpreterInfo interpreterFrom(const nlohmann::json &event, const std::string &python)
 {
@@ -41,63 +40,83 @@ std::string lastLine(const std::vector<std::string> &lines)
     return {};
 }
 
-void classify(RecordOutcome &outcome, const RecordOptions &options, const std::string &launcherError)
+std::string withDetail(const std::string &detail)
+{
+    return detail.empty() ? std::string() : ": " + detail;
+}
+
+// How the program ended, said as its own: "raised ValueError: ...", "exited with status 3",
+// "was killed by SIGKILL"; empty when it ended well.
+std::string programEnd(const RecordOutcome &outcome, const LauncherError &launcherError)
+{
+    if (launcherError.kind == "raised")
+        return "raised " + launcherError.message;
+    if (outcome.exit.signal != 0)
+        return "was killed by " + signalName(outcome.exit.signal);
+    if (outcome.exit.exitCode != 0)
+        return "exited with status " + std::to_string(outcome.exit.exitCode);
+    return {};
+}
+
+} // namespace
+
+void classifyOutcome(RecordOutcome &outcome, const RecordOptions &options, const LauncherError &launcherError)
 {
     const auto program = programName(options);
     const auto &exit = outcome.exit;
+    const auto steps = std::to_string(outcome.steps);
     if (exit.stopped) {
         if (!outcome.recordedSomething()) {
             outcome.failure = RecordFailure::Cancelled;
-            outcome.message = program + ": cancelled after " + std::to_string(outcome.steps) +
-                              " steps, before a record was complete; nothing was kept";
+            outcome.message =
+                program + ": cancelled after " + steps + " steps, before a record was complete; nothing was kept";
         }
         return;
     }
-    if (exit.signal != 0) {
-        if (!outcome.recordedSomething()) {
-            outcome.failure = RecordFailure::Killed;
-            outcome.message = program + " was killed by " + signalName(exit.signal) + " after " +
-                              std::to_string(outcome.steps) + " steps, before its trace was written";
-        }
-        return;
-    }
-    switch (exit.exitCode) {
-    case kExitNoTorch:
+    // The launcher's own failures: what its error event says, whatever the exit status.
+    if (launcherError.kind == "no-torch") {
         outcome.failure = RecordFailure::NoTorch;
-        outcome.message = options.python + " has no usable torch" +
-                          (launcherError.empty() ? std::string() : ": " + launcherError) +
+        outcome.message = options.python + " has no usable torch" + withDetail(launcherError.message) +
                           "; choose an interpreter (a venv's or conda's python) where `import torch` works";
         return;
-    case kExitRaisedBeforeStep:
-        outcome.failure = RecordFailure::RaisedBeforeStep;
-        outcome.message = program + " raised before a step was recorded" +
-                          (launcherError.empty() ? std::string() : ": " + launcherError) + " (after " +
-                          std::to_string(outcome.steps) + " steps)";
+    }
+    if (launcherError.kind == "no-script") {
+        outcome.failure = RecordFailure::NoScript;
+        outcome.message = launcherError.message;
         return;
-    case kExitNoStep:
+    }
+    if (launcherError.kind == "no-step" && !outcome.recordedSomething()) {
         outcome.failure = RecordFailure::NoStep;
-        outcome.message = program + " ended after " + std::to_string(outcome.steps) +
-                          " steps, before a step was recorded" +
+        outcome.message = program + " ended after " + steps + " steps, before a step was recorded" +
                           (outcome.steps == 0 ? ": it made no optimizer step and called no nn.Module; record a time "
                                                 "window instead"
                                               : ": ask for fewer skipped and warm-up steps");
         return;
-    default: break;
     }
-    if (exit.exitCode == 2 && !launcherError.empty() && !outcome.recordedSomething()) {
-        outcome.failure = RecordFailure::NoScript;
-        outcome.message = launcherError;
+    const auto end = programEnd(outcome, launcherError);
+    if (end.empty())
+        return;
+    if (outcome.recordedSomething()) {
+        outcome.programFailure = program + " " + end + " after " + std::to_string(outcome.recorded) + " of " +
+                                 std::to_string(outcome.asked) + " steps were recorded; " +
+                                 (outcome.traces.size() == 1 ? "its trace holds them" : "its traces hold them");
         return;
     }
-    if (exit.exitCode != 0 && !outcome.recordedSomething()) {
+    if (launcherError.kind == "raised") {
+        outcome.failure = RecordFailure::RaisedBeforeStep;
+        outcome.message = program + " raised before a step was recorded" + withDetail(launcherError.message) +
+                          " (after " + steps + " steps)";
+    } else if (exit.signal != 0) {
+        outcome.failure = RecordFailure::Killed;
+        outcome.message = program + " was killed by " + signalName(exit.signal) + " after " + steps +
+                          " steps, before its trace was written";
+    } else {
         outcome.failure = RecordFailure::ExitedBeforeTrace;
-        const auto line = lastLine(outcome.lastErrorLines);
-        outcome.message = program + " exited with status " + std::to_string(exit.exitCode) +
-                          " before its trace was written" + (line.empty() ? std::string() : ": " + line);
+        outcome.message = program + ": the program exited with status " + std::to_string(exit.exitCode) +
+                          " after " + steps + " steps, before its trace was written" +
+                          withDetail(lastLine(outcome.lastErrorLines));
     }
 }
-
-} // namespace
 
 Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCallbacks &callbacks,
                                     const StopToken &stop, const StopPolicy &policy)
@@ -122,7 +141,7 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
     outcome.asked = options.mark == StepMark::Time ? 1 : options.steps * options.repeat;
     TailLines all(40);
     TailLines errors(40);
-    std::string launcherError;
+    LauncherError launcherError;
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -164,7 +183,7 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
                 callbacks.onTrace(path);
             reportProgress();
         } else if (kind == "error") {
-            launcherError = event.value("message", std::string());
+            launcherError = {event.value("kind", std::string()), event.value("message", std::string())};
         } else if (kind == "exit") {
             outcome.steps = event.value("steps", outcome.steps);
             outcome.recorded = event.value("recorded", outcome.recorded);
@@ -180,7 +199,7 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
         return outcome;
     }
     outcome.exit = exit.value();
-    classify(outcome, options, launcherError);
+    classifyOutcome(outcome, options, launcherError);
     return outcome;
 }
 
@@ -219,7 +238,7 @@ Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopTo
 
 std::string failureReport(const RecordOutcome &outcome, std::size_t lines)
 {
-    std::string text = outcome.message;
+    std::string text = outcome.message.empty() ? outcome.programFailure : outcome.message;
     const auto &source = outcome.lastErrorLines.empty() ? outcome.lastLines : outcome.lastErrorLines;
     const auto from = source.size() > lines ? source.size() - lines : 0;
     if (from < source.size())

@@ -40,11 +40,23 @@ enum class RecordFailure {
     Cancelled,         // stopped by the user before a trace was complete
 };
 
+// What the launcher's "error" event said: its kind ("no-torch", "no-script", "raised",
+// "no-step") and message. The program's exit status cannot say it, as a program may exit with
+// any status, the launcher's own included.
+struct LauncherError {
+    std::string kind;
+    std::string message;
+    bool operator==(const LauncherError &) const = default;
+};
+
 // How a record went. traces are complete trace files (written whole, then renamed): a
 // cancelled or failed record may still have some.
 struct RecordOutcome {
     RecordFailure failure = RecordFailure::None;
     std::string message; // for a failure: what happened, naming the interpreter or the script
+    // For a record that kept its traces: how the program failed after (it raised, exited with
+    // an error status or was killed), naming the script; empty when it ended well or was stopped.
+    std::string programFailure;
     std::vector<std::filesystem::path> traces;
     std::vector<std::filesystem::path> memoryFiles; // beside each trace
     int steps = 0;                                  // marked steps the program took
@@ -57,6 +69,7 @@ struct RecordOutcome {
     double elapsedSeconds = 0;
 
     bool recordedSomething() const { return !traces.empty(); }
+    bool programFailed() const { return failure != RecordFailure::None || !programFailure.empty(); }
 };
 
 // Progress as the launcher reports it, for a live view.
@@ -85,6 +98,10 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
 // Asks the interpreter what its torch offers (runs the launcher's --probe). An Error names the
 // interpreter: it cannot be started, or it has no torch (with its message).
 Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopToken &stop = {});
+
+// Sets outcome.failure and message (nothing kept) or programFailure (traces kept) from how the
+// program ended (outcome.exit, traces, steps) and the launcher's error event, if any.
+void classifyOutcome(RecordOutcome &outcome, const RecordOptions &options, const LauncherError &launcherError);
 
 // One line for a failed outcome: its message and the program's last error lines.
 std::string failureReport(const RecordOutcome &outcome, std::size_t lines = 8);

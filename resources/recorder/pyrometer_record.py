@@ -11,10 +11,13 @@ log layout, DIR/<host>_<pid>.<ns>.pt.trace.json.gz, so a repeated record is a ne
 same run, and beside it <host>_<pid>.<ns>.pt.memory.json: memory by category over time.
 
 Progress goes as JSON lines to the file descriptor named by PYROMETER_STATUS_FD (else nowhere);
-the program's own output is left alone. Exit status: the program's own, or
+the program's own output is left alone. Each failure is an "error" event whose kind says what
+failed: no-torch, no-script, raised (the program's exception), no-step. The exit status is the
+program's own (1 when it raised, as Python's); the launcher's own failures, where no program
+ran or it took no recorded step, exit with
     3  the interpreter has no torch
-    4  the program raised before a step was recorded
     5  the program ended before a step was recorded
+A program may exit with these too, so Pyrometer reads the events, never the status.
 """
 
 import argparse
@@ -33,7 +36,6 @@ import traceback
 import weakref
 
 EXIT_NO_TORCH = 3
-EXIT_RAISED_BEFORE_STEP = 4
 EXIT_NO_STEP = 5
 
 CATEGORIES = ["parameters", "gradients", "optimizer_state", "activations", "inputs", "temporaries", "other"]
@@ -388,11 +390,21 @@ class Recorder:
         self.profiler = self._make_profiler(schedule)
         self.profiler.start()
 
+    def _open_record_has_steps(self):
+        """Whether the record in progress holds a whole recorded step: a program that fails in
+        the first step of a record leaves only part of one, which is not a trace to keep."""
+        if self.mode == "time":
+            return True
+        if not self._recording(self.step):
+            return False
+        o = self.options
+        return (self.step - o.skip) % (o.warmup + o.steps) > o.warmup
+
     def finish(self):
         """The program ended: a record still open is written with the steps it has."""
         if self.profiler is not None:
             profiler, self.profiler = self.profiler, None
-            if self.mode == "time" or self._recording(self.step):
+            if self._open_record_has_steps():
                 profiler.stop()
             else:
                 # Nothing is being recorded: stop without writing an empty trace.
@@ -560,10 +572,9 @@ def main(argv):
     except BaseException as error:
         traceback.print_exc()
         status = 1
-        STATUS.emit("error", kind="raised", message="%s: %s" % (type(error).__name__, error),
-                    step=recorder.step)
-        if not recorder.traces and recorder.recorded == 0:
-            status = EXIT_RAISED_BEFORE_STEP
+        # The exception's own last line ("ValueError: ..."; a SyntaxError's location is above it).
+        message = traceback.format_exception_only(type(error), error)[-1].strip()
+        STATUS.emit("error", kind="raised", message=message, step=recorder.step, recorded=recorder.recorded)
     try:
         if not recorder.done:
             recorder.finish()

@@ -20,6 +20,14 @@ QString program(const char *name)
     return QStringLiteral(PYROMETER_FIXTURES_DIR "/programs/") + QLatin1String(name);
 }
 
+// fails_after.py: CALLS forwards, then `raise` or exit with a status.
+Run recordFailing(const QTemporaryDir &dir, const QString &calls, const QString &how, QStringList options = {})
+{
+    QStringList arguments{"record", "--python", kPython, "--out", dir.path()};
+    arguments << options << "--" << program("fails_after.py") << calls << how;
+    return runCli(arguments);
+}
+
 } // namespace
 
 class TestCliRecord : public QObject {
@@ -77,6 +85,51 @@ private Q_SLOTS:
                  qPrintable(run.err));
         QVERIFY(run.err.contains(QStringLiteral("last output:")));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    void raisingInTheFirstRecordedStepExitsTwo()
+    {
+        // Two steps taken (skip 1, warm-up 1), and the first recorded one raises: nothing is kept.
+        QTemporaryDir dir;
+        const auto run = recordFailing(dir, "2", "raise");
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("fails_after.py raised before a step was recorded: RuntimeError: the "
+                                                 "batch after call 2 is broken")),
+                 qPrintable(run.err));
+        QVERIFY(run.err.contains(QStringLiteral("last output:")));
+        QVERIFY(!run.err.contains(QStringLiteral("the trace is complete")));
+        QVERIFY(!run.out.contains(QStringLiteral(".pt.trace.json.gz")));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    void programsOwnStatusIsReportedAsItsOwn()
+    {
+        QTemporaryDir dir;
+        const auto run = recordFailing(dir, "0", "3");
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("fails_after.py: the program exited with status 3")),
+                 qPrintable(run.err));
+        QVERIFY(!run.err.contains(QStringLiteral("no usable torch")));
+    }
+
+    void raisingAfterARecordKeepsTheTraceAndExitsOne()
+    {
+        QTemporaryDir dir;
+        const QStringList steps{"--steps", "10", "--skip", "0", "--warmup", "0"};
+        const auto run = recordFailing(dir, "3", "raise", steps);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("fails_after.py raised RuntimeError: the batch after call 3 is broken "
+                                                 "after 3 of 10 steps were recorded")),
+                 qPrintable(run.err));
+        const auto trace = run.out.trimmed().split(QLatin1Char('\n')).last();
+        QVERIFY2(trace.endsWith(QStringLiteral(".pt.trace.json.gz")) && QFileInfo(trace).isFile(), qPrintable(run.out));
+        // As JSON too: the traces, and how the program failed.
+        QTemporaryDir other;
+        const auto json = recordFailing(other, "3", "raise", steps + QStringList{"--format", "json"});
+        QCOMPARE(json.exitCode, 1);
+        const auto object = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(object.value("traces").toArray().size(), 1);
+        QVERIFY(object.value("program_failure").toString().startsWith(QStringLiteral("fails_after.py raised")));
     }
 
     void badArgumentsExitTwo()

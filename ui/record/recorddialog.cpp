@@ -446,13 +446,17 @@ void RecordDialog::finish(const record::RecordOutcome &outcome)
                            .arg(QString::fromStdString(outcome.traces.back().string()));
         if (outcome.exit.stopped)
             text += tr(" (cancelled; the trace is complete)");
-        else if (outcome.exit.signal != 0)
-            text += tr(" (then the program was killed by %1)")
-                        .arg(QString::fromStdString(record::signalName(outcome.exit.signal)));
-        else if (outcome.exit.exitCode != 0)
-            text += tr(" (then the program exited with status %1)").arg(outcome.exit.exitCode);
-        m_status->setText(text.toHtmlEscaped());
-        appendLog(text, true);
+        if (outcome.programFailed()) {
+            // The trace is kept, but the program failed: said in red, after what was kept.
+            const auto failure = QString::fromStdString(outcome.programFailure);
+            m_status->setText(text.toHtmlEscaped() + QStringLiteral("<br><span style=\"color:#c62828\">%1</span>")
+                                                         .arg(failure.toHtmlEscaped()));
+            appendLog(text, true);
+            appendLog(failure, true);
+        } else {
+            m_status->setText(text.toHtmlEscaped());
+            appendLog(text, true);
+        }
     } else {
         m_status->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
                               .arg(QString::fromStdString(outcome.message).toHtmlEscaped()));

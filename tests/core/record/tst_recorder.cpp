@@ -114,6 +114,11 @@ private Q_SLOTS:
     void runsAModule();
     void recordsATimeWindow();
     void scriptThatRaises();
+    void raisingInTheFirstRecordedStepKeepsNothing();
+    void programsOwnExitStatusIsNotTheLaunchers();
+    void raisingAfterARecordKeepsTheTraceAndSaysSo();
+    void outcomeIsClassifiedByTheLaunchersEvent_data();
+    void outcomeIsClassifiedByTheLaunchersEvent();
     void programWithoutSteps();
     void missingScript();
     void interpreterWithoutTorch();
@@ -440,6 +445,116 @@ void TestRecorder::scriptThatRaises()
     QVERIFY2(report.find("Traceback") != std::string::npos || report.find("ValueError") != std::string::npos,
              report.c_str());
     QVERIFY(report.find("last output:") != std::string::npos);
+}
+
+void TestRecorder::raisingInTheFirstRecordedStepKeepsNothing()
+{
+    // Skip 1, warm-up 1: two steps taken, the third (the first recorded) raises.
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "fails_after.py");
+    options.arguments = {"2", "raise"};
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QCOMPARE(outcome.failure, RecordFailure::RaisedBeforeStep);
+    QCOMPARE(outcome.steps, 2);
+    QCOMPARE(outcome.recorded, 0);
+    QVERIFY(outcome.traces.empty());
+    QVERIFY2(outcome.message.find("fails_after.py raised before a step was recorded: RuntimeError: the batch after "
+                                  "call 2 is broken (after 2 steps)") != std::string::npos,
+             outcome.message.c_str());
+    // No trace of a part of a step is left behind.
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    QVERIFY(failureReport(outcome).find("last output:") != std::string::npos);
+}
+
+void TestRecorder::programsOwnExitStatusIsNotTheLaunchers()
+{
+    // 3 is the launcher's status for no torch: the program's own reads as its own.
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "fails_after.py");
+    options.arguments = {"0", "3"};
+    const auto run = recordRun(options);
+    QCOMPARE(run.outcome.exit.exitCode, 3);
+    QCOMPARE(run.outcome.failure, RecordFailure::ExitedBeforeTrace);
+    QVERIFY2(run.outcome.message.find("/fails_after.py: the program exited with status 3 after 0 steps") !=
+                 std::string::npos,
+             run.outcome.message.c_str());
+    QVERIFY(run.outcome.message.find("torch") == std::string::npos);
+}
+
+void TestRecorder::raisingAfterARecordKeepsTheTraceAndSaysSo()
+{
+    QTemporaryDir dir;
+    auto options = optionsFor(dir, "fails_after.py");
+    options.arguments = {"4", "raise"};
+    options.skip = 0;
+    options.warmup = 0;
+    options.steps = 10;
+    const auto run = recordRun(options);
+    const auto &outcome = run.outcome;
+    QCOMPARE(outcome.failure, RecordFailure::None);
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    QCOMPARE(outcome.recorded, 4);
+    QVERIFY(outcome.programFailed());
+    QVERIFY2(outcome.programFailure == options.script +
+                                           " raised RuntimeError: the batch after call 4 is broken after 4 of 10 "
+                                           "steps were recorded; its trace holds them",
+             outcome.programFailure.c_str());
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    // The four recorded steps, and (torch 1.13) the one it raised in, which the profiler had begun.
+    const int steps = countSlices(*trace.value(), "ProfilerStep#");
+    QVERIFY2(steps == 4 || steps == 5, std::to_string(steps).c_str());
+}
+
+void TestRecorder::outcomeIsClassifiedByTheLaunchersEvent_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("traces");
+    QTest::addColumn<int>("failure");
+    QTest::addColumn<QString>("says");
+    const auto none = int(RecordFailure::None);
+    QTest::addRow("status 3 of its own") << "" << 3 << 0 << int(RecordFailure::ExitedBeforeTrace)
+                                         << "train.py: the program exited with status 3 after 2 steps";
+    QTest::addRow("no torch, status 3") << "no-torch" << 3 << 0 << int(RecordFailure::NoTorch)
+                                        << "python9 has no usable torch: no module";
+    QTest::addRow("status 5 of its own") << "" << 5 << 0 << int(RecordFailure::ExitedBeforeTrace)
+                                         << "exited with status 5";
+    QTest::addRow("status 2 of its own") << "" << 2 << 0 << int(RecordFailure::ExitedBeforeTrace)
+                                         << "exited with status 2";
+    QTest::addRow("raised, status 1") << "raised" << 1 << 0 << int(RecordFailure::RaisedBeforeStep)
+                                      << "train.py raised before a step was recorded: no module (after 2 steps)";
+    QTest::addRow("raised after a trace") << "raised" << 1 << 1 << none
+                                          << "train.py raised no module after 1 of 3 steps were recorded";
+    QTest::addRow("status 4 after a trace") << "" << 4 << 1 << none
+                                            << "train.py exited with status 4 after 1 of 3 steps were recorded";
+    QTest::addRow("ended well") << "" << 0 << 1 << none << "";
+}
+
+void TestRecorder::outcomeIsClassifiedByTheLaunchersEvent()
+{
+    QFETCH(QString, kind);
+    QFETCH(int, exitCode);
+    QFETCH(int, traces);
+    QFETCH(int, failure);
+    QFETCH(QString, says);
+    RecordOptions options;
+    options.python = "python9";
+    options.script = "train.py";
+    RecordOutcome outcome;
+    outcome.steps = 2;
+    outcome.recorded = traces;
+    outcome.asked = 3;
+    outcome.exit.exitCode = exitCode;
+    for (int i = 0; i < traces; ++i)
+        outcome.traces.emplace_back("run.pt.trace.json.gz");
+    const LauncherError error{kind.toStdString(), kind.isEmpty() ? std::string() : std::string("no module")};
+    classifyOutcome(outcome, options, error);
+    QCOMPARE(int(outcome.failure), failure);
+    const auto text = outcome.failure == RecordFailure::None ? outcome.programFailure : outcome.message;
+    QVERIFY2(says.isEmpty() ? text.empty() : text.find(says.toStdString()) != std::string::npos, text.c_str());
+    QCOMPARE(outcome.programFailed(), exitCode != 0);
 }
 
 void TestRecorder::programWithoutSteps()
