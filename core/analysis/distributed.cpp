@@ -118,6 +118,10 @@ struct Description {
     int groupSize = -1;
     std::int64_t largestTensor = 0; // for the group size of gathers and scatters
     std::int64_t smallestTensor = 0;
+    std::string group;
+    std::string groupDesc;
+    std::string groupRanks;
+    std::int64_t sequence = -1;
 };
 
 void describeFromArgs(const trace::Trace &trace, const trace::CollectiveArgs &args, Description &d)
@@ -132,6 +136,14 @@ void describeFromArgs(const trace::Trace &trace, const trace::CollectiveArgs &ar
     }
     if (d.groupSize < 0 && args.groupSize > 0)
         d.groupSize = args.groupSize;
+    if (d.group.empty() && args.groupName.isValid())
+        d.group = trace.string(args.groupName);
+    if (d.groupDesc.empty() && args.groupDesc.isValid())
+        d.groupDesc = trace.string(args.groupDesc);
+    if (d.groupRanks.empty() && args.groupRanks.isValid())
+        d.groupRanks = trace.string(args.groupRanks);
+    if (d.sequence < 0 && args.sequence >= 0)
+        d.sequence = args.sequence;
 }
 
 void describeFromShapes(const trace::Trace &trace, const trace::EventArgs &args, Description &d)
@@ -289,7 +301,7 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
         auto [it, added] = calls.try_emplace(key);
         auto &call = it->second;
         if (added) {
-            call = {d.name, d.bytes, d.groupSize, start, end, onDevice};
+            call = {d.name, d.bytes, d.groupSize, start, end, onDevice, d.group, d.groupDesc, d.groupRanks, d.sequence};
         } else {
             call.startNs = std::min(call.startNs, start);
             call.endNs = std::max(call.endNs, end);

@@ -38,6 +38,13 @@ struct CollectiveCall {
     std::int64_t startNs = 0; // the GPU kernel's span when there is one, else the CPU annotation's
     std::int64_t endNs = 0;
     bool onDevice = false;
+    // The process group, as torch 2.x writes it on record_param_comms and NCCL kernels; empty
+    // (and -1) when the trace does not say.
+    std::string group{};        // "Process Group Name": "0", "1", ... (the same on every member)
+    std::string groupDesc{};    // "Process Group Description": "default_pg", "mesh_tp", ...
+    std::string groupRanks{};   // "Process Group Ranks" as written: "[0, 1, 2, 3]"
+    std::int64_t sequence = -1; // "Seq": the call's number in its group
+    bool hasGroup() const { return !group.empty() || !groupRanks.empty(); }
     bool operator==(const CollectiveCall &) const = default;
 };
 
@@ -81,6 +88,9 @@ struct RankFigures {
 
     bool cpuOnly = false; // no device events: gloo annotations and CPU ops stand in
     std::vector<CollectiveCall> collectives; // in time order
+    // Set, naming the file, when the rank's trace could not be read (summariseRanks); the
+    // figures are then empty.
+    std::string loadError{};
 
     int stepCount() const { return static_cast<int>(steps.size()); }
     std::int64_t windowNs() const { return windowEndNs - windowStartNs; }

@@ -1,5 +1,7 @@
 #include "core/analysis/job.h"
 
+#include "core/analysis/collectivematch.h"
+
 #include "core/trace/loader.h"
 #include "core/trace/tracesource.h"
 #include "core/util/format.h"
@@ -37,30 +39,6 @@ double median(std::vector<double> values)
 std::string fileName(const std::string &path)
 {
     return fs::path(path).filename().string();
-}
-
-// "0-3, 7, 9-127": numbers as ranges, at most `limit` of them then "...".
-std::string rangesText(const std::vector<int> &numbers, std::size_t limit = 8)
-{
-    std::string text;
-    std::size_t shown = 0;
-    for (std::size_t i = 0; i < numbers.size();) {
-        auto j = i;
-        while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1)
-            ++j;
-        if (shown == limit) {
-            text += ", ...";
-            break;
-        }
-        if (!text.empty())
-            text += ", ";
-        text += std::to_string(numbers[i]);
-        if (j > i)
-            text += "-" + std::to_string(numbers[j]);
-        ++shown;
-        i = j + 1;
-    }
-    return text;
 }
 
 template <typename T, typename Key> T mostCommon(const std::vector<RankFigures> &ranks, Key key, T none)
@@ -126,146 +104,6 @@ void checkIdentity(JobFigures &job)
     }
 }
 
-// Calls of one job are matched across ranks by collective, message size and order: the k-th
-// all_reduce of 100 MB on one rank is the k-th on every other. (The size keeps traces that start
-// at different points of the schedule from pairing different calls; an all_to_all with uneven
-// splits has a size per rank and is not matched.)
-using CallKey = std::pair<std::string, std::int64_t>;
-using CallsByKey = std::map<CallKey, std::vector<const CollectiveCall *>>;
-
-CallKey keyOf(const CollectiveCall &call)
-{
-    return {call.name, call.bytes};
-}
-
-CallsByKey callsByKey(const RankFigures &rank)
-{
-    CallsByKey byKey;
-    for (const auto &call : rank.collectives)
-        byKey[keyOf(call)].push_back(&call);
-    return byKey;
-}
-
-// A call that two ranks or more ran: its k-th occurrence of a key, per rank (null where absent).
-struct MatchedCall {
-    std::vector<const CollectiveCall *> perRank;
-};
-
-std::vector<MatchedCall> matchCalls(const std::vector<CallsByKey> &byKey)
-{
-    std::set<CallKey> keys;
-    for (const auto &calls : byKey)
-        for (const auto &[key, list] : calls)
-            keys.insert(key);
-    std::vector<MatchedCall> matched;
-    for (const auto &key : keys) {
-        for (std::size_t k = 0;; ++k) {
-            MatchedCall call{std::vector<const CollectiveCall *>(byKey.size(), nullptr)};
-            int present = 0;
-            for (std::size_t r = 0; r < byKey.size(); ++r) {
-                const auto it = byKey[r].find(key);
-                if (it != byKey[r].end() && it->second.size() > k) {
-                    call.perRank[r] = it->second[k];
-                    ++present;
-                }
-            }
-            if (present == 0)
-                break;
-            if (present >= 2)
-                matched.push_back(std::move(call));
-        }
-    }
-    return matched;
-}
-
-// Whether a matched call ends at one instant on every rank once clocks are shifted by offsets
-// (collectives finish together): within 1 ms plus 2% of its shortest duration.
-bool endsTogether(const MatchedCall &call, const std::vector<std::int64_t> &offsets)
-{
-    std::int64_t first = std::numeric_limits<std::int64_t>::max();
-    std::int64_t last = std::numeric_limits<std::int64_t>::min();
-    std::int64_t shortest = std::numeric_limits<std::int64_t>::max();
-    for (std::size_t r = 0; r < call.perRank.size(); ++r) {
-        if (const auto *c = call.perRank[r]) {
-            first = std::min(first, c->endNs + offsets[r]);
-            last = std::max(last, c->endNs + offsets[r]);
-            shortest = std::min(shortest, c->endNs - c->startNs);
-        }
-    }
-    return last - first <= 1'000'000 + shortest / 50;
-}
-
-void alignAndWait(JobFigures &job)
-{
-    const auto n = job.ranks.size();
-    job.clockOffsetNs.assign(n, 0);
-    job.waitNs.assign(n, 0);
-    if (n < 2) {
-        job.anchor = "one rank: nothing to align";
-        return;
-    }
-    std::vector<CallsByKey> byKey;
-    for (const auto &rank : job.ranks)
-        byKey.push_back(callsByKey(rank));
-    const auto matched = matchCalls(byKey);
-
-    // Candidate anchors: calls of the first rank that every rank ran; collectives end together,
-    // so such a call's end is one instant on every clock. Of the first few, the one under which
-    // most matched calls end together wins (a trace that starts later in the schedule would
-    // otherwise pair different calls); the earliest on a tie.
-    constexpr int kCandidates = 32;
-    std::map<CallKey, std::size_t> seen;
-    std::vector<std::int64_t> offsets(n);
-    std::size_t bestScore = 0;
-    int candidates = 0;
-    for (const auto &call : job.ranks.front().collectives) {
-        const auto key = keyOf(call);
-        const auto k = seen[key]++;
-        const bool everywhere = std::all_of(byKey.begin(), byKey.end(), [&](const CallsByKey &calls) {
-            const auto it = calls.find(key);
-            return it != calls.end() && it->second.size() > k;
-        });
-        if (!everywhere)
-            continue;
-        for (std::size_t r = 0; r < n; ++r)
-            offsets[r] = call.endNs - byKey[r].at(key)[k]->endNs;
-        const auto score = static_cast<std::size_t>(std::count_if(
-            matched.begin(), matched.end(), [&](const MatchedCall &m) { return endsTogether(m, offsets); }));
-        if (score > bestScore) {
-            bestScore = score;
-            job.clockOffsetNs = offsets;
-            job.anchor =
-                "the end of a collective every rank ran: " + call.name +
-                (call.bytes >= 0 ? " of " + formatBytes(static_cast<std::uint64_t>(call.bytes)) : std::string()) +
-                " #" + std::to_string(k + 1);
-        }
-        if (++candidates == kCandidates)
-            break;
-    }
-    if (bestScore == 0) {
-        job.anchor = "none: no collective ran on every rank, so clocks are not aligned and waits are not measured";
-        return;
-    }
-    job.anchor += "; " + std::to_string(bestScore) + " of " + std::to_string(matched.size()) +
-                  " calls that several ranks ran end together under it";
-
-    // Waits: for every matched call that ends together, the time from each rank's arrival to
-    // the last rank's. Calls that do not end together are not the same call: left out.
-    for (const auto &call : matched) {
-        if (!endsTogether(call, job.clockOffsetNs))
-            continue;
-        std::int64_t latest = std::numeric_limits<std::int64_t>::min();
-        for (std::size_t r = 0; r < n; ++r) {
-            if (const auto *c = call.perRank[r])
-                latest = std::max(latest, c->startNs + job.clockOffsetNs[r]);
-        }
-        for (std::size_t r = 0; r < n; ++r) {
-            if (const auto *c = call.perRank[r])
-                job.waitNs[r] += latest - (c->startNs + job.clockOffsetNs[r]);
-        }
-    }
-}
-
 std::string formatRatio(double ratio)
 {
     char text[32];
@@ -289,38 +127,6 @@ std::vector<fs::path> listSummaryFiles(const fs::path &folder)
 }
 
 } // namespace
-
-std::vector<CollectiveRow> collectiveTable(const std::vector<CollectiveCall> &calls, int worldSize, int rank)
-{
-    std::map<std::pair<std::string, std::int64_t>, CollectiveRow> rows;
-    for (const auto &call : calls) {
-        auto &row = rows[{call.name, call.bytes}];
-        if (row.calls == 0) {
-            row.name = call.name;
-            row.bytes = call.bytes;
-            row.rank = rank;
-        }
-        if (row.groupSize <= 0 && call.groupSize > 0)
-            row.groupSize = call.groupSize;
-        ++row.calls;
-        row.timeNs += call.endNs - call.startNs;
-    }
-    std::vector<CollectiveRow> table;
-    for (auto &[key, row] : rows) {
-        if (row.groupSize <= 0)
-            row.groupSize = worldSize;
-        if (row.bytes > 0 && row.timeNs > 0) {
-            // bytes per nanosecond is GB/s (1e9 bytes a second).
-            row.algbwGBps =
-                static_cast<double>(row.bytes) * static_cast<double>(row.calls) / static_cast<double>(row.timeNs);
-            row.busbwGBps = row.algbwGBps * busBandwidthFactor(row.name, row.groupSize);
-        }
-        table.push_back(std::move(row));
-    }
-    std::stable_sort(table.begin(), table.end(),
-                     [](const CollectiveRow &a, const CollectiveRow &b) { return a.timeNs > b.timeNs; });
-    return table;
-}
 
 std::vector<Straggler> findStragglers(const std::vector<RankFigures> &ranks)
 {
@@ -360,6 +166,30 @@ std::vector<Straggler> findStragglers(const std::vector<RankFigures> &ranks)
     return stragglers;
 }
 
+namespace {
+
+// Says how collectives were matched when the traces do not name their process groups.
+void noteGroups(JobFigures &job)
+{
+    std::size_t calls = 0;
+    std::size_t grouped = 0;
+    for (const auto &rank : job.ranks) {
+        calls += rank.collectives.size();
+        grouped += static_cast<std::size_t>(std::count_if(rank.collectives.begin(), rank.collectives.end(),
+                                                          [](const CollectiveCall &c) { return c.hasGroup(); }));
+    }
+    if (job.ranks.size() < 2 || calls == grouped)
+        return;
+    if (grouped == 0)
+        job.notes.push_back("collectives carry no process group: matched by name and size only, as if every rank "
+                            "were in one group (torch 2.x writes the groups)");
+    else
+        job.notes.push_back(std::to_string(calls - grouped) + " of " + std::to_string(calls) +
+                            " collective calls carry no process group: those are matched by name and size only");
+}
+
+} // namespace
+
 JobFigures combineRanks(std::vector<RankFigures> ranks)
 {
     JobFigures job;
@@ -370,9 +200,17 @@ JobFigures combineRanks(std::vector<RankFigures> ranks)
     std::stable_sort(ranks.begin(), ranks.end(), [](const RankFigures &a, const RankFigures &b) {
         return std::tie(a.rank, a.file) < std::tie(b.rank, b.file);
     });
-    job.ranks = std::move(ranks);
+    for (auto &r : ranks) {
+        if (r.loadError.empty()) {
+            job.ranks.push_back(std::move(r));
+            continue;
+        }
+        job.problems.push_back("not loaded: " + r.loadError);
+        job.failedRanks.push_back({r.rank, r.file, r.loadError});
+    }
     checkIdentity(job);
     alignAndWait(job);
+    noteGroups(job);
     job.stragglers = findStragglers(job.ranks);
     std::vector<CollectiveCall> all;
     for (const auto &r : job.ranks) {
@@ -435,67 +273,6 @@ Result<std::vector<fs::path>> jobFiles(const std::vector<fs::path> &paths)
     if (files.empty())
         return Error{"no rank traces given"};
     return files;
-}
-
-Result<std::vector<RankFigures>> summariseRanks(const std::vector<fs::path> &files, const JobOptions &options,
-                                                ProgressReporter &progress, const StopToken &stop)
-{
-    if (files.empty())
-        return std::vector<RankFigures>();
-    const auto cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const auto threads = std::clamp(options.threads > 0 ? options.threads : cores, 1, static_cast<int>(files.size()));
-    std::vector<RankFigures> ranks(files.size());
-    std::atomic<std::size_t> next{0};
-    std::mutex mutex; // guards the first error, the progress and done
-    std::optional<Error> failure;
-    std::size_t done = 0;
-    auto work = [&] {
-        for (;;) {
-            const auto i = next.fetch_add(1);
-            if (i >= files.size() || stop.stopRequested())
-                return;
-            {
-                std::lock_guard lock(mutex);
-                if (failure)
-                    return;
-            }
-            trace::LoadOptions load;
-            load.parserThreads = 0; // one rank per thread: ranks are the parallel part
-            ProgressReporter quiet;
-            auto loaded = trace::loadTrace(files[i], load, quiet, stop);
-            if (!loaded) {
-                std::lock_guard lock(mutex);
-                if (!failure)
-                    failure = loaded.error();
-                return;
-            }
-            auto trace = std::move(loaded).value();
-            auto index = buildTraceIndex(*trace, &stop);
-            if (!index)
-                return;
-            ranks[i] = rankFigures(*index, &stop);
-            ranks[i].file = files[i].string();
-            // Only the figures stay: the trace and its index go back to the system before the
-            // next rank loads, so a job holds about one rank per thread.
-            index.reset();
-            trace.reset();
-            releaseFreedMemory();
-            std::lock_guard lock(mutex);
-            progress.report(++done, files.size());
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &thread : pool)
-        thread.join();
-    if (stop.stopRequested())
-        return Error{"reading the job's ranks was cancelled"};
-    if (failure)
-        return *failure;
-    progress.finish();
-    return ranks;
 }
 
 Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOptions &options,

@@ -26,6 +26,7 @@ std::uint32_t appendArgs(Trace &to, const Trace &from, RemapString id)
         collective.name = id(collective.name);
         collective.dtype = id(collective.dtype);
         collective.groupName = id(collective.groupName);
+        collective.groupDesc = id(collective.groupDesc);
         collective.groupRanks = id(collective.groupRanks);
         to.collectiveArgs.emplace_back(base + index, collective);
     }

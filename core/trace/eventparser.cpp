@@ -333,6 +333,19 @@ struct Impl {
                         return Outcome::Fatal;
                     continue;
                 }
+                if (keyIs(key, "Process Group Description")) {
+                    if (readCollectiveText(v, raw.collective.groupDesc) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
+                break;
+            case 'S':
+                // Kineto writes a collective's sequence number in its group as "Seq" (its
+                // "Sequence number" is autograd's, not the group's).
+                if (keyIs(key, "Seq") && readInteger(v, number)) {
+                    raw.collective.sequence = number;
+                    raw.hasCollective = true;
+                }
                 break;
             case 'I':
                 if (keyIs(key, "In msg nelems") && readInteger(v, number)) {

@@ -143,8 +143,10 @@ struct CollectiveArgs {
     std::int64_t outNelems = -1; // "Out msg nelems"
     StringId dtype;         // "dtype", e.g. "Float"
     std::int32_t groupSize = -1; // "Group size"
-    StringId groupName;     // "Process Group Name"
+    StringId groupName;     // "Process Group Name" ("0", "1", ...)
+    StringId groupDesc;     // "Process Group Description" ("default_pg", "mesh_tp"; torch 2.3+)
     StringId groupRanks;    // "Process Group Ranks", as written
+    std::int64_t sequence = -1; // "Seq": the call's number in its group (torch 2.4+)
     bool operator==(const CollectiveArgs &) const = default;
 };
 
