@@ -150,9 +150,31 @@ def analyse(events):
     return ops, gpu, threads
 
 
+def fold_repeats(ops):
+    """torch's EventList._remove_dup_nodes: an op whose parent has its name and no other child is
+    dropped and its children become the parent's. Returns the ops key_averages() keeps, with the
+    self time and device self time of those dropped added to the op they fold into."""
+    kept = []
+    for op in sorted(ops, key=lambda o: (o["start"], -o["end"])):  # parents before children
+        op["kept"] = dict(op)
+        op["into"] = None
+        op["nchildren"] = len(op["children"])
+        parent = op["parent"]
+        if parent is not None and parent["into"] is not None:
+            parent = parent["into"]
+        if parent is not None and parent["name"] == op["name"] and parent["nchildren"] == 1:
+            op["into"] = parent
+            parent["nchildren"] = len(op["children"])
+            parent["kept"]["self"] += op["self"]
+            parent["kept"]["dev_self"] += op["dev_self"]
+        else:
+            kept.append(op)
+    return [op["kept"] for op in kept]
+
+
 def write_ops(path, ops):
     rows = defaultdict(lambda: {"calls": 0, "total": 0, "self": 0, "min": None, "max": None, "dself": 0, "dtotal": 0})
-    for op in ops:
+    for op in fold_repeats(ops):
         # key_averages() folds every ProfilerStep#N into one "ProfilerStep*" row.
         r = rows["ProfilerStep*" if re.fullmatch(r"ProfilerStep#\d+", op["name"]) else op["name"]]
         r["calls"] += 1

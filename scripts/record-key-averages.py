@@ -5,11 +5,14 @@ the torch that wrote the trace (1.13 on Debian 12, 2.6 on Debian 13), not with o
 
     /usr/bin/python3 scripts/record-key-averages.py OUT_DIR
 
-  training.json      forward, backward and an SGD step of a small CNN, record_shapes and
-                     profile_memory on, two active steps of a torch.profiler schedule
+  training.json      two iterations of forward, backward and an SGD step of a small CNN, with
+                     record_shapes and profile_memory, without a schedule: tensors Python frees
+                     between ops are key_averages' "[memory]" row; the loss's mean() is an op
+                     torch 2.x records twice, nested, and key_averages folds into one
   transformer.json   forwards of a 2-layer nn.TransformerEncoder: in eval mode without grad (torch
                      2.x takes its fused fast path) and in train mode with a padding mask
-                     (torch 2.x's multi_head_attention_forward calls scaled_dot_product_attention)
+                     (torch 2.x's multi_head_attention_forward calls scaled_dot_product_attention),
+                     two active steps of a torch.profiler schedule (key_averages' "ProfilerStep*")
   NAME.key_averages.csv   name, calls, total_us, self_us: prof.key_averages() as torch computes
                      it (key, count, cpu_time_total, self_cpu_time_total, in µs), by name
   facts.json         torch's version and the traces made
@@ -33,18 +36,20 @@ def write_key_averages(prof, path):
             w.writerow([e.key, e.count, repr(float(e.cpu_time_total)), repr(float(e.self_cpu_time_total))])
 
 
-def profile(out, name, step, steps, **options):
-    """Runs step() under torch.profiler with a schedule (one warm-up step, then `steps` active
-    ones); the trace and key_averages() are taken when the profiler hands them over."""
-    import torch
+def save(prof, out, name):
+    prof.export_chrome_trace(os.path.join(out, name + ".json"))
+    write_key_averages(prof, os.path.join(out, name + ".key_averages.csv"))
 
-    def ready(prof):
-        prof.export_chrome_trace(os.path.join(out, name + ".json"))
-        write_key_averages(prof, os.path.join(out, name + ".key_averages.csv"))
+
+def profile_steps(out, name, step, steps, **options):
+    """Runs step() under torch.profiler with a schedule (one warm-up step, then `steps` active
+    ones); the trace and key_averages() are taken when the profiler hands them over (torch 2.x
+    writes an empty trace when asked after the schedule ended)."""
+    import torch
 
     schedule = torch.profiler.schedule(wait=0, warmup=1, active=steps, repeat=1)
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=schedule,
-                                on_trace_ready=ready, **options) as prof:
+                                on_trace_ready=lambda prof: save(prof, out, name), **options) as prof:
         for _ in range(1 + steps):
             step()
             prof.step()
@@ -62,13 +67,18 @@ def training(out):
 
     def step():
         optimizer.zero_grad()
-        loss = nn.functional.cross_entropy(model(x), y)
+        logits = model(x)
+        loss = nn.functional.cross_entropy(logits, y) + 1e-3 * logits.pow(2).mean()
         loss.backward()
         optimizer.step()
 
     for _ in range(2):
         step()
-    profile(out, "training", step, 2, record_shapes=True, profile_memory=True)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], record_shapes=True,
+                                profile_memory=True) as prof:
+        for _ in range(2):
+            step()
+    save(prof, out, "training")
 
 
 def transformer(out):
@@ -89,7 +99,7 @@ def transformer(out):
         model(x, src_key_padding_mask=padding)
 
     step()
-    profile(out, "transformer", step, 2, record_shapes=True)
+    profile_steps(out, "transformer", step, 2, record_shapes=True)
 
 
 def main(out):

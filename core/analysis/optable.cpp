@@ -3,6 +3,7 @@
 #include "core/analysis/moduletable.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -19,6 +20,15 @@ struct Accumulator {
     std::map<std::pair<std::uint32_t, std::string>, std::int32_t> rowByKey;
     std::vector<OpRow> rows;
     std::int32_t stepRow = -1; // Name grouping, merged steps
+    // Per track, per op: the op it folds into (see foldRepeats), else invalid.
+    std::vector<std::vector<EventIndex>> foldedInto;
+
+    bool folded(EventRef op) const
+    {
+        const auto &into = foldedInto[op.track.value];
+        return !into.empty() && into[op.event.value].isValid();
+    }
+    EventRef shownAs(EventRef op) const { return folded(op) ? EventRef{op.track, foldedInto[op.track.value][op.event.value]} : op; }
 
     std::string groupOf(EventRef op) const
     {
@@ -79,14 +89,82 @@ void attribute(Accumulator &acc, EventRef op, std::int64_t value, SelfField self
     const auto &trace = *acc.index.trace;
     if (!inRange(trace, op, acc.options.range))
         return;
-    acc.rowOf(op).*self += value;
+    acc.rowOf(acc.shownAs(op)).*self += value;
     const auto &ti = acc.index.track(op.track);
     const auto &track = trace.track(op.track);
     for (auto e = op.event; e.isValid(); e = ti.opParent[e.value]) {
         if (track.start[e.value] < acc.options.range.start)
             break;
-        acc.rowOf({op.track, e}).*total += value;
+        if (!acc.folded({op.track, e})) // its parent's total holds it
+            acc.rowOf({op.track, e}).*total += value;
     }
+}
+
+// torch's EventList._remove_dup_nodes (1.13 and 2.x): an op whose parent has the same name and no
+// other child is dropped, its children become the parent's. torch 2.x records ops that call
+// themselves this way (aten::mean, aten::sum, aten::div_, aten::sort: one op, two events); the
+// trace keeps both, key_averages() counts one call whose self time is both selves. In start
+// order a parent is settled before its children, so one pass gives torch's fixed point.
+std::vector<EventIndex> foldRepeats(const trace::Track &track, const TrackIndex &ti)
+{
+    const auto n = track.size();
+    std::vector<std::uint32_t> children(n, 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (ti.kind[i] == EventKind::Op && ti.opParent[i].isValid())
+            ++children[ti.opParent[i].value];
+    std::vector<EventIndex> into(n);
+    bool any = false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        auto parent = ti.opParent[i];
+        if (ti.kind[i] != EventKind::Op || !parent.isValid())
+            continue;
+        if (into[parent.value].isValid())
+            parent = into[parent.value];
+        if (children[parent.value] == 1 && track.eventName[parent.value] == track.eventName[i]) {
+            into[i] = parent;
+            children[parent.value] = children[i];
+            any = true;
+        }
+    }
+    return any ? into : std::vector<EventIndex>{};
+}
+
+// Memory events inside no op of any thread, each end included: key_averages' "[memory]" row
+// (torch.autograd.profiler's top-level memory events). Per track, ops are in start order, so
+// the furthest end so far tells whether any op before a time still covers it.
+OpRow topLevelMemory(const TraceIndex &index, const TimeRange &range)
+{
+    const auto &trace = *index.trace;
+    const auto &memory = trace.memory;
+    std::vector<bool> covered(memory.size(), false);
+    std::vector<std::int64_t> furthestEnd;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        if (!index.tracks[t].hasOps)
+            continue;
+        const auto &track = trace.tracks[t];
+        const auto &kinds = index.tracks[t].kind;
+        furthestEnd.assign(track.size(), std::numeric_limits<std::int64_t>::min());
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            const auto previous = i ? furthestEnd[i - 1] : std::numeric_limits<std::int64_t>::min();
+            furthestEnd[i] = kinds[i] == EventKind::Op ? std::max(previous, track.end(EventIndex(i))) : previous;
+        }
+        for (std::uint32_t m = 0; m < memory.size(); ++m) {
+            const auto last = std::upper_bound(track.start.begin(), track.start.end(), memory.time[m]);
+            if (last != track.start.begin() && furthestEnd[static_cast<std::size_t>(last - track.start.begin()) - 1] >= memory.time[m])
+                covered[m] = true;
+        }
+    }
+    OpRow row;
+    row.name = "[memory]";
+    for (std::uint32_t m = 0; m < memory.size(); ++m) {
+        if (covered[m] || !range.contains(memory.time[m]))
+            continue;
+        ++row.calls;
+        (memory.deviceType[m] == 0 ? row.cpuMemSelfBytes : row.deviceMemSelfBytes) += memory.bytes[m];
+    }
+    row.cpuMemTotalBytes = row.cpuMemSelfBytes;
+    row.deviceMemTotalBytes = row.deviceMemSelfBytes;
+    return row;
 }
 
 } // namespace
@@ -121,7 +199,7 @@ std::string pythonStack(const TraceIndex &index, EventRef op, int n)
 OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
-    Accumulator acc{index, options, {}, {}, {}, -1};
+    Accumulator acc{index, options, {}, {}, {}, -1, std::vector<std::vector<EventIndex>>(trace.tracks.size())};
     OpTable table;
     std::uint32_t sinceCheck = 0;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -129,13 +207,20 @@ OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, con
         if (!ti.hasOps)
             continue;
         const auto &track = trace.tracks[t];
+        acc.foldedInto[t] = foldRepeats(track, ti);
         const auto [first, last] = eventsIn(trace, TrackId(t), options.range);
         for (auto i = first; i < last; ++i) {
             if (ti.kind[i] != EventKind::Op)
                 continue;
             if (stop && (sinceCheck++ & 0xFFFFu) == 0 && stop->stopRequested())
                 return {};
-            auto &row = acc.rowOf({TrackId(t), EventIndex(i)});
+            const EventRef op{TrackId(t), EventIndex(i)};
+            if (acc.folded(op)) { // one call with the op it folds into, which holds its time
+                acc.rowOf(acc.shownAs(op)).selfNs += ti.selfNs[i];
+                table.selfSumNs += ti.selfNs[i];
+                continue;
+            }
+            auto &row = acc.rowOf(op);
             const auto duration = track.duration[i];
             row.minNs = row.calls ? std::min(row.minNs, duration) : duration;
             row.maxNs = row.calls ? std::max(row.maxNs, duration) : duration;
@@ -170,6 +255,9 @@ OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, con
     }
 
     table.rows = std::move(acc.rows);
+    if (trace.memory.size() > 0)
+        if (auto row = topLevelMemory(index, options.range); row.calls > 0)
+            table.rows.push_back(std::move(row));
     for (auto &row : table.rows) {
         table.deviceSumNs += row.deviceSelfNs;
         if (table.selfSumNs > 0) {

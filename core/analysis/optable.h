@@ -22,7 +22,9 @@ struct OpTableOptions {
     bool operator==(const OpTableOptions &) const = default;
 };
 
-// One row: the columns of torch's key_averages() table. Times in ns.
+// One row: the columns of torch's key_averages() table. Times in ns. As key_averages(), an op
+// recorded inside itself as its parent's only child counts once, and memory events inside no op
+// make a row "[memory]" (calls: how many; bytes; no time).
 struct OpRow {
     std::string name;
     std::string group; // Shape: input dims; Module: nn.Module path; Stack: frames; else empty
