@@ -5,8 +5,10 @@ with plain Python, independently of Pyrometer's C++ code.
     /usr/bin/python3 scripts/make-distributed-fixtures.py
 
 Writes tests/fixtures/analysis/multirank.ranks.json: per rank, the steps (ProfilerStep#N CPU
-annotations), the window (first step's start to last step's end), and the unions over all
-streams, clipped to the window, of computation (kernels without nccl/rccl in their name),
+annotations) with the computation and communication each launched (scripts/stepspans.py: a
+kernel belongs to the step whose CPU span contains its launching call, not to the one it runs
+in), the window (first step's start to last step's span end: the later of its CPU end and the
+end of its device work), and the unions over all streams, clipped to the window, of computation (kernels without nccl/rccl in their name),
 communication (kernels with it) and memory (gpu_memcpy, gpu_memset); idle is the window less
 their union, overlap the length of computation intersected with communication. Times are in
 nanoseconds, from the file's microseconds (read as decimals) rounded to the nearest nanosecond;
@@ -16,11 +18,14 @@ import decimal
 import gzip
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces", "multirank")
 OUT = os.path.join(ROOT, "tests", "fixtures", "analysis", "multirank.ranks.json")
+sys.path.insert(0, HERE)
+import stepspans  # noqa: E402
 
 
 def ns(us):
@@ -62,18 +67,21 @@ def figures(path):
     with gzip.open(path, "rt") as f:
         doc = json.load(f, parse_float=decimal.Decimal)
     events = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
-    steps = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]) for e in events
-                   if e["name"].startswith("ProfilerStep#") and e.get("cat") in ("cpu_op", "user_annotation"))
+    steps, step_of = stepspans.spans(events)
     compute, comm, memory = [], [], []
+    own = [([], []) for _ in steps]  # per step: its computation, its communication
     for e in events:
         span = (ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
         cat = e.get("cat")
         if cat == "kernel":
             name = e["name"].lower()
-            (comm if "nccl" in name or "rccl" in name else compute).append(span)
+            kind = 1 if "nccl" in name or "rccl" in name else 0
+            (comm if kind else compute).append(span)
+            if step_of[id(e)] is not None:
+                own[step_of[id(e)]][kind].append(span)
         elif cat in ("gpu_memcpy", "gpu_memset"):
             memory.append(span)
-    lo, hi = steps[0][0], max(s[1] for s in steps)
+    lo, hi = steps[0]["start"], steps[-1]["end"]
     c = clip(union(compute), lo, hi)
     m = clip(union(comm), lo, hi)
     mem = clip(union(memory), lo, hi)
@@ -83,9 +91,9 @@ def figures(path):
         "file": os.path.basename(path),
         "rank": info["rank"],
         "world_size": info["world_size"],
-        "steps": [{"name": n, "start_ns": str(a), "duration_ns": b - a,
-                   "compute_ns": length(clip(c, a, b)), "communication_ns": length(clip(m, a, b))}
-                  for a, b, n in steps],
+        "steps": [{"name": s["name"], "start_ns": str(s["cpu_start"]), "duration_ns": s["cpu_end"] - s["cpu_start"],
+                   "compute_ns": length(union(own[i][0])), "communication_ns": length(union(own[i][1]))}
+                  for i, s in enumerate(steps)],
         "window_start_ns": str(lo),
         "window_end_ns": str(hi),
         "compute_ns": length(c),

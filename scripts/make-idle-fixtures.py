@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Makes the idle-cause goldens, independently of Pyrometer's C++ code.
 
-For every real GPU fixture trace, per ProfilerStep (without steps: the span of the device
-events) and per stream with device events in it, sweeps the stream's device events clipped to
-the step and classifies every idle gap by the rule of core/analysis/idlecauses.h:
+For every real GPU fixture trace, per ProfilerStep over its span on the GPU's clock
+(scripts/stepspans.py: from its CPU start, or the previous step's end, to the later of its CPU
+end and the end of the device work it launched; without steps: the span of the device events)
+and per stream with device events in it, sweeps the stream's device events clipped to the step
+and classifies every idle gap by the rule of core/analysis/idlecauses.h:
   - the event that ends the gap has a launching call (make-launch-fixtures.py's matching) that
     started at or after the gap's start: host wait; one that started before: kernel wait;
   - no call, or the gap runs to the step's end: other.
@@ -16,20 +18,25 @@ other_ns, gaps; rows by step start, then device, then stream.
 import csv
 import importlib.util
 import os
+import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("launch_fixtures", os.path.join(HERE, "make-launch-fixtures.py"))
 launch = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(launch)
+sys.path.insert(0, HERE)
+import stepspans  # noqa: E402
 
 
 def write(name):
-    calls, device, steps = launch.read(launch.load(name))
+    events = launch.load(name)
+    calls, device, _ = launch.read(events)
     launch.match(calls, device)
     device = [d for d in device if d["end"] > d["start"]]
+    steps = stepspans.spans(events)[0]
     if steps:
-        windows = sorted(((s["start"], s["end"], s["name"]) for s in steps), key=lambda w: w[0])
+        windows = [(s["start"], s["end"], s["name"]) for s in steps]
     else:
         windows = [(min(d["start"] for d in device), max(d["end"] for d in device), "")]
     by_stream = defaultdict(list)

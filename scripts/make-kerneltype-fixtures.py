@@ -4,8 +4,10 @@ independently of Pyrometer's C++ code (stdlib only, exact decimal timestamps).
 
 For h100_bert, a100_alexnet, mi250_rocm and v100_resnet50 it writes into tests/fixtures/analysis/:
   <fixture>.kerneltypes.csv       type,calls,total_ns over the whole trace
-  <fixture>.kerneltypes-step.csv  step,type,calls,total_ns over the first ProfilerStep#N (its CPU
-                                  annotation's span), when the trace has one
+  <fixture>.kerneltypes-step.csv  step,type,calls,total_ns of the device events the first
+                                  ProfilerStep#N launched (scripts/stepspans.py: through the
+                                  launching call's correlation id, wherever they run; without a
+                                  call, those that start in its CPU span), when the trace has one
 and for h100_bert and v100_resnet50 <fixture>.sequences.csv, the most frequent runs of kernels
 per stream, counted naively with tuples (no hashing).
 
@@ -22,6 +24,9 @@ import re
 import sys
 from collections import defaultdict
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stepspans  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "fixtures", "analysis")
@@ -109,7 +114,7 @@ def device_events(events):
             stream = args.get("stream")
             if stream is None:
                 stream = entity(e.get("tid"))
-            out.append({"kind": DEVICE_CATS[cat], "name": e["name"], "start": start, "dur": dur,
+            out.append({"id": id(e), "kind": DEVICE_CATS[cat], "name": e["name"], "start": start, "dur": dur,
                         "device": device if isinstance(device, int) else -1,
                         "stream": stream if isinstance(stream, int) else -1, "corr": args.get("correlation")})
         elif cat in OP_CATS or cat is None or cat in RUNTIME_CATS:
@@ -131,15 +136,6 @@ def device_events(events):
     for k in out:
         k["op"] = launcher.get(k["corr"], "") if k["corr"] is not None else ""
     return out
-
-
-def first_step(events):
-    steps = [e for e in events if e.get("ph") == "X" and (e.get("cat") in OP_CATS or e.get("cat") is None)
-             and re.fullmatch(r"ProfilerStep#\d+", e.get("name", ""))]
-    if not steps:
-        return None
-    s = min(steps, key=lambda e: ns(e["ts"]))
-    return s["name"], ns(s["ts"]), ns(s["ts"]) + ns(s.get("dur", 0))
 
 
 def write_types(path, device, step=None):
@@ -217,11 +213,10 @@ def main():
         events = load(os.path.join(TRACES, rel))
         device = device_events(events)
         write_types(os.path.join(OUT, name + ".kerneltypes.csv"), device)
-        step = first_step(events)
+        steps, step_of = stepspans.spans(events)
         step_path = os.path.join(OUT, name + ".kerneltypes-step.csv")
-        if step:
-            step_name, start, end = step
-            write_types(step_path, [k for k in device if start <= k["start"] < end], step_name)
+        if steps:
+            write_types(step_path, [k for k in device if step_of[k["id"]] == 0], steps[0]["name"])
         elif os.path.exists(step_path):
             os.remove(step_path)
         if name in ("h100_bert", "v100_resnet50"):

@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("analysis_fixtures", os.path.join(HERE, "make-analysis-fixtures.py"))
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
+stepspans = base.stepspans
 
 MODULE_PREFIX = "nn.Module: "
 
@@ -194,11 +195,12 @@ def merged(spans):
 
 
 def utilization(events):
-    """Per device: (busy over the whole trace, busy inside the ProfilerStep#N spans, the sum of
-    the step times); the step figures are None without steps."""
+    """Per device: (busy over the whole trace, busy inside the steps' spans, the sum of the step
+    times); the step figures are None without steps. A step's span is on the GPU's clock
+    (scripts/stepspans.py): from its CPU start, or the previous step's end, to the later of its
+    CPU end and the end of the device work it launched."""
     threads, gpu = thread_events(events)
-    steps = merged([(op["start"], op["end"]) for t in threads.values() for op in t["ops"]
-                    if re.fullmatch(r"ProfilerStep#\d+", op["name"])])
+    steps = merged([(s["start"], s["end"]) for s in stepspans.spans(events)[0]])
     step_time = sum(b - a for a, b in steps)
     spans = defaultdict(list)
     for k in gpu:

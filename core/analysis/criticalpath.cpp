@@ -501,34 +501,6 @@ private:
 
 } // namespace
 
-std::vector<EventRef> profilerSteps(const TraceIndex &index)
-{
-    const auto &trace = *index.trace;
-    std::vector<std::int8_t> isStep(trace.strings.size(), -1);
-    std::vector<std::pair<std::int64_t, EventRef>> steps;
-    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const auto &ti = index.tracks[t];
-        if (!ti.hasOps)
-            continue;
-        const auto &track = trace.tracks[t];
-        for (std::uint32_t i = 0; i < track.size(); ++i) {
-            if (ti.kind[i] != EventKind::Op)
-                continue;
-            auto &known = isStep[track.eventName[i].value];
-            if (known < 0)
-                known = isProfilerStep(trace.string(track.eventName[i])) ? 1 : 0;
-            if (known == 1)
-                steps.push_back({track.start[i], {TrackId(t), EventIndex(i)}});
-        }
-    }
-    std::sort(steps.begin(), steps.end());
-    std::vector<EventRef> result;
-    result.reserve(steps.size());
-    for (const auto &[start, ref] : steps)
-        result.push_back(ref);
-    return result;
-}
-
 namespace {
 
 // The path back from vertex last, through the predecessor that ended last at each vertex, as

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/stepspans.h" // profilerSteps
 #include "core/analysis/traceindex.h"
 
 #include <cstdint>
@@ -84,7 +85,5 @@ struct CriticalPath {
 CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size_t whatIfCount = 10,
                                const StopToken *stop = nullptr);
 
-// The ProfilerStep#N ops of a trace, in time order.
-std::vector<EventRef> profilerSteps(const TraceIndex &index);
 
 } // namespace pyrometer::analysis

@@ -1,7 +1,7 @@
 #include "core/analysis/distributed.h"
 
 #include "core/analysis/intervals.h"
-#include "core/analysis/steps.h"
+#include "core/analysis/stepspans.h"
 
 #include <algorithm>
 #include <cctype>
@@ -195,6 +195,36 @@ Description describeChain(const TraceIndex &index, EventRef op, EventRef &annota
     return d;
 }
 
+// Each step's own kernels (stepspans.h), computation and communication apart.
+struct StepKernels {
+    std::vector<Interval> compute;
+    std::vector<Interval> communication;
+};
+
+std::vector<StepKernels> stepKernels(const TraceIndex &index, const StepSpans &spans)
+{
+    const auto &trace = *index.trace;
+    std::vector<StepKernels> result(spans.steps.size());
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasDevice)
+            continue;
+        const auto &track = trace.tracks[t];
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            const auto step = spans.of(TrackId(t), i);
+            if (ti.kind[i] != EventKind::Kernel || step == kNoStep)
+                continue;
+            auto &kernels = result[static_cast<std::size_t>(step)];
+            const Interval span{track.start[i], track.end(EventIndex(i))};
+            if (isCommunicationKernelName(trace.string(track.eventName[i])))
+                kernels.communication.push_back(span);
+            else
+                kernels.compute.push_back(span);
+        }
+    }
+    return result;
+}
+
 } // namespace
 
 bool isCommunicationKernelName(std::string_view name)
@@ -371,18 +401,16 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
         }
     }
 
-    const auto breakdown = buildStepBreakdown(index, {}, stop);
+    const auto spans = buildStepSpans(index, stop);
     if (stop && stop->stopRequested())
         return {};
     IntervalSet computeSet(std::move(compute));
     IntervalSet communicationSet(std::move(communication));
     IntervalSet memorySet(std::move(memory));
     const auto busyAll = computeSet.united(communicationSet).united(memorySet);
-    if (!breakdown.steps.empty()) {
-        f.windowStartNs = breakdown.steps.front().startNs;
-        f.windowEndNs = breakdown.steps.back().startNs + breakdown.steps.back().durationNs;
-        for (const auto &step : breakdown.steps)
-            f.windowEndNs = std::max(f.windowEndNs, step.startNs + step.durationNs);
+    if (!spans.steps.empty()) {
+        f.windowStartNs = spans.steps.front().startNs;
+        f.windowEndNs = spans.steps.back().endNs;
     } else if (!busyAll.empty()) {
         f.windowStartNs = busyAll.spans().front().first;
         f.windowEndNs = busyAll.spans().back().second;
@@ -407,11 +435,19 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
     f.memoryOnlyNs = busy.length() - computeOrCommunication.length();
 
     std::int64_t stepTotal = 0;
-    for (const auto &step : breakdown.steps) {
-        const auto end = step.startNs + step.durationNs;
-        f.steps.push_back({step.name, step.startNs, step.durationNs, computeSet.lengthIn(step.startNs, end),
-                           communicationSet.lengthIn(step.startNs, end)});
-        stepTotal += step.durationNs;
+    const auto kernels = f.cpuOnly ? std::vector<StepKernels>{} : stepKernels(index, spans);
+    for (std::size_t s = 0; s < spans.steps.size(); ++s) {
+        const auto &step = spans.steps[s];
+        RankStep row{step.name, step.cpuStartNs, step.cpuEndNs - step.cpuStartNs, 0, 0, step.gpuStartNs, step.gpuEndNs};
+        if (f.cpuOnly) {
+            row.computeNs = computeSet.lengthIn(step.cpuStartNs, step.cpuEndNs);
+            row.communicationNs = communicationSet.lengthIn(step.cpuStartNs, step.cpuEndNs);
+        } else {
+            row.computeNs = IntervalSet(kernels[s].compute).length();
+            row.communicationNs = IntervalSet(kernels[s].communication).length();
+        }
+        stepTotal += row.durationNs;
+        f.steps.push_back(std::move(row));
     }
     f.stepTimeUs = f.steps.empty() ? 0.0 : static_cast<double>(stepTotal) / f.steps.size() / 1000.0;
 

@@ -52,8 +52,10 @@ struct RankStep {
     std::string name;             // "ProfilerStep#12"
     std::int64_t startNs = 0;     // the step's CPU annotation
     std::int64_t durationNs = 0;
-    std::int64_t computeNs = 0;   // union of computation in the step
-    std::int64_t communicationNs = 0;
+    std::int64_t computeNs = 0;   // union of the computation the step launched (stepspans.h;
+    std::int64_t communicationNs = 0; // CPU-only: in its CPU annotation)
+    std::int64_t gpuStartNs = 0;  // the step's device work, first start to last end; 0 and 0
+    std::int64_t gpuEndNs = 0;    // without any
     bool operator==(const RankStep &) const = default;
 };
 
@@ -64,10 +66,11 @@ struct RankFigures {
     std::string file;   // the trace's path, as given
 
     std::vector<RankStep> steps; // ProfilerStep#N annotations, in time order
-    double stepTimeUs = 0;       // mean step duration; 0 without steps
+    double stepTimeUs = 0;       // mean duration of the steps' CPU annotations; 0 without steps
 
-    // What the split covers: from the first step's start to the last step's end, or the span of
-    // the device events (CPU-only: of the ops) when the trace has no steps.
+    // What the split covers: from the first step's start to the last step's end (the later of
+    // its CPU end and the end of its device work), or the span of the device events (CPU-only:
+    // of the ops) when the trace has no steps.
     std::int64_t windowStartNs = 0;
     std::int64_t windowEndNs = 0;
 

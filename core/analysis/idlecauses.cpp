@@ -1,6 +1,7 @@
 #include "core/analysis/idlecauses.h"
 
 #include "core/analysis/launches.h"
+#include "core/analysis/stepspans.h"
 
 #include <algorithm>
 #include <limits>
@@ -80,29 +81,12 @@ struct Window {
     std::string step;
 };
 
-// The ProfilerStep ops that start in range, in time order; without any step in the trace, the
-// range clipped to the device events' span.
-std::vector<Window> windows(const TraceIndex &index, const TimeRange &range, const std::vector<StreamSpans> &streams)
+// The spans (stepspans.h) of the ProfilerStep ops whose CPU annotation starts in range, in time
+// order; without any step in the trace, the range clipped to the device events' span.
+std::vector<Window> windows(const StepSpans &spans, const TimeRange &range, const std::vector<StreamSpans> &streams)
 {
-    const auto &trace = *index.trace;
-    std::vector<std::pair<std::int64_t, EventRef>> steps;
-    bool anyStep = false;
-    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const auto &ti = index.tracks[t];
-        if (!ti.hasOps)
-            continue;
-        const auto &track = trace.tracks[t];
-        const auto [first, last] = eventsIn(trace, TrackId(t), TimeRange::all());
-        for (auto i = first; i < last; ++i) {
-            if (ti.kind[i] != EventKind::Op || !isProfilerStep(trace.string(track.eventName[i])))
-                continue;
-            anyStep = true;
-            if (range.contains(track.start[i]))
-                steps.push_back({track.start[i], {TrackId(t), EventIndex(i)}});
-        }
-    }
     std::vector<Window> result;
-    if (!anyStep) {
+    if (spans.steps.empty()) {
         auto start = std::numeric_limits<std::int64_t>::max();
         auto end = std::numeric_limits<std::int64_t>::min();
         for (const auto &s : streams) {
@@ -115,11 +99,9 @@ std::vector<Window> windows(const TraceIndex &index, const TimeRange &range, con
             result.push_back({start, end, {}});
         return result;
     }
-    std::sort(steps.begin(), steps.end());
-    for (const auto &[start, ref] : steps) {
-        const auto &track = trace.track(ref.track);
-        result.push_back({start, track.end(ref.event), std::string(trace.string(track.eventName[ref.event.value]))});
-    }
+    for (const auto &step : spans.steps)
+        if (range.contains(step.cpuStartNs))
+            result.push_back({step.startNs, step.endNs, step.name});
     return result;
 }
 
@@ -163,7 +145,10 @@ IdleBreakdown buildIdleBreakdown(const TraceIndex &index, const TimeRange &range
     const auto calls = launchCalls(index, stop);
     if (stop && stop->stopRequested())
         return {};
-    for (const auto &window : windows(index, range, streams)) {
+    const auto steps = buildStepSpans(index, calls, stop);
+    if (stop && stop->stopRequested())
+        return {};
+    for (const auto &window : windows(steps, range, streams)) {
         if (stop && stop->stopRequested())
             return {};
         const auto s = window.start;

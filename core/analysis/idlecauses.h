@@ -39,7 +39,7 @@ struct StreamIdle {
     std::string step;
     std::int32_t device = -1;
     std::int32_t stream = -1;
-    std::int64_t spanNs = 0;                            // the step's length
+    std::int64_t spanNs = 0;                            // the step's span's length
     std::int64_t busyNs = 0;                            // union of the stream's device events in the step
     std::array<std::int64_t, kIdleCauseCount> idleNs{}; // by IdleCause; add up to spanNs - busyNs
     std::int64_t ns(IdleCause c) const { return idleNs[static_cast<std::size_t>(c)]; }
@@ -53,8 +53,10 @@ struct IdleBreakdown {
     bool operator==(const IdleBreakdown &) const = default;
 };
 
-// The streams' idle gaps in each ProfilerStep that starts in range (when the trace has no steps
-// at all, the range clipped to the span of its device events), clipped to it, with their causes.
+// The streams' idle gaps in each ProfilerStep whose CPU annotation starts in range, over the
+// step's span on the GPU's clock (stepspans.h: from its CPU start, or the previous step's end, to
+// the later of its CPU end and the end of the device work it launched; when the trace has no
+// steps at all, the range clipped to the span of its device events), with their causes.
 // A stream has a row in a step when any of its device events overlaps the step; events of zero
 // length are no busy time and end no gap. Events that overlap (extra lanes) or touch are merged,
 // so every gap is at least 1 ns. The launching call is launchCalls()'s (launches.h).

@@ -206,7 +206,11 @@ KernelType classifyKernel(EventKind kind, std::string_view name)
     return KernelType::Other;
 }
 
-KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
+namespace {
+
+// keep(track, event): whether a device event that starts in range counts.
+template <typename Keep>
+KernelTypeBreakdown breakdownOf(const TraceIndex &index, const TimeRange &range, Keep keep, const StopToken *stop)
 {
     const auto &trace = *index.trace;
     // Names repeat: each distinct (name, memory or not) is classified once.
@@ -224,7 +228,7 @@ KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const Time
         const auto [first, last] = eventsIn(trace, trace::TrackId(t), range);
         for (auto i = first; i < last; ++i) {
             const auto kind = ti.kind[i];
-            if (!isDeviceKind(kind))
+            if (!isDeviceKind(kind) || !keep(trace::TrackId(t), i))
                 continue;
             KernelType type = KernelType::Memory;
             if (kind == EventKind::Kernel) {
@@ -257,6 +261,21 @@ KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const Time
     std::stable_sort(breakdown.rows.begin(), breakdown.rows.end(),
                      [](const KernelTypeRow &a, const KernelTypeRow &b) { return a.totalNs > b.totalNs; });
     return breakdown;
+}
+
+} // namespace
+
+KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
+{
+    return breakdownOf(index, range, [](trace::TrackId, std::uint32_t) { return true; }, stop);
+}
+
+KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const StepSpans &steps, std::size_t step,
+                                             const StopToken *stop)
+{
+    const auto wanted = static_cast<std::int32_t>(step);
+    return breakdownOf(
+        index, TimeRange::all(), [&](trace::TrackId t, std::uint32_t i) { return steps.of(t, i) == wanted; }, stop);
 }
 
 } // namespace pyrometer::analysis

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/stepspans.h"
 #include "core/analysis/timerange.h"
 #include "core/analysis/traceindex.h"
 
@@ -53,9 +54,12 @@ struct KernelTypeBreakdown {
     bool operator==(const KernelTypeBreakdown &) const = default;
 };
 
-// Time, share and count per type of the device events that start in range (a step's range
-// gives the step's).
+// Time, share and count per type of the device events that start in range.
 KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const TimeRange &range = {},
+                                             const StopToken *stop = nullptr);
+// The same for the device events that step steps.steps[step] launched (stepspans.h), wherever
+// they run: a step's time range holds the previous step's kernels when the CPU runs ahead.
+KernelTypeBreakdown buildKernelTypeBreakdown(const TraceIndex &index, const StepSpans &steps, std::size_t step,
                                              const StopToken *stop = nullptr);
 
 } // namespace pyrometer::analysis

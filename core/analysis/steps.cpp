@@ -1,5 +1,7 @@
 #include "core/analysis/steps.h"
 
+#include "core/analysis/stepspans.h"
+
 #include <algorithm>
 
 namespace pyrometer::analysis {
@@ -52,6 +54,8 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
     row.name = "range";
     row.startNs = s;
     row.durationNs = std::max<std::int64_t>(0, e - s);
+    row.cpuStartNs = s;
+    row.cpuEndNs = s + row.durationNs;
     std::vector<Point> points;
     const auto add = [&](std::int64_t a, std::int64_t b, int category) {
         a = std::max(a, s);
@@ -133,27 +137,20 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
 
 StepBreakdown buildStepBreakdown(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
 {
-    const auto &trace = *index.trace;
     StepBreakdown result;
     result.hasDevice = index.hasDevice;
-    std::vector<std::pair<std::int64_t, EventRef>> steps;
-    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const auto &ti = index.tracks[t];
-        if (!ti.hasOps)
-            continue;
-        const auto &track = trace.tracks[t];
-        const auto [first, last] = eventsIn(trace, TrackId(t), range);
-        for (auto i = first; i < last; ++i)
-            if (ti.kind[i] == EventKind::Op && isProfilerStep(trace.string(track.eventName[i])))
-                steps.push_back({track.start[i], {TrackId(t), EventIndex(i)}});
-    }
-    std::sort(steps.begin(), steps.end());
-    for (const auto &[start, ref] : steps) {
+    const auto spans = buildStepSpans(index, stop);
+    for (const auto &step : spans.steps) {
         if (stop && stop->stopRequested())
             return {};
-        const auto &track = trace.track(ref.track);
-        auto row = breakdownSpan(index, start, track.end(ref.event));
-        row.name = std::string(trace.string(track.eventName[ref.event.value]));
+        if (!range.contains(step.cpuStartNs))
+            continue;
+        auto row = breakdownSpan(index, step.startNs, step.endNs);
+        row.name = step.name;
+        row.cpuStartNs = step.cpuStartNs;
+        row.cpuEndNs = step.cpuEndNs;
+        row.gpuStartNs = step.gpuStartNs;
+        row.gpuEndNs = step.gpuEndNs;
         result.steps.push_back(std::move(row));
     }
     return result;

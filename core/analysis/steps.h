@@ -24,8 +24,12 @@ struct IdleGap {
 
 struct StepRow {
     std::string name; // "ProfilerStep#12"
-    std::int64_t startNs = 0;
-    std::int64_t durationNs = 0;
+    std::int64_t startNs = 0;    // the step's span (stepspans.h): its CPU start, or the previous
+    std::int64_t durationNs = 0; // step's end, to its CPU end or the end of its device work
+    std::int64_t cpuStartNs = 0; // the ProfilerStep annotation on the CPU
+    std::int64_t cpuEndNs = 0;
+    std::int64_t gpuStartNs = 0; // the device work the step launched; 0 and 0 without any
+    std::int64_t gpuEndNs = 0;
     std::array<std::int64_t, kStepCategoryCount> categoryNs{}; // by StepCategory, sums to durationNs
     std::int64_t gpuBusyNs = 0;                                // union of kernels, memcpy and memset in the step
     double gpuUtilization = 0;                                 // gpuBusyNs / durationNs; 0 without device events
@@ -40,11 +44,15 @@ struct StepBreakdown {
     bool operator==(const StepBreakdown &) const = default;
 };
 
-// One row per ProfilerStep#N op that starts in range. A step spans its CPU annotation; device
-// time in it is what runs on the GPU during that span.
+// One row per ProfilerStep#N op whose CPU annotation starts in range, over the step's span
+// (stepspans.h: from its CPU start, or the previous step's end, to the later of its CPU end and
+// the end of the device work it launched), so that a step's kernels that run while the CPU is
+// already in the next step count in their own step. Within the span, time is split by what ran
+// then, as the TensorBoard plugin splits it.
 StepBreakdown buildStepBreakdown(const TraceIndex &index, const TimeRange &range = {}, const StopToken *stop = nullptr);
 
-// The same breakdown over an arbitrary span (for a range selection), named "range".
+// The same breakdown over an arbitrary span (for a range selection), named "range"; its CPU
+// span is the span and it has no GPU span.
 StepRow breakdownSpan(const TraceIndex &index, std::int64_t start, std::int64_t end);
 
 } // namespace pyrometer::analysis

@@ -41,7 +41,7 @@ Json figuresJson(const RankFigures &f)
 {
     Json steps = Json::array();
     for (const auto &s : f.steps)
-        steps.push_back({s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs});
+        steps.push_back({s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs, s.gpuStartNs, s.gpuEndNs});
     Json names = Json::array();
     Json calls = Json::array();
     for (const auto &c : f.collectives) {
@@ -68,7 +68,8 @@ Json figuresJson(const RankFigures &f)
             {"exposed_communication_ns", f.exposedCommunicationNs},
             {"memory_only_ns", f.memoryOnlyNs},
             {"cpu_only", f.cpuOnly},
-            {"steps_columns", {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns"}},
+            {"steps_columns",
+             {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns", "gpu_start_ns", "gpu_end_ns"}},
             {"steps", std::move(steps)},
             {"collective_names", std::move(names)},
             {"collectives_columns", {"name", "bytes", "group_size", "start_ns", "end_ns", "on_device"}},
@@ -147,9 +148,14 @@ RankFigures figuresFrom(const nlohmann::json &j)
     f.exposedCommunicationNs = j.at("exposed_communication_ns").get<std::int64_t>();
     f.memoryOnlyNs = j.at("memory_only_ns").get<std::int64_t>();
     f.cpuOnly = j.at("cpu_only").get<bool>();
-    for (const auto &s : j.at("steps"))
+    for (const auto &s : j.at("steps")) {
         f.steps.push_back({s.at(0).get<std::string>(), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>(),
                            s.at(3).get<std::int64_t>(), s.at(4).get<std::int64_t>()});
+        if (s.size() >= 7) { // the step's GPU span, written since steps are split on the GPU's clock
+            f.steps.back().gpuStartNs = s.at(5).get<std::int64_t>();
+            f.steps.back().gpuEndNs = s.at(6).get<std::int64_t>();
+        }
+    }
     const auto &names = j.at("collective_names");
     for (const auto &c : j.at("collectives"))
         f.collectives.push_back({names.at(c.at(0).get<std::size_t>()).get<std::string>(), c.at(1).get<std::int64_t>(),

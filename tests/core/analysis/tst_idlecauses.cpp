@@ -49,32 +49,35 @@ class TestIdleCauses : public QObject {
 private slots:
     void initTestCase() { verifyFixtures(); }
 
-    // tests/fixtures/analysis/idlecauses_one_step.json: ProfilerStep#1 runs 100-200 µs.
+    // tests/fixtures/analysis/idlecauses_one_step.json: ProfilerStep#1 runs 100-200 µs on the
+    // CPU; it launched b, c, d and e, and f (no call) starts in its CPU span, so f, ending at
+    // 210, is its last device work: the step's span is 100-210 µs (stepspans.h).
     //  stream 7: a 90-110 (reaches in), b 130-150 launched at 125 (after the gap began: host
     //            wait), c 145-160 (overlaps b), d 175-185 launched at 140 (before the gap at 160:
-    //            kernel wait), then nothing until the step ends (other);
+    //            kernel wait), then nothing until the step ends at 210 (other, 25);
     //  stream 8: e 120-170 launched at 100, the step's start (host wait), f 180-210 with no
     //            call (other), g after the step;
     //  stream 9: only a kernel before the step: no row.
+    // Busy: stream 7 10 + 30 + 10 = 50, stream 8 50 + 30 = 80; each row adds up to 110.
     void oneStep()
     {
         const auto loaded = loadFixture("idlecauses_one_step");
         QVERIFY(loaded.index);
         const auto b = buildIdleBreakdown(*loaded.index);
         const std::vector<StreamIdle> rows{
-            row("ProfilerStep#1", 7, 100, 50, 20, 15, 15),
-            row("ProfilerStep#1", 8, 100, 70, 20, 0, 10),
+            row("ProfilerStep#1", 7, 110, 50, 20, 15, 25),
+            row("ProfilerStep#1", 8, 110, 80, 20, 0, 10),
         };
         QCOMPARE(b.streams, rows);
         const std::vector<GapText> gaps{
             {8, 100, 20, IdleCause::HostWait, "e"},   {7, 110, 20, IdleCause::HostWait, "b"},
             {7, 160, 15, IdleCause::KernelWait, "d"}, {8, 170, 10, IdleCause::Other, "f"},
-            {7, 185, 15, IdleCause::Other, ""},
+            {7, 185, 25, IdleCause::Other, ""},
         };
         QCOMPARE(gapTexts(*loaded.trace, b), gaps);
         for (const auto &g : b.gaps)
             QCOMPARE(g.step, std::string("ProfilerStep#1"));
-        const std::array<std::int64_t, kIdleCauseCount> total{40 * us, 15 * us, 25 * us};
+        const std::array<std::int64_t, kIdleCauseCount> total{40 * us, 15 * us, 35 * us};
         QCOMPARE(b.totalNs, total);
     }
 

@@ -84,7 +84,8 @@ private slots:
         QVERIFY(loaded.index);
         const auto all = buildStepBreakdown(*loaded.index);
         QVERIFY(all.steps.size() > 2);
-        const TimeRange range{all.steps[1].startNs, all.steps[2].startNs + 1};
+        // Steps whose CPU annotation starts in range.
+        const TimeRange range{all.steps[1].cpuStartNs, all.steps[2].cpuStartNs + 1};
         const auto some = buildStepBreakdown(*loaded.index, range);
         QCOMPARE(some.steps.size(), std::size_t(2));
         QCOMPARE(some.steps[0], all.steps[1]);

@@ -1,0 +1,184 @@
+// Steps on the GPU's clock: device work belongs to the step that launched it, on a hand-written
+// trace where the CPU runs one step ahead; every expected figure is worked out by hand below.
+#include "analysistestutil.h"
+
+#ifndef Q_MOC_RUN
+#include "core/analysis/distributed.h"
+#include "core/analysis/idlecauses.h"
+#include "core/analysis/kerneltypes.h"
+#include "core/analysis/stepspans.h"
+#include "core/analysis/steps.h"
+#include "core/analysis/utilization.h"
+#endif
+
+#include <QObject>
+
+using namespace pyrometer;
+using namespace pyrometer::analysis;
+using namespace pyrometer::analysis::testing;
+
+namespace {
+
+constexpr std::int64_t us = 1000; // the trace is in whole µs
+
+// tests/fixtures/analysis/steps_cpu_ahead.json, in µs:
+//  CPU: ProfilerStep#0 0-10000, #1 10000-20000, #2 20000-30000; step N calls cudaLaunchKernel
+//       (10 µs) at 10000N + 1000 (correlation 10N + 1) and at 10000N + 5000 (10N + 2).
+//  stream 7: step N's kernels run one step later: a GEMM 10000(N+1) + 1000 to + 5000 and an
+//       NCCL all-reduce 10000(N+1) + 6000 to + 9000;
+//  stream 8: a memcpy 29500-30200 with no correlation id: it goes by time, to #2 (its start
+//       is in #2's CPU span).
+// So the GPU spans are #0 11000-19000, #1 21000-29000, #2 29500-39000, and the steps' spans
+// (from the later of CPU start and the previous span's end to the later of CPU end and GPU
+// end) 0-19000, 19000-29000, 29000-39000.
+Loaded cpuAhead()
+{
+    return loadFixture("steps_cpu_ahead");
+}
+
+StreamIdle idleRow(std::string step, std::int32_t stream, std::int64_t span, std::int64_t busy, std::int64_t host,
+                   std::int64_t kernel, std::int64_t other)
+{
+    return {std::move(step), 0, stream, span * us, busy * us, {host * us, kernel * us, other * us}};
+}
+
+} // namespace
+
+class TestStepSpans : public QObject {
+    Q_OBJECT
+
+private slots:
+    void spans()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto s = buildStepSpans(*loaded.index);
+        QCOMPARE(s.steps.size(), std::size_t(3));
+        const std::int64_t cpu[3][2] = {{0, 10000}, {10000, 20000}, {20000, 30000}};
+        const std::int64_t gpu[3][2] = {{11000, 19000}, {21000, 29000}, {29500, 39000}};
+        const std::int64_t span[3][2] = {{0, 19000}, {19000, 29000}, {29000, 39000}};
+        const std::uint64_t events[3] = {2, 2, 3};
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto &step = s.steps[i];
+            QCOMPARE(step.name, "ProfilerStep#" + std::to_string(i));
+            QCOMPARE(step.cpuStartNs, cpu[i][0] * us);
+            QCOMPARE(step.cpuEndNs, cpu[i][1] * us);
+            QCOMPARE(step.gpuStartNs, gpu[i][0] * us);
+            QCOMPARE(step.gpuEndNs, gpu[i][1] * us);
+            QCOMPARE(step.startNs, span[i][0] * us);
+            QCOMPARE(step.endNs, span[i][1] * us);
+            QCOMPARE(step.deviceEvents, events[i]);
+        }
+        QCOMPARE(s.byLaunch, std::uint64_t(6));
+        QCOMPARE(s.byTime, std::uint64_t(1));
+        QCOMPARE(stepAtCpuTime(s.steps, 10000 * us), 1);
+        QCOMPARE(stepAtCpuTime(s.steps, 30000 * us), kNoStep);
+    }
+
+    // Within each span, whatever ran then, by the TensorBoard plugin's priority:
+    //  #0 0-19000: kernels 11000-15000 and 16000-19000 = 7000; calls 1000, 5000 and 15000 (10
+    //     each, the one at 11000 is under a kernel) = 30; other 19000 - 7030 = 11970;
+    //  #1 19000-29000: kernels 21000-25000, 26000-29000 = 7000; the call at 25000 = 10 (the one
+    //     at 21000 is under a kernel); other 10000 - 7010 = 2990;
+    //  #2 29000-39000: kernels 31000-35000, 36000-39000 = 7000; memcpy 700; other 2300.
+    void breakdown()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto b = buildStepBreakdown(*loaded.index);
+        QCOMPARE(b.steps.size(), std::size_t(3));
+        const std::int64_t kernel[3] = {7000, 7000, 7000};
+        const std::int64_t memcpy[3] = {0, 0, 700};
+        const std::int64_t runtime[3] = {30, 10, 0};
+        const std::int64_t other[3] = {11970, 2990, 2300};
+        const std::int64_t duration[3] = {19000, 10000, 10000};
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto &row = b.steps[i];
+            QCOMPARE(row.durationNs, duration[i] * us);
+            QCOMPARE(row.ns(StepCategory::Kernel), kernel[i] * us);
+            QCOMPARE(row.ns(StepCategory::Memcpy), memcpy[i] * us);
+            QCOMPARE(row.ns(StepCategory::Runtime), runtime[i] * us);
+            QCOMPARE(row.ns(StepCategory::Other), other[i] * us);
+            QCOMPARE(row.gpuBusyNs, (kernel[i] + memcpy[i]) * us);
+            QCOMPARE(row.cpuEndNs - row.cpuStartNs, 10000 * us);
+        }
+        QCOMPARE(b.steps[0].gpuStartNs, 11000 * us);
+        QCOMPARE(b.steps[2].gpuEndNs, 39000 * us);
+        // Utilization over the steps: (3 x 7000 + 700) / 39000.
+        const auto u = gpuUtilization(*loaded.index, b.steps);
+        QCOMPARE(u.devices.size(), std::size_t(1));
+        QCOMPARE(u.devices[0].busyNs, 21700 * us);
+        QCOMPARE(u.devices[0].spanNs, 39000 * us);
+    }
+
+    // Per stream over each span; a gap's cause comes from the event that ends it:
+    //  #0 stream 7: 0-11000 the GEMM launched at 1000, after the gap began (host wait 11000);
+    //     15000-16000 the all-reduce launched at 5000 (kernel wait 1000); busy 7000;
+    //  #1 stream 7: 19000-21000 and 25000-26000, both launched before (kernel wait 3000);
+    //  #2 stream 7: 29000-31000 and 35000-36000 (kernel wait 3000);
+    //  #2 stream 8: 29000-29500 before the memcpy, which has no call, and 30200-39000 (other
+    //     500 + 8800 = 9300); busy 700.
+    void idle()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto b = buildIdleBreakdown(*loaded.index);
+        const std::vector<StreamIdle> rows{
+            idleRow("ProfilerStep#0", 7, 19000, 7000, 11000, 1000, 0),
+            idleRow("ProfilerStep#1", 7, 10000, 7000, 0, 3000, 0),
+            idleRow("ProfilerStep#2", 7, 10000, 7000, 0, 3000, 0),
+            idleRow("ProfilerStep#2", 8, 10000, 700, 0, 0, 9300),
+        };
+        QCOMPARE(b.streams, rows);
+        const std::array<std::int64_t, kIdleCauseCount> total{11000 * us, 7000 * us, 9300 * us};
+        QCOMPARE(b.totalNs, total);
+    }
+
+    // Each step's own kernels: a GEMM of 4000 and an all-reduce of 3000; #2 also the memcpy.
+    void kernelTypes()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto s = buildStepSpans(*loaded.index);
+        const auto first = buildKernelTypeBreakdown(*loaded.index, s, 0);
+        QCOMPARE(first.rows.size(), std::size_t(2));
+        QCOMPARE(first.rows[0].type, KernelType::Gemm);
+        QCOMPARE(first.rows[0].totalNs, 4000 * us);
+        QCOMPARE(first.rows[1].type, KernelType::Communication);
+        QCOMPARE(first.rows[1].totalNs, 3000 * us);
+        const auto last = buildKernelTypeBreakdown(*loaded.index, s, 2);
+        QCOMPARE(last.totalNs, 7700 * us);
+        QCOMPARE(last.rows.back().type, KernelType::Memory);
+        QCOMPARE(last.rows.back().calls, std::uint64_t(1));
+    }
+
+    // Per-step computation and communication are the step's own kernels (4000 and 3000 each);
+    // the window runs from the first step's start to the last one's GPU end, 0-39000: compute
+    // 3 x 4000, communication 3 x 3000, memory 700, idle 39000 - 21700 = 17300.
+    void rankSteps()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto f = rankFigures(*loaded.index);
+        QCOMPARE(f.steps.size(), std::size_t(3));
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto &step = f.steps[i];
+            QCOMPARE(step.startNs, std::int64_t(i) * 10000 * us);
+            QCOMPARE(step.durationNs, 10000 * us);
+            QCOMPARE(step.computeNs, 4000 * us);
+            QCOMPARE(step.communicationNs, 3000 * us);
+        }
+        QCOMPARE(f.steps[0].gpuStartNs, 11000 * us);
+        QCOMPARE(f.steps[0].gpuEndNs, 19000 * us);
+        QCOMPARE(f.windowStartNs, 0);
+        QCOMPARE(f.windowEndNs, 39000 * us);
+        QCOMPARE(f.computeNs, 12000 * us);
+        QCOMPARE(f.communicationNs, 9000 * us);
+        QCOMPARE(f.memoryNs, 700 * us);
+        QCOMPARE(f.idleNs, 17300 * us);
+        QCOMPARE(f.stepTimeUs, 10000.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStepSpans)
+#include "tst_stepspans.moc"
