@@ -104,6 +104,43 @@ struct SpawnActions {
     }
 };
 
+// Ends and reaps the child on every way out of runProcess, a callback's exception included:
+// SIGTERM to its process group, SIGKILL after grace, then waitpid. Released once reaped.
+class ChildGuard {
+public:
+    ChildGuard(pid_t pid, std::chrono::milliseconds grace) : m_pid(pid), m_grace(grace) {}
+    ChildGuard(const ChildGuard &) = delete;
+    ChildGuard &operator=(const ChildGuard &) = delete;
+    ~ChildGuard()
+    {
+        if (m_pid > 0)
+            endAndReap();
+    }
+    void release() { m_pid = -1; }
+
+private:
+    void endAndReap()
+    {
+        ::kill(-m_pid, SIGTERM);
+        const auto deadline = std::chrono::steady_clock::now() + m_grace;
+        int status = 0;
+        for (;;) {
+            const pid_t waited = ::waitpid(m_pid, &status, WNOHANG);
+            if (waited == m_pid || (waited < 0 && errno != EINTR))
+                return;
+            if (std::chrono::steady_clock::now() >= deadline)
+                break;
+            ::usleep(10000);
+        }
+        ::kill(-m_pid, SIGKILL);
+        while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+
+    pid_t m_pid;
+    std::chrono::milliseconds m_grace;
+};
+
 } // namespace
 
 std::string signalName(int signal)
@@ -200,6 +237,7 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
     const int spawnError = ::posix_spawnp(&pid, argv[0], &spawn.actions, &spawn.attributes, argv.data(), envp.data());
     if (spawnError != 0)
         return Error{"cannot start " + spec.argv.front() + ": " + std::strerror(spawnError)};
+    ChildGuard child(pid, policy.terminateGrace);
     out->write.reset();
     err->write.reset();
     status->write.reset();
@@ -228,6 +266,7 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
 
     ProcessExit result;
     bool exited = false;
+    bool statusLost = false;
     int waitStatus = 0;
     enum class Stopping { No, Interrupted, Terminated, Killed } stopping = Stopping::No;
     auto stoppingSince = std::chrono::steady_clock::now();
@@ -249,8 +288,11 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
             ready = ::poll(polled.data(), nfds_t(count), 100);
         else
             ::usleep(20000); // every pipe is closed: only the exit is left to wait for
-        if (ready < 0 && errno != EINTR)
-            break;
+        if (ready < 0 && errno != EINTR) {
+            const int error = errno;
+            return Error{"cannot read the output of " + spec.argv.front() + " (poll: " + std::strerror(error) +
+                         "); it was ended"}; // the guard ends it
+        }
         for (int j = 0; j < count && ready > 0; ++j) {
             if (!(polled[j].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
@@ -263,8 +305,15 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
         }
         if (!exited) {
             const pid_t waited = ::waitpid(pid, &waitStatus, WNOHANG);
+            if (waited < 0 && errno == ECHILD) {
+                // Reaped elsewhere (SIGCHLD ignored by the host): its status is lost.
+                exited = true;
+                statusLost = true;
+                child.release();
+            }
             if (waited == pid) {
                 exited = true;
+                child.release();
                 // A child of the program may hold the pipes open: read what is there, then stop.
                 for (auto &source : sources) {
                     if (source.fd->get() < 0)
@@ -298,9 +347,9 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
     }
     if (!statusLine.empty() && callbacks.onStatusLine)
         callbacks.onStatusLine(statusLine);
-    if (!exited)
-        ::waitpid(pid, &waitStatus, 0);
-    if (WIFEXITED(waitStatus))
+    if (statusLost)
+        result.exitCode = -1;
+    else if (WIFEXITED(waitStatus))
         result.exitCode = WEXITSTATUS(waitStatus);
     else if (WIFSIGNALED(waitStatus))
         result.signal = WTERMSIG(waitStatus);

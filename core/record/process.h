@@ -46,8 +46,11 @@ struct StopPolicy {
 };
 
 // Runs the program in a process group of its own, streams its output and status lines to the
-// callbacks on the calling thread, and returns how it ended. stop ends it as StopPolicy says.
-// An Error means it could not be started (the message names argv[0]).
+// callbacks on the calling thread, and returns how it ended. stop ends it as StopPolicy says,
+// whether its output is still open or only its exit is left to wait for. An Error means it could
+// not be started, or its output could not be read (the message names argv[0]). However it
+// returns, a callback's exception included, the program is ended (SIGTERM to its group, SIGKILL
+// after policy.terminateGrace) and reaped.
 Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &callbacks, const StopToken &stop,
                                const StopPolicy &policy = {});
 

@@ -1,0 +1,119 @@
+// runProcess on its own: a program is ended and reaped on every way out, and a stop is honoured
+// however it waits.
+#include "core/record/process.h"
+
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+using namespace pyrometer;
+using namespace pyrometer::record;
+
+namespace {
+
+// A shell that prints its pid, then becomes `sleep 30`: the pid is the program's own.
+ProcessSpec sleeperPrintingItsPid()
+{
+    ProcessSpec spec;
+    spec.argv = {"sh", "-c", "echo $$; exec sleep 30"};
+    return spec;
+}
+
+// Collects the pid from the program's first line of output.
+struct PidReader {
+    std::string output;
+    std::optional<pid_t> pid;
+    void read(std::string_view chunk)
+    {
+        output.append(chunk);
+        if (!pid && output.find('\n') != std::string::npos)
+            pid = pid_t(std::stol(output));
+    }
+};
+
+// The program is gone and reaped: no process, not even a zombie, has its pid. A program left
+// behind is ended here, so that a failing test leaves nothing either.
+bool goneAndReaped(pid_t pid)
+{
+    if (::kill(pid, 0) == -1 && errno == ESRCH)
+        return true;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return false;
+}
+
+} // namespace
+
+class TestProcess : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void throwingCallbackLeavesNoChild()
+    {
+        PidReader reader;
+        ProcessCallbacks callbacks;
+        callbacks.onOutput = [&](OutputStream, std::string_view chunk) {
+            reader.read(chunk);
+            if (reader.pid)
+                throw std::runtime_error("the host failed");
+        };
+        bool thrown = false;
+        try {
+            (void)runProcess(sleeperPrintingItsPid(), callbacks, StopToken());
+        } catch (const std::runtime_error &) {
+            thrown = true;
+        }
+        QVERIFY(thrown);
+        QVERIFY(reader.pid);
+        QVERIFY2(goneAndReaped(*reader.pid), "the program outlived runProcess");
+    }
+
+    void pollFailureEndsTheChild()
+    {
+        // poll fails with EINVAL for more descriptors than RLIMIT_NOFILE allows: lowered once the
+        // program runs, to one (runProcess polls its stdout and stderr).
+        rlimit saved{};
+        QCOMPARE(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+        PidReader reader;
+        bool lowered = false;
+        ProcessCallbacks callbacks;
+        callbacks.onOutput = [&](OutputStream, std::string_view chunk) { reader.read(chunk); };
+        callbacks.onTick = [&] {
+            if (reader.pid && !lowered) {
+                rlimit one = saved;
+                one.rlim_cur = 1;
+                lowered = ::setrlimit(RLIMIT_NOFILE, &one) == 0;
+            }
+        };
+        const auto result = runProcess(sleeperPrintingItsPid(), callbacks, StopToken(),
+                                       StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(500)});
+        ::setrlimit(RLIMIT_NOFILE, &saved);
+        QVERIFY(lowered);
+        QVERIFY(reader.pid);
+        QVERIFY2(!result, "a failed poll returned an exit");
+        QVERIFY2(result.error().message.find("cannot read the output of sh (poll: ") == 0,
+                 result.error().message.c_str());
+        QVERIFY2(goneAndReaped(*reader.pid), "the program outlived runProcess");
+    }
+
+    void stopIsHonouredWithItsPipesClosed()
+    {
+        // The program closes its output and sleeps: only its exit is left to wait for.
+        ProcessSpec spec;
+        spec.argv = {"sh", "-c", "exec >/dev/null 2>&1; exec sleep 30"};
+        StopToken stop;
+        stop.requestStop();
+        const auto result = runProcess(spec, {}, stop);
+        QVERIFY2(result, result ? "" : result.error().message.c_str());
+        QVERIFY(result->stopped);
+        QCOMPARE(result->signal, SIGINT);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProcess)
+#include "tst_process.moc"
