@@ -3,6 +3,7 @@
 #include "analysistestutil.h"
 
 #ifndef Q_MOC_RUN
+#include "core/analysis/criticalpath.h"
 #include "core/analysis/distributed.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltypes.h"
@@ -177,6 +178,21 @@ private slots:
         QCOMPARE(f.memoryNs, 700 * us);
         QCOMPARE(f.idleNs, 17300 * us);
         QCOMPARE(f.stepTimeUs, 10000.0);
+    }
+
+    // A step's critical path ends where its own work ends on the GPU: #1 launched its kernels at
+    // 11000 and 15000, which ran 21000-25000 and 26000-29000; the path runs from the CPU start,
+    // 10000, to 29000 (19000), never into #2's kernels, which end at 39000.
+    void criticalPathEndsWithTheStepsWork()
+    {
+        const auto loaded = cpuAhead();
+        QVERIFY(loaded.index);
+        const auto s = buildStepSpans(*loaded.index);
+        const auto path = buildCriticalPath(*loaded.index, s.steps[1].event);
+        QCOMPARE(path.startNs, 10000 * us);
+        QCOMPARE(path.endNs, 29000 * us);
+        QCOMPARE(path.deviceEvents, std::size_t(2));
+        QVERIFY(path.lengthNs() <= s.steps[1].gpuEndNs - s.steps[1].cpuStartNs);
     }
 };
 
