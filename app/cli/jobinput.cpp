@@ -73,6 +73,8 @@ std::optional<analysis::JobFigures> loadJob(const std::vector<std::string> &path
         badInput(job.error().message);
         return std::nullopt;
     }
+    for (const auto &failed : job.value().failedRanks)
+        badInput(failed.message);
     return std::move(job).value();
 }
 

@@ -4,8 +4,10 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/jobinput.h"
+#include "core/analysis/collectivematch.h"
 #include "core/report/jobreport.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -61,6 +63,11 @@ nlohmann::json collectiveJson(const analysis::CollectiveRow &row)
                         {"busbw_gbps", known ? nlohmann::json(row.busbwGBps) : nlohmann::json(nullptr)}};
     if (row.rank >= 0)
         json["rank"] = row.rank;
+    if (!row.group.empty() || !row.groupRanks.empty()) {
+        json["group"] = row.group;
+        json["group_description"] = row.groupDesc;
+        json["group_ranks"] = row.groupRanks;
+    }
     return json;
 }
 
@@ -85,9 +92,13 @@ nlohmann::json jobJson(const analysis::JobFigures &job)
     nlohmann::json byRank = nlohmann::json::array();
     for (const auto &row : job.collectivesByRank)
         byRank.push_back(collectiveJson(row));
+    nlohmann::json failed = nlohmann::json::array();
+    for (const auto &f : job.failedRanks)
+        failed.push_back({{"rank", f.rank}, {"file", f.file}, {"message", f.message}});
     return {{"world_size", job.worldSize},   {"backend", job.backend},       {"ranks", ranks},
             {"stragglers", stragglers},      {"straggler_reasons", reasons}, {"collectives", collectives},
-            {"collectives_by_rank", byRank}, {"anchor", job.anchor},         {"problems", job.problems}};
+            {"collectives_by_rank", byRank}, {"anchor", job.anchor},         {"problems", job.problems},
+            {"failed_ranks", failed},        {"notes", job.notes}};
 }
 
 TextTable ranksTable(const analysis::JobFigures &job, Format format)
@@ -113,19 +124,30 @@ TextTable ranksTable(const analysis::JobFigures &job, Format format)
     return text;
 }
 
+// Rows per process group where the traces name groups; without, the group columns are left out.
 TextTable collectivesTable(const analysis::JobFigures &job, Format format)
 {
+    const bool grouped = std::any_of(job.collectives.begin(), job.collectives.end(), [](const auto &row) {
+        return !row.group.empty() || !row.groupRanks.empty();
+    });
     TextTable text;
     text.header = {"collective", "bytes", "ranks", "calls", "time us", "algbw GB/s", "busbw GB/s"};
+    if (grouped)
+        text.header.insert(text.header.begin() + 1, {"group", "members"});
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
-    text.dropFirst = {"ranks", "calls", "algbw GB/s"};
+    if (grouped)
+        text.rightAligned[1] = text.rightAligned[2] = false;
+    text.dropFirst = {"members", "ranks", "calls", "algbw GB/s"};
     for (const auto &row : job.collectives) {
         const bool known = row.bytes >= 0;
-        text.rows.push_back({row.name, known ? bytesText(row.bytes, format) : "?",
-                             row.groupSize > 0 ? std::to_string(row.groupSize) : "?", std::to_string(row.calls),
-                             microsText(row.timeNs, format), known ? fixed(row.algbwGBps, 2) : "-",
-                             known ? fixed(row.busbwGBps, 2) : "-"});
+        std::vector<std::string> cells{row.name, known ? bytesText(row.bytes, format) : "?",
+                                       row.groupSize > 0 ? std::to_string(row.groupSize) : "?",
+                                       std::to_string(row.calls), microsText(row.timeNs, format),
+                                       known ? fixed(row.algbwGBps, 2) : "-", known ? fixed(row.busbwGBps, 2) : "-"};
+        if (grouped)
+            cells.insert(cells.begin() + 1, {analysis::processGroupLabel(row.group, row.groupDesc), row.groupRanks});
+        text.rows.push_back(std::move(cells));
     }
     return text;
 }
@@ -143,6 +165,8 @@ void writeJobText(const analysis::JobFigures &job, Format format)
     std::cout << '\n';
     for (const auto &problem : job.problems)
         writeText(std::cout, "Problem: " + problem, format);
+    for (const auto &note : job.notes)
+        writeText(std::cout, "Note: " + note, format);
     writeText(std::cout, report::anchorSentence(job), format);
 }
 
@@ -157,6 +181,8 @@ int runRanks(const RanksOptions &options)
         writeTable(std::cout, ranksTable(*job, options.format), options.format); // one table: the ranks
     else
         writeJobText(*job, options.format);
+    if (!job->failedRanks.empty())
+        return kBadInput; // the job is the other ranks; loadJob named the files that failed
     if (!options.failOnStraggler || job->stragglers.empty())
         return kSuccess;
     std::cout.flush();

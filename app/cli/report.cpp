@@ -62,11 +62,12 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
 // The job's sections, and its name for the title: the paths given, or the count of ranks when
 // they are many files.
 std::optional<std::vector<report::Section>> jobReportSections(const ReportCliOptions &options, const report::ReportOptions &reportOptions,
-                                                        std::vector<std::string> &names)
+                                                        std::vector<std::string> &names, bool &ranksFailed)
 {
     const auto job = loadJob(options.inputs, options.threads);
     if (!job)
         return std::nullopt;
+    ranksFailed = !job->failedRanks.empty();
     if (options.inputs.size() > 3)
         names.push_back("a job of " + countOf(std::int64_t(job->ranks.size()), "rank"));
     else
@@ -89,8 +90,9 @@ int runReport(const ReportCliOptions &options)
 
     std::vector<report::Section> sections;
     std::vector<std::string> names;
+    bool ranksFailed = false; // the report is of the other ranks and names those that failed
     if (options.job) {
-        auto job = jobReportSections(options, reportOptions, names);
+        auto job = jobReportSections(options, reportOptions, names, ranksFailed);
         if (!job)
             return kBadInput;
         sections = std::move(*job);
@@ -115,7 +117,7 @@ int runReport(const ReportCliOptions &options)
     if (!written.ok())
         return badInput(written.error().message);
     std::cerr << "pyrometer-cli: wrote " << options.output << "\n";
-    return kSuccess;
+    return ranksFailed ? kBadInput : kSuccess;
 }
 
 } // namespace

@@ -22,14 +22,14 @@ struct CollectiveRow {
     std::string name;        // canonical
     std::int64_t bytes = -1; // per call; -1 unknown
     int groupSize = -1;      // as the args say, else the members listed, else the job's world size
-    std::string group;       // the process group's name ("" when the trace does not say)
-    std::string groupDesc;   // its description ("mesh_tp")
-    std::string groupRanks;  // its members as ranges ("0-3"); "" when the trace does not say
     int rank = -1;           // -1 for the row over all ranks
     std::uint64_t calls = 0;
     std::int64_t timeNs = 0; // summed
     double algbwGBps = 0;    // bytes x calls / time, in GB/s (1e9); 0 when bytes unknown
     double busbwGBps = 0;    // algbw x busBandwidthFactor(name, groupSize)
+    std::string group{};      // the process group's name ("" when the trace does not say)
+    std::string groupDesc{};  // its description ("mesh_tp")
+    std::string groupRanks{}; // its members as ranges ("0-3"); "" when the trace does not say
     bool operator==(const CollectiveRow &) const = default;
 };
 

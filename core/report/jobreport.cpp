@@ -1,5 +1,6 @@
 #include "core/report/jobreport.h"
 
+#include "core/analysis/collectivematch.h"
 #include "core/analysis/job.h"
 #include "core/report/reportrender.h"
 #include "core/util/format.h"
@@ -141,21 +142,32 @@ Section collectivesSection(const analysis::JobFigures &job, const std::string &p
         section.paragraphs.push_back("No rank ran a collective in its window.");
         return section;
     }
+    const bool grouped = std::any_of(job.collectives.begin(), job.collectives.end(), [](const auto &row) {
+        return !row.group.empty() || !row.groupRanks.empty();
+    });
     section.paragraphs.push_back(
-        "Over all ranks, by collective and message size. Bus bandwidth is nccl-tests': the algorithm "
-        "bandwidth (bytes x calls / time) times 2(n-1)/n for all_reduce, (n-1)/n for all_gather, "
-        "reduce_scatter and all_to_all.");
+        std::string(grouped ? "Over all ranks, by process group, collective and message size. "
+                            : "Over all ranks, by collective and message size. ") +
+        "Bus bandwidth is nccl-tests': the algorithm bandwidth (bytes x calls / time) times 2(n-1)/n for "
+        "all_reduce, (n-1)/n for all_gather, reduce_scatter and all_to_all, n the ranks of the call's group.");
     Table table{"",
                 {"Collective", "Message", "Ranks", "Calls", "Time", "algbw GB/s", "busbw GB/s"},
                 {false, true, true, true, true, true, true},
                 {},
                 {}};
+    if (grouped) {
+        table.header.insert(table.header.begin() + 1, {"Group", "Members"});
+        table.rightAligned.insert(table.rightAligned.begin() + 1, {false, false});
+    }
     for (const auto &row : job.collectives) {
         const bool known = row.bytes >= 0;
-        table.rows.push_back({row.name, known ? formatBytes(std::uint64_t(row.bytes)) : "unknown",
-                              row.groupSize > 0 ? std::to_string(row.groupSize) : "?", std::to_string(row.calls),
-                              formatDuration(row.timeNs, options.timeUnit), known ? fixed(row.algbwGBps, 2) : "-",
-                              known ? fixed(row.busbwGBps, 2) : "-"});
+        std::vector<std::string> cells{row.name, known ? formatBytes(std::uint64_t(row.bytes)) : "unknown",
+                                       row.groupSize > 0 ? std::to_string(row.groupSize) : "?",
+                                       std::to_string(row.calls), formatDuration(row.timeNs, options.timeUnit),
+                                       known ? fixed(row.algbwGBps, 2) : "-", known ? fixed(row.busbwGBps, 2) : "-"};
+        if (grouped)
+            cells.insert(cells.begin() + 1, {analysis::processGroupLabel(row.group, row.groupDesc), row.groupRanks});
+        table.rows.push_back(std::move(cells));
     }
     section.tables.push_back(std::move(table));
     return section;
@@ -167,6 +179,8 @@ Section problemsSection(const analysis::JobFigures &job, const std::string &pref
     section.paragraphs = job.problems;
     if (job.problems.empty())
         section.paragraphs.push_back("None: every rank's file named a rank, once, of the same job.");
+    for (const auto &note : job.notes)
+        section.paragraphs.push_back("Note: " + note + ".");
     section.paragraphs.push_back(anchorSentence(job));
     return section;
 }

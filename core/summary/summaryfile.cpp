@@ -43,14 +43,22 @@ Json figuresJson(const RankFigures &f)
     for (const auto &s : f.steps)
         steps.push_back({s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs, s.gpuStartNs, s.gpuEndNs});
     Json names = Json::array();
+    Json groups = Json::array();
     Json calls = Json::array();
-    for (const auto &c : f.collectives) {
-        auto at = std::find(names.begin(), names.end(), c.name);
-        if (at == names.end()) {
-            names.push_back(c.name);
-            at = names.end() - 1;
+    const auto indexOf = [](Json &list, Json value) {
+        auto at = std::find(list.begin(), list.end(), value);
+        if (at == list.end()) {
+            list.push_back(std::move(value));
+            at = list.end() - 1;
         }
-        calls.push_back({at - names.begin(), c.bytes, c.groupSize, c.startNs, c.endNs, c.onDevice});
+        return at - list.begin();
+    };
+    for (const auto &c : f.collectives) {
+        const auto name = indexOf(names, c.name);
+        // Process groups as [name, description, ranks]; -1 for a call without one.
+        const auto group =
+            c.hasGroup() || !c.groupDesc.empty() ? indexOf(groups, {c.group, c.groupDesc, c.groupRanks}) : -1;
+        calls.push_back({name, c.bytes, c.groupSize, c.startNs, c.endNs, c.onDevice, group, c.sequence});
     }
     return {{"rank", f.rank},
             {"world_size", f.worldSize},
@@ -72,7 +80,10 @@ Json figuresJson(const RankFigures &f)
              {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns", "gpu_start_ns", "gpu_end_ns"}},
             {"steps", std::move(steps)},
             {"collective_names", std::move(names)},
-            {"collectives_columns", {"name", "bytes", "group_size", "start_ns", "end_ns", "on_device"}},
+            {"collective_groups_columns", {"name", "description", "ranks"}},
+            {"collective_groups", std::move(groups)},
+            {"collectives_columns",
+             {"name", "bytes", "group_size", "start_ns", "end_ns", "on_device", "group", "sequence"}},
             {"collectives", std::move(calls)}};
 }
 
@@ -157,10 +168,23 @@ RankFigures figuresFrom(const nlohmann::json &j)
         }
     }
     const auto &names = j.at("collective_names");
-    for (const auto &c : j.at("collectives"))
-        f.collectives.push_back({names.at(c.at(0).get<std::size_t>()).get<std::string>(), c.at(1).get<std::int64_t>(),
-                                 c.at(2).get<int>(), c.at(3).get<std::int64_t>(), c.at(4).get<std::int64_t>(),
-                                 c.at(5).get<bool>()});
+    // Summaries written before process groups have six columns and no groups.
+    const auto groups = j.value("collective_groups", nlohmann::json::array());
+    for (const auto &c : j.at("collectives")) {
+        CollectiveCall call{names.at(c.at(0).get<std::size_t>()).get<std::string>(), c.at(1).get<std::int64_t>(),
+                            c.at(2).get<int>(), c.at(3).get<std::int64_t>(), c.at(4).get<std::int64_t>(),
+                            c.at(5).get<bool>()};
+        if (c.size() > 7) {
+            if (const auto group = c.at(6).get<int>(); group >= 0) {
+                const auto &g = groups.at(static_cast<std::size_t>(group));
+                call.group = g.at(0).get<std::string>();
+                call.groupDesc = g.at(1).get<std::string>();
+                call.groupRanks = g.at(2).get<std::string>();
+            }
+            call.sequence = c.at(7).get<std::int64_t>();
+        }
+        f.collectives.push_back(std::move(call));
+    }
     return f;
 }
 

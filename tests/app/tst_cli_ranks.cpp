@@ -277,6 +277,24 @@ private Q_SLOTS:
         QVERIFY2(gate.out.contains(QString("Straggler: rank %1 ").arg(slow)), qPrintable(gate.out));
     }
 
+    void collectivesNameTheirProcessGroup()
+    {
+        // One rank of four whose all_reduce runs in process group "0" of ranks 0-3.
+        const auto run =
+            runCli({"ranks", "--format", "md", QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/collective_args.json")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QStringLiteral("| collective | group | members | bytes | ranks |")), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("| all_reduce | 0 | 0-3 | 4000 | 4 | 1 |")), qPrintable(run.out));
+        const auto json = QJsonDocument::fromJson(runCli({"ranks", "--format", "json",
+                                                          QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/collective_args.json")})
+                                                      .out.toUtf8())
+                              .object();
+        const auto collective = json["collectives"].toArray()[0].toObject();
+        QCOMPARE(collective["group"].toString(), QStringLiteral("0"));
+        QCOMPARE(collective["group_ranks"].toString(), QStringLiteral("0-3"));
+        QCOMPARE(collective["group_size"].toInt(), 4);
+    }
+
     void badInputIsNamed_data()
     {
         QTest::addColumn<QString>("what");
@@ -286,6 +304,9 @@ private Q_SLOTS:
         QTest::addRow("truncated gzip") << "truncated";
         QTest::addRow("truncated gzip among good ranks") << "truncated-in-folder";
     }
+
+    // A rank that does not load among ranks that do: the output is the other ranks, with the
+    // failed one among its problems; stderr names it and the exit status says the input was bad.
 
     void badInputIsNamed()
     {
@@ -323,6 +344,22 @@ private Q_SLOTS:
         }
         const QStringList ranks = QStringList{"ranks", "--format", "json"} + paths;
         const QStringList report = QStringList{"report", "--job", "-o", dir.filePath("job.html")} + paths;
+        const QString name = QFileInfo(named).fileName();
+        if (what == "text" || what == "truncated-in-folder") {
+            const auto run = runCli(ranks);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.trimmed().split('\n').first().contains(name), qPrintable(run.err));
+            const auto json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+            QCOMPARE(json["ranks"].toArray().size(), 1);
+            QCOMPARE(json["failed_ranks"].toArray().size(), 1);
+            QVERIFY(json["failed_ranks"].toArray()[0].toObject()["message"].toString().contains(name));
+            const auto written = runCli(report);
+            QCOMPARE(written.exitCode, 2);
+            QFile html(dir.filePath("job.html"));
+            QVERIFY(html.open(QIODevice::ReadOnly));
+            QVERIFY(QString::fromUtf8(html.readAll()).contains(name));
+            return;
+        }
         for (const auto &arguments : {ranks, report}) {
             const auto run = runCli(arguments);
             QCOMPARE(run.exitCode, 2);

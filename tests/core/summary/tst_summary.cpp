@@ -255,6 +255,45 @@ private Q_SLOTS:
         QCOMPARE(job.error().message, message);
     }
 
+    void processGroupsRoundTripAndOldSummariesRead()
+    {
+        // A rank with a call in group tp (1) of ranks 0 and 1, seq 7, and one without a group.
+        RankSummary rank;
+        rank.figures.rank = 0;
+        rank.figures.worldSize = 2;
+        rank.figures.file = "rank-0.json";
+        CollectiveCall grouped{"all_reduce", 64, 2, 100, 200, true};
+        grouped.group = "1";
+        grouped.groupDesc = "tp";
+        grouped.groupRanks = "[0, 1]";
+        grouped.sequence = 7;
+        rank.figures.collectives = {grouped, {"broadcast", 8, -1, 300, 400, true}};
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath("rank-0.summary.json").toStdString();
+        QVERIFY(summary::writeRankSummary(file, rank).ok());
+        const auto read = summary::readSummary(file);
+        QVERIFY2(read.ok(), read.ok() ? "" : read.error().message.c_str());
+        QVERIFY(read.value().ranks.front() == rank);
+
+        // A summary written before groups: six columns a call, no "collective_groups".
+        std::ifstream in(file, std::ios::binary);
+        std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        for (const std::string cut : {",0,7]", ",-1,-1]"})
+            text.replace(text.find(cut), cut.size(), "]");
+        const std::string groups = R"("collective_groups":[["1","tp","[0, 1]"]],)";
+        QVERIFY(text.find(groups) != std::string::npos);
+        text.erase(text.find(groups), groups.size());
+        writeText(file, text);
+        const auto old = summary::readSummary(file);
+        QVERIFY2(old.ok(), old.ok() ? "" : old.error().message.c_str());
+        const auto &calls = old.value().ranks.front().figures.collectives;
+        QCOMPARE(calls.size(), std::size_t(2));
+        QCOMPARE(calls[0].name, std::string("all_reduce"));
+        QVERIFY(!calls[0].hasGroup());
+        QCOMPARE(calls[0].sequence, std::int64_t(-1));
+        QCOMPARE(calls[1].endNs, std::int64_t(400));
+    }
+
     void recognisedByContent()
     {
         QTemporaryDir dir;
