@@ -94,6 +94,11 @@ struct RankFigures {
     // Set, naming the file, when the rank's trace could not be read (summariseRanks); the
     // figures are then empty.
     std::string loadError{};
+    // The trace file the figures were made from, when they were read from a rank summary: its
+    // size and CRC-32, to tell whether a file found at `file` now is the same one. 0 and 0 when
+    // the figures were made here from the trace itself.
+    std::uint64_t summarisedBytes = 0;
+    std::uint32_t summarisedCrc32 = 0;
 
     int stepCount() const { return static_cast<int>(steps.size()); }
     std::int64_t windowNs() const { return windowEndNs - windowStartNs; }

@@ -1,6 +1,7 @@
 #include "core/summary/jobsource.h"
 
 #include "core/summary/summaryfile.h"
+#include "core/summary/timelineranks.h"
 #include "core/trace/checksum.h"
 #include "core/trace/loader.h"
 
@@ -42,7 +43,7 @@ Result<analysis::RankSummary> summariseTraceFile(const fs::path &file, const Sto
 
 Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<fs::path> &files,
                                                      const analysis::JobOptions &options, ProgressReporter &progress,
-                                                     const StopToken &stop)
+                                                     const StopToken &stop, std::vector<std::string> *notes)
 {
     std::vector<analysis::RankFigures> ranks;
     std::vector<fs::path> traces;
@@ -58,9 +59,24 @@ Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<fs::path>
             return read.error();
         summaries.push_back(std::move(read).value());
     }
-    // Merged, so that a rank in two of the summaries given counts once.
+    // Merged, so that a rank in two of the summaries given counts once. A trace given beside the
+    // summary made from it is not summarised again, when it is still that file (size, CRC-32);
+    // when it is not, the trace is summarised and its summary left out, which a note says.
+    std::set<fs::path> given;
+    for (const auto &trace : traces)
+        given.insert(resolved(trace));
     for (auto &rank : merge(std::move(summaries)).ranks) {
-        summarised.insert(resolved(rank.figures.file));
+        rank.figures.summarisedBytes = rank.traceBytes;
+        rank.figures.summarisedCrc32 = rank.traceCrc32;
+        const auto path = resolved(rank.figures.file);
+        if (given.contains(path)) {
+            if (const auto differs = traceDiffersFromSummary(rank.figures)) {
+                if (notes)
+                    notes->push_back(*differs + ": the trace was summarised again and the summary left out");
+                continue;
+            }
+        }
+        summarised.insert(path);
         ranks.push_back(std::move(rank.figures));
     }
     std::erase_if(traces, [&](const fs::path &trace) { return summarised.contains(resolved(trace)); });
@@ -75,12 +91,15 @@ Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<fs::path>
 Result<analysis::JobFigures> loadJob(const std::vector<fs::path> &files, const analysis::JobOptions &options,
                                      ProgressReporter &progress, const StopToken &stop)
 {
-    auto ranks = loadRanks(files, options, progress, stop);
+    std::vector<std::string> notes;
+    auto ranks = loadRanks(files, options, progress, stop, &notes);
     if (!ranks.ok())
         return ranks.error();
     if (ranks.value().empty())
         return Error{"no ranks in the files given"};
-    return analysis::combineRanks(std::move(ranks).value());
+    auto job = analysis::combineRanks(std::move(ranks).value());
+    job.problems.insert(job.problems.end(), notes.begin(), notes.end());
+    return job;
 }
 
 } // namespace pyrometer::summary

@@ -6,6 +6,7 @@
 #include "core/util/result.h"
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace pyrometer::summary {
@@ -14,7 +15,7 @@ namespace pyrometer::summary {
 // mix (the files analysis::jobFiles lists). Summaries are read; traces are summarised here, one
 // rank per thread; then both go through combineRanks, so a job of summaries made on a cluster
 // and the same job summarised here give the same figures. A trace that a summary given with it
-// was made from (the same path) is not summarised twice. Errors name the file.
+// was made from (the same path, size and CRC-32) is not summarised twice. Errors name the file.
 Result<analysis::JobFigures> loadJob(const std::vector<std::filesystem::path> &files,
                                      const analysis::JobOptions &options, ProgressReporter &progress,
                                      const StopToken &stop);
@@ -25,9 +26,11 @@ Result<analysis::JobFigures> loadJob(const std::vector<std::filesystem::path> &f
 Result<analysis::RankSummary> summariseTraceFile(const std::filesystem::path &file, const StopToken &stop = {});
 
 // The same, with a summary read where its path is a summary and a trace summarised otherwise,
-// returning each rank's figures before they are combined.
+// returning each rank's figures before they are combined (those read from a summary carry the
+// size and CRC-32 of the file it was made from). A trace given beside its own summary that is
+// no longer that file is summarised again, its summary left out, and a note says so.
 Result<std::vector<analysis::RankFigures>> loadRanks(const std::vector<std::filesystem::path> &files,
                                                      const analysis::JobOptions &options, ProgressReporter &progress,
-                                                     const StopToken &stop);
+                                                     const StopToken &stop, std::vector<std::string> *notes = nullptr);
 
 } // namespace pyrometer::summary

@@ -1,6 +1,7 @@
 #include "ui/distributed/distributedpage.h"
 
 #include "core/report/jobreport.h"
+#include "core/summary/timelineranks.h"
 #include "ui/distributed/rankbars.h"
 #include "ui/distributed/rankstep.h"
 #include "ui/distributed/stepheatmap.h"
@@ -301,11 +302,17 @@ QMenu *DistributedPage::rankMenu(std::size_t rankIndex, QWidget *parent)
     step->setEnabled(!rank.steps.empty() && m_job->timelinePosition(rankIndex) >= 0);
     connect(step, &QAction::triggered, this, [this, rankIndex] { requestStep(rankIndex, 0); });
     const QString file = QString::fromStdString(rank.file);
-    const bool here = QFileInfo(file).isFile();
-    auto *open = menu->addAction(here ? tr("Open %1's whole trace").arg(label)
-                                      : tr("Open %1's whole trace (not on this machine)").arg(label));
-    open->setEnabled(here);
-    open->setToolTip(file);
+    const auto where = summary::rankTraceHere(rank);
+    auto *open = menu->addAction(where == summary::RankTrace::Here ? tr("Open %1's whole trace").arg(label)
+                                 : where == summary::RankTrace::Missing
+                                     ? tr("Open %1's whole trace (not on this machine)").arg(label)
+                                     : tr("Open %1's trace (not the file its summary was made from)").arg(label));
+    open->setEnabled(where != summary::RankTrace::Missing);
+    open->setToolTip(where == summary::RankTrace::Different
+                         ? tr("%1 has another size than the trace the summary was made from: it opens as it is now, "
+                              "and its figures may differ from the job's.")
+                               .arg(file)
+                         : file);
     connect(open, &QAction::triggered, this, [this, file] { m_workspace->openTrace(file); });
     return menu;
 }

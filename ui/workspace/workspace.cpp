@@ -2,6 +2,7 @@
 
 #include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
+#include "core/summary/timelineranks.h"
 #include "core/trace/loader.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/workspace/jobload.h"
@@ -207,9 +208,9 @@ void Workspace::openJob(const QStringList &paths)
             job->id = m_nextId++;
             job->files = std::move(files);
             job->figures = std::move(summary.figures);
-            auto chosen = chooseTimelineRanks(job->figures);
+            auto chosen = summary::chooseTimelineRanks(job->figures);
             job->timelineRanks = std::move(chosen.ranks);
-            job->timelineReason = std::move(chosen.reason);
+            job->timelineReason = QString::fromStdString(chosen.reason);
             const DocumentId opened = job->id;
             m_jobDocuments.emplace(opened, std::move(job));
             Q_EMIT jobOpened(opened);
