@@ -19,6 +19,9 @@ import sys
 from collections import defaultdict
 from decimal import Decimal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stepspans  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "fixtures", "analysis")
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
@@ -244,7 +247,10 @@ PRIORITY = ["kernel", "memcpy", "memset", "runtime", "dataloader", "cpu_exec"]
 
 
 def write_steps(path, events, ops, gpu, threads):
-    steps = sorted((op for op in ops if re.fullmatch(r"ProfilerStep#\d+", op["name"])), key=lambda o: o["start"])
+    # Each step over its span on the GPU's clock (scripts/stepspans.py): from its CPU start, or
+    # the previous step's end, to the later of its CPU end and the end of the device work it
+    # launched; within it, whatever ran then counts, by the categories' priority.
+    steps = stepspans.spans(events)[0]
     intervals = []  # (start, end, category)
     for k in gpu:
         intervals.append((k["start"], k["start"] + k["dur"], k["kind"]))
