@@ -87,6 +87,8 @@ QString findingText(const analysis::JobFigures &figures)
     }
     for (const auto &problem : figures.problems)
         html += QStringLiteral("<p style='margin:2px 0'>⚠ %1</p>").arg(qs(problem).toHtmlEscaped());
+    for (const auto &note : figures.notes)
+        html += QStringLiteral("<p style='margin:2px 0'>Note: %1.</p>").arg(qs(note).toHtmlEscaped());
     html += QStringLiteral("<p style='margin:2px 0'>%1</p>").arg(qs(report::anchorSentence(figures)).toHtmlEscaped());
     return html;
 }

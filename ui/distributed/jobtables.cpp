@@ -1,5 +1,7 @@
 #include "ui/distributed/jobtables.h"
 
+#include "core/analysis/collectivematch.h"
+
 #include "core/util/format.h"
 #include "ui/shell/preferences.h"
 
@@ -79,12 +81,18 @@ CollectivesModel *makeCollectivesModel(QObject *parent)
     const auto bandwidth = [](double gbps) { return gbps > 0 ? QString::number(gbps, 'f', 2) : QStringLiteral("–"); };
     std::vector<Column> columns{
         {tr("Collective"), [](const CollectiveRow &r) { return QString::fromStdString(r.name); }, {}, false, {}},
+        {tr("Process group"),
+         [](const CollectiveRow &r) { return QString::fromStdString(analysis::processGroupLabel(r.group, r.groupDesc)); },
+         {}, false, tr("The process group the calls ran in (its description and name), as the trace says")},
+        {tr("Members"), [](const CollectiveRow &r) { return QString::fromStdString(r.groupRanks); }, {}, false,
+         tr("The group's ranks")},
         {tr("Rank"), [](const CollectiveRow &r) { return r.rank < 0 ? tr("all") : QString::number(r.rank); },
          [](const CollectiveRow &r) { return r.rank; }, true, {}},
         {tr("Message size"),
          [](const CollectiveRow &r) { return r.bytes < 0 ? tr("unknown") : QString::fromStdString(formatBytes(std::uint64_t(r.bytes))); },
          [](const CollectiveRow &r) { return qlonglong(r.bytes); }, true, tr("Bytes per call (the larger of input and output)")},
-        {tr("Group"), [](const CollectiveRow &r) { return r.groupSize; }, {}, true, tr("Ranks taking part")},
+        {tr("Group size"), [](const CollectiveRow &r) { return r.groupSize; }, {}, true,
+         tr("Ranks taking part: the group's, else the job's world size")},
         {tr("Calls"), [](const CollectiveRow &r) { return qulonglong(r.calls); }, {}, true, {}},
         timeColumn<CollectiveRow>("Total time", [](const CollectiveRow &r) { return r.timeNs; }, "Summed over the calls"),
         {tr("algbw GB/s"), [bandwidth](const CollectiveRow &r) { return bandwidth(r.algbwGBps); },
@@ -93,7 +101,7 @@ CollectivesModel *makeCollectivesModel(QObject *parent)
          [](const CollectiveRow &r) { return r.busbwGBps; }, true, tr("algbw × nccl-tests' bus factor for the collective and group")},
     };
     auto *model = new CollectivesModel(std::move(columns), parent);
-    model->setExportTitle(5, tr("Total time (us)"));
+    model->setExportTitle(7, tr("Total time (us)"));
     return model;
 }
 

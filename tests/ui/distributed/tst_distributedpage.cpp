@@ -188,11 +188,11 @@ private Q_SLOTS:
         page->collectivesRankChooser()->setCurrentIndex(0);
         QVERIFY(page->collectivesModel()->rows() == figures.collectives);
         // Sorting by total time, largest first, follows the numbers, not the text.
-        page->collectivesTable()->sortByColumn(5, Qt::DescendingOrder);
+        page->collectivesTable()->sortByColumn(7, Qt::DescendingOrder);
         const auto *sorted = page->collectivesTable()->model();
         for (int row = 1; row < sorted->rowCount(); ++row)
-            QVERIFY(sorted->index(row - 1, 5).data(distributed::CollectivesModel::SortRole).toDouble() >=
-                    sorted->index(row, 5).data(distributed::CollectivesModel::SortRole).toDouble());
+            QVERIFY(sorted->index(row - 1, 7).data(distributed::CollectivesModel::SortRole).toDouble() >=
+                    sorted->index(row, 7).data(distributed::CollectivesModel::SortRole).toDouble());
         QCOMPARE(page->ranksModel()->rowCount(), 2);
 
         // The combined trace is open, one process group per rank.
@@ -306,6 +306,8 @@ private Q_SLOTS:
         QTest::addRow("not a trace") << "not a trace";
         QTest::addRow("truncated gzip") << "truncated";
     }
+    // A missing file fails the job; a rank that does not load among others that do is named
+    // among the job's problems on the page, and the job is the other ranks.
     void badInputNamesItsFileAndKeepsWhatIsOpen()
     {
         QFETCH(QString, kind);
@@ -329,6 +331,15 @@ private Q_SLOTS:
         QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
         window.openJob({kMultirank + "/sampled_rank-0.json.gz", bad});
         QVERIFY(waitIdle(window));
+        if (kind != QStringLiteral("missing")) {
+            const auto job = onlyJob(window);
+            QVERIFY(job);
+            QCOMPARE(job->figures.ranks.size(), std::size_t(1));
+            QCOMPARE(job->figures.failedRanks.size(), std::size_t(1));
+            QVERIFY2(pageOf(window)->finding()->text().contains(QFileInfo(bad).fileName()),
+                     qPrintable(pageOf(window)->finding()->text()));
+            return;
+        }
         QVERIFY(window.failureCount() > 0);
         const QString messages = window.banner()->messages().join(QStringLiteral("\n"));
         QVERIFY2(messages.contains(QFileInfo(bad).fileName()), qPrintable(messages));
