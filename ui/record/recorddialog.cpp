@@ -1,5 +1,6 @@
 #include "ui/record/recorddialog.h"
 
+#include "ui/record/interpreterprobe.h"
 #include "ui/record/recordrun.h"
 
 #include <QCheckBox>
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
@@ -26,7 +26,6 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 namespace pyrometer::ui {
 
@@ -82,7 +81,7 @@ QString defaultRecordFolder(const QString &script)
 }
 
 RecordDialog::RecordDialog(QWidget *parent)
-    : QDialog(parent), m_run(new RecordRun(this)), m_python(new QComboBox(this)), m_interpreter(new QLabel(this)),
+    : QDialog(parent), m_run(new RecordRun(this)), m_probe(new InterpreterProbe(this)), m_python(new QComboBox(this)), m_interpreter(new QLabel(this)),
       m_asScript(new QRadioButton(tr("Script"), this)), m_asModule(new QRadioButton(tr("Module (-m)"), this)),
       m_script(new QLineEdit(this)), m_arguments(new QLineEdit(this)), m_workingDirectory(new QLineEdit(this)),
       m_environment(new QLineEdit(this)), m_outputDirectory(new QLineEdit(this)), m_mark(new QComboBox(this)),
@@ -231,6 +230,10 @@ RecordDialog::RecordDialog(QWidget *parent)
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_mark, &QComboBox::currentIndexChanged, this, &RecordDialog::updateMarkFields);
     connect(m_python, &QComboBox::currentTextChanged, this, &RecordDialog::probe);
+    connect(m_probe, &InterpreterProbe::checking, this, [this](const QString &python) {
+        m_interpreter->setText(tr("Checking %1: asking what its torch offers…").arg(python));
+    });
+    connect(m_probe, &InterpreterProbe::answered, this, &RecordDialog::probeAnswered);
     connect(m_run, &RecordRun::output, this, [this](const QString &text) { appendLog(text); });
     connect(m_run, &RecordRun::started, this, [this](const record::InterpreterInfo &interpreter) {
         m_interpreter->setText(describeInterpreter(interpreter));
@@ -247,6 +250,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     m_python->addItems(m_settings.interpreters.isEmpty() ? QStringList{QStringLiteral("python3")}
                                                          : m_settings.interpreters);
     setOptions(m_settings.options);
+    probe(); // the same name as the combo's first: no change to start it
     updateMarkFields();
 }
 
@@ -254,7 +258,7 @@ RecordDialog::~RecordDialog() = default;
 
 bool RecordDialog::isRecording() const
 {
-    return m_run->isRunning();
+    return m_run->isRunning() || m_recordQueued;
 }
 
 record::RecordOptions RecordDialog::options() const
@@ -321,25 +325,32 @@ void RecordDialog::setOptions(const record::RecordOptions &o)
 void RecordDialog::probe()
 {
     const auto python = m_python->currentText().trimmed();
-    const int generation = ++m_probeGeneration;
+    if (m_probe->isCurrent(python))
+        return;
     m_cuda->setEnabled(false);
-    if (python.isEmpty()) {
-        m_interpreter->setText(tr("Choose the interpreter you run the program with."));
+    m_interpreter->setText(python.isEmpty() ? tr("Choose the interpreter you run the program with.")
+                                            : tr("Checking %1…").arg(python));
+    m_probe->setPython(python);
+}
+
+void RecordDialog::probeAnswered()
+{
+    const auto &answer = *m_probe->answer();
+    if (!m_probe->python().isEmpty())
+        showProbe(answer);
+    if (!m_recordQueued)
+        return;
+    m_recordQueued = false;
+    if (answer) {
+        beginRecord();
         return;
     }
-    m_interpreter->setText(tr("Asking %1 what its torch offers…").arg(python));
-    // The answer comes back through a guarded pointer: the dialog may be gone by then.
-    QPointer<RecordDialog> self(this);
-    (void)QtConcurrent::run([self, generation, python = python.toStdString()] {
-        auto info = record::probeInterpreter(python);
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, info = std::move(info)] {
-                if (self && generation == self->m_probeGeneration)
-                    self->showProbe(info);
-            },
-            Qt::QueuedConnection);
-    });
+    // Not started with what the interpreter may not offer: the user reads why, and decides.
+    setRunning(false);
+    m_status->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                          .arg(tr("Not started: %1. Record starts it all the same.")
+                                   .arg(QString::fromStdString(answer.error().message))
+                                   .toHtmlEscaped()));
 }
 
 void RecordDialog::showProbe(const Result<record::InterpreterInfo> &info)
@@ -351,8 +362,7 @@ void RecordDialog::showProbe(const Result<record::InterpreterInfo> &info)
     }
     m_interpreter->setText(describeInterpreter(info.value()));
     m_cuda->setEnabled(info->cuda);
-    if (!info->cuda)
-        m_cuda->setToolTip(tr("This interpreter's torch sees no GPU"));
+    m_cuda->setToolTip(info->cuda ? tr("Record CUDA kernels too") : tr("This interpreter's torch sees no GPU"));
 }
 
 void RecordDialog::updateMarkFields()
@@ -367,7 +377,7 @@ void RecordDialog::updateMarkFields()
 
 bool RecordDialog::startRecord()
 {
-    if (m_run->isRunning())
+    if (isRecording())
         return false;
     const auto o = options();
     QString problem;
@@ -381,6 +391,20 @@ bool RecordDialog::startRecord()
         m_status->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(problem.toHtmlEscaped()));
         return false;
     }
+    if (!m_probe->isAnswered()) {
+        // Its CUDA is not known yet: the record starts when the interpreter has answered.
+        m_recordQueued = true;
+        setRunning(true);
+        m_status->setText(tr("Checking %1; the record starts when it answers…").arg(QString::fromStdString(o.python)));
+        return true;
+    }
+    beginRecord();
+    return true;
+}
+
+void RecordDialog::beginRecord()
+{
+    const auto o = options();
     m_settings.options = o;
     m_settings.rememberInterpreter(QString::fromStdString(o.python));
     saveSettings();
@@ -395,12 +419,11 @@ bool RecordDialog::startRecord()
     m_run->start(o);
     setRunning(true);
     m_status->setText(tr("Starting %1…").arg(QString::fromStdString(o.python)));
-    return true;
 }
 
 bool RecordDialog::recordAgain()
 {
-    if (m_run->isRunning())
+    if (isRecording())
         return false;
     setOptions(m_run->options());
     return startRecord();
@@ -408,6 +431,12 @@ bool RecordDialog::recordAgain()
 
 void RecordDialog::cancelRecord()
 {
+    if (m_recordQueued) {
+        m_recordQueued = false;
+        setRunning(false);
+        m_status->setText(tr("Cancelled before the record started."));
+        return;
+    }
     if (!m_run->isRunning())
         return;
     appendLog(tr("cancelling: interrupting the program (a record in progress is written), then ending it"), true);

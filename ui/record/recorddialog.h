@@ -21,13 +21,16 @@ class QSpinBox;
 
 namespace pyrometer::ui {
 
+class InterpreterProbe;
 class RecordRun;
 
 // File → Record program…: runs the user's script or module, unchanged, in their own
 // interpreter under the profiler. Above, what to run and how to record it (remembered);
 // below, the program's output as it comes, progress in steps and elapsed time. Record starts,
 // Cancel stops the program (interrupt, then terminate) and keeps a complete trace, Record again
-// repeats with the same settings. The dialog is not modal, and closing it does not stop a
+// repeats with the same settings. The interpreter is asked what its torch offers (CUDA or not)
+// once its name stops changing; Record pressed before it answers waits for that answer, so
+// that a record never starts with what an earlier interpreter, or none, offered. The dialog is not modal, and closing it does not stop a
 // record: the window stays usable and opens the trace when it is written.
 class RecordDialog final : public QDialog {
     Q_OBJECT
@@ -38,15 +41,19 @@ public:
     // The options as the form says (python, script, arguments, ...).
     record::RecordOptions options() const;
     void setOptions(const record::RecordOptions &options);
-    // Starts a record with the form's options; false (with the reason shown) when the form
-    // is incomplete or a record is running.
+    // Starts a record with the form's options, or queues it until the interpreter has answered
+    // (isRecording() is true from then); false (with the reason shown) when the form is
+    // incomplete or a record is running.
     bool startRecord();
     // Records again with the last record's options (the form shows them).
     bool recordAgain();
     void cancelRecord();
 
     RecordRun *run() const { return m_run; }
+    InterpreterProbe *interpreterProbe() const { return m_probe; }
+    // A record runs, or waits for the interpreter's answer to start.
     bool isRecording() const;
+    bool isWaitingForProbe() const { return m_recordQueued; }
     QComboBox *pythonCombo() const { return m_python; }
     QLineEdit *scriptEdit() const { return m_script; }
     QLineEdit *argumentsEdit() const { return m_arguments; }
@@ -68,6 +75,8 @@ Q_SIGNALS:
 private:
     void probe();
     void showProbe(const Result<record::InterpreterInfo> &info);
+    void probeAnswered();
+    void beginRecord();
     void updateMarkFields();
     void setRunning(bool running);
     void showProgress(const record::RecordProgress &progress);
@@ -76,6 +85,7 @@ private:
     void saveSettings() const;
 
     RecordRun *m_run;
+    InterpreterProbe *m_probe;
     RecordSettings m_settings;
     QComboBox *m_python;
     QLabel *m_interpreter;
@@ -106,7 +116,7 @@ private:
     QPushButton *m_cancel;
     QPushButton *m_again;
     QElapsedTimer m_elapsed;
-    int m_probeGeneration = 0;
+    bool m_recordQueued = false;
 };
 
 // The folder records go to by default: <app data>/records/<script's name>.

@@ -1,6 +1,7 @@
 #include "ui/compare/comparepage.h"
 #include "ui/memory/memorypage.h"
 #include "ui/plots/memorycategoryplot.h"
+#include "ui/record/interpreterprobe.h"
 #include "ui/record/recorddialog.h"
 #include "ui/record/recordrun.h"
 #include "ui/shell/mainwindow.h"
@@ -23,6 +24,10 @@
 #include <QTest>
 
 #include <qcustomplot.h>
+
+#include <atomic>
+#include <memory>
+#include <thread>
 
 using namespace pyrometer;
 using namespace pyrometer::ui;
@@ -52,6 +57,52 @@ bool waitFinished(RecordDialog &dialog)
 {
     return QTest::qWaitFor([&] { return !dialog.isRecording(); }, 120'000);
 }
+
+// A quick record (the program raises) with CUDA asked for, in python.
+record::RecordOptions waitingOptions(const QTemporaryDir &dir, const char *python)
+{
+    auto options = optionsFor(dir, "raises.py", 2);
+    options.cuda = true;
+    options.python = python;
+    return options;
+}
+
+// A probe in place of the interpreter's: it counts its calls, holds until released (or
+// stopped), and answers that torch sees a GPU. Shared, as a probe runs on a worker thread.
+struct HeldProbe {
+    std::atomic<int> calls{0};
+    std::atomic<int> stopped{0};
+    std::atomic<bool> released{false};
+    std::vector<std::string> asked; // written before calls is counted up
+
+    // Probes of the dialog's interpreters go to a new HeldProbe, delay after the last change.
+    static std::shared_ptr<HeldProbe> install(RecordDialog &dialog, std::chrono::milliseconds delay)
+    {
+        auto held = std::make_shared<HeldProbe>();
+        InterpreterProbe::ProbeFunction probe = [held](const std::string &python,
+                                                       const StopToken &stop) -> Result<record::InterpreterInfo> {
+            held->asked.push_back(python);
+            ++held->calls;
+            while (!held->released && !stop.stopRequested())
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            if (stop.stopRequested()) {
+                ++held->stopped;
+                return Error{python + ": stopped"};
+            }
+            record::InterpreterInfo info;
+            info.python = python;
+            info.executable = python;
+            info.torchVersion = "1.13.0";
+            info.pythonVersion = "3.11.2";
+            info.cuda = true;
+            info.cudaDevices = 1;
+            return info;
+        };
+        dialog.interpreterProbe()->setProbeFunction(probe);
+        dialog.interpreterProbe()->setDelay(delay);
+        return held;
+    }
+};
 
 } // namespace
 
@@ -99,6 +150,91 @@ private Q_SLOTS:
         dialog.pythonCombo()->setCurrentText(QStringLiteral("/nonexistent/python"));
         QTRY_VERIFY_WITH_TIMEOUT(
             dialog.interpreterLabel()->text().contains(QStringLiteral("cannot start /nonexistent/python")), 30'000);
+    }
+
+    void typingStartsOneProbe()
+    {
+        RecordDialog dialog;
+        // Well above the time between two keystrokes, however busy the machine.
+        const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(1500));
+        held->released = true;
+        auto *field = dialog.pythonCombo()->lineEdit();
+        field->clear();
+        QTest::keyClicks(field, QStringLiteral("/opt/venv/bin/python3"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().startsWith(QStringLiteral("torch 1.13.0")), 10'000);
+        QCOMPARE(held->calls.load(), 1);
+        QCOMPARE(held->asked.back(), std::string("/opt/venv/bin/python3"));
+        QVERIFY(dialog.cudaCheck()->isEnabled());
+    }
+
+    void anotherInterpreterStopsTheProbeRunning()
+    {
+        RecordDialog dialog;
+        const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(0));
+        dialog.pythonCombo()->setCurrentText(QStringLiteral("/opt/a/python"));
+        QTRY_COMPARE_WITH_TIMEOUT(held->calls.load(), 1, 10'000);
+        QVERIFY(dialog.interpreterLabel()->text().contains(QStringLiteral("Checking /opt/a/python")));
+        dialog.pythonCombo()->setCurrentText(QStringLiteral("/opt/b/python"));
+        QTRY_COMPARE_WITH_TIMEOUT(held->stopped.load(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(held->calls.load(), 2, 10'000);
+        held->released = true;
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterProbe()->isAnswered(), 10'000);
+        // The answer is the current interpreter's; the stopped probe's is dropped.
+        QVERIFY(dialog.interpreterLabel()->text().contains(QStringLiteral("/opt/b/python")));
+        QVERIFY(!dialog.interpreterLabel()->text().contains(QStringLiteral("stopped")));
+    }
+
+    void probeThatHangsTimesOut()
+    {
+        RecordDialog dialog;
+        const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(0));
+        dialog.interpreterProbe()->setTimeout(std::chrono::milliseconds(200));
+        dialog.pythonCombo()->setCurrentText(QStringLiteral("/opt/hangs/python"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().contains(
+                                     QStringLiteral("/opt/hangs/python did not answer in 0.2 s")),
+                                 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(held->stopped.load(), 1, 10'000);
+        QVERIFY(!dialog.cudaCheck()->isEnabled());
+    }
+
+    void recordWaitsForTheProbeOfItsInterpreter()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(0));
+        dialog.setOptions(waitingOptions(dir, "/usr/bin/../bin/python3")); // not the settings' last name
+        QTRY_COMPARE_WITH_TIMEOUT(held->calls.load(), 1, 10'000);
+        // Record while the interpreter is being asked: it waits for its answer.
+        QVERIFY(dialog.startRecord());
+        QVERIFY(!dialog.run()->isRunning());
+        QVERIFY(dialog.isRecording());
+        QVERIFY(!dialog.recordButton()->isEnabled());
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("Checking /usr/bin/../bin/python3")),
+                 qPrintable(dialog.statusLabel()->text()));
+        held->released = true;
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.run()->isRunning() || !dialog.isRecording(), 10'000);
+        // It recorded with what the interpreter offers (a GPU), and remembers CUDA on.
+        QVERIFY(dialog.run()->options().cuda);
+        QVERIFY(waitFinished(dialog));
+        QSettings settings;
+        QVERIFY(RecordSettings::load(settings).options.cuda);
+        QCOMPARE(held->calls.load(), 1);
+    }
+
+    void cancelWhileWaitingForTheProbeStartsNothing()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(0));
+        dialog.setOptions(waitingOptions(dir, "/opt/waiting/python"));
+        QVERIFY(dialog.startRecord());
+        QVERIFY(dialog.isWaitingForProbe());
+        dialog.cancelRecord();
+        QVERIFY(!dialog.isRecording());
+        held->released = true;
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterProbe()->isAnswered(), 10'000);
+        QVERIFY(!dialog.run()->isRunning());
+        QVERIFY(dialog.recordButton()->isEnabled());
     }
 
     void recordsATrainingLoopLive()
