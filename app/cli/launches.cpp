@@ -37,14 +37,14 @@ nlohmann::json groupJson(const analysis::LaunchGroup &g)
     return json;
 }
 
-void writeJsonStats(const analysis::LaunchStats &stats, std::size_t top)
+void writeJsonStats(const analysis::LaunchStats &stats, const trace::Trace &trace, std::size_t top)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto &l : stats.launches) {
         if (top > 0 && rows.size() >= top)
             break;
         rows.push_back({{"correlation", l.correlation},
-                        {"kernel", l.kernelName},
+                        {"kernel", trace.string(l.kernelName)},
                         {"device", l.device},
                         {"stream", l.stream},
                         {"start_us", micros(l.kernelStartNs)},
@@ -80,7 +80,7 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
     for (const auto &l : stats.launches) {
         if (top > 0 && text.rows.size() >= top)
             break;
-        text.rows.push_back({std::to_string(l.correlation), l.kernelName, std::to_string(l.stream),
+        text.rows.push_back({std::to_string(l.correlation), std::string(input.trace->string(l.kernelName)), std::to_string(l.stream),
                              instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
                              microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
     }
@@ -123,7 +123,7 @@ int runLaunches(const LaunchesOptions &options)
         return kBadInput;
     const auto stats = analysis::buildLaunchStats(*input->index, *range);
     if (options.format == Format::Json) {
-        writeJsonStats(stats, options.top);
+        writeJsonStats(stats, *input->trace, options.top);
         return kSuccess;
     }
     if (options.by == LaunchRows::Launch) {

@@ -235,7 +235,7 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
         auto &points = queuePoints[rawStream[k]];
         points.push_back({l.callStartNs <= kernelEnd ? l.callStartNs : l.kernelStartNs, 1});
         points.push_back({kernelEnd, -1});
-        l.kernelName = group.group.name;
+        l.kernelName = rawName[k];
         stats.launches.push_back(std::move(l));
     }
 

@@ -16,7 +16,7 @@ struct Launch {
     std::int64_t correlation = -1;
     EventRef kernel; // the kernel, memcpy or memset
     EventRef call;   // cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, cudaMemcpyAsync, ...
-    std::string kernelName;
+    trace::StringId kernelName; // in the trace's strings: one copy of a name for all its launches
     std::int32_t device = -1;
     std::int32_t stream = -1;
     std::int64_t callStartNs = 0;

@@ -8,8 +8,14 @@
 #endif
 
 #include <QObject>
+#include <QTemporaryDir>
 
+#include <fstream>
 #include <map>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace pyrometer;
 using namespace pyrometer::analysis;
@@ -34,6 +40,45 @@ LaunchGroup group(std::string name, std::int32_t device, std::int32_t stream, st
     return {std::move(name), device, stream, count, median, p90, max, total, callMean, kernelMean, outliers};
 }
 
+// 20,000 launches of one kernel with a 400-character name (templated CUDA kernels' names run
+// to hundreds): a launch holds the trace's id of the name, so the statistics take about
+// sizeof(Launch) and two queue points a launch, not another copy of the name each.
+void checkLaunchesShareTheirKernelsName()
+{
+#if !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
+    QSKIP("measures the heap with glibc's mallinfo2");
+#else
+    constexpr int launches = 20000;
+    const std::string name = "void gemm_kernel<" + std::string(374, 'T') + ">(float*)";
+    QCOMPARE(name.size(), std::size_t(400));
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("launches.json").toStdString();
+    {
+        std::ofstream out(file);
+        out << "{\"traceEvents\": [\n";
+        for (int i = 1; i <= launches; ++i)
+            out << R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" << i * 10
+                << R"(,"dur":2,"args":{"correlation":)" << i << "}},\n"
+                << R"({"ph":"X","cat":"kernel","name":")" << name << R"(","pid":0,"tid":7,"ts":)" << i * 10 + 3
+                << R"(,"dur":5,"args":{"device":0,"stream":7,"correlation":)" << i << "}}"
+                << (i < launches ? ",\n" : "\n");
+        out << "]}\n";
+    }
+    auto loaded = trace::loadTrace(file);
+    QVERIFY(loaded.ok());
+    const auto index = buildTraceIndex(*loaded.value());
+    const auto before = mallinfo2().uordblks;
+    const auto stats = buildLaunchStats(*index);
+    const auto grown = mallinfo2().uordblks - before;
+    QCOMPARE(stats.launches.size(), std::size_t(launches));
+    QCOMPARE(std::string(loaded.value()->string(stats.launches.back().kernelName)), name);
+    // A launch, its two queue points (8 + 4 bytes each) and 64 bytes a launch to spare for
+    // the groups and the vectors' slack: a copy of the name (400 bytes) a launch would not fit.
+    const std::size_t bound = launches * (sizeof(Launch) + 2 * 12 + 64);
+    QVERIFY2(grown < bound, qPrintable(QStringLiteral("%1 bytes for %2 launches, bound %3").arg(grown).arg(launches).arg(bound)));
+#endif
+}
+
 } // namespace
 
 class TestLaunches : public QObject {
@@ -41,6 +86,9 @@ class TestLaunches : public QObject {
 
 private slots:
     void initTestCase() { verifyFixtures(); }
+
+    // 20,000 launches of one kernel with a 400-character name: see launchesShareTheirKernelsName.
+    void launchesShareTheirKernelsName() { checkLaunchesShareTheirKernelsName(); }
 
     // tests/fixtures/analysis/launches_two_streams.json: nine launches on streams 7 and 8; a
     // kernel with correlation 0 and one without a call are left out.
@@ -77,7 +125,7 @@ private slots:
             const auto &l = stats.launches[i];
             const auto &e = expected[i];
             QCOMPARE(l.kernelStartNs, e.start * us);
-            QCOMPARE(l.kernelName, std::string(e.name));
+            QCOMPARE(std::string(loaded.trace->string(l.kernelName)), std::string(e.name));
             QCOMPARE(l.device, 0);
             QCOMPARE(l.stream, e.stream);
             QCOMPARE(l.callStartNs, e.callStart * us);
@@ -154,7 +202,7 @@ private slots:
         QCOMPARE(stats.launches.size(), std::size_t(3));
         QCOMPARE(stats.launches[0].callStartNs, 0 * us);
         QCOMPARE(stats.launches[0].delayNs, 2 * us);
-        QCOMPARE(stats.launches[1].kernelName, std::string("Memcpy DtoH (Device -> Pageable)"));
+        QCOMPARE(std::string(loaded.trace->string(stats.launches[1].kernelName)), std::string("Memcpy DtoH (Device -> Pageable)"));
         QCOMPARE(stats.launches[1].callStartNs, 10 * us);
         QCOMPARE(stats.launches[1].delayNs, -8 * us);
         QCOMPARE(stats.launches[2].callStartNs, 40 * us);
