@@ -112,9 +112,8 @@ void classifyOutcome(RecordOutcome &outcome, const RecordOptions &options, const
                           " steps, before its trace was written";
     } else {
         outcome.failure = RecordFailure::ExitedBeforeTrace;
-        outcome.message = program + ": the program exited with status " + std::to_string(exit.exitCode) +
-                          " after " + steps + " steps, before its trace was written" +
-                          withDetail(lastLine(outcome.lastErrorLines));
+        outcome.message = program + ": the program exited with status " + std::to_string(exit.exitCode) + " after " +
+                          steps + " steps, before its trace was written" + withDetail(lastLine(outcome.lastErrorLines));
     }
 }
 

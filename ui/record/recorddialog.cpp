@@ -81,10 +81,11 @@ QString defaultRecordFolder(const QString &script)
 }
 
 RecordDialog::RecordDialog(QWidget *parent)
-    : QDialog(parent), m_run(new RecordRun(this)), m_probe(new InterpreterProbe(this)), m_python(new QComboBox(this)), m_interpreter(new QLabel(this)),
-      m_asScript(new QRadioButton(tr("Script"), this)), m_asModule(new QRadioButton(tr("Module (-m)"), this)),
-      m_script(new QLineEdit(this)), m_arguments(new QLineEdit(this)), m_workingDirectory(new QLineEdit(this)),
-      m_environment(new QLineEdit(this)), m_outputDirectory(new QLineEdit(this)), m_mark(new QComboBox(this)),
+    : QDialog(parent), m_run(new RecordRun(this)), m_probe(new InterpreterProbe(this)), m_python(new QComboBox(this)),
+      m_interpreter(new QLabel(this)), m_asScript(new QRadioButton(tr("Script"), this)),
+      m_asModule(new QRadioButton(tr("Module (-m)"), this)), m_script(new QLineEdit(this)),
+      m_arguments(new QLineEdit(this)), m_workingDirectory(new QLineEdit(this)), m_environment(new QLineEdit(this)),
+      m_outputDirectory(new QLineEdit(this)), m_mark(new QComboBox(this)),
       m_skip(spin(this, 0, 100000, tr("Steps left out at the start (data loading, compilation, caches warming)"))),
       m_warmup(spin(this, 0, 1000, tr("Steps profiled but not kept, before each record"))),
       m_steps(spin(this, 1, 10000, tr("Steps recorded"))),
@@ -478,8 +479,9 @@ void RecordDialog::finish(const record::RecordOutcome &outcome)
         if (outcome.programFailed()) {
             // The trace is kept, but the program failed: said in red, after what was kept.
             const auto failure = QString::fromStdString(outcome.programFailure);
-            m_status->setText(text.toHtmlEscaped() + QStringLiteral("<br><span style=\"color:#c62828\">%1</span>")
-                                                         .arg(failure.toHtmlEscaped()));
+            m_status->setText(
+                text.toHtmlEscaped() +
+                QStringLiteral("<br><span style=\"color:#c62828\">%1</span>").arg(failure.toHtmlEscaped()));
             appendLog(text, true);
             appendLog(failure, true);
         } else {

@@ -30,8 +30,9 @@ class RecordRun;
 // Cancel stops the program (interrupt, then terminate) and keeps a complete trace, Record again
 // repeats with the same settings. The interpreter is asked what its torch offers (CUDA or not)
 // once its name stops changing; Record pressed before it answers waits for that answer, so
-// that a record never starts with what an earlier interpreter, or none, offered. The dialog is not modal, and closing it does not stop a
-// record: the window stays usable and opens the trace when it is written.
+// that a record never starts with what an earlier interpreter, or none, offered. The dialog is
+// not modal, and closing it does not stop a record: the window stays usable and opens the trace
+// when it is written.
 class RecordDialog final : public QDialog {
     Q_OBJECT
 public:

@@ -525,10 +525,10 @@ void TestRecorder::outcomeIsClassifiedByTheLaunchersEvent_data()
                                          << "exited with status 2";
     QTest::addRow("raised, status 1") << "raised" << 1 << 0 << int(RecordFailure::RaisedBeforeStep)
                                       << "train.py raised before a step was recorded: no module (after 2 steps)";
-    QTest::addRow("raised after a trace") << "raised" << 1 << 1 << none
-                                          << "train.py raised no module after 1 of 3 steps were recorded";
-    QTest::addRow("status 4 after a trace") << "" << 4 << 1 << none
-                                            << "train.py exited with status 4 after 1 of 3 steps were recorded";
+    QTest::addRow("raised after a trace")
+        << "raised" << 1 << 1 << none << "train.py raised no module after 1 of 3 steps were recorded";
+    QTest::addRow("status 4 after a trace")
+        << "" << 4 << 1 << none << "train.py exited with status 4 after 1 of 3 steps were recorded";
     QTest::addRow("ended well") << "" << 0 << 1 << none << "";
 }
 

@@ -190,9 +190,9 @@ private Q_SLOTS:
         const auto held = HeldProbe::install(dialog, std::chrono::milliseconds(0));
         dialog.interpreterProbe()->setTimeout(std::chrono::milliseconds(200));
         dialog.pythonCombo()->setCurrentText(QStringLiteral("/opt/hangs/python"));
-        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().contains(
-                                     QStringLiteral("/opt/hangs/python did not answer in 0.2 s")),
-                                 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog.interpreterLabel()->text().contains(QStringLiteral("/opt/hangs/python did not answer in 0.2 s")),
+            10'000);
         QTRY_COMPARE_WITH_TIMEOUT(held->stopped.load(), 1, 10'000);
         QVERIFY(!dialog.cudaCheck()->isEnabled());
     }
