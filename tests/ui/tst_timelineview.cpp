@@ -1,0 +1,384 @@
+// The timeline as a user drives it: search, details, keys, wheel and clicks, the view's bounds,
+// sticky headers and the range tables.
+// Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QCheckBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QToolTip>
+
+#include "core/analysis/idlecauses.h"
+#include "core/trace/loader.h"
+#include "ui/timeline/boxlayer.h"
+#include "ui/timeline/drawlist.h"
+#include "ui/timeline/eventdetails.h"
+#include "ui/timeline/kernelname.h"
+#include "ui/timeline/search.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/shell/preferences.h"
+#include "ui/timeline/timelinepage.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/workspace/workspace.h"
+#include "tests/ui/maybegrab.h"
+#include "tests/ui/timelinetestutil.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+using namespace pyrometer;
+using namespace pyrometer::ui::timeline;
+using namespace pyrometer::testing;
+
+class TestTimelineView : public QObject, private TimelineFixture {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(load()); }
+
+    void searchCountsMatches()
+    {
+        QCOMPARE(findEvents(*m_trace, "TINY", false).size(), std::size_t(1000)); // case-insensitive
+        QCOMPARE(findEvents(*m_trace, "kernel", false).size(), std::size_t(2));
+        QCOMPARE(findEvents(*m_trace, "^(inner|outer)$", true).size(), std::size_t(2));
+        QCOMPARE(findEvents(*m_trace, "(", false).size(), std::size_t(0)); // literal "(": no match
+        bool valid = true;
+        QVERIFY(findEvents(*m_trace, "(", true, &valid).empty());
+        QVERIFY(!valid);
+        const auto matches = findEvents(*m_trace, "er$", true);
+        QCOMPARE(matches.size(), std::size_t(2)); // inner, outer in time order
+        QVERIFY(m_trace->track(matches[0].track).start[matches[0].event] <= m_trace->track(matches[1].track).start[matches[1].event]);
+    }
+
+    void detailsShowSelfTimeAndStack()
+    {
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto outer = *eventNamed(*m_trace, cpu, "outer");
+        QCOMPARE(selfTime(m_trace->track(cpu), outer), std::int64_t(700'000)); // 900 - 200 µs
+        const auto inner = *eventNamed(*m_trace, cpu, "inner");
+        const QString html = eventDetailsHtml(*m_index, {cpu, inner});
+        QVERIFY(html.contains("inner"));
+        QVERIFY(html.contains("200 \u00b5s"));
+        QVERIFY(html.contains("outer<br>ProfilerStep#0")); // the stack, innermost first
+    }
+
+    // A kernel's details name the operator that launched it (not only the runtime call).
+    void kernelDetailsNameTheLaunchingOp()
+    {
+        auto loaded = trace::loadTrace(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTimelineIndex(loaded.value());
+        QVERIFY(index);
+        const auto &trace = *index->trace;
+        int checked = 0;
+        for (std::uint32_t t = 0; t < trace.tracks.size() && checked < 3; ++t) {
+            const auto &launch = index->analysis->track(trace::TrackId(t)).launchOp;
+            for (std::uint32_t e = 0; e < launch.size() && checked < 3; ++e) {
+                if (!launch[e].isValid())
+                    continue;
+                const auto &opTrack = trace.track(launch[e].track);
+                const QString op = QString::fromStdString(std::string(trace.string(opTrack.eventName[launch[e].event.value])));
+                const QString html = eventDetailsHtml(*index, {trace::TrackId(t), e});
+                QVERIFY2(html.contains(QStringLiteral("Launched by")) && html.contains(op.toHtmlEscaped()), qPrintable(html));
+                QVERIFY(op.startsWith(QStringLiteral("aten::")));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 3);
+    }
+
+    void keyboardAndMouseNavigate()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        const Viewport fitted = view.viewport();
+        QVERIFY(fitted.nsPerPixel > 0);
+        QVERIFY(fitted.startNs <= double(m_index->spanStart));
+        QVERIFY(fitted.endNs() >= double(m_index->spanEnd));
+        QVERIFY(!view.drawList().boxes.empty());
+
+        QTest::keyClick(&view, Qt::Key_W);
+        QVERIFY(view.viewport().nsPerPixel < fitted.nsPerPixel);
+        QTest::keyClick(&view, Qt::Key_S);
+        QTest::keyClick(&view, Qt::Key_S);
+        QVERIFY(view.viewport().nsPerPixel > fitted.nsPerPixel * 0.99);
+        QTest::keyClick(&view, Qt::Key_0);
+        QCOMPARE(view.viewport(), fitted);
+
+        for (int i = 0; i < 5; ++i)
+            QTest::keyClick(&view, Qt::Key_W);
+        const double before = view.viewport().startNs;
+        QTest::keyClick(&view, Qt::Key_D);
+        QVERIFY(view.viewport().startNs > before);
+        QTest::keyClick(&view, Qt::Key_A);
+        QVERIFY(qAbs(view.viewport().startNs - before) < 1);
+
+        // Dragging pans: moving right shows earlier times.
+        const QPoint center = view.rowsRect().center();
+        const double startBeforeDrag = view.viewport().startNs;
+        QTest::mousePress(&view, Qt::LeftButton, {}, center);
+        QMouseEvent move(QEvent::MouseMove, QPointF(center + QPoint(100, 0)), view.mapToGlobal(QPointF(center + QPoint(100, 0))),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, center + QPoint(100, 0));
+        QVERIFY(view.viewport().startNs < startBeforeDrag);
+
+        // The wheel zooms around the cursor: the time under it stays put.
+        QTest::keyClick(&view, Qt::Key_0);
+        const double anchorX = 300;
+        const double timeUnder = view.viewport().toNs(anchorX);
+        QWheelEvent wheel(QPointF(view.rowsRect().left() + anchorX, center.y()), view.mapToGlobal(QPointF(center)), {},
+                          QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QVERIFY(view.viewport().nsPerPixel < fitted.nsPerPixel);
+        QVERIFY(qAbs(view.viewport().toNs(anchorX) - timeUnder) < view.viewport().nsPerPixel * 2);
+    }
+
+    void wheelBehaviourIsConfigurable()
+    {
+        TimelineView view;
+        view.resize(1200, 120); // shorter than the rows, so there is something to scroll
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        view.setWheelZooms(false);
+        const Viewport before = view.viewport();
+        const QPointF at(view.rowsRect().center());
+        QWheelEvent down(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &down);
+        QCOMPARE(view.viewport().nsPerPixel, before.nsPerPixel); // plain wheel scrolls
+        QVERIFY(view.viewport().scrollY > before.scrollY);
+        QWheelEvent zoom(at, view.mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &zoom);
+        QVERIFY(view.viewport().nsPerPixel < before.nsPerPixel); // Ctrl+wheel zooms
+    }
+
+    void clickSelectsAndDoubleClickZooms()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        view.setVisibleRange(0, 1'000'000); // 0..1000 µs
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto inner = *eventNamed(*m_trace, cpu, "inner");
+        const auto &row = view.layout().rows[std::size_t(view.layout().sliceRowToLayout[m_index->rowOf(cpu, trace::EventIndex(inner))])];
+        const QPoint onInner(view.rowsRect().left() + int(view.viewport().toX(200'000)), view.rowsRect().top() + row.y + 5);
+
+        QSignalSpy selected(&view, &TimelineView::eventSelected);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, onInner);
+        QCOMPARE(selected.size(), 1);
+        QVERIFY(view.selectedEvent());
+        QCOMPARE(view.selectedEvent()->event, inner);
+
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, onInner);
+        // Zoomed to inner (100..300 µs) with a margin.
+        QVERIFY(view.viewport().startNs <= 100'000 && view.viewport().startNs > 50'000);
+        QVERIFY(view.viewport().endNs() >= 300'000 && view.viewport().endNs() < 350'000);
+
+        // Shift+drag selects a range.
+        view.setVisibleRange(0, 1'000'000);
+        QSignalSpy range(&view, &TimelineView::rangeSelected);
+        const int y = view.rowsRect().top() + 100;
+        QTest::mousePress(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(view.rowsRect().left() + 100, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(view.rowsRect().left() + 400, y), view.mapToGlobal(QPointF(view.rowsRect().left() + 400, y)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(&view, &move);
+        QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(view.rowsRect().left() + 400, y));
+        QCOMPARE(range.size(), 1);
+        const double from = range.at(0).at(0).toDouble(), to = range.at(0).at(1).toDouble();
+        QVERIFY(qAbs((to - from) - 300 * view.viewport().nsPerPixel) < 2 * view.viewport().nsPerPixel);
+        QTest::keyClick(&view, Qt::Key_F);
+        QVERIFY(qAbs(view.viewport().startNs - from) < 1);
+    }
+
+    // A range's tables (Shift+drag) on the hand-built trace: the values worked out by hand for
+    // the events that start in [0, 130 us).
+    // Zooming and panning out stop at the trace and a margin of 5% of it on each side.
+    void viewStaysOnTheTrace()
+    {
+        TimelineView view;
+        view.resize(1200, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        const double span = double(m_index->spanEnd - m_index->spanStart);
+        const double margin = span * 0.05;
+        const QPointF at(view.rowsRect().center());
+        for (int i = 0; i < 60; ++i) {
+            QWheelEvent out(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(&view, &out);
+        }
+        QVERIFY(view.viewport().startNs >= double(m_index->spanStart) - margin - 1);
+        QVERIFY(view.viewport().endNs() <= double(m_index->spanEnd) + margin + 1);
+        QVERIFY(view.viewport().endNs() - view.viewport().startNs >= span); // the whole trace is in view
+        for (int i = 0; i < 8; ++i)
+            QTest::keyClick(&view, Qt::Key_W);
+        for (int i = 0; i < 200; ++i)
+            QTest::keyClick(&view, Qt::Key_D);
+        QVERIFY(view.viewport().endNs() <= double(m_index->spanEnd) + margin + 1);
+        QVERIFY(view.viewport().endNs() > double(m_index->spanEnd)); // at the end, not short of it
+        for (int i = 0; i < 200; ++i)
+            QTest::keyClick(&view, Qt::Key_A);
+        QVERIFY(view.viewport().startNs >= double(m_index->spanStart) - margin - 1);
+        QVERIFY(view.viewport().startNs < double(m_index->spanStart));
+    }
+
+    // GPU streams come first unless the trace's own order is asked for; the header of the
+    // process whose rows fill the top stays drawn there.
+    void gpuTracksFirstAndHeadersStay()
+    {
+        const auto processOrder = [&](const TimelineLayout &layout) {
+            std::vector<std::int64_t> pids;
+            for (const auto &row : layout.rows)
+                if (row.kind == RowKind::Process)
+                    pids.push_back(m_trace->processes[row.process].pid.number);
+            return pids;
+        };
+        QCOMPARE(processOrder(buildLayout(*m_index, {})), (std::vector<std::int64_t>{2, 1}));
+        QCOMPARE(processOrder(buildLayout(*m_index, {}, {}, TrackOrder::AsRecorded)), (std::vector<std::int64_t>{1, 2}));
+
+        TimelineView view;
+        view.resize(1200, 150);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        QCOMPARE(view.stickyHeaderRow(), -1); // at the top, headers are in their place
+        view.setTrackOrder(TrackOrder::AsRecorded);
+        // Scroll so that pid 1's header is gone but its rows still fill the top.
+        const auto &layout = view.layout();
+        const auto firstSlice = std::find_if(layout.rows.begin(), layout.rows.end(),
+                                             [](const LayoutRow &row) { return row.kind == RowKind::Slices; });
+        QVERIFY(firstSlice != layout.rows.end());
+        const QPointF at(view.rowsRect().center());
+        for (int i = 0; i < 20 && view.viewport().scrollY < firstSlice->y + 1; ++i) {
+            QWheelEvent down(at, view.mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            view.setWheelZooms(false);
+            QApplication::sendEvent(&view, &down);
+        }
+        QVERIFY(view.viewport().scrollY > 0);
+        const int sticky = view.stickyHeaderRow();
+        QVERIFY(sticky >= 0);
+        const auto [first, last] = layout.rowsIn(view.viewport().scrollY, view.viewport().scrollY + view.viewport().height);
+        QVERIFY(first < last);
+        QCOMPARE(layout.rows[std::size_t(sticky)].process, layout.rows[std::size_t(first)].process);
+        QCOMPARE(m_trace->processes[layout.rows[std::size_t(sticky)].process].pid.number, std::int64_t(1));
+        // Clicking the pinned header collapses its process.
+        const auto process = layout.rows[std::size_t(sticky)].process;
+        QVERIFY(!view.isProcessCollapsed(process));
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, view.rowsRect().top() + 5));
+        QVERIFY(view.isProcessCollapsed(process));
+    }
+
+    // A table row's events: searched by exact name without turning on Regex, the view at the
+    // longest of them, and ▶ going on from there in time order.
+    void tableRowShowsItsLongestEvent()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("ops.json");
+        {
+            std::ofstream out(file.toStdString());
+            out << R"({"traceEvents":[)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":10},)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":100000,"dur":50},)"
+                << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":200000,"dur":20},)"
+                << R"({"ph":"X","name":"op_other","cat":"cpu_op","pid":1,"tid":1,"ts":300000,"dur":20}]})";
+        }
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        page.resize(1200, 600);
+        page.show();
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(file);
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        page.highlightEvents(0, QStringLiteral("op"));
+        QCOMPARE(page.matchLabel()->text(), QStringLiteral("2 of 3")); // op_other is not "op"
+        const auto boxes = page.findChildren<QCheckBox *>();
+        const auto regex = std::find_if(boxes.begin(), boxes.end(), [](const QCheckBox *box) { return box->text() == "Regex"; });
+        QVERIFY(regex != boxes.end());
+        QVERIFY(!(*regex)->isChecked());
+        const auto selected = page.view()->selectedEvent();
+        QVERIFY(selected);
+        const auto &track = page.view()->index()->trace->track(selected->track);
+        QCOMPARE(track.duration[selected->event], std::int64_t(50'000));
+        const double start = double(track.start[selected->event]);
+        QVERIFY(page.view()->viewport().startNs <= start && page.view()->viewport().endNs() >= start + 50'000);
+        page.nextMatch();
+        QCOMPARE(page.matchLabel()->text(), QStringLiteral("3 of 3"));
+        // Typing makes it a plain search again: "op" contains-matches op_other too.
+        page.searchBox()->setText(QStringLiteral("op_"));
+        page.searchBox()->setText(QStringLiteral("op"));
+        const QString label = page.matchLabel()->text();
+        QVERIFY2(label == QStringLiteral("4 matches") || label.endsWith(QStringLiteral(" of 4")), qPrintable(label));
+    }
+
+    void rangeTablesHaveTheRangesValues()
+    {
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        page.view()->selectRange(0, 130'000);
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.details()->toPlainText().contains("Operator"); }, 20000));
+        const auto lines = page.details()->toPlainText().split('\n', Qt::SkipEmptyParts);
+        const auto row = [&](const QStringList &cells) {
+            const auto at = lines.indexOf(cells.front());
+            return at >= 0 && lines.mid(at, cells.size()) == cells;
+        };
+        const auto us = [](std::int64_t micros) { return ui::displayDuration(micros * 1000); };
+        QVERIFY2(page.details()->toPlainText().contains("5 events start in it"), qPrintable(page.details()->toPlainText()));
+        // Operator, calls, self, total, self % of the range's 130 us of self time.
+        QVERIFY2(row({"aten::convolution", "1", us(80), us(80), "61.5"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"aten::conv2d", "1", us(20), us(100), "15.4"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"aten::relu", "1", us(30), us(30), "23.1"}), qPrintable(lines.join('|')));
+        QVERIFY(!lines.contains("aten::gone")); // starts at 130 us: outside
+        // Kernel, count, total, % of the range's 70 us of kernel time.
+        QVERIFY2(row({"kernel_a", "1", us(50), "71.4"}), qPrintable(lines.join('|')));
+        QVERIFY2(row({"kernel_b", "1", us(20), "28.6"}), qPrintable(lines.join('|')));
+    }
+
+    // A range of a GPU trace lists the streams' idle gaps in it with their causes, as
+    // buildIdleBreakdown finds them.
+    void rangeListsIdleGaps()
+    {
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/idlecauses_one_step.json"));
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        const auto document = workspace.trace(workspace.newestTrace());
+        QVERIFY(document);
+        const std::int64_t origin = document->trace->info.spanStart;
+        const analysis::TimeRange range{origin + 100'000, origin + 200'000};
+        std::size_t expected = 0;
+        bool hostWait = false, kernelWait = false;
+        for (const auto &gap : analysis::buildIdleBreakdown(*document->index).gaps) {
+            if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start) {
+                ++expected;
+                hostWait = hostWait || gap.cause == analysis::IdleCause::HostWait;
+                kernelWait = kernelWait || gap.cause == analysis::IdleCause::KernelWait;
+            }
+        }
+        QVERIFY(expected > 0 && hostWait && kernelWait);
+        page.view()->selectRange(double(range.start), double(range.end));
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.details()->toPlainText().contains("GPU idle gaps"); }, 20000));
+        const auto text = page.details()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("GPU idle gaps in the range: %1").arg(expected)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Host wait")) && text.contains(QStringLiteral("Kernel wait")));
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
