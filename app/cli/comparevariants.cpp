@@ -4,6 +4,7 @@
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
 #include "app/cli/compareoptions.h"
+#include "core/util/energy.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -53,7 +54,9 @@ nlohmann::json rowJson(const torch::VariantResult &row)
                          {"accuracy", optionalJson(row.accuracy)},
                          {"accuracy_change_points", optionalJson(row.accuracyChange)},
                          {"agreement", optionalJson(row.agreement)},
-                         {"energy_mj", optionalJson(row.energyMjPerInference)},
+                         {"energy_mj", optionalJson(row.energyMjPerInference)}, // above idle
+                         {"machine_energy_mj", optionalJson(row.machineEnergyMjPerInference)},
+                         {"idle_power_w", optionalJson(row.idlePowerW)},
                          {"inferences_per_j", optionalJson(torch::inferencesPerJoule(row.energyMjPerInference))}};
     if (!row.error.empty()) {
         entry["error"] = row.error;
@@ -130,7 +133,7 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
     writeText(std::cout,
               bullet + "energy: " +
                   (report.energyUnavailable.empty()
-                       ? "the RAPL counters (package and DRAM) over the timed runs, per inference (one sample)"
+                       ? energyMethod()
                        : "unavailable: " + report.energyUnavailable),
               format);
 }

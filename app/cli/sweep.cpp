@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/variantoptions.h"
 #include "core/torch/sweep.h"
+#include "core/util/energy.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -66,7 +67,9 @@ int runSweep(const SweepCliOptions &options)
                             {"throughput_per_s", point.throughputPerSecond},
                             {"peak_memory_bytes", point.peakMemoryBytes},
                             {"fits_budget", point.fitsBudget},
-                            {"energy_mj", energyJson(point.energyMjPerInference)},
+                            {"energy_mj", energyJson(point.energyMjPerInference)}, // above idle
+                            {"machine_energy_mj", energyJson(point.machineEnergyMjPerInference)},
+                            {"idle_power_w", energyJson(point.idlePowerW)},
                             {"inferences_per_j", energyJson(torch::inferencesPerJoule(point.energyMjPerInference))}});
         nlohmann::json knees = nlohmann::json::object();
         nlohmann::json variants = nlohmann::json::array();
@@ -140,7 +143,7 @@ int runSweep(const SweepCliOptions &options)
               options.run.format);
     writeText(std::cout,
               r.energyUnavailable.empty()
-                  ? "energy: the RAPL counters (package and DRAM) over the timed runs, per inference (one sample)"
+                  ? "energy: " + energyMethod()
                   : "energy: unavailable: " + r.energyUnavailable,
               options.run.format);
     return kSuccess;

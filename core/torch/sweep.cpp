@@ -158,7 +158,11 @@ Result<SweepReport> runSweep(const std::filesystem::path &path, const SweepOptio
                 if (!runs)
                     return cancelled();
                 point.latency = latencyStats(std::move(runs->samplesMs));
-                point.energyMjPerInference = energyPerInference(*runs, iterations, batch);
+                if (const auto perInference = energyPerInference(*runs, iterations, batch)) {
+                    point.energyMjPerInference = perInference->aboveIdleMj;
+                    point.machineEnergyMjPerInference = perInference->machineMj;
+                    point.idlePowerW = perInference->idleWatts;
+                }
                 if (!runs->energyError.empty() && report.energyUnavailable.empty())
                     report.energyUnavailable = runs->energyError;
                 point.throughputPerSecond = point.latency.mean > 0 ? double(batch) * 1000.0 / point.latency.mean : 0;

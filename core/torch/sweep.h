@@ -32,9 +32,12 @@ struct SweepPoint {
     // runs (see SweepReport::memorySource).
     std::int64_t peakMemoryBytes = 0;
     bool fitsBudget = true; // peakMemoryBytes <= the budget (true without one)
-    // Energy of the timed runs per inference (one sample), from the RAPL counters; none where
-    // they cannot be read (SweepReport::energyUnavailable says why).
+    // Energy of the timed runs per inference (one sample), from the RAPL counters: above the
+    // machine's idle draw, and all the counters saw; none where they cannot be read
+    // (SweepReport::energyUnavailable says why).
     std::optional<double> energyMjPerInference;
+    std::optional<double> machineEnergyMjPerInference;
+    std::optional<double> idlePowerW; // the counters' draw over a wait before the timed runs
     bool operator==(const SweepPoint &) const = default;
 };
 

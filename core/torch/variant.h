@@ -93,9 +93,12 @@ struct VariantResult {
     std::optional<double> accuracy;
     std::optional<double> accuracyChange; // accuracy minus the baseline's, in percentage points
     std::optional<double> agreement;
-    // Energy of the timed runs per inference (one sample of the batch), from the RAPL counters;
-    // none where they cannot be read (CompareReport::energyUnavailable says why).
+    // Energy of the timed runs per inference (one sample of the batch), from the RAPL counters
+    // (package and DRAM): above the machine's idle draw, and all the counters saw (idle and other
+    // processes included); none where they cannot be read (CompareReport::energyUnavailable).
     std::optional<double> energyMjPerInference;
+    std::optional<double> machineEnergyMjPerInference;
+    std::optional<double> idlePowerW; // the counters' draw over a wait before the timed runs
     bool ok() const { return error.empty(); }
     bool operator==(const VariantResult &) const = default;
 };

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 namespace pyrometer::torch {
 namespace {
@@ -191,6 +192,7 @@ std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10
                                       const EnergyProbe *energy)
 {
     ThreadCountScope threads(model.threads);
+    const auto warmupStarted = std::chrono::steady_clock::now();
     for (int i = 0; i < warmup; ++i) {
         if (stop.stopRequested())
             return std::nullopt;
@@ -201,8 +203,26 @@ std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10
     runs.samplesMs.reserve(std::size_t(std::max(0, iterations)));
     const bool metered = energy && energy->available;
     std::optional<Result<EnergySample>> before;
-    if (metered)
+    using Clock = std::chrono::steady_clock;
+    auto runsStarted = Clock::now();
+    if (metered) {
+        // The idle draw, over as long as the runs should take by the warm-up's pace (1 s without).
+        const std::chrono::duration<double> expected =
+            warmup > 0 ? std::chrono::duration<double>(runsStarted - warmupStarted) * iterations / warmup
+                       : std::chrono::duration<double>(1.0);
+        const auto wait = idleWindow(expected);
+        const auto idleBefore = readEnergy(*energy);
+        const auto idleStarted = Clock::now();
+        std::this_thread::sleep_for(wait);
+        const auto idleAfter = readEnergy(*energy);
+        runs.idleSeconds = std::chrono::duration<double>(Clock::now() - idleStarted).count();
+        if (idleBefore.ok() && idleAfter.ok())
+            runs.idleJoules = joulesBetween(*energy, idleBefore.value(), idleAfter.value());
+        else
+            runs.energyError = (idleBefore.ok() ? idleAfter : idleBefore).error().message;
         before = readEnergy(*energy);
+        runsStarted = Clock::now();
+    }
     for (int i = 0; i < iterations; ++i) {
         if (stop.stopRequested())
             return std::nullopt;
@@ -214,6 +234,9 @@ std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10
     }
     if (metered) {
         const auto after = readEnergy(*energy);
+        runs.runSeconds = std::chrono::duration<double>(Clock::now() - runsStarted).count();
+        if (!runs.energyError.empty()) // the idle draw could not be read: said already
+            return runs;
         if (!before->ok())
             runs.energyError = before->error().message;
         else if (!after.ok())
@@ -224,11 +247,12 @@ std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10
     return runs;
 }
 
-std::optional<double> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch)
+std::optional<InferenceEnergy> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch)
 {
-    if (!runs.joules || iterations < 1 || batch < 1)
+    if (!runs.joules || !runs.idleJoules || iterations < 1 || batch < 1)
         return std::nullopt;
-    return *runs.joules * 1000.0 / (double(iterations) * double(batch));
+    return inferenceEnergy(*runs.joules, runs.runSeconds, *runs.idleJoules, runs.idleSeconds,
+                           double(iterations) * double(batch));
 }
 
 struct AllocationPeak::Reporter final : MemoryObserver {

@@ -189,7 +189,11 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
                 row.latency = latencyStats(std::move(runs->samplesMs));
                 row.throughputPerSecond =
                     row.latency.mean > 0 ? double(batchSizeOf(report.inputs)) * 1000.0 / row.latency.mean : 0;
-                row.energyMjPerInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs));
+                if (const auto perInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs))) {
+                    row.energyMjPerInference = perInference->aboveIdleMj;
+                    row.machineEnergyMjPerInference = perInference->machineMj;
+                    row.idlePowerW = perInference->idleWatts;
+                }
                 if (!runs->energyError.empty() && report.energyUnavailable.empty())
                     report.energyUnavailable = runs->energyError;
                 cost = measureCost(model, adapted);

@@ -62,19 +62,24 @@ VariantCost measureCost(VariantModel &model, const std::vector<c10::IValue> &ada
 std::int64_t tensorBytes(const std::vector<c10::IValue> &values);
 
 // The timed forwards: each one's wall time, and the energy all of them took together where the
-// RAPL counters could be read around them.
+// RAPL counters could be read around them, with the counters' idle draw over a wait before them.
 struct TimedRuns {
     std::vector<double> samplesMs;
     std::optional<double> joules;
+    double runSeconds = 0; // from the first reading to the last, around the timed runs
+    std::optional<double> idleJoules;
+    double idleSeconds = 0;  // the wait before the runs
     std::string energyError; // why a counter could not be read; empty when read or not asked
 };
 
-// Millijoules per inference (one sample of batch) of the timed runs; none without a reading.
-std::optional<double> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch);
+// Energy per inference (one sample of batch) of the timed runs, the machine's and above its
+// idle draw; none without a reading.
+std::optional<InferenceEnergy> energyPerInference(const TimedRuns &runs, int iterations, std::int64_t batch);
 
 // Runs warmup untimed and iterations timed forwards at the variant's thread count, calling
-// tick() after each; with an available energy probe, reads its counters just before and after
-// the timed ones. Returns nothing when stop was requested. Throws what libtorch throws.
+// tick() after each; with an available energy probe, reads its counters over an idle wait
+// after the warm-up (as long as the timed runs are expected to take, see idleWindow), then just
+// before and after the timed ones. Returns nothing when stop was requested. Throws what libtorch throws.
 std::optional<TimedRuns> timeForwards(VariantModel &model, const std::vector<c10::IValue> &inputs, int warmup,
                                       int iterations, const StopToken &stop, const std::function<void()> &tick,
                                       const EnergyProbe *energy = nullptr);

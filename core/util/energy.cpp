@@ -231,4 +231,30 @@ double joulesBetween(const EnergyProbe &probe, const EnergySample &before, const
     return double(total) / 1e6;
 }
 
+std::optional<InferenceEnergy> inferenceEnergy(double runJoules, double runSeconds, double idleJoules,
+                                               double idleSeconds, double inferences)
+{
+    if (!(runSeconds > 0) || !(idleSeconds > 0) || !(inferences > 0))
+        return std::nullopt;
+    InferenceEnergy energy;
+    energy.idleWatts = idleJoules / idleSeconds;
+    energy.machineMj = runJoules * 1000.0 / inferences;
+    // Noise can put the runs below the idle draw: none above it, then, not a negative figure.
+    energy.aboveIdleMj = std::max(0.0, runJoules - energy.idleWatts * runSeconds) * 1000.0 / inferences;
+    return energy;
+}
+
+std::string energyMethod()
+{
+    return "the RAPL counters (package and DRAM) over the timed runs less the machine's idle draw, measured over a "
+           "wait before them, per inference (one sample); the machine's figure, idle and other processes included, "
+           "is machine_energy_mj in --format json";
+}
+
+std::chrono::milliseconds idleWindow(std::chrono::duration<double> expected)
+{
+    const auto wanted = std::chrono::duration_cast<std::chrono::milliseconds>(expected);
+    return std::clamp(wanted, std::chrono::milliseconds(200), std::chrono::milliseconds(2000));
+}
+
 } // namespace pyrometer

@@ -2,8 +2,10 @@
 
 #include "core/util/result.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,5 +49,28 @@ Result<EnergySample> readEnergy(const EnergyProbe &probe);
 // Energy in joules between two samples of probe, summed over its domains. A counter that went
 // down wrapped once: it counts max_energy_range_uj + 1 - before + after.
 double joulesBetween(const EnergyProbe &probe, const EnergySample &before, const EnergySample &after);
+
+// Energy per inference of timed runs. Package and DRAM counters hold the whole machine: its idle
+// draw and every other process as well as the runs. The idle draw is measured over a wait just
+// before the runs and taken out: machine - idle power x run time.
+struct InferenceEnergy {
+    double aboveIdleMj = 0; // per inference, above the idle draw (at least 0)
+    double machineMj = 0;   // per inference, all the counters saw over the runs
+    double idleWatts = 0;   // the counters' draw over the wait before the runs
+    bool operator==(const InferenceEnergy &) const = default;
+};
+
+// runJoules over runSeconds of runs that made `inferences`; idleJoules over idleSeconds of waiting.
+// None where a duration or the inferences are not positive.
+std::optional<InferenceEnergy> inferenceEnergy(double runJoules, double runSeconds, double idleJoules,
+                                               double idleSeconds, double inferences);
+
+// How the energy figures are measured, in a line for a report's notes.
+std::string energyMethod();
+
+// How long to wait to measure the idle draw before runs expected to take `expected`: as long, within
+// 0.2 s (the counters update about every millisecond; shorter is mostly noise) and 2 s (longer
+// adds little but a wait), since the idle power is scaled to the runs' own duration.
+std::chrono::milliseconds idleWindow(std::chrono::duration<double> expected);
 
 } // namespace pyrometer

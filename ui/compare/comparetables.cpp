@@ -94,8 +94,8 @@ std::vector<VariantsModel::Column> variantColumns()
          [](const V &v) { return v.speedup; }, true, QObject::tr("Baseline latency / this variant's")},
         {QObject::tr("mJ/inference"), measured([](const V &v) { return QVariant(energyText(v.energyMjPerInference)); }),
          [](const V &v) { return optionalValue(v.energyMjPerInference); }, true,
-         QObject::tr("Energy per inference (one sample of the batch) over the timed runs, from the RAPL counters "
-                     "(package and DRAM)")},
+         QObject::tr("Energy per inference (one sample of the batch) over the timed runs, above the machine's idle "
+                     "draw, from the RAPL counters (package and DRAM)")},
         {QObject::tr("Inferences/J"),
          measured(
              [](const V &v) { return QVariant(energyText(torch::inferencesPerJoule(v.energyMjPerInference), 1)); }),
@@ -170,16 +170,39 @@ void showDataColumns(QTableView *view, const torch::CompareReport &report)
     view->setColumnHidden(kAgreementColumn, !data);
 }
 
+QString energySentence(const std::string &unavailable, const std::optional<double> &idleWatts)
+{
+    if (!unavailable.empty())
+        return QObject::tr("Energy: unavailable: %1").arg(QString::fromStdString(unavailable));
+    return QObject::tr("Energy per inference above the machine's idle draw (%1, measured over a wait before the "
+                       "timed runs), from the RAPL counters (package and DRAM); the machine's figure, idle included, "
+                       "is in each cell's tooltip.")
+        .arg(idleWatts ? QObject::tr("%1 W").arg(*idleWatts, 0, 'f', 1) : QObject::tr("not measured"));
+}
+
+QVariant energyTooltip(const std::optional<double> &aboveIdleMj, const std::optional<double> &machineMj,
+                       const std::optional<double> &idleWatts)
+{
+    if (!aboveIdleMj || !machineMj || !idleWatts)
+        return {};
+    return QObject::tr("%1 mJ above the idle draw; %2 mJ for the machine, idle and other processes included (idle "
+                       "draw %3 W)")
+        .arg(*aboveIdleMj, 0, 'f', 3)
+        .arg(*machineMj, 0, 'f', 3)
+        .arg(*idleWatts, 0, 'f', 1);
+}
+
 QString variantsSummary(const torch::CompareReport &report, const QString &inputsFrom)
 {
     QString text =
         QObject::tr("Inputs %1, %2.").arg(QString::fromStdString(torch::formatInputSpecs(report.inputs)), inputsFrom);
     if (!report.dataNote.empty())
         text += QLatin1Char(' ') + QObject::tr("Accuracy on %1.").arg(QString::fromStdString(report.dataNote));
-    text += QLatin1Char(' ') +
-            (report.energyUnavailable.empty()
-                 ? QObject::tr("Energy from the RAPL counters over the timed runs.")
-                 : QObject::tr("Energy: unavailable: %1").arg(QString::fromStdString(report.energyUnavailable)));
+    std::optional<double> idleWatts;
+    for (const auto &row : report.rows)
+        if (!idleWatts)
+            idleWatts = row.idlePowerW;
+    text += QLatin1Char(' ') + energySentence(report.energyUnavailable, idleWatts);
     return text;
 }
 
@@ -187,6 +210,9 @@ VariantsModel *makeVariantsModel(QObject *parent)
 {
     auto *model = new VariantsModel(variantColumns(), parent);
     model->setCellTooltip(kSparsityColumn, layerSparsityText);
+    model->setCellTooltip(kEnergyColumn, [](const torch::VariantResult &v) {
+        return energyTooltip(v.energyMjPerInference, v.machineEnergyMjPerInference, v.idlePowerW);
+    });
     return model;
 }
 

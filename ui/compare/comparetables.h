@@ -19,8 +19,10 @@ using TraceDiffModel = RowTableModel<analysis::DiffRow>;
 // weights, MACs, sparsity, accuracy, its change, agreement, max abs diff, relative error, note
 // or error.
 std::vector<VariantsModel::Column> variantColumns();
-// A model with those columns, the sparsity cells' tooltips listing each layer's.
+// A model with those columns, the sparsity cells' tooltips listing each layer's, the energy
+// cells' the machine's figure and its idle draw (energyTooltip).
 VariantsModel *makeVariantsModel(QObject *parent = nullptr);
+inline constexpr int kEnergyColumn = 4;
 inline constexpr int kSparsityColumn = 10;
 // The columns of variantColumns() that only data given by the user fills.
 inline constexpr int kAccuracyColumn = 11;
@@ -31,6 +33,13 @@ inline constexpr int kAgreementColumn = 13;
 // beside the table); its value for sorting and export, null when there is none.
 QString energyText(const std::optional<double> &value, int decimals = 3);
 QVariant optionalValue(const std::optional<double> &value);
+// What the energy figures are: "Energy per inference above the machine's idle draw (12.3 W, ...),
+// from the RAPL counters (package and DRAM)." (the first idle draw measured), or why unavailable.
+QString energySentence(const std::string &unavailable, const std::optional<double> &idleWatts);
+// "12.500 mJ above the idle draw; 40.000 mJ for the machine, idle included (idle draw 9.8 W)";
+// none without a figure.
+QVariant energyTooltip(const std::optional<double> &aboveIdleMj, const std::optional<double> &machineMj,
+                       const std::optional<double> &idleWatts);
 // Module, type, base ms, variant ms, delta ms, delta %.
 std::vector<LayerDeltaModel::Column> layerDeltaColumns();
 // Name, base, other, delta (in the preferred time unit; exported in µs), delta % (slower red,

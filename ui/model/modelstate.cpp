@@ -94,7 +94,9 @@ json pointToJson(const torch::SweepPoint &p)
             {"throughput_per_second", p.throughputPerSecond},
             {"peak_memory_bytes", p.peakMemoryBytes},
             {"fits_budget", p.fitsBudget},
-            {"energy_mj", p.energyMjPerInference ? json(*p.energyMjPerInference) : json()}};
+            {"energy_mj", p.energyMjPerInference ? json(*p.energyMjPerInference) : json()},
+            {"machine_energy_mj", p.machineEnergyMjPerInference ? json(*p.machineEnergyMjPerInference) : json()},
+            {"idle_power_w", p.idlePowerW ? json(*p.idlePowerW) : json()}};
 }
 
 torch::SweepPoint pointFromJson(const json &j)
@@ -106,8 +108,16 @@ torch::SweepPoint pointFromJson(const json &j)
     p.throughputPerSecond = j.at("throughput_per_second").get<double>();
     p.peakMemoryBytes = j.at("peak_memory_bytes").get<std::int64_t>();
     p.fitsBudget = j.at("fits_budget").get<bool>();
-    if (const auto energy = j.find("energy_mj"); energy != j.end() && energy->is_number())
-        p.energyMjPerInference = energy->get<double>();
+    const auto number = [&j](const char *key) -> std::optional<double> {
+        const auto found = j.find(key);
+        return found != j.end() && found->is_number() ? std::optional(found->get<double>()) : std::nullopt;
+    };
+    p.machineEnergyMjPerInference = number("machine_energy_mj");
+    p.idlePowerW = number("idle_power_w");
+    if (p.machineEnergyMjPerInference)
+        p.energyMjPerInference = number("energy_mj");
+    else // saved before: its one figure is the machine's, and none above idle was measured
+        p.machineEnergyMjPerInference = number("energy_mj");
     return p;
 }
 

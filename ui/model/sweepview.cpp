@@ -66,7 +66,8 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
          {}},
         {QObject::tr("mJ/inference"), [](const P &p) { return energyText(p.energyMjPerInference); },
          [](const P &p) { return optionalValue(p.energyMjPerInference); }, true,
-         QObject::tr("Energy per inference (one sample) of the timed runs, from the RAPL counters (package and DRAM)")},
+         QObject::tr("Energy per inference (one sample) of the timed runs, above the machine's idle draw, from the "
+                     "RAPL counters (package and DRAM)")},
         {QObject::tr("Inferences/J"),
          [](const P &p) { return energyText(torch::inferencesPerJoule(p.energyMjPerInference), 1); },
          [](const P &p) { return optionalValue(torch::inferencesPerJoule(p.energyMjPerInference)); },
@@ -82,6 +83,9 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
          {}},
     };
 }
+
+// The mJ/inference column of sweepPointColumns().
+constexpr int kSweepEnergyColumn = 5;
 
 SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     : QWidget(parent), m_jobs(jobs), m_inputs(inputs), m_batches(new QLineEdit(this)), m_variants(new QLineEdit(this)),
@@ -123,6 +127,9 @@ SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     proxy->setSourceModel(m_model);
     proxy->setSortRole(SweepPointsModel::SortRole);
     m_table->setModel(proxy);
+    m_model->setCellTooltip(kSweepEnergyColumn, [](const torch::SweepPoint &p) {
+        return energyTooltip(p.energyMjPerInference, p.machineEnergyMjPerInference, p.idlePowerW);
+    });
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // measured order until the user sorts
     m_table->verticalHeader()->hide();
@@ -283,11 +290,12 @@ void SweepView::showReport(const torch::SweepReport &report)
     }
     lines << tr("<small>Peak memory: weights (serialized size) + inputs + the CPU allocator's peak during the runs (%1)</small>")
                  .arg(QString::fromStdString(report.memorySource));
-    lines << (report.energyUnavailable.empty()
-                  ? tr("<small>Energy: the RAPL counters (package and DRAM) over the timed runs, per inference (one "
-                       "sample)</small>")
-                  : tr("<small>Energy: unavailable: %1</small>")
-                        .arg(QString::fromStdString(report.energyUnavailable).toHtmlEscaped()));
+    std::optional<double> idleWatts;
+    for (const auto &point : report.points)
+        if (!idleWatts)
+            idleWatts = point.idlePowerW;
+    lines << QStringLiteral("<small>%1</small>")
+                 .arg(energySentence(report.energyUnavailable, idleWatts).toHtmlEscaped());
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setToolTip(m_summary->text());
     m_export->setEnabled(!report.points.empty());

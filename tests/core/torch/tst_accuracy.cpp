@@ -246,9 +246,11 @@ private Q_SLOTS:
             compare(kModels / "small_cnn.pt", "prune_channels=0.3", {}, {}, dir.path().toStdString(), eachForward());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QVERIFY2(report->energyUnavailable.empty(), report->energyUnavailable.c_str());
-        // 2 timed runs of 1 sample, 1 mJ each.
+        // 2 timed runs of 1 sample, 1 mJ each; the counters do not move in the idle wait before.
         for (const auto &r : report->rows) {
             QCOMPARE(r.energyMjPerInference, std::optional<double>(1.0));
+            QCOMPARE(r.machineEnergyMjPerInference, std::optional<double>(1.0));
+            QCOMPARE(r.idlePowerW, std::optional<double>(0.0));
             QCOMPARE(torch::inferencesPerJoule(r.energyMjPerInference), std::optional<double>(1000.0));
         }
         SweepOptions sweep;

@@ -298,6 +298,57 @@ private Q_SLOTS:
     }
 
     // Whatever this machine offers, the probe is consistent with a read of it.
+    // Hand-computed: the machine's figure, the idle draw, and what is left above it.
+    void energyAboveIdle_data()
+    {
+        QTest::addColumn<double>("runJoules");
+        QTest::addColumn<double>("runSeconds");
+        QTest::addColumn<double>("idleJoules");
+        QTest::addColumn<double>("idleSeconds");
+        QTest::addColumn<double>("inferences");
+        QTest::addColumn<double>("aboveIdleMj");
+        QTest::addColumn<double>("machineMj");
+        QTest::addColumn<double>("idleWatts");
+        // 30 J over 2 s of 100 inferences; 20 J over a 2 s wait: 10 W idle, 20 J of it in the
+        // runs, 10 J above it: 100 mJ each of 300.
+        QTest::addRow("same length") << 30.0 << 2.0 << 20.0 << 2.0 << 100.0 << 100.0 << 300.0 << 10.0;
+        // A 0.5 s wait scaled to 4 s of runs: 6 J / 0.5 s = 12 W, 48 J of 80 J idle; 32 J over
+        // 400 inferences = 80 mJ, of 200 mJ each.
+        QTest::addRow("shorter wait, scaled") << 80.0 << 4.0 << 6.0 << 0.5 << 400.0 << 80.0 << 200.0 << 12.0;
+        // Noise: the runs read below the idle draw; nothing above it, not a negative figure.
+        QTest::addRow("below idle") << 9.0 << 1.0 << 10.0 << 1.0 << 10.0 << 0.0 << 900.0 << 10.0;
+        // No idle draw at all: the machine's figure is all above idle.
+        QTest::addRow("no idle draw") << 0.002 << 0.01 << 0.0 << 0.2 << 2.0 << 1.0 << 1.0 << 0.0;
+    }
+    void energyAboveIdle()
+    {
+        QFETCH(double, runJoules);
+        QFETCH(double, runSeconds);
+        QFETCH(double, idleJoules);
+        QFETCH(double, idleSeconds);
+        QFETCH(double, inferences);
+        const auto energy = inferenceEnergy(runJoules, runSeconds, idleJoules, idleSeconds, inferences);
+        QVERIFY(energy);
+        QTEST(energy->aboveIdleMj, "aboveIdleMj");
+        QTEST(energy->machineMj, "machineMj");
+        QTEST(energy->idleWatts, "idleWatts");
+    }
+
+    void energyAboveIdleNeedsDurations()
+    {
+        QVERIFY(!inferenceEnergy(1, 0, 1, 1, 1));
+        QVERIFY(!inferenceEnergy(1, 1, 1, 0, 1));
+        QVERIFY(!inferenceEnergy(1, 1, 1, 1, 0));
+    }
+
+    void idleWindowFollowsTheRuns()
+    {
+        using namespace std::chrono_literals;
+        QCOMPARE(idleWindow(0.75s), 750ms);
+        QCOMPARE(idleWindow(0.01s), 200ms);
+        QCOMPARE(idleWindow(30s), 2000ms);
+    }
+
     void thisMachine()
     {
         const EnergyProbe probe = probeRapl();
