@@ -1,5 +1,6 @@
 #include "core/analysis/advice.h"
 
+#include "core/analysis/advicefixes.h"
 #include "core/analysis/kernelsequences.h"
 
 #include "core/analysis/kerneltable.h"
@@ -192,7 +193,8 @@ void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::v
          "metrics on the GPU and read them every N steps; use non_blocking=True copies."});
 }
 
-void kernelRules(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
+void kernelRules(const TraceIndex &index, const Platform &platform, const AdviceOptions &options,
+                 std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -271,7 +273,7 @@ void kernelRules(const TraceIndex &index, const AdviceOptions &options, std::vec
              "Use channels_last: model = model.to(memory_format=torch.channels_last) and the same for inputs, "
              "together with AMP, so cuDNN picks NHWC tensor-core kernels."});
     }
-    if (tensorCores && kernelNs > 0 &&
+    if (tensorCores && hasTensorCores(platform) && kernelNs > 0 &&
         static_cast<double>(fp32Ns) > options.slowKernelFraction * static_cast<double>(kernelNs)) {
         out.push_back(
             {"fp32_math",
@@ -283,8 +285,7 @@ void kernelRules(const TraceIndex &index, const AdviceOptions &options, std::vec
              {},
              trace.info.spanStart,
              trace.info.spanEnd,
-             "Use mixed precision: torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16) (or float16 with a "
-             "GradScaler), or at least allow TF32: torch.set_float32_matmul_precision(\"high\")."});
+             precisionFix(platform)});
     }
 }
 
@@ -374,7 +375,7 @@ void churnRule(const TraceIndex &index, const std::vector<StepRow> &steps, const
                    "set optimizer.zero_grad(set_to_none=True), and consider torch.compile or CUDA graphs."});
 }
 
-void optimizerRule(const TraceIndex &index, std::vector<Finding> &out)
+void optimizerRule(const TraceIndex &index, const Platform &platform, std::vector<Finding> &out)
 {
     const auto &trace = *index.trace;
     std::uint64_t steps = 0;
@@ -420,8 +421,7 @@ void optimizerRule(const TraceIndex &index, std::vector<Finding> &out)
          examples,
          start,
          end,
-         "Use the fused or foreach implementation: torch.optim.AdamW(params, fused=True) (or foreach=True), "
-         "or compile the optimizer step with torch.compile."});
+         optimizerFix(platform, name)});
 }
 
 // A run of kernels that repeats, with the GPU idle between them for a good part of their own
@@ -466,12 +466,13 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     dataLoaderRule(steps, options, findings);
     syncRule(index, steps, findings);
     gpuIdleRule(index, steps, options, findings);
-    kernelRules(index, options, findings);
+    const auto platform = platformOf(index.trace->info, index.hasDevice);
+    kernelRules(index, platform, options, findings);
     if (stop && stop->stopRequested())
         return {};
     dominantOpRule(index, options, findings);
     churnRule(index, steps, options, findings);
-    optimizerRule(index, findings);
+    optimizerRule(index, platform, findings);
     if (index.hasDevice)
         repeatedKernelsRule(index, options, findings);
     return findings;

@@ -19,7 +19,13 @@
 namespace pyrometer::trace {
 namespace {
 
-// The top-level "distributedInfo" of a torch.distributed rank's trace, if the document has one.
+// The keys outside the events array that say what ran: the rank, the GPUs and the torch.
+struct TopLevel {
+    DistributedInfo distributed;
+    std::vector<DeviceProperties> devices;
+    std::string torchVersion;
+};
+
 DistributedInfo readDistributedInfo(simdjson::dom::element root)
 {
     DistributedInfo info;
@@ -38,6 +44,46 @@ DistributedInfo readDistributedInfo(simdjson::dom::element root)
     if (!object["pg_config"].get(config))
         info.pgConfig = simdjson::minify(config);
     return info;
+}
+
+} // namespace
+
+bool parseDistributedInfo(std::string_view object, DistributedInfo &info)
+{
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(simdjson::padded_string("{\"distributedInfo\":" + std::string(object) + "}")).get(root))
+        return false;
+    info = readDistributedInfo(root);
+    return true;
+}
+
+namespace {
+
+TopLevel readTopLevel(simdjson::dom::element root)
+{
+    TopLevel top;
+    top.distributed = readDistributedInfo(root);
+    simdjson::dom::array devices;
+    if (!root["deviceProperties"].get(devices)) {
+        for (auto device : devices) {
+            DeviceProperties properties;
+            std::string_view name;
+            std::int64_t number = 0;
+            if (!device["name"].get(name))
+                properties.name = name;
+            if (!device["computeMajor"].get(number))
+                properties.computeMajor = static_cast<int>(number);
+            if (!device["computeMinor"].get(number))
+                properties.computeMinor = static_cast<int>(number);
+            top.devices.push_back(std::move(properties));
+        }
+    }
+    std::string_view version;
+    if (!root["torch_version"].get(version) || !root["pytorch_version"].get(version) ||
+        !root.at_pointer("/metadata/torch_env_info/torch_version").get(version))
+        top.torchVersion = version;
+    return top;
 }
 
 constexpr std::size_t kChunk = 4u << 20; // bytes of events per simdjson pass: stays in cache
@@ -107,7 +153,7 @@ private:
     TraceBuilder m_builder;
     std::optional<EventReader> m_reader{std::in_place};
     std::string m_prefix;
-    DistributedInfo m_distributed;
+    TopLevel m_top;
     std::size_t m_separator = 0; // window position of the '[' or ',' before the next event
     bool m_truncated = false;
     bool m_exact = false; // cut the next chunk exactly, on this thread
@@ -404,7 +450,7 @@ Result<bool> Loader::validateRest()
     simdjson::dom::element root;
     const auto failure = parser.parse(document).get(root);
     if (!failure) {
-        m_distributed = readDistributedInfo(root);
+        m_top = readTopLevel(root);
         return true;
     }
     std::string problem = simdjson::error_message(failure);
@@ -434,7 +480,7 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
         simdjson::dom::parser parser;
         simdjson::dom::element root;
         if (!parser.parse(m_prefix + "[]}").get(root))
-            m_distributed = readDistributedInfo(root);
+            m_top = readTopLevel(root);
     }
     if (m_stop.stopRequested())
         return cancelled();
@@ -452,7 +498,9 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     trace->info.fileBytes = m_input.fileSize();
     trace->info.jsonBytes = jsonBytes;
     trace->info.partial = m_truncated;
-    trace->info.distributed = m_distributed;
+    trace->info.distributed = std::move(m_top.distributed);
+    trace->info.devices = std::move(m_top.devices);
+    trace->info.torchVersion = std::move(m_top.torchVersion);
     trace->gzipped = m_input.gzipped();
     trace->info.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     m_progress.finish();

@@ -29,6 +29,10 @@ struct LoadOptions {
 Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file, const LoadOptions &options,
                                                ProgressReporter &progress, const StopToken &stop);
 
+// The text of a trace's "distributedInfo" object read as its DistributedInfo: false when the
+// text is not a JSON object (peekDistributedInfo reads it from a file's first bytes).
+bool parseDistributedInfo(std::string_view object, DistributedInfo &info);
+
 // Convenience for tests and tools: no progress, never stopped.
 Result<std::shared_ptr<const Trace>> loadTrace(const std::filesystem::path &file, const LoadOptions &options = {});
 

@@ -135,6 +135,15 @@ struct DistributedInfo {
     bool operator==(const DistributedInfo &) const = default;
 };
 
+// One entry of the top-level "deviceProperties" Kineto writes for each GPU; compute
+// capability -1 when absent (an AMD GPU's is its gfx major, e.g. 9 for an MI250).
+struct DeviceProperties {
+    std::string name; // "Tesla V100-DGXS-32GB", "AMD Radeon Graphics"
+    int computeMajor = -1;
+    int computeMinor = -1;
+    bool operator==(const DeviceProperties &) const = default;
+};
+
 // A collective's args as newer torch writes them on record_param_comms and NCCL kernels.
 // Numbers are -1 and strings invalid when absent.
 struct CollectiveArgs {
@@ -166,6 +175,10 @@ struct TraceInfo {
     std::vector<std::string> warnings; // the first kMaxWarnings messages
     bool partial = false;              // a truncated file was loaded up to its valid prefix
     DistributedInfo distributed;
+    std::vector<DeviceProperties> devices; // "deviceProperties", in file order
+    // The torch that wrote the trace, when the file names it (a top-level "torch_version" or
+    // "pytorch_version", or metadata.torch_env_info.torch_version): Kineto itself does not.
+    std::string torchVersion;
 
     static constexpr std::size_t kMaxWarnings = 20;
     std::int64_t spanNanoseconds() const { return spanEnd - spanStart; }

@@ -47,7 +47,14 @@ struct TraceText {
             R"(,"args":{"Device Type":0,"Device Id":-1,"Bytes":)" + std::to_string(bytes) + "}}");
     }
     std::string text() const { return "{\"traceEvents\":[\n" + events + "\n]}"; }
+    // With top-level keys before the events, e.g. R"("torch_version":"1.13.1")".
+    std::string text(const std::string &keys) const { return "{" + keys + ",\"traceEvents\":[\n" + events + "\n]}"; }
 };
+
+bool contains(const std::string &text, const QString &part)
+{
+    return text.find(part.toStdString()) != std::string::npos;
+}
 
 std::set<std::string> rulesOf(const std::string &text)
 {
@@ -258,6 +265,83 @@ private slots:
         if (actual != expected)
             qWarning("%s", qPrintable(actual.join(' ')));
         QCOMPARE(actual, expected);
+    }
+
+    // The precision fix follows the GPU's compute capability: a V100 (7.0) has fp16 tensor
+    // cores but no bf16 or TF32; an A100 (8.0) has both.
+    void precisionFollowsTheDevice_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("suggested");
+        QTest::addColumn<QStringList>("absent");
+        const QStringList ampere{"torch.bfloat16", "set_float32_matmul_precision", "allow_tf32"};
+        QTest::addRow("v100") << "v100_resnet50" << "dtype=torch.float16" << ampere;
+        QTest::addRow("a100") << "a100_alexnet" << "dtype=torch.bfloat16" << QStringList{};
+        QTest::addRow("a100 tf32") << "a100_alexnet" << "torch.set_float32_matmul_precision(\"high\")"
+                                   << QStringList{};
+    }
+
+    void precisionFollowsTheDevice()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, suggested);
+        QFETCH(QStringList, absent);
+        const auto loaded = loadFixture(fixture.toStdString());
+        QVERIFY(loaded.index);
+        const auto findings = adviseTrace(*loaded.index);
+        const auto precision =
+            std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "fp32_math"; });
+        QVERIFY(precision != findings.end());
+        QVERIFY2(contains(precision->fix, suggested), precision->fix.c_str());
+        for (const auto &finding : findings)
+            for (const auto &word : absent)
+                QVERIFY2(!contains(finding.fix, word), finding.fix.c_str());
+    }
+
+    // The optimizer fix keeps the optimizer's class and names only what the run's torch has
+    // on its device; a trace that does not name its torch gets the versions spelt out.
+    void optimizerFixFollowsTorch_data()
+    {
+        QTest::addColumn<QString>("keys");
+        QTest::addColumn<bool>("gpu");
+        QTest::addColumn<QString>("fix");
+        QTest::addRow("cpu torch 1.13") << R"("torch_version":"1.13.1")" << false
+                                        << "Use the foreach implementation: torch.optim.Adam(params, foreach=True).";
+        QTest::addRow("cpu torch 2.4") << R"("torch_version":"2.4.0+cpu")" << false
+                                       << "Use the fused or foreach implementation: torch.optim.Adam(params, "
+                                          "fused=True) (or foreach=True), or compile the optimizer step with "
+                                          "torch.compile.";
+        QTest::addRow("cpu torch 2.3") << R"("metadata":{"torch_env_info":{"torch_version":"2.3.1"}})" << false
+                                       << "Use the foreach implementation: torch.optim.Adam(params, foreach=True), or "
+                                          "compile the optimizer step with torch.compile.";
+        QTest::addRow("gpu torch 2.0") << R"("pytorch_version":"2.0.1")" << true
+                                       << "Use the fused or foreach implementation: torch.optim.Adam(params, "
+                                          "fused=True) (or foreach=True), or compile the optimizer step with "
+                                          "torch.compile.";
+        QTest::addRow("cpu torch unknown")
+            << R"("schemaVersion":1)" << false
+            << "Use the foreach implementation: torch.optim.Adam(params, foreach=True) (torch >= 1.12); on torch >= "
+               "2.4 for a CPU run torch.optim.Adam(params, fused=True) is faster still, or compile the optimizer step "
+               "with torch.compile (torch >= 2.0).";
+    }
+
+    void optimizerFixFollowsTorch()
+    {
+        QFETCH(QString, keys);
+        QFETCH(bool, gpu);
+        QFETCH(QString, fix);
+        TraceText t;
+        t.op("ProfilerStep#1", 0, 1000, "user_annotation");
+        t.op("aten::mul", 10, 500);
+        t.op("Optimizer.step#Adam.step", 800, 100, "user_annotation");
+        t.op("aten::add_", 810, 50);
+        if (gpu)
+            t.kernel("vectorized_elementwise_kernel", 100, 800);
+        const auto findings = findingsOf(t.text(keys.toStdString()));
+        const auto optimizer = std::find_if(findings.begin(), findings.end(),
+                                            [](const Finding &f) { return f.rule == "unfused_optimizer"; });
+        QVERIFY(optimizer != findings.end());
+        QCOMPARE(QString::fromStdString(optimizer->fix), fix);
     }
 
     void dominantOpGivesItsFirstCalls()
