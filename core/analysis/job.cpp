@@ -291,4 +291,25 @@ Result<JobFigures> summariseJob(const std::vector<fs::path> &files, const JobOpt
     return summariseJob(files, options, progress, stop);
 }
 
+bool ranksOfOneJob(const std::vector<fs::path> &traces)
+{
+    if (traces.size() < 2)
+        return false;
+    std::set<int> ranks;
+    int worldSize = -1;
+    for (const auto &file : traces) {
+        trace::DistributedInfo info;
+        const bool peeked = trace::peekDistributedInfo(file, info);
+        const int rank = peeked && info.present() ? info.rank : rankFromFileName(file);
+        if (rank < 0 || !ranks.insert(rank).second)
+            return false;
+        if (peeked && info.worldSize > 0) {
+            if ((worldSize >= 0 && info.worldSize != worldSize) || rank >= info.worldSize)
+                return false;
+            worldSize = info.worldSize;
+        }
+    }
+    return true;
+}
+
 } // namespace pyrometer::analysis

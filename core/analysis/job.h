@@ -108,6 +108,11 @@ bool isSummaryFileName(std::string_view fileName);
 // when the name has none. Used when a trace has no distributedInfo.
 int rankFromFileName(const std::filesystem::path &file);
 
+// Whether traces are the ranks of one job: two or more, each with a rank (from the
+// distributedInfo in its first bytes, else from its name), no rank twice, and one world size
+// among those that say theirs. Reads only the head of each file.
+bool ranksOfOneJob(const std::vector<std::filesystem::path> &traces);
+
 // What summariseRanks tells a hook about its loads (tests watch the memory bound with it).
 struct RankLoadEvent {
     enum class Kind { Started, Finished, WaitingForMemory };

@@ -1,6 +1,7 @@
 #include "core/trace/tracesource.h"
 
 #include "core/trace/byteinput.h"
+#include "core/trace/loader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -69,12 +70,15 @@ std::optional<TraceFileName> parseTraceFileName(std::string_view fileName)
     return parts;
 }
 
-bool looksLikeTrace(const fs::path &file)
+namespace {
+
+// Up to kHead bytes from the start of file, inflated when it is gzip; empty when unreadable.
+std::string readHead(const fs::path &file)
 {
     constexpr std::size_t kHead = 256 * 1024;
     auto input = ByteInput::open(file);
     if (!input.ok())
-        return false;
+        return {};
     std::string head(kHead, '\0');
     std::size_t got = 0;
     while (got < kHead) {
@@ -84,12 +88,40 @@ bool looksLikeTrace(const fs::path &file)
         got += n;
     }
     head.resize(got);
+    return head;
+}
+
+} // namespace
+
+bool looksLikeTrace(const fs::path &file)
+{
+    const auto head = readHead(file);
     const auto first = head.find_first_not_of(" \t\r\n");
     if (first == std::string::npos)
         return false;
     if (head[first] == '{')
         return head.find("\"traceEvents\"") != std::string::npos;
     return head[first] == '[' && head.find("\"ph\"") != std::string::npos;
+}
+
+bool peekDistributedInfo(const fs::path &file, DistributedInfo &info)
+{
+    const auto head = readHead(file);
+    const auto key = head.find("\"distributedInfo\"");
+    const auto open = key == std::string::npos ? key : head.find('{', key);
+    if (open == std::string::npos)
+        return false;
+    // Its object ends at the brace that balances the first (its strings hold no braces).
+    std::size_t close = open, depth = 0;
+    for (; close < head.size(); ++close) {
+        depth += head[close] == '{';
+        depth -= head[close] == '}';
+        if (depth == 0)
+            break;
+    }
+    if (close >= head.size())
+        return false;
+    return parseDistributedInfo(std::string_view(head).substr(open, close - open + 1), info);
 }
 
 std::optional<std::int64_t> spanTimeNs(std::string_view span)

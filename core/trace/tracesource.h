@@ -9,6 +9,8 @@
 
 namespace pyrometer::trace {
 
+struct DistributedInfo;
+
 // What a path given by the user (command line, File menu, drag and drop) holds, judged by its
 // name and type only; the loaders check the content.
 enum class InputKind {
@@ -69,6 +71,11 @@ std::vector<std::filesystem::path> listTraceFiles(const std::filesystem::path &l
 
 // Whether the first bytes of file (inflated when it is gzip) look like a Chrome trace.
 bool looksLikeTrace(const std::filesystem::path &file);
+
+// The distributedInfo of a rank's trace from its first bytes (inflated when gzip), without
+// loading it: false when they hold none (it may come after the events, as in older torch).
+// (No <compare> here: moc reads this header before Qt's in the window's headers.)
+bool peekDistributedInfo(const std::filesystem::path &file, DistributedInfo &info);
 
 // What to say about a directory that holds no traces.
 std::string noTracesMessage(const std::string &logDir);

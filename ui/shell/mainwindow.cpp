@@ -125,6 +125,15 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_workspace, &Workspace::fileOpened, this, &MainWindow::rememberOpened);
     connect(m_workspace, &Workspace::logDirectoryFound, this, &MainWindow::chooseFromLogDirectory);
+    // A folder of one job's rank traces opens as the job; File → Open trace folder as traces
+    // opens its ranks one by one.
+    connect(m_workspace, &Workspace::jobFolderFound, this, [this](const QString &path) {
+        openJob({path});
+        statusBar()->showMessage(
+            tr("%1 holds the ranks of one job: opened as a job (File → Open trace folder as traces opens each)")
+                .arg(QFileInfo(path).fileName()),
+            8000);
+    });
     connect(m_workspace, &Workspace::traceOpened, this, [this] { statusBar()->showMessage(tr("Trace loaded"), 3000); });
     connect(m_workspace, &Workspace::traceOpenedAgain, this, [this](DocumentId id) {
         statusBar()->showMessage(tr("%1 is open already: showing it").arg(m_workspace->trace(id)->fileName()), 5000);
@@ -494,6 +503,16 @@ void MainWindow::createMenus()
         if (!dir.isEmpty())
             openPaths({dir});
     });
+    file->addAction(tr("Open trace folder as tr&aces…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open each trace of a folder"), currentFolder());
+        refocusAfterDialog();
+        if (dir.isEmpty())
+            return;
+        if (!m_recoveryOffered)
+            m_banner->dismiss();
+        m_landing = Landing::Trace;
+        m_workspace->open(dir, /*folderAsTraces=*/true);
+    })->setToolTip(tr("The ranks of a job, each as a trace of its own"));
     file->addAction(tr("Open &job…"), this, [this] { chooseJob(/*folder=*/true); })
         ->setToolTip(tr("A folder of rank traces of one distributed job"));
     file->addAction(tr("Open job from f&iles…"), this, [this] { chooseJob(/*folder=*/false); })

@@ -108,6 +108,8 @@ private:
     void chooseTrace();
     void chooseModel();
     void chooseJob(bool folder);
+    // Where File → Open job… starts: the folder of the current job, else of the current trace.
+    QString currentFolder() const;
     void connectDistributedPage();
     void showError(const QString &message);
     void rememberOpened(const QString &path);

@@ -8,6 +8,7 @@
 #include "ui/workspace/workspace.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QStatusBar>
 
 #include <memory>
@@ -28,15 +29,31 @@ void MainWindow::chooseJob(bool folder)
 {
     QStringList paths;
     if (folder) {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces or rank summaries"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of rank traces or rank summaries"), currentFolder());
         if (!dir.isEmpty())
             paths.append(dir);
     } else {
-        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces or summaries of a job"), QString(),
+        paths = QFileDialog::getOpenFileNames(this, tr("Open the rank traces or summaries of a job"), currentFolder(),
                                               tr("Rank traces and summaries (*.json *.json.gz);;All files (*)"));
     }
     refocusAfterDialog();
     openJob(paths);
+}
+
+QString MainWindow::currentFolder() const
+{
+    const auto folderOf = [](const QString &path) {
+        const QFileInfo info(path);
+        return info.isDir() ? info.absoluteFilePath() : info.absolutePath();
+    };
+    if (const auto job = m_workspace->jobDocument(m_workspace->newestJob()); job && !job->files.isEmpty())
+        return folderOf(job->files.first());
+    auto id = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->currentTrace();
+    if (id == kNoDocument)
+        id = m_workspace->newestTrace();
+    const auto trace = m_workspace->trace(id);
+    return trace ? folderOf(trace->path) : QString();
 }
 
 void MainWindow::connectDistributedPage()

@@ -1,5 +1,6 @@
 #include "ui/workspace/workspace.h"
 
+#include "core/analysis/job.h"
 #include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
 #include "core/summary/timelineranks.h"
@@ -29,7 +30,7 @@ Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_job
     });
 }
 
-void Workspace::open(const QString &path)
+void Workspace::open(const QString &path, bool folderAsTraces)
 {
     const std::filesystem::path fsPath = path.toStdString();
     switch (trace::classifyInput(fsPath)) {
@@ -46,19 +47,36 @@ void Workspace::open(const QString &path)
     case trace::InputKind::Model:
         openModel(path);
         return;
-    case trace::InputKind::LogDirectory:
+    case trace::InputKind::LogDirectory: {
         // Listing reads the first bytes of every .json[.gz] whose name does not say it is a
-        // trace: file I/O, off the GUI thread.
-        m_jobs->run<std::vector<trace::LogRun>>(
+        // trace, and of every trace for its rank: file I/O, off the GUI thread.
+        struct Folder {
+            std::vector<trace::LogRun> runs;
+            bool job = false;
+        };
+        m_jobs->run<Folder>(
             tr("Listing the traces in %1").arg(QFileInfo(path).fileName()), QString(),
-            [fsPath](ProgressReporter &, const StopToken &) -> Result<std::vector<trace::LogRun>> { return trace::discoverRuns(fsPath); },
-            this, [this, path](std::vector<trace::LogRun> runs) {
+            [fsPath, folderAsTraces](ProgressReporter &, const StopToken &) -> Result<Folder> {
+                Folder folder{trace::discoverRuns(fsPath)};
+                if (!folderAsTraces && folder.runs.size() == 1) {
+                    std::vector<std::filesystem::path> files;
+                    for (const auto &file : folder.runs.front().files)
+                        files.push_back(file.path);
+                    folder.job = analysis::ranksOfOneJob(files);
+                }
+                return folder;
+            },
+            this, [this, path](Folder folder) {
+                const auto &runs = folder.runs;
                 if (runs.empty())
                     Q_EMIT openFailed(QString::fromStdString(trace::noTracesMessage(path.toStdString())));
+                else if (folder.job)
+                    Q_EMIT jobFolderFound(path);
                 else
                     Q_EMIT logDirectoryFound(path, runs);
             });
         return;
+    }
     }
 }
 

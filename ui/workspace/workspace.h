@@ -29,8 +29,10 @@ public:
     explicit Workspace(JobTracker *jobs, QObject *parent = nullptr);
 
     // Decides from the path what it is: a trace file, a TensorBoard log directory (whose runs
-    // are offered through logDirectoryFound), or a model.
-    void open(const QString &path);
+    // are offered through logDirectoryFound), or a model. A folder whose traces are the ranks
+    // of one job (analysis::ranksOfOneJob) opens as that job (jobFolderFound) unless
+    // folderAsTraces.
+    void open(const QString &path, bool folderAsTraces = false);
     // partial: load the valid prefix of a truncated or damaged file, with a warning. A trace
     // that is open already is not loaded twice: traceOpenedAgain names it (and nothing happens
     // while it is still loading).
@@ -94,6 +96,8 @@ Q_SIGNALS:
     void jobClosed(pyrometer::ui::DocumentId id);
     // A log directory was opened: the user picks which of its files to open.
     void logDirectoryFound(const QString &path, const std::vector<pyrometer::trace::LogRun> &runs);
+    // A folder of the rank traces of one job, to open with openJob.
+    void jobFolderFound(const QString &path);
     // Problems found before any job starts (a missing path, a directory with no traces).
     // Failures of the load jobs themselves come through JobTracker::finished.
     void openFailed(const QString &message);

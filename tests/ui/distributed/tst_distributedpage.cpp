@@ -394,6 +394,49 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("traces.html"))));
     }
 
+    // A folder of one job's rank traces, opened as any folder (command line, File → Open trace
+    // folder), is that job on the Distributed page, not eight traces; each trace only when
+    // asked (File → Open trace folder as traces). Traces that are not ranks stay traces.
+    void aFolderOfRanksOpensAsTheJob()
+    {
+        if (!QFileInfo::exists(kJob8))
+            QSKIP("the rank_jobs fixture has not made job8");
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.openPaths({kJob8});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.failureCount(), 0);
+        const auto job = onlyJob(window);
+        QVERIFY(job);
+        QCOMPARE(job->figures.ranks.size(), std::size_t(8));
+        QCOMPARE(window.currentPage(), Page::Distributed);
+        // The job's combined trace is the only trace.
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->traces().begin()->second->job, job->id);
+        QApplication::processEvents();
+        maybeGrab(window, QStringLiteral("distributed-job8-folder.png"));
+
+        MainWindow each;
+        each.setInteractive(false);
+        each.workspace()->open(kJob8, /*folderAsTraces=*/true);
+        QVERIFY(waitIdle(each));
+        QCOMPARE(each.workspace()->traces().size(), std::size_t(8));
+        QVERIFY(each.workspace()->jobDocuments().empty());
+
+        QTemporaryDir dir;
+        for (const char *name : {"debian_legacy_linear.json", "diff_base.json"})
+            QVERIFY(QFile::copy(kTraces + "/" + name, dir.filePath(QString::fromLatin1(name))));
+        MainWindow unrelated;
+        unrelated.setInteractive(false);
+        unrelated.openPaths({dir.path()});
+        QVERIFY(waitIdle(unrelated));
+        QCOMPARE(unrelated.failureCount(), 0);
+        QCOMPARE(unrelated.workspace()->traces().size(), std::size_t(2));
+        QVERIFY(unrelated.workspace()->jobDocuments().empty());
+    }
+
     // 64 ranks: the Timeline holds 8 of them, the straggler among them; a cell of a rank left
     // out says so in the status bar and stays on the page.
     void aRankOutsideTheTimelineIsSaid()
