@@ -50,12 +50,16 @@ int runSteps(const StepsOptions &options)
     const auto gpu = options.format == Format::Json || options.format == Format::Table
                          ? analysis::gpuUtilization(*input->index, breakdown.steps, *range)
                          : analysis::GpuUtilization{};
+    const auto mean = analysis::stepMean(breakdown);
 
     if (options.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
-        for (const auto &step : breakdown.steps) {
-            nlohmann::json r{
-                {"step", step.name}, {"start_us", micros(step.startNs)}, {"duration_us", micros(step.durationNs)}};
+        for (std::size_t i = 0; i < breakdown.steps.size(); ++i) {
+            const auto &step = breakdown.steps[i];
+            nlohmann::json r{{"step", step.name},
+                             {"kind", analysis::stepKindName(mean.kinds[i])},
+                             {"start_us", micros(step.startNs)},
+                             {"duration_us", micros(step.durationNs)}};
             for (std::size_t c = 0; c < analysis::kStepCategoryCount; ++c)
                 r[std::string(analysis::stepCategoryName(StepCategory(c))) + "_us"] = micros(step.categoryNs[c]);
             r["gpu_busy_us"] = micros(step.gpuBusyNs);
@@ -72,7 +76,13 @@ int runSteps(const StepsOptions &options)
                                {"busy_us", micros(busy.busyNs)},
                                {"time_us", micros(busy.spanNs)},
                                {"utilization", busy.utilization()}});
-        writeJson(std::cout, {{"rows", rows}, {"gpu_utilization", {{"over", gpu.overSteps ? "steps" : "span"}, {"devices", devices}}}});
+        writeJson(std::cout, {{"rows", rows},
+                              {"mean_step",
+                               {{"mean_us", micros(mean.meanNs)},
+                                {"steady", mean.steady},
+                                {"warm_up", mean.warmUp},
+                                {"partial", mean.partial}}},
+                              {"gpu_utilization", {{"over", gpu.overSteps ? "steps" : "span"}, {"devices", devices}}}});
         return kSuccess;
     }
     TextTable text;
@@ -84,8 +94,14 @@ int runSteps(const StepsOptions &options)
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
     text.dropFirst = stepColumnsToDrop(breakdown);
-    for (const auto &step : breakdown.steps) {
-        std::vector<std::string> cells{step.name, microsText(step.durationNs, options.format)};
+    for (std::size_t i = 0; i < breakdown.steps.size(); ++i) {
+        const auto &step = breakdown.steps[i];
+        // Csv keeps the name alone; the table says which steps the mean leaves out.
+        const auto kind = mean.kinds[i];
+        const auto name = options.format == Format::Csv || kind == analysis::StepKind::Steady
+                              ? step.name
+                              : step.name + " (" + std::string(analysis::stepKindName(kind)) + ")";
+        std::vector<std::string> cells{name, microsText(step.durationNs, options.format)};
         for (const auto ns : step.categoryNs)
             cells.push_back(microsText(ns, options.format));
         if (breakdown.hasDevice)
@@ -96,6 +112,8 @@ int runSteps(const StepsOptions &options)
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
+    if (options.format == Format::Table && !breakdown.steps.empty())
+        writeText(std::cout, "Steps: " + analysis::describeStepMean(mean), options.format);
     for (const auto &busy : gpu.devices)
         writeText(std::cout,
                   "GPU " + std::to_string(busy.device) + " busy " + fixed(100.0 * busy.utilization(), 1) + "% of the " +

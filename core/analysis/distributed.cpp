@@ -1,6 +1,7 @@
 #include "core/analysis/distributed.h"
 
 #include "core/analysis/intervals.h"
+#include "core/analysis/steps.h"
 #include "core/analysis/stepspans.h"
 
 #include <algorithm>
@@ -434,7 +435,7 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
     f.exposedCommunicationNs = f.communicationNs - f.overlapNs;
     f.memoryOnlyNs = busy.length() - computeOrCommunication.length();
 
-    std::int64_t stepTotal = 0;
+    std::vector<std::int64_t> stepDurations;
     const auto kernels = f.cpuOnly ? std::vector<StepKernels>{} : stepKernels(index, spans);
     for (std::size_t s = 0; s < spans.steps.size(); ++s) {
         const auto &step = spans.steps[s];
@@ -446,10 +447,10 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
             row.computeNs = IntervalSet(kernels[s].compute).length();
             row.communicationNs = IntervalSet(kernels[s].communication).length();
         }
-        stepTotal += row.durationNs;
+        stepDurations.push_back(row.durationNs);
         f.steps.push_back(std::move(row));
     }
-    f.stepTimeUs = f.steps.empty() ? 0.0 : static_cast<double>(stepTotal) / f.steps.size() / 1000.0;
+    f.stepTimeUs = static_cast<double>(stepMean(stepDurations).meanNs) / 1000.0;
 
     for (auto &[key, call] : calls)
         f.collectives.push_back(std::move(call));

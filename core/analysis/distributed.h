@@ -66,7 +66,8 @@ struct RankFigures {
     std::string file;   // the trace's path, as given
 
     std::vector<RankStep> steps; // ProfilerStep#N annotations, in time order
-    double stepTimeUs = 0;       // mean duration of the steps' CPU annotations; 0 without steps
+    double stepTimeUs = 0;       // stepMean() of the steps' CPU annotations (partial and warm-up
+                                 // steps left out); 0 without steps
 
     // What the split covers: from the first step's start to the last step's end (the later of
     // its CPU end and the end of its device work), or the span of the device events (CPU-only:

@@ -2,7 +2,10 @@
 
 #include "core/analysis/stepspans.h"
 
+#include "core/util/format.h"
+
 #include <algorithm>
+#include <numeric>
 
 namespace pyrometer::analysis {
 namespace {
@@ -153,6 +156,108 @@ StepBreakdown buildStepBreakdown(const TraceIndex &index, const TimeRange &range
         row.gpuEndNs = step.gpuEndNs;
         result.steps.push_back(std::move(row));
     }
+    return result;
+}
+
+namespace {
+
+// The lower middle value of an even count, so a median is always one of the durations.
+std::int64_t medianOf(std::vector<std::int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    const auto middle = values.begin() + std::ptrdiff_t((values.size() - 1) / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
+std::vector<std::int64_t> durationsOf(const std::vector<std::int64_t> &durations, const std::vector<StepKind> &kinds,
+                                      std::size_t from, std::size_t skip)
+{
+    std::vector<std::int64_t> values;
+    for (std::size_t i = from; i < durations.size(); ++i)
+        if (i != skip && kinds[i] != StepKind::Partial)
+            values.push_back(durations[i]);
+    return values;
+}
+
+} // namespace
+
+std::string_view stepKindName(StepKind kind)
+{
+    switch (kind) {
+    case StepKind::Steady: return "steady";
+    case StepKind::WarmUp: return "warm-up";
+    case StepKind::Partial: return "partial";
+    }
+    return "steady";
+}
+
+StepMean stepMean(const std::vector<std::int64_t> &durationsNs)
+{
+    StepMean result;
+    const std::size_t n = durationsNs.size();
+    result.kinds.assign(n, StepKind::Steady);
+    if (n == 0)
+        return result;
+    if (n >= 2) {
+        for (const std::size_t end : {std::size_t(0), n - 1}) {
+            std::vector<std::int64_t> others;
+            for (std::size_t i = 0; i < n; ++i)
+                if (i != end)
+                    others.push_back(durationsNs[i]);
+            if (double(durationsNs[end]) < kPartialFraction * double(medianOf(std::move(others))))
+                result.kinds[end] = StepKind::Partial;
+        }
+    }
+    std::vector<std::size_t> whole;
+    for (std::size_t i = 0; i < n; ++i)
+        if (result.kinds[i] != StepKind::Partial)
+            whole.push_back(i);
+    for (std::size_t w = 0; w < whole.size() / 2; ++w) {
+        const auto i = whole[w];
+        const auto later = durationsOf(durationsNs, result.kinds, i + 1, n);
+        if (later.empty() || double(durationsNs[i]) <= kWarmUpFactor * double(medianOf(later)))
+            break;
+        result.kinds[i] = StepKind::WarmUp;
+    }
+    std::int64_t steadySum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (result.kinds[i]) {
+        case StepKind::Steady: ++result.steady, steadySum += durationsNs[i]; break;
+        case StepKind::WarmUp: ++result.warmUp; break;
+        case StepKind::Partial: ++result.partial; break;
+        }
+    }
+    result.meanNs = result.steady > 0
+                        ? steadySum / std::int64_t(result.steady)
+                        : std::accumulate(durationsNs.begin(), durationsNs.end(), std::int64_t(0)) / std::int64_t(n);
+    return result;
+}
+
+StepMean stepMean(const StepBreakdown &steps)
+{
+    std::vector<std::int64_t> durations;
+    durations.reserve(steps.steps.size());
+    for (const auto &step : steps.steps)
+        durations.push_back(step.durationNs);
+    return stepMean(durations);
+}
+
+std::string describeStepMean(const StepMean &mean, const std::function<std::string(std::int64_t)> &format)
+{
+    if (mean.kinds.empty())
+        return {};
+    const auto text = [&](std::int64_t ns) { return format ? format(ns) : formatDuration(ns); };
+    std::string result = "mean " + text(mean.meanNs) + " over ";
+    result += mean.steady > 0 ? countOf(std::int64_t(mean.steady), "steady step") : countOf(std::int64_t(mean.kinds.size()), "step");
+    std::vector<std::string> out;
+    if (mean.warmUp > 0)
+        out.push_back(countOf(std::int64_t(mean.warmUp), "warm-up step"));
+    if (mean.partial > 0)
+        out.push_back(countOf(std::int64_t(mean.partial), "partial step"));
+    if (!out.empty())
+        result += "; " + (out.size() == 2 ? out[0] + ", " + out[1] : out[0]) + (mean.steady > 0 ? " left out" : ", none steady");
     return result;
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,5 +55,34 @@ StepBreakdown buildStepBreakdown(const TraceIndex &index, const TimeRange &range
 // The same breakdown over an arbitrary span (for a range selection), named "range"; its CPU
 // span is the span and it has no GPU span.
 StepRow breakdownSpan(const TraceIndex &index, std::int64_t start, std::int64_t end);
+
+// Which steps a mean step time stands for. The one mean every page, report and the CLI show.
+//  - partial: the first or the last step (of two or more) whose duration is below
+//    kPartialFraction x the median of the other steps: the trace starts or ends inside it
+//    (a 49 µs stub after a 9.3 ms step), so its duration is not a step's. Left out of the mean.
+//  - warm-up: one of the leading steps (before the middle step, partial ones not counted) whose
+//    duration is above kWarmUpFactor x the median of the steps after it (partial ones not
+//    counted); the run ends at the first step that is not. Kept in tables, left out of the mean.
+//  - steady: every other step. The mean is theirs; with none, the mean of every step.
+enum class StepKind : std::uint8_t { Steady, WarmUp, Partial };
+std::string_view stepKindName(StepKind kind); // "steady", "warm-up", "partial"
+inline constexpr double kPartialFraction = 0.25;
+inline constexpr double kWarmUpFactor = 1.5;
+
+struct StepMean {
+    std::vector<StepKind> kinds; // per step, in the order given
+    std::int64_t meanNs = 0;     // over the steady steps (every step when none is steady); truncated
+    std::size_t steady = 0;
+    std::size_t warmUp = 0;
+    std::size_t partial = 0;
+    bool operator==(const StepMean &) const = default;
+};
+
+StepMean stepMean(const std::vector<std::int64_t> &durationsNs);
+StepMean stepMean(const StepBreakdown &steps); // over the steps' spans
+
+// "mean 95.7 ms over 8 steady steps; 2 warm-up steps, 1 partial step left out" (durations as
+// format writes them); "" without steps.
+std::string describeStepMean(const StepMean &mean, const std::function<std::string(std::int64_t)> &format = {});
 
 } // namespace pyrometer::analysis

@@ -62,7 +62,7 @@ Section summarySection(const analysis::TraceIndex &index, const analysis::StepBr
     section.facts.push_back({"Span", duration(info.spanNanoseconds())});
     if (!steps.steps.empty())
         section.facts.push_back(
-            {"Steps", std::to_string(distribution.duration.count) + ", " + duration(distribution.duration.mean) + " on average"});
+            {"Steps", std::to_string(distribution.duration.count) + ", " + analysis::describeStepMean(analysis::stepMean(steps), duration)});
     const auto gpu = analysis::gpuUtilization(index, steps.steps);
     for (const auto &busy : gpu.devices)
         section.facts.push_back({"GPU " + std::to_string(busy.device) + " utilization",

@@ -225,10 +225,17 @@ private Q_SLOTS:
             QCOMPARE(page.stepPlot()->stepCount(), 1); // the whole trace as one bar
         } else {
             QCOMPARE(tiles.value(QStringLiteral("steps")), locale.toString(qulonglong(steps.size())));
-            std::int64_t total = 0;
-            for (const auto &step : steps)
-                total += microsToNs(step[1]);
-            QCOMPARE(tiles.value(QStringLiteral("mean step")), displayDuration(total / std::int64_t(steps.size())));
+            if (name == "mi250_rocm") {
+                // 49.073 us < 0.25 x 9288.291 us: the trace ends inside ProfilerStep#2, left out.
+                const auto caption = QStringLiteral("mean of 1 steady step; 1 partial left out");
+                QCOMPARE(tiles.value(caption), displayDuration(microsToNs(steps[0][1])));
+            } else {
+                // No other fixture has a partial or warm-up step.
+                std::int64_t total = 0;
+                for (const auto &step : steps)
+                    total += microsToNs(step[1]);
+                QCOMPARE(tiles.value(QStringLiteral("mean step")), displayDuration(total / std::int64_t(steps.size())));
+            }
             // Each bar's layers are the step's categories.
             static const QMap<QString, int> column{{"Kernel", 2},  {"Memcpy", 3},     {"Memset", 4}, {"Runtime", 5},
                                                    {"DataLoader", 6}, {"CPU exec", 7}, {"Other", 8}};

@@ -444,11 +444,22 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     html +=
         tile(displayDuration(info.spanNanoseconds()), info.partial ? tr("span of the loaded part") : tr("trace span"));
     if (d.hasProfilerSteps) {
-        std::int64_t total = 0;
+        std::vector<std::int64_t> durations;
         for (const auto &step : d.steps)
-            total += step.durationNs;
+            durations.push_back(step.durationNs);
+        const auto mean = analysis::stepMean(durations);
         html += tile(locale.toString(qulonglong(d.steps.size())), tr("steps"));
-        html += tile(displayDuration(total / std::int64_t(d.steps.size())), tr("mean step"));
+        QStringList out;
+        if (mean.warmUp > 0)
+            out << tr("%1 warm-up").arg(mean.warmUp);
+        if (mean.partial > 0)
+            out << tr("%1 partial").arg(mean.partial);
+        html += tile(displayDuration(mean.meanNs),
+                     out.isEmpty() || mean.steady == 0
+                         ? tr("mean step")
+                         : tr("mean of %1; %2 left out")
+                               .arg(QString::fromStdString(countOf(std::int64_t(mean.steady), "steady step")),
+                                    out.join(QStringLiteral(", "))));
     }
     html += tile(devices, tr("devices"));
     for (const auto &busy : gpus)
