@@ -6,7 +6,9 @@ runtime or driver call of the same correlation id, straight from the JSON (exact
 timestamps), and writes:
   NAME.launches.csv       per kernel name: count, median / p90 / max / total launch delay (ns),
                           mean call and kernel time (ns, truncated), outliers
-  NAME.launchqueues.csv   per (device, stream): launches, the longest queue and when it began
+  NAME.launchqueues.csv   per (device, stream): launches, the longest queue and when it began,
+                          the window (first to last queue change), the time in it with nothing
+                          queued, and the integral of the queue's length over it (ns x launches)
 
 Rules (the same as core/analysis/launches.h documents, written again here):
   - correlation ids <= 0 match nothing; of several calls with one id, the one that started last
@@ -158,18 +160,26 @@ def write(name):
         by_stream[(l["device"], l["stream"])].append(l)
     with open(os.path.join(OUT, name + ".launchqueues.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["device", "stream", "launches", "max_queue", "max_at_ns"])
+        w.writerow(["device", "stream", "launches", "max_queue", "max_at_ns", "window_ns", "empty_ns", "depth_ns_sum"])
         for key in sorted(by_stream):
             delta = defaultdict(int)
             for l in by_stream[key]:
                 delta[l["call_start"] if l["call_start"] <= l["end"] else l["start"]] += 1
                 delta[l["end"]] -= 1
             level, best, best_at = 0, 0, 0
-            for t in sorted(delta):
+            times = sorted(delta)
+            empty = depth = 0
+            for i, t in enumerate(times):
                 level += delta[t]
                 if level > best:
                     best, best_at = level, t
-            w.writerow([key[0], key[1], len(by_stream[key]), best, best_at])
+                if i + 1 < len(times):
+                    span = times[i + 1] - t
+                    if level <= 0:
+                        empty += span
+                    else:
+                        depth += level * span
+            w.writerow([key[0], key[1], len(by_stream[key]), best, best_at, times[-1] - times[0], empty, depth])
     print("%s: %d launches, %d names, %d streams" % (name, len(launches), len(by_name), len(by_stream)))
 
 

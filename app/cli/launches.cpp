@@ -30,7 +30,7 @@ nlohmann::json groupJson(const analysis::LaunchGroup &g)
                  {"launch_delay_median_us", micros(g.delayMedianNs)},
                  {"launch_delay_p90_us", micros(g.delayP90Ns)},
                  {"launch_delay_max_us", micros(g.delayMaxNs)},
-                 {"launch_delay_total_us", micros(g.delayTotalNs)},
+                 {"launch_delay_sum_us", micros(g.delayTotalNs)},
                  {"cpu_duration_mean_us", micros(g.callMeanNs)},
                  {"gpu_duration_mean_us", micros(g.kernelMeanNs)},
                  {"outliers", g.outliers}});
@@ -63,12 +63,23 @@ void writeJsonStats(const analysis::LaunchStats &stats, const trace::Trace &trac
         queues.push_back({{"device", q.device},
                           {"stream", q.stream},
                           {"max_length", q.maxLength},
-                          {"max_at_us", micros(q.maxAtNs)}});
+                          {"max_at_us", micros(q.maxAtNs)},
+                          {"mean_depth", q.meanDepth()},
+                          {"window_us", micros(q.windowNs)},
+                          {"empty_us", micros(q.emptyNs)},
+                          {"idle_share", q.emptyShare()}});
     writeJson(std::cout, {{"rows", rows},
                           {"by_kernel", byKernel},
                           {"by_stream", byStream},
                           {"queues", queues},
-                          {"max_queue_length", stats.maxQueueLength}});
+                          {"max_queue_length", stats.maxQueueLength},
+                          {"queue",
+                           {{"bound", analysis::launchBoundName(stats.queue.bound)},
+                            {"mean_depth", stats.queue.meanDepth()},
+                            {"max_length", stats.queue.maxLength},
+                            {"window_us", micros(stats.queue.windowNs)},
+                            {"empty_us", micros(stats.queue.emptyNs)},
+                            {"idle_share", stats.queue.emptyShare()}}}});
 }
 
 TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &input, Format format, std::size_t top)
@@ -87,28 +98,30 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
     return text;
 }
 
-TextTable groupTable(const std::vector<analysis::LaunchGroup> &groups, Format format, std::size_t top, bool streams)
+TextTable groupTable(const analysis::LaunchStats &stats, Format format, std::size_t top, bool streams)
 {
+    // No total delay: in a GPU-bound loop it sums the same queueing once per waiting launch.
     TextTable text;
-    text.header = {streams ? "stream" : "kernel",
-                   "count",
-                   "median delay us",
-                   "p90 delay us",
-                   "max delay us",
-                   "total delay us",
-                   "call us",
-                   "kernel us",
-                   "outliers"};
+    text.header = {streams ? "stream" : "kernel", "count", "median delay us", "p90 delay us", "max delay us"};
+    if (streams)
+        text.header.insert(text.header.end(), {"mean queue", "max queue", "idle empty %"});
+    text.header.insert(text.header.end(), {"call us", "kernel us", "outliers"});
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
-    text.dropFirst = {"p90 delay us", "call us", "kernel us", "total delay us"};
-    for (const auto &g : groups) {
+    text.dropFirst = {"p90 delay us", "call us", "kernel us"};
+    const auto &groups = streams ? stats.byStream : stats.byKernel;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
         if (top > 0 && text.rows.size() >= top)
             break;
-        text.rows.push_back({g.name, std::to_string(g.count), microsText(g.delayMedianNs, format),
-                             microsText(g.delayP90Ns, format), microsText(g.delayMaxNs, format),
-                             microsText(g.delayTotalNs, format), microsText(g.callMeanNs, format),
-                             microsText(g.kernelMeanNs, format), std::to_string(g.outliers)});
+        const auto &g = groups[i];
+        std::vector<std::string> row{g.name, std::to_string(g.count), microsText(g.delayMedianNs, format),
+                                     microsText(g.delayP90Ns, format), microsText(g.delayMaxNs, format)};
+        if (streams) {
+            const auto &q = stats.queues[i]; // both by device, then stream
+            row.insert(row.end(), {fixed(q.meanDepth(), 1), std::to_string(q.maxLength), fixed(100.0 * q.emptyShare(), 1)});
+        }
+        row.insert(row.end(), {microsText(g.callMeanNs, format), microsText(g.kernelMeanNs, format), std::to_string(g.outliers)});
+        text.rows.push_back(std::move(row));
     }
     return text;
 }
@@ -131,8 +144,7 @@ int runLaunches(const LaunchesOptions &options)
         return kSuccess;
     }
     const bool streams = options.by == LaunchRows::Stream;
-    writeTable(std::cout, groupTable(streams ? stats.byStream : stats.byKernel, options.format, options.top, streams),
-               options.format);
+    writeTable(std::cout, groupTable(stats, options.format, options.top, streams), options.format);
     if (options.format != Format::Csv) {
         std::cout << '\n';
         for (const auto &q : stats.queues)
@@ -141,6 +153,7 @@ int runLaunches(const LaunchesOptions &options)
                           ": at most " + std::to_string(q.maxLength) + " launched kernels waiting, at " +
                           microsText(q.maxAtNs, options.format) + " us",
                       options.format);
+        writeText(std::cout, analysis::describeQueues(stats.queue), options.format);
     }
     return kSuccess;
 }

@@ -1,6 +1,8 @@
 #include "core/analysis/launches.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <tuple>
 #include <unordered_map>
 
@@ -78,10 +80,60 @@ QueueSeries queueSeries(std::int32_t device, std::int32_t stream, std::vector<st
             series.maxAtNs = time;
         }
     }
+    for (std::size_t i = 0; i + 1 < series.timeNs.size(); ++i) {
+        const auto ns = series.timeNs[i + 1] - series.timeNs[i];
+        series.windowNs += ns;
+        if (series.length[i] <= 0)
+            series.emptyNs += ns;
+        else
+            series.depthNsSum += std::int64_t(series.length[i]) * ns;
+    }
+    series.queuedNs = series.windowNs - series.emptyNs;
     return series;
 }
 
 } // namespace
+
+std::string_view launchBoundName(LaunchBound bound)
+{
+    switch (bound) {
+    case LaunchBound::None: return "";
+    case LaunchBound::GpuBound: return "GPU-bound";
+    case LaunchBound::CpuBound: return "CPU-bound";
+    }
+    return "";
+}
+
+QueueSummary summarizeQueues(const std::vector<QueueSeries> &queues)
+{
+    QueueSummary summary;
+    for (const auto &q : queues) {
+        summary.windowNs += q.windowNs;
+        summary.emptyNs += q.emptyNs;
+        summary.queuedNs += q.queuedNs;
+        summary.depthNsSum += q.depthNsSum;
+        summary.maxLength = std::max(summary.maxLength, q.maxLength);
+    }
+    if (summary.queuedNs > 0)
+        summary.bound = summary.meanDepth() >= kGpuBoundDepth ? LaunchBound::GpuBound : LaunchBound::CpuBound;
+    return summary;
+}
+
+std::string describeQueues(const QueueSummary &summary)
+{
+    if (summary.bound == LaunchBound::None)
+        return {};
+    char meanText[32];
+    std::snprintf(meanText, sizeof meanText, "%.1f", summary.meanDepth());
+    const auto idle = std::to_string(std::llround(summary.emptyShare() * 100.0)) + "%";
+    std::string text = std::string(launchBoundName(summary.bound)) + ": while work was queued, " + meanText +
+                       " launches waited on a stream on average (at most " + std::to_string(summary.maxLength) + "), ";
+    text += summary.bound == LaunchBound::GpuBound
+                ? "so a launch's delay is time queued behind other kernels and the launch overhead is hidden."
+                : "so a launch's delay is its launch cost and the GPU waits for the CPU.";
+    text += " The GPU sat idle with nothing queued for " + idle + " of the streams' time.";
+    return text;
+}
 
 std::string streamName(std::int32_t device, std::int32_t stream)
 {
@@ -259,6 +311,7 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
         stats.queues.push_back(queueSeries(device, stream, std::move(queuePoints[s])));
         stats.maxQueueLength = std::max(stats.maxQueueLength, stats.queues.back().maxLength);
     }
+    stats.queue = summarizeQueues(stats.queues);
     return stats;
 }
 

@@ -38,7 +38,9 @@ struct LaunchGroup {
     std::int64_t delayMedianNs = 0;
     std::int64_t delayP90Ns = 0;
     std::int64_t delayMaxNs = 0;
-    std::int64_t delayTotalNs = 0;
+    std::int64_t delayTotalNs = 0; // a sum of waits, for ordering only: in a GPU-bound loop the
+                                   // same queueing counts once per waiting launch (minutes of
+                                   // "delay" in a trace of a second); not shown in tables
     std::int64_t callMeanNs = 0;
     std::int64_t kernelMeanNs = 0;
     std::uint64_t outliers = 0;
@@ -54,8 +56,45 @@ struct QueueSeries {
     std::vector<std::int32_t> length;
     std::int32_t maxLength = 0;
     std::int64_t maxAtNs = 0;
+    // Over the stream's window, from the first point (a launching call's start) to the last (its
+    // last kernel's end):
+    std::int64_t windowNs = 0;
+    std::int64_t emptyNs = 0;   // time the queue held nothing: no kernel ran on the stream and
+                                // none was launched for it, so the GPU sat idle waiting for a
+                                // launch (the CPU was elsewhere: data loading, Python, a sync)
+    std::int64_t queuedNs = 0;  // windowNs - emptyNs
+    std::int64_t depthNsSum = 0; // the integral of length over the window (length x ns)
+    // Mean launches queued (the running kernel included) while the queue was not empty.
+    double meanDepth() const { return queuedNs > 0 ? double(depthNsSum) / double(queuedNs) : 0.0; }
+    double emptyShare() const { return windowNs > 0 ? double(emptyNs) / double(windowNs) : 0.0; }
     bool operator==(const QueueSeries &) const = default;
 };
+
+// What a launch delay means in a trace. GPU-bound: while work is queued, on average at least
+// kGpuBoundDepth launches wait on the stream (one runs, the others queue behind it), so a launch's
+// delay is time queued behind other kernels and the launch overhead is hidden; summing those
+// delays counts the same queueing once per waiting launch. CPU-bound: the queue holds less, a
+// launch's delay is its launch cost, and the GPU waits for the CPU.
+enum class LaunchBound : std::uint8_t { None, GpuBound, CpuBound };
+inline constexpr double kGpuBoundDepth = 2.0;
+std::string_view launchBoundName(LaunchBound bound); // "", "GPU-bound", "CPU-bound"
+
+// Every stream's queue together: the sums of their windows, empty and queued time and depth.
+struct QueueSummary {
+    std::int64_t windowNs = 0;
+    std::int64_t emptyNs = 0;
+    std::int64_t queuedNs = 0;
+    std::int64_t depthNsSum = 0;
+    std::int32_t maxLength = 0;
+    LaunchBound bound = LaunchBound::None; // None without launches
+    double meanDepth() const { return queuedNs > 0 ? double(depthNsSum) / double(queuedNs) : 0.0; }
+    double emptyShare() const { return windowNs > 0 ? double(emptyNs) / double(windowNs) : 0.0; }
+    bool operator==(const QueueSummary &) const = default;
+};
+QueueSummary summarizeQueues(const std::vector<QueueSeries> &queues);
+
+// One sentence for a page or the CLI: which case the trace is in and what its delays mean.
+std::string describeQueues(const QueueSummary &summary);
 
 struct LaunchStats {
     std::vector<Launch> launches;      // in kernel start order
@@ -63,6 +102,7 @@ struct LaunchStats {
     std::vector<LaunchGroup> byStream; // by device, then stream
     std::vector<QueueSeries> queues;   // by device, then stream
     std::int32_t maxQueueLength = 0;   // over every stream
+    QueueSummary queue;                // summarizeQueues(queues)
     bool operator==(const LaunchStats &) const = default;
 };
 

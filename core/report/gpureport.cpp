@@ -55,21 +55,27 @@ Section launchesSection(const analysis::TraceIndex &index, const std::string &pr
                                  "x it and 50 us more). Launch delay = kernel "
                                  "start - end of the launching call.");
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
-    Table kernels{"Launch delay per kernel, by total delay",
-                  {"Kernel", "Launches", "Median delay", "p90", "Max", "Total", "Outliers"},
-                  {false, true, true, true, true, true, true},
+    if (const auto verdict = analysis::describeQueues(stats.queue); !verdict.empty())
+        section.paragraphs.push_back(verdict);
+    Table kernels{"Launch delay per kernel",
+                  {"Kernel", "Launches", "Median delay", "p90", "Max", "Outliers"},
+                  {false, true, true, true, true, true},
                   {},
                   {true}};
     for (std::size_t i = 0; i < stats.byKernel.size() && i < options.topRows; ++i) {
         const auto &g = stats.byKernel[i];
         kernels.rows.push_back({g.name, std::to_string(g.count), duration(g.delayMedianNs), duration(g.delayP90Ns),
-                                duration(g.delayMaxNs), duration(g.delayTotalNs), std::to_string(g.outliers)});
+                                duration(g.delayMaxNs), std::to_string(g.outliers)});
     }
     section.tables.push_back(std::move(kernels));
-    Table queues{"Launched kernels waiting per stream", {"Stream", "Most waiting", "At"}, {false, true, true}, {}, {}};
+    Table queues{"Launched kernels waiting per stream",
+                 {"Stream", "Mean waiting", "Most waiting", "At", "Idle, nothing queued"},
+                 {false, true, true, true, true},
+                 {},
+                 {}};
     for (const auto &q : stats.queues)
-        queues.rows.push_back({streamName(q.device, q.stream), std::to_string(q.maxLength),
-                               duration(q.maxAtNs - index.trace->info.spanStart)});
+        queues.rows.push_back({streamName(q.device, q.stream), percentText(q.meanDepth()), std::to_string(q.maxLength),
+                               duration(q.maxAtNs - index.trace->info.spanStart), percentText(100.0 * q.emptyShare()) + "%"});
     section.tables.push_back(std::move(queues));
     return section;
 }

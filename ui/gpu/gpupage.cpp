@@ -67,7 +67,7 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
                                 "on a machine with a GPU to see launches, idle causes and the critical path."),
                              tr("Kernels, memcpy and memset events are needed"), this)),
       m_traceChooser(new TraceChooser(workspace, this)), m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)),
-      m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)),
+      m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)), m_launchVerdict(new QLabel(this)),
       m_idle(new tables::TablePane(this)), m_path(new tables::TablePane(this)),
       m_sequences(new tables::TablePane(this)), m_step(new QComboBox(this)), m_pathSummary(new QLabel(this))
 {
@@ -99,6 +99,8 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     auto *outliers = new QPushButton(tr("Show outliers in Timeline"), launches);
     launchBar->addWidget(outliers, 0, Qt::AlignTop);
     launchesLayout->addLayout(launchBar);
+    m_launchVerdict->setWordWrap(true);
+    launchesLayout->addWidget(m_launchVerdict);
     auto *launchSplit = new QSplitter(Qt::Vertical, launches);
     launchSplit->addWidget(m_launches);
     launchSplit->addWidget(m_streams);
@@ -247,8 +249,9 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
             .arg(l.maxQueueLength)
             .arg(duration(idle[std::size_t(IdleCause::HostWait)]), duration(idle[std::size_t(IdleCause::KernelWait)]),
                  duration(idle[std::size_t(IdleCause::Other)])));
-    m_launches->setTree(buildLaunchTree(l.byKernel, false));
-    m_streams->setTree(buildLaunchTree(l.byStream, true));
+    m_launchVerdict->setText(QString::fromStdString(analysis::describeQueues(l.queue)).toHtmlEscaped());
+    m_launches->setTree(buildLaunchTree(l, false));
+    m_streams->setTree(buildLaunchTree(l, true));
     m_idle->setTree(buildIdleTree(*m_data->idle));
     m_sequences->setTree(buildSequenceTree(m_data->sequences));
     m_step->clear();

@@ -65,6 +65,7 @@ public:
     QLabel *summary() const { return m_summary; }
     tables::TablePane *launchesPane() const { return m_launches; }
     tables::TablePane *streamsPane() const { return m_streams; }
+    QLabel *launchVerdict() const { return m_launchVerdict; } // GPU- or CPU-bound, and what delays mean
     tables::TablePane *idlePane() const { return m_idle; }
     tables::TablePane *pathPane() const { return m_path; }
     tables::TablePane *sequencesPane() const { return m_sequences; }
@@ -98,6 +99,7 @@ private:
     QTabWidget *m_tabs;
     tables::TablePane *m_launches;
     tables::TablePane *m_streams;
+    QLabel *m_launchVerdict;
     tables::TablePane *m_idle;
     tables::TablePane *m_path;
     tables::TablePane *m_sequences;

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <cmath>
+
 namespace pyrometer::ui::gpu {
 
 using tables::ColumnKind;
@@ -32,25 +34,34 @@ QString pathNodeKindLabel(analysis::PathNodeKind kind)
     return {};
 }
 
-TableTree buildLaunchTree(const std::vector<analysis::LaunchGroup> &groups, bool streams)
+TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
 {
+    // No total delay: in a GPU-bound loop it sums the same queueing once per waiting launch.
     TableTree tree;
     tree.columns = {{streams ? column::kStreamName : column::kKernel, ColumnKind::Text, QStringLiteral("name")},
                     {column::kLaunches, ColumnKind::Count, QStringLiteral("count")},
                     {column::kMedianDelay, ColumnKind::Duration, QStringLiteral("launch_delay_median_us")},
                     {column::kP90Delay, ColumnKind::Duration, QStringLiteral("launch_delay_p90_us")},
-                    {column::kMaxDelay, ColumnKind::Duration, QStringLiteral("launch_delay_max_us")},
-                    {column::kTotalDelay, ColumnKind::Duration, QStringLiteral("launch_delay_total_us")},
-                    {column::kCallMean, ColumnKind::Duration, QStringLiteral("cpu_duration_mean_us")},
-                    {column::kKernelMean, ColumnKind::Duration, QStringLiteral("gpu_duration_mean_us")},
-                    {column::kOutliers, ColumnKind::Count, QStringLiteral("outliers")}};
-    tree.defaultSortColumn = 5;
-    for (const auto &g : groups) {
+                    {column::kMaxDelay, ColumnKind::Duration, QStringLiteral("launch_delay_max_us")}};
+    if (streams)
+        tree.columns.insert(tree.columns.end(), {{column::kMeanQueue, ColumnKind::Text, QStringLiteral("mean_queue")},
+                             {column::kMaxQueue, ColumnKind::Count, QStringLiteral("max_queue")},
+                             {column::kIdleEmpty, ColumnKind::Percent, QStringLiteral("idle_empty_pct")}});
+    tree.columns.insert(tree.columns.end(), {{column::kCallMean, ColumnKind::Duration, QStringLiteral("cpu_duration_mean_us")},
+                         {column::kKernelMean, ColumnKind::Duration, QStringLiteral("gpu_duration_mean_us")},
+                         {column::kOutliers, ColumnKind::Count, QStringLiteral("outliers")}});
+    tree.defaultSortColumn = streams ? -1 : 3; // kernels by p90 delay
+    const auto &groups = streams ? stats.byStream : stats.byKernel;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const auto &g = groups[i];
         const QString name = streams ? streamLabel(g.device, g.stream) : qs(g.name);
-        tree.addNode(-1,
-                     {name, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns), qint64(g.delayMaxNs),
-                      qint64(g.delayTotalNs), qint64(g.callMeanNs), qint64(g.kernelMeanNs), quint64(g.outliers)},
-                     streams ? QString() : name, name);
+        std::vector<QVariant> values{name, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns), qint64(g.delayMaxNs)};
+        if (streams) {
+            const auto &q = stats.queues[i]; // both by device, then stream
+            values.insert(values.end(), {std::round(q.meanDepth() * 10.0) / 10.0, quint64(q.maxLength), 100.0 * q.emptyShare()});
+        }
+        values.insert(values.end(), {qint64(g.callMeanNs), qint64(g.kernelMeanNs), quint64(g.outliers)});
+        tree.addNode(-1, std::move(values), streams ? QString() : name, name);
     }
     return tree;
 }

@@ -16,7 +16,7 @@ namespace pyrometer::ui::gpu {
 
 // Launch delay distributions: per kernel name (a row stands for that kernel's events), or
 // per stream.
-tables::TableTree buildLaunchTree(const std::vector<analysis::LaunchGroup> &groups, bool streams);
+tables::TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams);
 
 // Per step and stream: busy time and idle time by cause (host wait, kernel wait, other), the
 // steps as groups.
@@ -40,7 +40,9 @@ inline const QString kLaunches = QStringLiteral("Launches");
 inline const QString kMedianDelay = QStringLiteral("Median delay");
 inline const QString kP90Delay = QStringLiteral("p90 delay");
 inline const QString kMaxDelay = QStringLiteral("Max delay");
-inline const QString kTotalDelay = QStringLiteral("Total delay");
+inline const QString kMeanQueue = QStringLiteral("Mean queued");
+inline const QString kMaxQueue = QStringLiteral("Max queued");
+inline const QString kIdleEmpty = QStringLiteral("Idle, nothing queued");
 inline const QString kCallMean = QStringLiteral("Call (mean)");
 inline const QString kKernelMean = QStringLiteral("Kernel (mean)");
 inline const QString kOutliers = QStringLiteral("Outliers");

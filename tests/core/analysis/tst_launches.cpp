@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QTemporaryDir>
 
+#include <array>
 #include <fstream>
 #include <map>
 
@@ -24,6 +25,7 @@ using namespace pyrometer::analysis::testing;
 namespace {
 
 constexpr std::int64_t us = 1000; // the hand-written trace is in whole µs
+using LaunchTimes = std::vector<std::array<int, 4>>; // call start, call end, kernel start, kernel end (µs)
 
 // The GPU fixtures that have launch goldens.
 const std::vector<std::string> &gpuFixtures()
@@ -92,6 +94,67 @@ private slots:
 
     // tests/fixtures/analysis/launches_two_streams.json: nine launches on streams 7 and 8; a
     // kernel with correlation 0 and one without a call are left out.
+    // Which case a trace is in, and how long the GPU sat idle with nothing queued, from two
+    // hand-written loops on stream 7 (calls 1 call each, times in µs).
+    void queueVerdict_data()
+    {
+        QTest::addColumn<LaunchTimes>("launches");
+        QTest::addColumn<std::int64_t>("windowNs");
+        QTest::addColumn<std::int64_t>("emptyNs");
+        QTest::addColumn<std::int64_t>("depthNsSum");
+        QTest::addColumn<int>("bound");
+        // GPU-bound: four launches 1 µs apart, kernels of 10 µs back to back from 5 µs. Queue: 1
+        // over [0,1), 2 over [1,2), 3 over [2,3), 4 over [3,15), 3, 2, 1 over the next 10 µs each;
+        // never empty over 0-45. Depth 1 + 2 + 3 + 4x12 + 3x10 + 2x10 + 1x10 = 114 launch-µs,
+        // mean 114 / 45 = 2.53 >= 2. Delays 4 + 13 + 22 + 31 = 70 µs: more than the 45 µs window.
+        QTest::addRow("GPU-bound") << LaunchTimes{{0, 1, 5, 15}, {1, 2, 15, 25}, {2, 3, 25, 35}, {3, 4, 35, 45}}
+                                   << std::int64_t(45 * us) << std::int64_t(0) << std::int64_t(114 * us)
+                                   << int(LaunchBound::GpuBound);
+        // CPU-bound: a 5 µs call every 20 µs, its 2 µs kernel 1 µs after the call. Queue 1 over
+        // [0,8), [20,28), [40,48), empty over [8,20) and [28,40): 24 of 48 µs idle with nothing
+        // queued (50%); depth 3 x 8 = 24 launch-µs over 24 µs queued, mean 1 < 2.
+        QTest::addRow("CPU-bound") << LaunchTimes{{0, 5, 6, 8}, {20, 25, 26, 28}, {40, 45, 46, 48}}
+                                   << std::int64_t(48 * us) << std::int64_t(24 * us) << std::int64_t(24 * us)
+                                   << int(LaunchBound::CpuBound);
+    }
+
+    void queueVerdict()
+    {
+        QFETCH(LaunchTimes, launches);
+        QFETCH(std::int64_t, windowNs);
+        QFETCH(std::int64_t, emptyNs);
+        QFETCH(std::int64_t, depthNsSum);
+        QFETCH(int, bound);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("queue.json").toStdString();
+        {
+            std::ofstream out(file);
+            out << "{\"traceEvents\": [\n";
+            for (std::size_t i = 0; i < launches.size(); ++i) {
+                const auto &[callStart, callEnd, kernelStart, kernelEnd] = launches[i];
+                out << R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" << callStart
+                    << R"(,"dur":)" << callEnd - callStart << R"(,"args":{"correlation":)" << i + 1 << "}},\n"
+                    << R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" << kernelStart << R"(,"dur":)"
+                    << kernelEnd - kernelStart << R"(,"args":{"device":0,"stream":7,"correlation":)" << i + 1 << "}}"
+                    << (i + 1 < launches.size() ? ",\n" : "\n");
+            }
+            out << "]}\n";
+        }
+        auto loaded = trace::loadTrace(file);
+        QVERIFY(loaded.ok());
+        const auto stats = buildLaunchStats(*buildTraceIndex(*loaded.value()));
+        QCOMPARE(stats.launches.size(), launches.size());
+        QCOMPARE(stats.queues.size(), std::size_t(1));
+        const auto &q = stats.queues.front();
+        QCOMPARE(q.windowNs, windowNs);
+        QCOMPARE(q.emptyNs, emptyNs);
+        QCOMPARE(q.depthNsSum, depthNsSum);
+        QCOMPARE(int(stats.queue.bound), bound);
+        QCOMPARE(stats.queue.emptyShare(), double(emptyNs) / double(windowNs));
+        const auto text = QString::fromStdString(describeQueues(stats.queue));
+        QVERIFY2(text.startsWith(bound == int(LaunchBound::GpuBound) ? QStringLiteral("GPU-bound") : QStringLiteral("CPU-bound")), qPrintable(text));
+    }
+
     void handWritten()
     {
         const auto loaded = loadFixture("launches_two_streams");
@@ -296,10 +359,18 @@ private slots:
             QCOMPARE(q.stream, s.stream);
             QCOMPARE(q.maxLength, std::stoi(e[3]));
             QCOMPARE(q.maxAtNs, std::stoll(e[4]));
+            QCOMPARE(q.windowNs, std::stoll(e[5]));
+            QCOMPARE(q.emptyNs, std::stoll(e[6]));
+            QCOMPARE(q.depthNsSum, std::stoll(e[7]));
             QCOMPARE(q.length.back(), 0);
             maxQueue = std::max(maxQueue, q.maxLength);
         }
         QCOMPARE(stats.maxQueueLength, maxQueue);
+        // v100_resnet50.launchqueues.csv: one stream, 100913985000 launch-ns over 996637000 -
+        // 363053000 = 633584000 ns queued: 159 launches deep on average, GPU-bound; its delays
+        // sum to minutes in a second of trace.
+        if (name == "v100_resnet50")
+            QCOMPARE(stats.queue.bound, LaunchBound::GpuBound);
     }
 
     // On every fixture: launches in kernel start order, each call a runtime event with the

@@ -32,6 +32,8 @@
 #include "ui/tables/tabletreemodel.h"
 #include "ui/workspace/workspace.h"
 
+#include "../maybegrab.h"
+
 using namespace pyrometer;
 using namespace pyrometer::ui;
 using gpu::GpuPage;
@@ -86,6 +88,17 @@ private Q_SLOTS:
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kMedianDelay).toLongLong(), g.delayMedianNs);
         }
         QCOMPARE(page.streamsPane()->model()->rowCount(), int(stats.byStream.size()));
+        // No total delay; per stream, the queue's depth and the time it held nothing, from the
+        // queues (a100_alexnet.launchqueues.csv: stream 7 empty 9796683000 of 12920299000 ns).
+        QCOMPARE(page.launchesPane()->model()->tree().columnIndex(QStringLiteral("Total delay")), -1);
+        for (int r = 0; r < int(stats.queues.size()); ++r) {
+            const auto &q = stats.queues[std::size_t(r)];
+            QCOMPARE(cell(page.streamsPane(), r, gpu::column::kMaxQueue).toULongLong(), quint64(q.maxLength));
+            QCOMPARE(cell(page.streamsPane(), r, gpu::column::kIdleEmpty).toDouble(), 100.0 * q.emptyShare());
+        }
+        QCOMPARE(cell(page.streamsPane(), 0, gpu::column::kIdleEmpty).toDouble(), 100.0 * 9796683000.0 / 12920299000.0);
+        QVERIFY2(page.launchVerdict()->text().startsWith(QStringLiteral("CPU-bound")), qPrintable(page.launchVerdict()->text()));
+        maybeGrab(page, QStringLiteral("gpu-launches.png"));
         QVERIFY2(page.summary()->text().contains(QString::number(stats.launches.size())),
                  qPrintable(page.summary()->text()));
 
