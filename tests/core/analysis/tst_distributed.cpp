@@ -343,6 +343,59 @@ private slots:
         QCOMPARE(rankFromFileName("ranking.json"), -1);
     }
 
+    // A folder is one job's ranks by the distributedInfo in each file's first bytes, or, where
+    // it comes after more events than those bytes hold, by rank-N names; never by loading.
+    void ranksOfOneJobFromHeadsOrNames_data()
+    {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<QList<int>>("ranks"); // -1: no distributedInfo
+        QTest::addColumn<QList<int>>("worldSizes");
+        QTest::addColumn<bool>("late"); // distributedInfo after 300 KiB of events
+        QTest::addColumn<bool>("job");
+        QTest::addRow("heads") << QStringList{"a.json", "b.json"} << QList<int>{0, 1} << QList<int>{2, 2} << false
+                               << true;
+        QTest::addRow("late, rank names") << QStringList{"rank-0.json", "rank-1.json"} << QList<int>{0, 1}
+                                          << QList<int>{2, 2} << true << true;
+        QTest::addRow("late, other names") << QStringList{"a.json", "b.json"} << QList<int>{0, 1} << QList<int>{2, 2}
+                                           << true << false;
+        QTest::addRow("a rank twice") << QStringList{"a.json", "b.json"} << QList<int>{1, 1} << QList<int>{2, 2}
+                                      << false << false;
+        QTest::addRow("two world sizes") << QStringList{"a.json", "b.json"} << QList<int>{0, 1} << QList<int>{2, 4}
+                                         << false << false;
+        QTest::addRow("unrelated") << QStringList{"a.json", "b.json"} << QList<int>{-1, -1} << QList<int>{-1, -1}
+                                   << false << false;
+        QTest::addRow("one rank") << QStringList{"rank-0.json"} << QList<int>{0} << QList<int>{1} << false << false;
+    }
+
+    void ranksOfOneJobFromHeadsOrNames()
+    {
+        QFETCH(QStringList, names);
+        QFETCH(QList<int>, ranks);
+        QFETCH(QList<int>, worldSizes);
+        QFETCH(bool, late);
+        QFETCH(bool, job);
+        QTemporaryDir dir;
+        std::vector<std::filesystem::path> files;
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            QByteArray events = R"({"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1})";
+            if (late)
+                events += QByteArray(R"(,{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1})").repeated(6000);
+            const QByteArray info = ranks[i] < 0 ? QByteArray()
+                                                 : QByteArray(R"("distributedInfo":{"backend":"nccl","rank":)") +
+                                                       QByteArray::number(ranks[i]) + R"(,"world_size":)" +
+                                                       QByteArray::number(worldSizes[i]) + "}";
+            QByteArray text = "{";
+            if (!info.isEmpty() && !late)
+                text += info + ",";
+            text += R"("traceEvents":[)" + events + "]";
+            if (!info.isEmpty() && late)
+                text += "," + info;
+            writeFile(dir.filePath(names[i]), text + "}");
+            files.push_back(dir.filePath(names[i]).toStdString());
+        }
+        QCOMPARE(ranksOfOneJob(files), job);
+    }
+
     void clocksAlignOnACommonCollectiveAndWaitsAreMeasured()
     {
         // Rank 1's clock runs 1 ms ahead. Both run an all_to_all (rank 0 alone first runs a
