@@ -187,6 +187,10 @@ def main(argv):
     save_traced(out_dir, "two_inputs", TwoInputs(), "3x8,3x5:int64", facts)
     save_traced(out_dir, "mlp", Mlp(), "4x256", facts)
     save_traced(out_dir, "conv_only", ConvOnly(), "1x3x16x16", facts)
+    # Saved without example_inputs.txt: torch 2.x's trace keeps the inputs in the archive itself.
+    traced = torch.jit.trace(TwoInputs().eval(), example("3x8,3x5:int64"), check_trace=False)
+    traced.save(os.path.join(out_dir, "two_inputs_bare.pt"))
+    facts["two_inputs_bare"] = {"input": "3x8,3x5:int64", "keeps_traced_inputs": int(torch.__version__.split(".")[0]) >= 2}
     if not skip_large:
         import torchvision.models as models
         save_traced(out_dir, "resnet18", models.resnet18(weights=None), "1x3x224x224", facts)

@@ -26,6 +26,8 @@ std::string shapeText(at::IntArrayRef sizes)
     return text.empty() ? "a scalar" : text;
 }
 
+} // namespace
+
 std::optional<DType> dtypeOf(at::ScalarType type)
 {
     switch (type) {
@@ -42,6 +44,8 @@ std::optional<DType> dtypeOf(at::ScalarType type)
     default: return std::nullopt;
     }
 }
+
+namespace {
 
 // What a file holds, unpickled; an Error names it and what it is instead.
 Result<c10::IValue> readSaved(const std::filesystem::path &path, const std::string &name)

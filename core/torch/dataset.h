@@ -9,11 +9,15 @@
 #include <torch/script.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace pyrometer::torch {
 
 struct VariantModel;
+
+// The input type of a tensor of this element type; nothing for types inputs cannot have.
+std::optional<DType> dtypeOf(at::ScalarType type);
 
 struct Dataset {
     std::vector<at::Tensor> inputs; // one per model input, the first dimension counting the samples

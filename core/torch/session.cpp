@@ -2,6 +2,7 @@
 // units that include libtorch (with modelfile.cpp and oprecorder.cpp).
 #include "core/torch/session.h"
 
+#include "core/torch/dataset.h"
 #include "core/torch/inputshint.h"
 #include "core/torch/modelfile.h"
 #include "core/torch/sessionimpl.h"
@@ -9,6 +10,7 @@
 
 #include <ATen/Parallel.h>
 #include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/csrc/autograd/autograd.h>
 
 #include <sstream>
@@ -124,6 +126,43 @@ Error ModelSession::Impl::runError(const std::string &what) const
     return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(specs) + ": " + cleanTorchMessage(what)};
 }
 
+namespace {
+
+// The inputs torch.jit.trace of torch 2.x keeps in the archive (traced_inputs.pkl, a dict of
+// method name to its argument list), as a spec; empty when they are not all tensors of types an
+// input can have. Unpickled the way libtorch reads its own archives, so any libtorch reads it.
+std::string tracedInputSpec(caffe2::serialize::PyTorchStreamReader &reader)
+{
+    const auto value = ::torch::jit::readArchiveAndTensors("traced_inputs", "", "", c10::nullopt, c10::nullopt, c10::kCPU, reader);
+    if (!value.isGenericDict())
+        return {};
+    const auto methods = value.toGenericDict();
+    const auto forward = methods.find(c10::IValue(std::string("forward")));
+    if (forward == methods.end() || !forward->value().isList())
+        return {};
+    std::vector<InputSpec> specs;
+    for (const auto &argument : forward->value().toListRef()) {
+        if (!argument.isTensor())
+            return {};
+        const auto &tensor = argument.toTensor();
+        const auto dtype = dtypeOf(tensor.scalar_type());
+        if (!dtype)
+            return {};
+        specs.push_back({tensor.sizes().vec(), *dtype, false});
+    }
+    return specs.empty() ? std::string() : formatInputSpecs(specs);
+}
+
+bool hasRecordEndingIn(caffe2::serialize::PyTorchStreamReader &reader, std::string_view suffix)
+{
+    for (const auto &name : reader.getAllRecords())
+        if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
 std::string recordedInputSpec(const fs::path &path)
 {
     try {
@@ -137,6 +176,8 @@ std::string recordedInputSpec(const fs::path &path)
                 text.pop_back();
             return text;
         }
+        if (hasRecordEndingIn(reader, "traced_inputs.pkl"))
+            return tracedInputSpec(reader);
     } catch (const std::exception &) {
     }
     return {};

@@ -61,7 +61,8 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-// Reads the input spec a TorchScript archive records ("example_inputs.txt"); empty if none.
+// Reads the input spec a TorchScript archive records: its extra file "example_inputs.txt", else
+// the inputs torch.jit.trace of torch 2.x kept in it; empty if none.
 std::string recordedInputSpec(const std::filesystem::path &path);
 
 // The given input shapes, or, when none are given, those the archive records; an Error

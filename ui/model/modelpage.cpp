@@ -327,12 +327,13 @@ void ModelPage::prefillInputs(const QString &path)
     const std::filesystem::path file = path.toStdString();
     const DocumentId model = m_current;
     if (const auto document = m_workspace->model(model); document && engine::isPython(document->engine)) {
-        // The worker already said what the model records or its factory returned.
-        if (m_inputs->text().isEmpty() && !document->exampleInputs.empty())
-            m_inputs->setText(QString::fromStdString(document->exampleInputs));
-        else if (document->exampleInputs.empty())
-            m_inputs->setPlaceholderText(tr("this model records no example inputs: type them, such as 1x3x224x224"));
-        return;
+        // The worker already said what the model records or its factory returned; a TorchScript
+        // archive may still hold the inputs its trace kept, which the reader below finds.
+        if (!document->exampleInputs.empty()) {
+            if (m_inputs->text().isEmpty())
+                m_inputs->setText(QString::fromStdString(document->exampleInputs));
+            return;
+        }
     }
     // Reading the archive is quick, but it is file I/O: not on the GUI thread.
     m_jobs->run<std::string>(

@@ -63,6 +63,22 @@ std::vector<InputSpec> spec(const char *text)
 class TestTorchProfile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // torch.jit.trace of torch 2.x keeps the inputs it traced with in the archive: a model saved
+    // without example_inputs.txt still says its inputs (two inputs, the second int64); torch
+    // 1.13's trace kept none, and the model then says so by giving none.
+    void tracedInputsAreRead()
+    {
+        const auto expected = facts("two_inputs_bare");
+        QVERIFY2(!expected.isEmpty(), "facts.json has no two_inputs_bare: run scripts/make-test-models.py");
+        const auto spec = recordedInputSpec(model("two_inputs_bare"));
+        if (expected.value("keeps_traced_inputs").toBool())
+            QCOMPARE(QString::fromStdString(spec), expected.value("input").toString());
+        else
+            QCOMPARE(QString::fromStdString(spec), QString());
+        // The extra file wins where there is one.
+        QCOMPARE(QString::fromStdString(recordedInputSpec(model("two_inputs"))), QStringLiteral("3x8,3x5:int64"));
+    }
+
     // torchvision's published figures at 224x224 ("GFLOPS" there are MACs), within 3%;
     // parameter counts exact (torchvision's model cards, and PyTorch's count of this file).
     void matchesPublishedFigures_data()
