@@ -11,6 +11,10 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <map>
+#include <string>
+#include <vector>
+
 namespace pyrometer::ui {
 
 namespace {
@@ -29,18 +33,35 @@ RunChooserDialog::RunChooserDialog(const QString &logDir, const std::vector<trac
     bool first = true; // every trace of the first run is checked
     for (const auto &run : runs) {
         auto *runItem = new QTreeWidgetItem(m_tree, {QString::fromStdString(run.name)});
+        // A worker with several spans in a run is told apart by each span's name (the file
+        // name's timestamp), and times that fall in one second by their milliseconds.
+        std::map<std::string, int> spansOf;
+        std::map<qint64, int> inSecond;
+        std::vector<QDateTime> recorded;
         for (const auto &file : run.files) {
+            ++spansOf[file.worker];
+            const auto spanNs = trace::spanTimeNs(file.span);
+            recorded.push_back(spanNs ? QDateTime::fromMSecsSinceEpoch(*spanNs / 1'000'000)
+                                      : QFileInfo(QString::fromStdString(file.path.string())).lastModified());
+            ++inSecond[recorded.back().toSecsSinceEpoch()];
+        }
+        for (std::size_t f = 0; f < run.files.size(); ++f) {
+            const auto &file = run.files[f];
             const QString path = QString::fromStdString(file.path.string());
             const QFileInfo info(path);
-            const auto spanNs = trace::spanTimeNs(file.span);
-            const QDateTime recorded = spanNs ? QDateTime::fromMSecsSinceEpoch(*spanNs / 1'000'000) : info.lastModified();
-            auto *item = new QTreeWidgetItem(runItem, {QString::fromStdString(file.worker),
-                                                       QLocale().toString(recorded, QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+            QString name = QString::fromStdString(file.worker);
+            if (spansOf[file.worker] > 1)
+                name += QStringLiteral(" \u00b7 ") + (file.span.empty() ? info.fileName() : QString::fromStdString(file.span));
+            const bool sameSecond = inSecond[recorded[f].toSecsSinceEpoch()] > 1;
+            const QString format = sameSecond ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("yyyy-MM-dd HH:mm:ss");
+            auto *item = new QTreeWidgetItem(runItem, {name, QLocale().toString(recorded[f], format),
                                                        QString::fromStdString(formatBytes(info.size()))});
             item->setData(0, kPathRole, path);
             item->setToolTip(0, path);
-            item->setToolTip(1, file.span.empty() ? tr("modified %1 (the name holds no span)").arg(recorded.toString(Qt::ISODate))
-                                                  : tr("span %1").arg(QString::fromStdString(file.span)));
+            item->setToolTip(1, file.span.empty()
+                                    ? tr("modified %1 (the name holds no span)").arg(recorded[f].toString(Qt::ISODateWithMs))
+                                    : tr("span %1: %2").arg(QString::fromStdString(file.span), recorded[f].toString(Qt::ISODateWithMs)));
+            item->setToolTip(2, tr("%1 bytes").arg(QLocale().toString(info.size())));
             item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
             item->setCheckState(0, first ? Qt::Checked : Qt::Unchecked);
         }

@@ -56,8 +56,8 @@ private Q_SLOTS:
             for (int f = 0; f < tree->topLevelItem(r)->childCount(); ++f)
                 workers << tree->topLevelItem(r)->child(f)->text(0);
         workers.sort();
-        QCOMPARE(workers, QStringList({"after", "before", "legacy", "legacy-zipped", "rank-34.Jul_15_10_52_41.1074", "worker0",
-                                       "worker0"}));
+        QCOMPARE(workers, QStringList({"after", "before", "legacy", "legacy-zipped", "rank-34.Jul_15_10_52_41.1074",
+                                       "worker0 \u00b7 1623143089861", "worker0 \u00b7 1623143566756"}));
         // The folder is named as itself, not "."; its traces are recorded when their files were.
         const auto *plain = tree->findItems(QFileInfo(root).fileName(), Qt::MatchExactly).value(0);
         QVERIFY(plain);
@@ -80,6 +80,41 @@ private Q_SLOTS:
         if (const auto shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
             dialog.show();
             dialog.grab().save(QDir(shots).filePath(QStringLiteral("pyrometer-run-chooser.png")));
+        }
+    }
+
+    // Two spans of one worker read apart: each named by its span, its time to the millisecond
+    // where two fall in one second, its exact size in the tooltip.
+    void spansOfOneWorkerReadApart()
+    {
+        const auto runs = trace::discoverRuns((kTraces + "/tb_logdir").toStdString());
+        RunChooserDialog dialog(kTraces + "/tb_logdir", runs);
+        const auto *run = dialog.tree()->findItems(QStringLiteral("resnet50_num_workers_0"), Qt::MatchExactly).value(0);
+        QVERIFY(run);
+        QCOMPARE(run->childCount(), 2);
+        const auto *a = run->child(0);
+        const auto *b = run->child(1);
+        QVERIFY2(a->text(0) != b->text(0), qPrintable(a->text(0)));
+        QCOMPARE(a->text(0), QStringLiteral("worker0 \u00b7 1623143089861"));
+        QCOMPARE(b->text(0), QStringLiteral("worker0 \u00b7 1623143566756"));
+        QVERIFY(a->text(1) != b->text(1));
+        QCOMPARE(a->toolTip(2), QObject::tr("%1 bytes").arg(QLocale().toString(qint64(1159569))));
+        QCOMPARE(b->toolTip(2), QObject::tr("%1 bytes").arg(QLocale().toString(qint64(1160275))));
+
+        // Spans in one second: the times show their milliseconds.
+        QTemporaryDir dir;
+        QVERIFY(copy(kTraces + "/diff_base.json", dir.path() + "/run/worker0.1623143089861.pt.trace.json"));
+        QVERIFY(copy(kTraces + "/diff_other.json", dir.path() + "/run/worker0.1623143089999.pt.trace.json"));
+        RunChooserDialog close(dir.path(), trace::discoverRuns(dir.path().toStdString()));
+        const auto *twin = close.tree()->topLevelItem(0);
+        QVERIFY(twin);
+        QCOMPARE(twin->childCount(), 2);
+        QVERIFY2(twin->child(0)->text(1).endsWith(QStringLiteral(".861")), qPrintable(twin->child(0)->text(1)));
+        QVERIFY2(twin->child(1)->text(1).endsWith(QStringLiteral(".999")), qPrintable(twin->child(1)->text(1)));
+
+        if (const auto shots = qEnvironmentVariable("PYROMETER_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            dialog.show();
+            dialog.grab().save(QDir(shots).filePath(QStringLiteral("pyrometer-run-chooser-spans.png")));
         }
     }
 };
