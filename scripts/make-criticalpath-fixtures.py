@@ -2,10 +2,11 @@
 """Makes the critical-path goldens, independently of Pyrometer's C++ code.
 
 For every fixture trace, the window each critical path must cover, computed from the raw JSON:
-per ProfilerStep#N op (in time order), and for the whole trace, the time the step's last event
-ends (the step's CPU end, or later, when a call that began in the step or a device event it
-launched ends later) and how many device events the step launched (matched by correlation id
-from the runtime / driver calls that begin in the step on a CPU thread).
+per ProfilerStep#N op (in time order), the step's span on the GPU's clock (scripts/stepspans.py:
+from the later of its CPU start and the previous step's end to the later of its CPU end and the
+end of the device work it launched), and how many device events the step launched (matched by
+correlation id from the runtime / driver calls that begin in the step on a CPU thread); for the
+whole trace, its first start and its last end.
 
 Outputs tests/fixtures/analysis/<fixture>.criticalpath.csv; run again after changing this script:
     /usr/bin/python3 scripts/make-criticalpath-fixtures.py
@@ -15,7 +16,11 @@ import gzip
 import json
 import os
 import re
+import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stepspans  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "fixtures", "analysis")
@@ -84,14 +89,15 @@ def windows(events):
     device = [s for s in slices if s["kind"] == "device"]
     steps = sorted((s for s in cpu if s["kind"] == "op" and re.fullmatch(r"ProfilerStep#\d+", s["name"])),
                    key=lambda s: s["start"])
+    spans = stepspans.spans(events)[0]
+    assert [s["name"] for s in spans] == [s["name"] for s in steps]
     rows = []
-    for step in steps:
+    for step, span in zip(steps, spans):
         start, end = step["start"], step["end"]
         calls = [s for s in cpu if s["kind"] == "call" and start <= s["start"] < end]
         corrs = {s["corr"] for s in calls if s["corr"] is not None and s["corr"] >= 0}
         launched = [d for d in device if d["corr"] in corrs and d["start"] >= start]
-        last = max([end] + [s["end"] for s in calls] + [d["end"] for d in launched])
-        rows.append((step["name"], start, last, len(launched)))
+        rows.append((step["name"], span["start"], span["end"], len(launched)))
     # The whole trace: every CPU op and call, every device event.
     everything = [s for s in cpu if s["kind"] in ("op", "call")] + device
     if everything:

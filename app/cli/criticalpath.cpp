@@ -34,23 +34,18 @@ int runCriticalPath(const CriticalPathOptions &options)
     if (!input)
         return kBadInput;
     const auto &index = *input->index;
-    const auto steps = analysis::profilerSteps(index);
-    analysis::EventRef step;
-    if (options.step >= 0) {
-        if (std::size_t(options.step) >= steps.size())
-            return badInput(options.trace + ": --step " + std::to_string(options.step) + ": the trace has " +
-                            std::to_string(steps.size()) + " ProfilerSteps (0 to " +
-                            std::to_string(int(steps.size()) - 1) + ")");
-        step = steps[std::size_t(options.step)];
-    } else if (!steps.empty()) {
-        // The longest step: where a fix pays most.
-        const auto &trace = *input->trace;
-        step = *std::max_element(
-            steps.begin(), steps.end(), [&](const analysis::EventRef &a, const analysis::EventRef &b) {
-                return trace.track(a.track).duration[a.event.value] < trace.track(b.track).duration[b.event.value];
-            });
-    }
-    const auto path = analysis::buildCriticalPath(index, step, options.whatIfs);
+    // Steps on the GPU's clock: the path covers the step's span, from the previous step's end.
+    const auto spans = analysis::buildStepSpans(index);
+    const auto &steps = spans.steps;
+    if (options.step >= 0 && std::size_t(options.step) >= steps.size())
+        return badInput(options.trace + ": --step " + std::to_string(options.step) + ": the trace has " +
+                        std::to_string(steps.size()) + " ProfilerSteps (0 to " +
+                        std::to_string(int(steps.size()) - 1) + ")");
+    // By default the longest step: where a fix pays most.
+    const auto chosen = options.step >= 0 ? options.step : analysis::longestStep(steps);
+    const auto path = chosen == analysis::kNoStep
+                          ? analysis::buildCriticalPath(index, analysis::EventRef{}, options.whatIfs)
+                          : analysis::buildCriticalPath(index, steps[std::size_t(chosen)], options.whatIfs);
     if (options.format == Format::Json) {
         nlohmann::json nodes = nlohmann::json::array(), whatIfs = nlohmann::json::array();
         for (const auto &n : path.nodes)

@@ -519,9 +519,20 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
     }
     std::reverse(chain.begin(), chain.end());
     std::vector<std::uint32_t> pathNode;
-    std::int64_t wait = time[chain.front()] - result.startNs;
+    // Segments are back to back in time, so the wait before one is its start less the end of
+    // the one before (or the step's start). What lies before the step's start (the CPU's part of
+    // a step that overlaps the previous step's device work) is cut off.
+    std::int64_t cursor = result.startNs;
     const auto segment = [&](std::uint32_t node, std::int64_t start, std::int64_t duration) {
         auto &nodes = result.nodes;
+        if (start < result.startNs) {
+            if (start + duration <= result.startNs)
+                return;
+            duration -= result.startNs - start;
+            start = result.startNs;
+        }
+        const auto wait = start - cursor;
+        cursor = start + duration;
         if (wait == 0 && !pathNode.empty() && pathNode.back() == node &&
             nodes.back().startNs + nodes.back().durationNs == start) {
             nodes.back().durationNs += duration;
@@ -530,7 +541,6 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
         const auto &g = graph.nodes[node];
         nodes.push_back({g.event, g.kind, std::string(trace.string(g.name)), start, duration, wait, 0.0});
         pathNode.push_back(node);
-        wait = 0;
     };
     for (std::size_t k = 1; k < chain.size(); ++k) {
         const auto from = chain[k - 1];
@@ -538,8 +548,8 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
         const auto span = time[to] - time[from];
         if (!(from & 1u) && (to & 1u)) // start -> end: the node's own time
             segment(from / 2, time[from], span);
-        else if ((from & 1u) && !(to & 1u)) // end -> start: a wait
-            wait += span;
+        else if ((from & 1u) && !(to & 1u)) // end -> start: a wait (the next segment's start says how long)
+            continue;
         else if (from & 1u) // device end -> sync end: the sync's time after the device was done
             segment(to / 2, time[from], span);
         else if (span > 0) // call start -> device start: the call was running when it began
@@ -548,23 +558,18 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
     return pathNode;
 }
 
-} // namespace
-
-CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size_t whatIfCount, const StopToken *stop)
+// The path of the CPU window [cpuStart, cpuEnd) (whole: the trace), cut to [spanStart, spanEnd]:
+// it follows back from the last end at or before spanEnd.
+CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuStart, std::int64_t cpuEnd,
+                       std::int64_t spanStart, std::int64_t spanEnd, std::size_t whatIfCount, const StopToken *stop)
 {
     const auto &trace = *index.trace;
     CriticalPath result;
     const bool whole = !step.isValid();
-    if (whole) {
-        result.step = "trace";
-        result.startNs = trace.info.spanStart;
-        result.endNs = trace.info.spanEnd;
-    } else {
-        const auto &track = trace.track(step.track);
-        result.step = std::string(trace.string(track.eventName[step.event.value]));
-        result.startNs = track.start[step.event.value];
-        result.endNs = track.end(step.event);
-    }
+    result.step = whole ? std::string("trace")
+                        : std::string(trace.string(trace.track(step.track).eventName[step.event.value]));
+    result.startNs = cpuStart;
+    result.endNs = cpuEnd;
     Graph graph;
     GraphBuilder builder(index, result.startNs, result.endNs, whole);
     if (!builder.build(graph, stop))
@@ -587,11 +592,18 @@ CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size
     for (const auto v : graph.order)
         assert(graph.evaluate(v, time) == time[v]); // the forward pass gives back the trace
 #endif
-    std::uint32_t last = 1;
-    for (std::uint32_t v = 3; v < n; v += 2)
-        if (time[v] >= time[last])
+    // The last end inside the step's span (a call of the step's CPU span may outlast it), else
+    // the last end.
+    std::uint32_t last = kNone;
+    for (std::uint32_t v = 1; v < n; v += 2)
+        if (time[v] <= spanEnd && (last == kNone || time[v] >= time[last]))
             last = v;
+    if (last == kNone)
+        for (std::uint32_t v = 1; v < n; v += 2)
+            if (last == kNone || time[v] >= time[last])
+                last = v;
     result.endNs = time[last];
+    result.startNs = std::min(spanStart, result.endNs);
     const auto pathNode = tracePath(graph, time, last, trace, result);
     // CPU time under the step's own annotation is time in no op (Python, the data loader's
     // wait, ...): say so rather than name the step.
@@ -681,12 +693,40 @@ CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size
         }
         changed.clear();
         graph.latency[end] = graph.nodes[end / 2].own;
-        const auto savedNs = std::max<std::int64_t>(0, result.endNs - newEnd);
+        // A node cut at the step's start counts its part in the step: halving that saves at most
+        // half of it.
+        const auto savedNs = std::clamp<std::int64_t>(result.endNs - newEnd, 0, result.nodes[c].durationNs / 2);
         result.whatIfs.push_back({c, result.nodes[c].name, savedNs, share(savedNs)});
     }
     std::stable_sort(result.whatIfs.begin(), result.whatIfs.end(),
                      [](const WhatIf &a, const WhatIf &b) { return a.savedNs > b.savedNs; });
     return result;
+}
+
+} // namespace
+
+CriticalPath buildCriticalPath(const TraceIndex &index, const StepSpan &step, std::size_t whatIfCount,
+                               const StopToken *stop)
+{
+    return buildPath(index, step.event, step.cpuStartNs, step.cpuEndNs, step.startNs, step.endNs, whatIfCount, stop);
+}
+
+CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size_t whatIfCount, const StopToken *stop)
+{
+    const auto &trace = *index.trace;
+    if (!step.isValid())
+        return buildPath(index, step, trace.info.spanStart, trace.info.spanEnd, trace.info.spanStart,
+                         std::numeric_limits<std::int64_t>::max(), whatIfCount, stop);
+    const auto spans = buildStepSpans(index, stop);
+    if (stop && stop->stopRequested())
+        return {};
+    for (const auto &span : spans.steps)
+        if (span.event == step)
+            return buildCriticalPath(index, span, whatIfCount, stop);
+    // Not a ProfilerStep: its CPU span, to the end of the last event it led to.
+    const auto &track = trace.track(step.track);
+    return buildPath(index, step, track.start[step.event.value], track.end(step.event), track.start[step.event.value],
+                     std::numeric_limits<std::int64_t>::max(), whatIfCount, stop);
 }
 
 } // namespace pyrometer::analysis

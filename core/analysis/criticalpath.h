@@ -9,7 +9,12 @@
 
 namespace pyrometer::analysis {
 
-// The critical path of a step: the chain of dependencies whose length is the step's time.
+// The critical path of a step: the chain of dependencies whose length is the step's time, its
+// span on the GPU's clock (stepspans.h: from the later of its CPU start and the previous step's
+// end to the end of its own work). The graph is built from the step's CPU span and the device
+// work its calls launched; what of the path lies before the span's start (the CPU running ahead
+// while the previous step's kernels ran) is cut off, so nodes, waits and shares add up to the
+// span.
 // Events are nodes; edges are the order of a CPU thread's work, a launch (call -> its kernel,
 // by correlation id), the order of a stream, a synchronisation (the last device event that
 // ended before a sync call ended -> that call) and flows. Each edge keeps the latency seen in
@@ -64,9 +69,9 @@ struct WhatIf {
 
 struct CriticalPath {
     std::string step;             // "ProfilerStep#3"
-    std::int64_t startNs = 0;     // the step's CPU start
-    std::int64_t endNs = 0;       // the end of the last event of the step (a kernel may end after
-                                  // its CPU annotation)
+    std::int64_t startNs = 0;     // the step's span start (the whole trace: its start)
+    std::int64_t endNs = 0;       // the end of the step's last event (a kernel may end after its
+                                  // CPU annotation): the span's end
     std::vector<PathNode> nodes;  // in time order; durations and waits add up to endNs - startNs
     std::int64_t cpuNs = 0;       // on the path: CPU work and calls
     std::int64_t deviceNs = 0;    // on the path: device events
@@ -78,10 +83,15 @@ struct CriticalPath {
     std::int64_t lengthNs() const { return endNs - startNs; }
 };
 
-// The critical path of the ProfilerStep#N op given (its track and index), or, when step is
-// invalid, of the whole trace's span (step "trace"). whatIfCount: how many of the longest nodes
-// get a what-if. The step's device events are those launched (by correlation id) by the calls
-// that start in it on any thread; its end is the latest end of its nodes. Empty when stopped.
+// The critical path of a step (one of buildStepSpans()'s). whatIfCount: how many of the longest
+// nodes get a what-if (a node cut at the step's start saves at most half its part in the step).
+// The step's device events are those launched (by correlation id) by the calls that start in its
+// CPU span on any thread; its end is the latest end of its nodes within the span. Empty when
+// stopped.
+CriticalPath buildCriticalPath(const TraceIndex &index, const StepSpan &step, std::size_t whatIfCount = 10,
+                               const StopToken *stop = nullptr);
+// The same for the ProfilerStep#N op given (its track and index; its span is worked out), or,
+// when step is invalid, of the whole trace's span (step "trace").
 CriticalPath buildCriticalPath(const TraceIndex &index, EventRef step, std::size_t whatIfCount = 10,
                                const StopToken *stop = nullptr);
 

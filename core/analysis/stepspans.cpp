@@ -126,4 +126,13 @@ StepSpans buildStepSpans(const TraceIndex &index, const LaunchCalls &calls, cons
     return spansOf(index, &calls, stop);
 }
 
+std::int32_t longestStep(const std::vector<StepSpan> &steps)
+{
+    std::int32_t longest = kNoStep;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (longest == kNoStep || steps[i].durationNs() > steps[std::size_t(longest)].durationNs())
+            longest = std::int32_t(i);
+    return longest;
+}
+
 } // namespace pyrometer::analysis

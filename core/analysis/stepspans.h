@@ -67,6 +67,10 @@ StepSpans buildStepSpans(const TraceIndex &index, const StopToken *stop = nullpt
 // The same with the launching calls found already.
 StepSpans buildStepSpans(const TraceIndex &index, const LaunchCalls &calls, const StopToken *stop = nullptr);
 
+// The longest step by its span (the first of equals), where a fix pays most; kNoStep when
+// there is none.
+std::int32_t longestStep(const std::vector<StepSpan> &steps);
+
 // The step (index into spans) whose CPU span contains time, else kNoStep.
 std::int32_t stepAtCpuTime(const std::vector<StepSpan> &steps, std::int64_t time);
 

@@ -118,17 +118,12 @@ Section idleSection(const analysis::TraceIndex &index, const std::string &prefix
 Section pathSection(const analysis::TraceIndex &index, const std::string &prefix, const ReportOptions &options,
                     const StopToken *stop)
 {
-    const auto steps = analysis::profilerSteps(index);
-    analysis::EventRef longest;
-    std::int64_t longestNs = -1;
-    for (const auto &s : steps) {
-        const auto ns = index.trace->track(s.track).duration[s.event.value];
-        if (ns > longestNs) {
-            longestNs = ns;
-            longest = s;
-        }
-    }
-    const auto path = analysis::buildCriticalPath(index, longest, 5, stop);
+    // The longest step by its span on the GPU's clock, whose time the path's length is.
+    const auto spans = analysis::buildStepSpans(index, stop);
+    const auto longest = analysis::longestStep(spans.steps);
+    const auto path = longest == analysis::kNoStep
+                          ? analysis::buildCriticalPath(index, analysis::EventRef{}, 5, stop)
+                          : analysis::buildCriticalPath(index, spans.steps[std::size_t(longest)], 5, stop);
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
     Section section{prefix + "critical-path",
                     "Critical path" + (path.step.empty() ? std::string() : " of " + path.step),

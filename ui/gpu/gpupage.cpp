@@ -40,18 +40,6 @@ QLabel *caption(const QString &text, QWidget *parent)
     return label;
 }
 
-// The longest step: where a fix pays most.
-std::size_t longestStep(const trace::Trace &trace, const std::vector<analysis::EventRef> &steps)
-{
-    std::size_t longest = 0;
-    for (std::size_t i = 1; i < steps.size(); ++i) {
-        const auto &a = steps[i], &b = steps[longest];
-        if (trace.track(a.track).duration[a.event.value] > trace.track(b.track).duration[b.event.value])
-            longest = i;
-    }
-    return longest;
-}
-
 } // namespace
 
 GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
@@ -208,10 +196,10 @@ void GpuPage::showTrace(DocumentId id)
             if (!data->launches || !data->idle)
                 return cancelled;
             progress.reportPermille(450);
-            data->steps = analysis::profilerSteps(index);
-            data->pathStep = longestStep(*document->trace, data->steps);
-            data->path = analysis::buildCriticalPath(
-                index, data->steps.empty() ? analysis::EventRef{} : data->steps[data->pathStep], 10, &stop);
+            data->steps = analysis::buildStepSpans(index, &stop).steps;
+            data->pathStep = std::size_t(std::max(0, analysis::longestStep(data->steps)));
+            data->path = data->steps.empty() ? analysis::buildCriticalPath(index, analysis::EventRef{}, 10, &stop)
+                                             : analysis::buildCriticalPath(index, data->steps[data->pathStep], 10, &stop);
             progress.reportPermille(800);
             data->sequences = analysis::findKernelSequences(index, {}, &stop);
             if (stop.stopRequested())
@@ -255,14 +243,9 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
     m_idle->setTree(buildIdleTree(*m_data->idle));
     m_sequences->setTree(buildSequenceTree(m_data->sequences));
     m_step->clear();
-    const auto &trace = *m_data->index->trace;
     for (std::size_t i = 0; i < m_data->steps.size(); ++i) {
         const auto &s = m_data->steps[i];
-        const auto &track = trace.track(s.track);
-        m_step->addItem(
-            tr("%1 (%2)").arg(QString::fromStdString(std::string(trace.string(track.eventName[s.event.value]))),
-                              duration(track.duration[s.event.value])),
-            quint64(i));
+        m_step->addItem(tr("%1 (%2)").arg(QString::fromStdString(s.name), duration(s.durationNs())), quint64(i));
     }
     if (m_data->steps.empty())
         m_step->addItem(tr("The whole trace (no ProfilerStep)"), quint64(0));

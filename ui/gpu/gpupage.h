@@ -37,8 +37,8 @@ struct GpuData {
     std::shared_ptr<const analysis::TraceIndex> index;
     std::shared_ptr<const analysis::LaunchStats> launches; // the document's, shared with other pages
     std::shared_ptr<const analysis::IdleBreakdown> idle;
-    std::vector<analysis::EventRef> steps; // ProfilerSteps, in time order
-    std::size_t pathStep = 0;              // which of them the path is of (the longest)
+    std::vector<analysis::StepSpan> steps; // ProfilerSteps on the GPU's clock, in time order
+    std::size_t pathStep = 0;              // which of them the path is of (the longest span)
     analysis::CriticalPath path;
     std::vector<analysis::KernelSequence> sequences;
 };

@@ -378,6 +378,13 @@ private slots:
                 }
             }
         }
+        // Each step's path is its span on the GPU's clock, whichever way it is asked for.
+        for (const auto &span : buildStepSpans(*loaded.index).steps) {
+            const auto path = buildCriticalPath(*loaded.index, span, 3);
+            QCOMPARE(path.startNs, span.startNs);
+            QCOMPARE(path.endNs, span.endNs);
+            QCOMPARE(path, buildCriticalPath(*loaded.index, span.event, 3));
+        }
     }
 
     // The window each path covers against the goldens: every ProfilerStep in time order, its

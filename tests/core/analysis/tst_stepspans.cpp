@@ -180,19 +180,39 @@ private slots:
         QCOMPARE(f.stepTimeUs, 10000.0);
     }
 
-    // A step's critical path ends where its own work ends on the GPU: #1 launched its kernels at
-    // 11000 and 15000, which ran 21000-25000 and 26000-29000; the path runs from the CPU start,
-    // 10000, to 29000 (19000), never into #2's kernels, which end at 39000.
-    void criticalPathEndsWithTheStepsWork()
+    // A step's critical path covers the step's span, on the GPU's clock: #1 runs from 19000
+    // (where #0's work ended; its CPU start, 10000, overlaps #0's kernels) to 29000, where its
+    // own kernels (launched at 11000 and 15000, run 21000-25000 and 26000-29000) end; so its
+    // length is the step's 10000, never its CPU start to its GPU end (19000), and no node lies
+    // outside the span nor is one of #2's kernels (which end at 39000).
+    void criticalPathCoversTheStepsSpan()
     {
         const auto loaded = cpuAhead();
         QVERIFY(loaded.index);
         const auto s = buildStepSpans(*loaded.index);
+        for (std::size_t i = 0; i < s.steps.size(); ++i) {
+            const auto &step = s.steps[i];
+            const auto path = buildCriticalPath(*loaded.index, step.event);
+            QCOMPARE(path.startNs, step.startNs);
+            QCOMPARE(path.endNs, step.endNs);
+            QCOMPARE(path.lengthNs(), step.durationNs());
+            std::int64_t sum = 0;
+            for (const auto &n : path.nodes) {
+                QVERIFY(n.startNs >= step.startNs);
+                QVERIFY(n.startNs + n.durationNs <= step.endNs);
+                sum += n.waitBeforeNs + n.durationNs;
+                QVERIFY(n.sharePct <= 100.0);
+            }
+            QCOMPARE(sum, step.durationNs());
+            QCOMPARE(path.deviceEvents, std::size_t(2));
+        }
         const auto path = buildCriticalPath(*loaded.index, s.steps[1].event);
-        QCOMPARE(path.startNs, 10000 * us);
+        QCOMPARE(path.startNs, 19000 * us);
         QCOMPARE(path.endNs, 29000 * us);
-        QCOMPARE(path.deviceEvents, std::size_t(2));
-        QVERIFY(path.lengthNs() <= s.steps[1].gpuEndNs - s.steps[1].cpuStartNs);
+        // From 19000: the second launch's kernel waits behind the first until 26000.
+        QCOMPARE(path.nodes.back().name, std::string("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+        QCOMPARE(path.nodes.back().durationNs, 3000 * us);
+        QCOMPARE(path.deviceNs, 7000 * us);
     }
 };
 
