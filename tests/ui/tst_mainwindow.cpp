@@ -13,6 +13,7 @@
 #include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
+#include "maybegrab.h"
 
 #include "core/trace/trace.h"
 
@@ -40,6 +41,7 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTreeWidgetItemIterator>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -545,6 +547,46 @@ private Q_SLOTS:
         const auto *header = tree->header();
         QVERIFY(header->sectionViewportPosition(2) + header->sectionSize(2) <= tree->viewport()->width());
         QVERIFY(tree->topLevelItem(0)->toolTip(0).endsWith(QStringLiteral("tiny_scripted.pt")));
+    }
+
+    // At the default window size every module of the demo model reads whole in the tree: each
+    // row names its own part of the path ("conv1" under "0" under "layer1"), the tooltip the
+    // whole path, and the column is as wide as the longest of them.
+    void modelTreeNamesReadWhole()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.openDemo();
+        QVERIFY(waitIdle(window));
+        window.showPage(Page::Model);
+        auto *tree = qobject_cast<ModelPage *>(window.pageWidget(Page::Model))->moduleTree();
+        QTest::qWait(50);
+        int deep = 0;
+        for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+            const auto *item = *it;
+            const QString path = item->toolTip(0);
+            QVERIFY(!path.isEmpty());
+            if (item->parent()) {
+                QCOMPARE(item->text(0), path.section(QLatin1Char('.'), -1));
+                deep += item->parent()->parent() ? 1 : 0;
+            }
+            int depth = 0;
+            for (auto *p = item->parent(); p; p = p->parent())
+                ++depth;
+            // The column less the indentation of the item's level and the branch mark.
+            const int available = tree->header()->sectionSize(0) - tree->indentation() * (depth + (tree->rootIsDecorated() ? 1 : 0));
+            QVERIFY2(available >= tree->fontMetrics().horizontalAdvance(item->text(0)) + 6,
+                     qPrintable(QStringLiteral("%1: %2 px for %3 px").arg(path).arg(available).arg(tree->fontMetrics().horizontalAdvance(item->text(0)))));
+        }
+        QVERIFY(deep > 0); // the demo model nests modules
+        // A type cut short reads whole in its tooltip.
+        QCOMPARE(tree->topLevelItem(0)->toolTip(1), tree->topLevelItem(0)->text(1));
+        // The parameters stay on screen.
+        const auto *header = tree->header();
+        QVERIFY(header->sectionViewportPosition(2) + header->sectionSize(2) <= tree->viewport()->width());
+        maybeGrab(window, QStringLiteral("model-tree.png"));
     }
 
     void aboutNamesTheVersions()

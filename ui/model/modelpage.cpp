@@ -94,14 +94,15 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_tree->setHeaderLabels({tr("Module"), tr("Type"), tr("Parameters")});
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    // Type and parameters keep their width; the module's name takes the rest, elided in the
-    // middle (its tooltip has it whole), so the parameters stay on screen.
+    // Type and parameters keep their width; the module's name takes the rest, elided at the
+    // right where even its own part of the path does not fit (its tooltip has the whole path),
+    // so the parameters stay on screen.
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::Interactive);
     m_tree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_tree->header()->resizeSection(1, m_tree->fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d__")));
-    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setTextElideMode(Qt::ElideRight);
 
     auto *left = new QWidget(content);
     auto *leftLayout = new QVBoxLayout(left);
@@ -186,13 +187,17 @@ void ModelPage::showModel(DocumentId id)
     std::vector<QTreeWidgetItem *> ancestors;
     for (const auto &module : info.modules) {
         ancestors.resize(std::size_t(module.depth));
-        const QString name = module.qualifiedName.empty() ? QFileInfo(document.path).fileName()
+        // The tree shows the path: each row names its own part ("conv1" under "0" under
+        // "layer1"), the tooltip the whole path.
+        const QString path = module.qualifiedName.empty() ? QFileInfo(document.path).fileName()
                                                           : QString::fromStdString(module.qualifiedName);
+        const QString name = module.qualifiedName.empty() ? path : path.section(QLatin1Char('.'), -1);
         const QStringList columns{name, QString::fromStdString(module.typeName),
                                   module.totalParameters ? locale.toString(qulonglong(module.totalParameters)) : QString()};
         auto *item = ancestors.empty() ? new QTreeWidgetItem(m_tree, columns) : new QTreeWidgetItem(ancestors.back(), columns);
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(0, name);
+        item->setToolTip(0, path);
+        item->setToolTip(1, columns.at(1));
         ancestors.push_back(item);
     }
     m_tree->expandAll();
