@@ -16,6 +16,7 @@
 #include "ui/timeline/boxlayer.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/eventdetails.h"
+#include "ui/timeline/gutterlabel.h"
 #include "ui/timeline/kernelname.h"
 #include "ui/timeline/search.h"
 #include "ui/jobs/jobtracker.h"
@@ -408,6 +409,77 @@ private Q_SLOTS:
         const auto layout = buildLayout(*m_index, {process});
         QCOMPARE(layout.sliceRowToLayout[m_index->trackFirstRow[cpu.value]], -1);
         QVERIFY(layout.height < m_layout.height);
+    }
+
+    // Process headers are drawn bold: a label fitted with the plain font's widths was cut at the
+    // gutter's edge mid-token ("rank 0 · python3.10 (GPU 0"). Each header of names growing a
+    // letter at a time fits in the bold font, whole or with "…", the rank and the device kept.
+    void processHeadersFitTheGutter()
+    {
+        std::ofstream out((m_dir.path() + "/ranks.json").toStdString());
+        out << R"({"traceEvents":[)";
+        constexpr int kProcesses = 40;
+        for (int p = 1; p <= kProcesses; ++p) {
+            const std::string name = "rank " + std::to_string(p) + " \u00b7 py" + std::string(std::size_t(p), 'x');
+            out << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << p << ",\"args\":{\"name\":\"" << name
+                << "\"}},{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":" << p << ",\"args\":{\"labels\":\"GPU "
+                << p << "\"}},{\"ph\":\"X\",\"name\":\"op\",\"cat\":\"cpu_op\",\"pid\":" << p
+                << ",\"tid\":1,\"ts\":0,\"dur\":10}" << (p < kProcesses ? "," : "");
+        }
+        out << "]}";
+        out.close();
+        auto loaded = trace::loadTrace((m_dir.path() + "/ranks.json").toStdString());
+        QVERIFY(loaded.ok());
+        TimelineView view;
+        view.resize(900, 1200);
+        view.setIndex(buildTimelineIndex(loaded.value()));
+        QFont bold = view.font();
+        bold.setBold(true);
+        const QFontMetrics metrics(bold);
+        int headers = 0, elided = 0;
+        for (std::size_t r = 0; r < view.layout().rows.size(); ++r) {
+            const auto &row = view.layout().rows[r];
+            if (row.kind != RowKind::Process)
+                continue;
+            ++headers;
+            const auto &process = view.index()->trace->processes[row.process];
+            const QString whole = QString::fromStdString(process.name);
+            const QString label = view.gutterLabel(int(r));
+            QVERIFY2(metrics.horizontalAdvance(label) <= TimelineView::kGutterWidth - 8, qPrintable(label));
+            if (label.endsWith(whole))
+                continue;
+            ++elided;
+            QVERIFY2(label.contains(QChar(0x2026)), qPrintable(label));
+            const QString rank = QStringLiteral("rank %1 \u00b7 ").arg(row.process + 1);
+            const QString device = QStringLiteral(" (GPU %1)").arg(row.process + 1);
+            QVERIFY2(label.contains(rank) && label.endsWith(device), qPrintable(label));
+        }
+        QCOMPARE(headers, kProcesses);
+        QVERIFY2(elided > 0 && elided < kProcesses, qPrintable(QString::number(elided)));
+        maybeGrab(view, QStringLiteral("timeline-process-headers.png"));
+    }
+
+    // However narrow, a fitted label is whole or elided with "…", never cut inside a token.
+    void processLabelsElideWholeTokens()
+    {
+        const QFontMetrics metrics(QApplication::font());
+        const QString head = QStringLiteral("rank 0 \u00b7 "), body = QStringLiteral("python3.10"),
+                      tail = QStringLiteral(" (GPU 0)");
+        const QString whole = head + body + tail;
+        for (int width = 4; width < metrics.horizontalAdvance(whole) + 10; ++width) {
+            const QString label = fitProcessLabel(head, body, tail, metrics, width);
+            QVERIFY2(metrics.horizontalAdvance(label) <= width, qPrintable(label));
+            if (label.isEmpty()) { // not even "…" fits
+                QVERIFY(width < metrics.horizontalAdvance(QChar(0x2026)));
+                continue;
+            }
+            if (label == whole)
+                continue;
+            QVERIFY2(label.endsWith(QChar(0x2026)) || (label.startsWith(head) && label.endsWith(tail) &&
+                                                        label.contains(QChar(0x2026))),
+                     qPrintable(label));
+        }
+        QCOMPARE(fitProcessLabel(head, body, tail, metrics, 1000), whole);
     }
 
     void rulerAdaptsItsUnit_data()

@@ -3,6 +3,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include "core/util/format.h"
+#include "ui/timeline/gutterlabel.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -181,7 +182,8 @@ void TimelineView::paintGutterNames(QPainter &painter) const
         QString text;
         if (row.kind == RowKind::Process) {
             painter.setFont(bold);
-            text = processLabel(row.process);
+            painter.setPen(palette().text().color());
+            painter.drawText(band, Qt::AlignVCenter | Qt::AlignLeft, gutterLabel(r));
         } else if (row.kind == RowKind::Slices && row.firstOfTrack) {
             painter.setFont(font());
             text = QStringLiteral("   ") + QString::fromStdString(trace.track(m_index->rows[row.ref].trackId).name);
@@ -225,8 +227,7 @@ void TimelineView::paintGutterNames(QPainter &painter) const
         painter.drawLine(band.bottomLeft(), band.bottomRight());
         painter.setFont(bold);
         painter.setPen(palette().text().color());
-        painter.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(processLabel(row.process), Qt::ElideMiddle, band.width() - 8));
+        painter.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, gutterLabel(header));
     }
     painter.restore();
     painter.setPen(palette().mid().color());
@@ -252,6 +253,33 @@ QString TimelineView::gutterName(QPoint widgetPos) const
     case RowKind::Counter: return QString::fromStdString(m_index->counter(row.ref).name);
     }
     return {};
+}
+
+QString TimelineView::gutterLabel(int layoutRow) const
+{
+    if (!m_index || layoutRow < 0 || std::size_t(layoutRow) >= m_layout.rows.size())
+        return {};
+    const auto &row = m_layout.rows[std::size_t(layoutRow)];
+    if (row.kind != RowKind::Process)
+        return {};
+    QFont bold = font();
+    bold.setBold(true);
+    // The head: the collapse mark and a combined trace's rank ("rank 0 · "); the tail: the
+    // process's labels (" (GPU 0)").
+    const auto &process = m_index->trace->processes[row.process];
+    QString body = QString::fromStdString(process.name);
+    QString tail;
+    if (const QString label = QStringLiteral(" (%1)").arg(QString::fromStdString(process.label));
+        !process.label.empty() && body.endsWith(label)) {
+        tail = label;
+        body.chop(label.size());
+    }
+    QString head = processLabel(row.process).left(2);
+    if (const auto separator = body.indexOf(QStringLiteral(" \u00b7 ")); separator > 0) {
+        head += body.left(separator + 3);
+        body.remove(0, separator + 3);
+    }
+    return fitProcessLabel(head, body, tail, QFontMetrics(bold), kGutterWidth - 8);
 }
 
 QString TimelineView::processLabel(std::uint32_t process) const

@@ -85,6 +85,9 @@ public:
     void setMarkers(std::vector<Marker> markers);
     const std::vector<Marker> &markers() const { return m_markers; }
 
+    // A process header's label as the gutter draws it (in the bold font), fitted to the gutter.
+    QString gutterLabel(int layoutRow) const;
+
     // The rows area in widget coordinates.
     QRect rowsRect() const;
     // What a change of the view repaints: all of it but the scroll bar, which repaints itself.
