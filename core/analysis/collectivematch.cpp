@@ -256,6 +256,9 @@ void alignAndWait(JobFigures &job)
     const auto n = job.ranks.size();
     job.clockOffsetNs.assign(n, 0);
     job.waitNs.assign(n, 0);
+    job.stepWaitNs.assign(n, {});
+    for (std::size_t r = 0; r < n; ++r)
+        job.stepWaitNs[r].assign(job.ranks[r].steps.size(), 0);
     if (n < 2) {
         job.anchor = "one rank: nothing to align";
         return;
@@ -317,8 +320,12 @@ void alignAndWait(JobFigures &job)
         std::int64_t latest = std::numeric_limits<std::int64_t>::min();
         for (const auto &[r, c] : call.members)
             latest = std::max(latest, c->startNs + job.clockOffsetNs[r]);
-        for (const auto &[r, c] : call.members)
-            job.waitNs[r] += latest - (c->startNs + job.clockOffsetNs[r]);
+        for (const auto &[r, c] : call.members) {
+            const auto wait = latest - (c->startNs + job.clockOffsetNs[r]);
+            job.waitNs[r] += wait;
+            if (const int step = job.ranks[r].stepOf(*c); step >= 0)
+                job.stepWaitNs[r][std::size_t(step)] += wait;
+        }
     }
 
     if (used.size() == 1 && used.front()->members.size() == n)

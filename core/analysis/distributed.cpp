@@ -313,6 +313,20 @@ double RankFigures::computePerStepUs() const
     return perStep / 1000.0;
 }
 
+int RankFigures::stepOf(const CollectiveCall &call) const
+{
+    if (call.onDevice) {
+        for (std::size_t s = 0; s < steps.size(); ++s) {
+            if (steps[s].gpuEndNs > steps[s].gpuStartNs && call.startNs >= steps[s].gpuStartNs &&
+                call.startNs < steps[s].gpuEndNs)
+                return static_cast<int>(s);
+        }
+    }
+    const auto after = std::upper_bound(steps.begin(), steps.end(), call.startNs,
+                                        [](std::int64_t t, const RankStep &step) { return t < step.startNs; });
+    return static_cast<int>(after - steps.begin()) - 1;
+}
+
 RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
 {
     const auto &trace = *index.trace;
@@ -441,11 +455,17 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
         const auto &step = spans.steps[s];
         RankStep row{step.name, step.cpuStartNs, step.cpuEndNs - step.cpuStartNs, 0, 0, step.gpuStartNs, step.gpuEndNs};
         if (f.cpuOnly) {
-            row.computeNs = computeSet.lengthIn(step.cpuStartNs, step.cpuEndNs);
-            row.communicationNs = communicationSet.lengthIn(step.cpuStartNs, step.cpuEndNs);
+            const auto stepCompute = computeSet.clipped(step.cpuStartNs, step.cpuEndNs);
+            const auto stepCommunication = communicationSet.clipped(step.cpuStartNs, step.cpuEndNs);
+            row.computeNs = stepCompute.length();
+            row.communicationNs = stepCommunication.length();
+            row.exposedCommunicationNs = row.communicationNs - stepCompute.intersection(stepCommunication).length();
         } else {
-            row.computeNs = IntervalSet(kernels[s].compute).length();
-            row.communicationNs = IntervalSet(kernels[s].communication).length();
+            const IntervalSet stepCompute(kernels[s].compute);
+            const IntervalSet stepCommunication(kernels[s].communication);
+            row.computeNs = stepCompute.length();
+            row.communicationNs = stepCommunication.length();
+            row.exposedCommunicationNs = row.communicationNs - stepCompute.intersection(stepCommunication).length();
         }
         stepDurations.push_back(row.durationNs);
         f.steps.push_back(std::move(row));

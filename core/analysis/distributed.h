@@ -56,6 +56,9 @@ struct RankStep {
     std::int64_t communicationNs = 0; // CPU-only: in its CPU annotation)
     std::int64_t gpuStartNs = 0;  // the step's device work, first start to last end; 0 and 0
     std::int64_t gpuEndNs = 0;    // without any
+    // Its communication that no computation of the step overlaps; -1 when unknown (a rank
+    // summary written before it was kept).
+    std::int64_t exposedCommunicationNs = -1;
     bool operator==(const RankStep &) const = default;
 };
 
@@ -105,6 +108,10 @@ struct RankFigures {
     std::int64_t windowNs() const { return windowEndNs - windowStartNs; }
     // Compute per step (the straggler figure): computeNs / steps, or computeNs without steps.
     double computePerStepUs() const;
+    // The index of the step a collective call belongs to: on the device, the step whose device
+    // work spans its start; else (or where none does) the last step that starts by then. -1
+    // before the first step or without steps.
+    int stepOf(const CollectiveCall &call) const;
     bool operator==(const RankFigures &) const = default;
 };
 

@@ -70,6 +70,8 @@ struct JobFigures {
     // start of the same call over all ranks, after alignment, minus this rank's start), summed.
     // Calls are matched per process group among its members (collectivematch.h).
     std::vector<std::int64_t> waitNs;
+    // The same per step: stepWaitNs[i][s] for ranks[i].steps[s] (RankFigures::stepOf).
+    std::vector<std::vector<std::int64_t>> stepWaitNs;
     // Per ranks[i]: added to that rank's times to put every rank on the anchor's clock.
     std::vector<std::int64_t> clockOffsetNs;
     // The instant the clocks were aligned on, said in words ("the end of a collective every rank

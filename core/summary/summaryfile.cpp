@@ -41,7 +41,8 @@ Json figuresJson(const RankFigures &f)
 {
     Json steps = Json::array();
     for (const auto &s : f.steps)
-        steps.push_back({s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs, s.gpuStartNs, s.gpuEndNs});
+        steps.push_back(
+            {s.name, s.startNs, s.durationNs, s.computeNs, s.communicationNs, s.gpuStartNs, s.gpuEndNs, s.exposedCommunicationNs});
     Json names = Json::array();
     Json groups = Json::array();
     Json calls = Json::array();
@@ -77,7 +78,8 @@ Json figuresJson(const RankFigures &f)
             {"memory_only_ns", f.memoryOnlyNs},
             {"cpu_only", f.cpuOnly},
             {"steps_columns",
-             {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns", "gpu_start_ns", "gpu_end_ns"}},
+             {"name", "start_ns", "duration_ns", "compute_ns", "communication_ns", "gpu_start_ns", "gpu_end_ns",
+              "exposed_communication_ns"}},
             {"steps", std::move(steps)},
             {"collective_names", std::move(names)},
             {"collective_groups_columns", {"name", "description", "ranks"}},
@@ -166,6 +168,8 @@ RankFigures figuresFrom(const nlohmann::json &j)
             f.steps.back().gpuStartNs = s.at(5).get<std::int64_t>();
             f.steps.back().gpuEndNs = s.at(6).get<std::int64_t>();
         }
+        if (s.size() >= 8) // written since steps keep their exposed communication
+            f.steps.back().exposedCommunicationNs = s.at(7).get<std::int64_t>();
     }
     const auto &names = j.at("collective_names");
     // Summaries written before process groups have six columns and no groups.

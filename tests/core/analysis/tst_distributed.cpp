@@ -7,6 +7,7 @@
 #ifndef Q_MOC_RUN
 #include "core/analysis/distributed.h"
 #include "core/analysis/job.h"
+#include "core/analysis/stepmeasures.h"
 #endif
 
 #include <QJsonArray>
@@ -592,6 +593,53 @@ private slots:
             if (r != slow)
                 QVERIFY(j.waitNs[r] > j.waitNs[slow]);
         }
+
+        // Per step, the same: in every step the slow rank computes most and waits least, and
+        // a rank's steps' waits add up to its wait (every matched call falls in a step). The
+        // steps end together, so step time is not what differs: wait or compute is.
+        QCOMPARE(j.stepWaitNs.size(), j.ranks.size());
+        for (int r = 0; r < count; ++r) {
+            QCOMPARE(j.stepWaitNs[r].size(), j.ranks[r].steps.size());
+            QCOMPARE(std::accumulate(j.stepWaitNs[r].begin(), j.stepWaitNs[r].end(), std::int64_t(0)), j.waitNs[r]);
+            for (const auto &step : j.ranks[r].steps)
+                QVERIFY(step.exposedCommunicationNs >= 0 && step.exposedCommunicationNs <= step.communicationNs);
+        }
+        const auto steps = j.ranks[slow].steps.size();
+        QVERIFY(steps > 0);
+        for (std::size_t s = 0; s < steps; ++s) {
+            for (int r = 0; r < count; ++r) {
+                if (r == slow)
+                    continue;
+                QVERIFY(*stepMeasureNs(j, r, s, StepMeasure::Wait) > *stepMeasureNs(j, slow, s, StepMeasure::Wait));
+                QVERIFY(*stepMeasureNs(j, r, s, StepMeasure::Compute) < *stepMeasureNs(j, slow, s, StepMeasure::Compute));
+            }
+        }
+        const auto chosen = mostVaryingMeasure(j);
+        QVERIFY2(chosen == StepMeasure::Wait || chosen == StepMeasure::Compute, stepMeasureName(chosen).data());
+        QVERIFY(stepMeasureSpread(j, chosen) > stepMeasureSpread(j, StepMeasure::StepTime));
+    }
+
+    void stepMeasureNamesAndNumbers()
+    {
+        QCOMPARE(profilerStepNumber("ProfilerStep#12"), 12);
+        QCOMPARE(profilerStepNumber("ProfilerStep#"), -1);
+        QCOMPARE(profilerStepNumber("ProfilerStep#4a"), -1);
+        QCOMPARE(profilerStepNumber("aten::mm"), -1);
+        // One rank: nothing differs, step time it is; a step that is not there has no value.
+        JobFigures one;
+        one.ranks.push_back({});
+        one.ranks[0].steps.push_back({"ProfilerStep#3", 0, 1000, 600, 300});
+        QCOMPARE(mostVaryingMeasure(one), StepMeasure::StepTime);
+        QCOMPARE(stepMeasureNs(one, 0, 0, StepMeasure::Compute), std::optional<std::int64_t>(600));
+        QCOMPARE(stepMeasureNs(one, 0, 0, StepMeasure::ExposedCommunication), std::optional<std::int64_t>()); // unknown
+        QCOMPARE(stepMeasureNs(one, 0, 0, StepMeasure::Wait), std::optional<std::int64_t>()); // not aligned
+        QCOMPARE(stepMeasureNs(one, 0, 1, StepMeasure::StepTime), std::optional<std::int64_t>());
+        // Two ranks whose steps take the same time, one computing longer: compute differs.
+        JobFigures two = one;
+        two.ranks.push_back(one.ranks[0]);
+        two.ranks[1].steps[0].computeNs = 900;
+        QCOMPARE(mostVaryingMeasure(two), StepMeasure::Compute);
+        QCOMPARE(stepMeasureSpread(two, StepMeasure::Compute), 0.15); // sd 150 of a 1000 ns step
     }
 
     void realPairAsAJob()
