@@ -9,7 +9,9 @@ For h100_bert, a100_alexnet, mi250_rocm and v100_resnet50 it writes into tests/f
                                   launching call's correlation id, wherever they run; without a
                                   call, those that start in its CPU span), when the trace has one
 and for h100_bert and v100_resnet50 <fixture>.sequences.csv, the most frequent runs of kernels
-per stream, counted naively with tuples (no hashing).
+per stream, counted naively with tuples (no hashing); rotations of one run are one cycle (the
+rotation with most occurrences, then the first to occur, stands for it), and a run that is a
+shorter one repeated is left out.
 
 The kernel types follow the rules written at the top of core/analysis/kerneltypes.cpp; they are
 written again here as regular expressions. Run again after changing the rules:
@@ -178,9 +180,21 @@ def sequences(device, min_length=2, max_length=16, min_occurrences=3, top=20):
         def inside(small, big):
             return any(big[j:j + len(small)] == small for j in range(len(big) - len(small) + 1))
 
+        def shorter_cycle(run):
+            """A run that is a shorter one (of min_length or more) repeated."""
+            return any(len(run) % p == 0 and run == run[:p] * (len(run) // p)
+                       for p in range(min_length, len(run)))
+
+        cycles = {}  # (length, least rotation) -> the rotation kept: most occurrences, then first
         for run, f in kept:
             if any(len(b) > len(run) and g[0] == f[0] and inside(run, b) for b, g in kept):
                 continue
+            if shorter_cycle(run):
+                continue
+            key_ = (len(run), min(run[r:] + run[:r] for r in range(len(run))))
+            if key_ not in cycles or (f[0], -f[2]) > (cycles[key_][1][0], -cycles[key_][1][2]):
+                cycles[key_] = (run, f)
+        for run, f in cycles.values():
             candidates.append({"device": key[0], "stream": key[1], "run": run, "count": f[0], "first": f[2],
                                "total": f[3], "gap": f[4], "ops": [k["op"] for k in ks[f[2]:f[2] + len(run)]]})
     candidates.sort(key=lambda c: (-c["count"] * len(c["run"]), -c["total"], -len(c["run"]), c["device"],

@@ -19,6 +19,13 @@
 // the passes get cheaper as L grows on traces that do not repeat. A run that a longer kept run
 // of the same count contains is also contained, with that count, in a run just one longer
 // (counts only fall as runs grow), so the drop rule needs only the two runs one shorter.
+//
+// Rotations are one cycle: a stream that repeats "A B ... L" also repeats "B ... L A" and every
+// other rotation about as often. Of the kept runs of one length on one stream, those that are
+// rotations of each other (named by a hash of their least rotation) are reported once, as the
+// rotation that occurs most often, of equals the one that occurs first in the stream (where the
+// cycle was entered), with its own count. A run that is a shorter run repeated ("A B C A B C")
+// is that run's cycle again, and is left out when the shorter one may be reported (minLength).
 #include "core/analysis/kernelsequences.h"
 
 #include <algorithm>
@@ -100,6 +107,44 @@ private:
     std::vector<Slot> m_slots;
     std::size_t m_size = 0;
 };
+
+// The shortest p of at least shortest that repeats the run (token[first + k] == token[first + k +
+// p]) and divides its length; the length when none does.
+std::size_t period(const std::vector<std::uint64_t> &token, std::size_t first, std::size_t length,
+                   std::size_t shortest)
+{
+    for (auto p = std::max<std::size_t>(1, shortest); p < length; ++p) {
+        if (length % p != 0)
+            continue;
+        std::size_t k = 0;
+        while (k + p < length && token[first + k] == token[first + k + p])
+            ++k;
+        if (k + p == length)
+            return p;
+    }
+    return length;
+}
+
+// A run's name up to rotation: the hash of its least rotation (by token, compared as numbers).
+std::uint64_t cycleHash(const std::vector<std::uint64_t> &token, std::size_t first, std::size_t length)
+{
+    std::size_t best = 0;
+    for (std::size_t r = 1; r < length; ++r) {
+        for (std::size_t k = 0; k < length; ++k) {
+            const auto a = token[first + (r + k) % length];
+            const auto b = token[first + (best + k) % length];
+            if (a != b) {
+                if (a < b)
+                    best = r;
+                break;
+            }
+        }
+    }
+    std::uint64_t h = 0;
+    for (std::size_t k = 0; k < length; ++k)
+        h = mix(h ^ token[first + (best + k) % length]);
+    return h;
+}
 
 struct Run {
     std::uint32_t first = 0;       // position of the first occurrence
@@ -270,14 +315,23 @@ bool countRuns(const trace::Trace &trace, const Stream &stream, std::uint32_t st
     RunTable table;
     std::size_t prevLength = 0;
 
+    std::map<std::uint64_t, const Run *> cycles; // a cycle's most frequent rotation
     const auto emit = [&](const std::vector<Run> &runs, std::size_t length) {
         if (length < minLength)
             return;
+        cycles.clear();
         for (const auto &run : runs) {
-            if (run.count >= minCount && !run.dropped)
-                ranking.add(
-                    {streamIndex, static_cast<std::uint32_t>(length), run.first, run.count, run.totalNs, run.gapNs});
+            if (run.count < minCount || run.dropped)
+                continue;
+            if (period(token, run.first, length, minLength) < length)
+                continue; // a shorter cycle repeated
+            auto &first = cycles[length > 1 ? cycleHash(token, run.first, length) : token[run.first]];
+            if (!first || std::pair(run.count, -std::int64_t(run.first)) > std::pair(first->count, -std::int64_t(first->first)))
+                first = &run;
         }
+        for (const auto &[cycle, run] : cycles)
+            ranking.add(
+                {streamIndex, static_cast<std::uint32_t>(length), run->first, run->count, run->totalNs, run->gapNs});
     };
     // One more occurrence, at position i, of the run with this hash; returns its entry.
     const auto count = [&](std::uint32_t i, std::uint64_t key, std::size_t length, auto &&totalNs, auto &&gapNs) {
