@@ -79,6 +79,7 @@ nlohmann::json outcomeJson(const record::RecordOutcome &outcome)
                     composition[std::string(record::memoryCategoryKey(record::MemoryCategory(i)))] =
                         peak.sample.bytes[i];
                 json["memory_peak"] = {{"step", peak.sample.step},
+                                       {"profiler_step", peak.sample.profilerStep},
                                        {"phase", peak.sample.phase},
                                        {"bytes", composition},
                                        {"source", memory->source},
@@ -182,7 +183,7 @@ int runRecord(RecordCommandOptions &options)
     if (outcome->programFailed())
         std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
     else if (outcome->exit.stopped)
-        std::cerr << "pyrometer-cli: the program was stopped after its trace was written; the trace is complete\n";
+        std::cerr << "pyrometer-cli: " << record::cancelSummary(outcome.value(), record) << '\n';
     if (options.format == Format::Json) {
         writeJson(std::cout, outcomeJson(outcome.value()));
         return status;

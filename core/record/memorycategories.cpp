@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -92,6 +93,8 @@ Result<MemoryCategories> loadMemoryCategories(const std::filesystem::path &path)
         MemorySample sample;
         sample.seconds = entry.value("t", 0.0);
         sample.step = entry.value("step", -1);
+        if (const auto named = entry.find("profiler_step"); named != entry.end() && named->is_number_integer())
+            sample.profilerStep = named->get<int>();
         sample.phase = entry.value("phase", std::string());
         sample.recorded = entry.value("recorded", false);
         for (std::size_t i = 0; i < column.size(); ++i) {
@@ -119,6 +122,20 @@ MemoryPeak memoryPeak(const MemoryCategories &categories)
         }
     }
     return peak;
+}
+
+std::string memorySamplePlace(const MemorySample &sample)
+{
+    std::string phase = sample.phase;
+    std::replace(phase.begin(), phase.end(), '_', ' ');
+    std::string step;
+    if (sample.profilerStep >= 0)
+        step = "ProfilerStep#" + std::to_string(sample.profilerStep);
+    else if (sample.step >= 0)
+        step = "the program's step " + std::to_string(sample.step);
+    if (step.empty() || phase.empty())
+        return step + phase;
+    return step + ", " + phase;
 }
 
 std::array<std::int64_t, kMemoryCategoryCount> categoryMaxima(const MemoryCategories &categories)

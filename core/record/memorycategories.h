@@ -23,7 +23,8 @@ std::string_view memoryCategoryLabel(MemoryCategory category);
 
 struct MemorySample {
     double seconds = 0;    // since the program started (launcher) or since the first event (profiler)
-    int step = -1;         // the marked step it belongs to; -1 when not known
+    int step = -1;         // the marked step it belongs to, counted by the launcher from 0; -1 when not known
+    int profilerStep = -1; // N of the trace's ProfilerStep#N it was taken in; -1 when not known
     std::string phase;     // "forward_start", "forward_end", "step_end" or "event"
     bool recorded = false; // taken during a recorded step
     std::array<std::int64_t, kMemoryCategoryCount> bytes{};
@@ -57,6 +58,11 @@ struct MemoryPeak {
     bool found() const { return index != std::size_t(-1); }
 };
 MemoryPeak memoryPeak(const MemoryCategories &categories);
+
+// Where a sample was taken: the step as the trace's ProfilerStep#N names it, else as the
+// program's marked step counted from 0 (files written before the profiler's step was kept),
+// and its phase: "ProfilerStep#3, forward end", "the program's step 4, step end", "event".
+std::string memorySamplePlace(const MemorySample &sample);
 
 // Per category, the largest value it reached over the samples (recorded ones where there are some).
 std::array<std::int64_t, kMemoryCategoryCount> categoryMaxima(const MemoryCategories &categories);

@@ -270,6 +270,7 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
     int waitStatus = 0;
     enum class Stopping { No, Interrupted, Terminated, Killed } stopping = Stopping::No;
     auto stoppingSince = std::chrono::steady_clock::now();
+    auto interruptedAt = stoppingSince;
     std::array<char, 16384> buffer;
     for (;;) {
         std::array<pollfd, 3> polled{};
@@ -334,7 +335,11 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
                 ::kill(-pid, SIGINT);
                 stopping = Stopping::Interrupted;
                 stoppingSince = now;
+                interruptedAt = now;
                 result.stopped = true;
+            } else if (stopping == Stopping::Interrupted && callbacks.finishing && callbacks.finishing() &&
+                       now - interruptedAt < policy.finishingLimit) {
+                stoppingSince = now; // its grace starts again once it has finished
             } else if (stopping == Stopping::Interrupted && now - stoppingSince >= policy.interruptGrace) {
                 ::kill(-pid, SIGTERM);
                 stopping = Stopping::Terminated;

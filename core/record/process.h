@@ -28,6 +28,9 @@ struct ProcessCallbacks {
     std::function<void(OutputStream, std::string_view)> onOutput; // raw chunks, as they come
     std::function<void(const std::string &)> onStatusLine;        // whole lines of fd 3, without '\n'
     std::function<void()> onTick;                                 // about every 100 ms
+    // While it returns true, the program says it is finishing work a stop must wait for (writing
+    // a trace): an interrupted program is not terminated then (see StopPolicy::finishingLimit).
+    std::function<bool()> finishing;
 };
 
 struct ProcessExit {
@@ -39,10 +42,12 @@ struct ProcessExit {
 
 // How a stop is carried out: SIGINT to the program's process group (Python raises
 // KeyboardInterrupt and can write what it has), SIGTERM after interruptGrace, SIGKILL after
-// terminateGrace more.
+// terminateGrace more. While the program says it is finishing (ProcessCallbacks::finishing),
+// the interrupt's grace is held, up to finishingLimit after the interrupt.
 struct StopPolicy {
     std::chrono::milliseconds interruptGrace{5000};
     std::chrono::milliseconds terminateGrace{3000};
+    std::chrono::milliseconds finishingLimit{300000};
 };
 
 // Runs the program in a process group of its own, streams its output and status lines to the

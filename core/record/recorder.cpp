@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <optional>
 
 namespace pyrometer::record {
 
@@ -11,6 +12,9 @@ namespace {
 // The launcher's exit status when the interpreter has no torch (pyrometer_record.py). Only the
 // probe reads it: no program of the user's runs there, so no status of theirs can be mistaken.
 constexpr int kExitNoTorch = 3;
+// How long a launcher that took a cancel may take to end the step in progress: its own
+// CANCEL_WAIT_SECONDS (2 s), after which it interrupts the program itself, and a margin.
+constexpr double kCancelWaitSeconds = 3.0;
 
 InterpreterInfo interpreterFrom(const nlohmann::json &event, const std::string &python)
 {
@@ -141,13 +145,15 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
     TailLines all(40);
     TailLines errors(40);
     LauncherError launcherError;
+    bool writing = false;
+    std::optional<double> cancellingSince;
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     const auto reportProgress = [&] {
         if (callbacks.onProgress)
-            callbacks.onProgress(RecordProgress{outcome.steps, outcome.recorded, outcome.asked, elapsed()});
+            callbacks.onProgress(RecordProgress{outcome.steps, outcome.recorded, outcome.asked, elapsed(), writing});
     };
 
     ProcessCallbacks process;
@@ -159,6 +165,10 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
             callbacks.onOutput(stream, chunk);
     };
     process.onTick = reportProgress;
+    // An interrupted launcher that ends its record and writes it is waited for, not terminated.
+    process.finishing = [&] {
+        return writing || (cancellingSince && elapsed() - *cancellingSince < kCancelWaitSeconds);
+    };
     process.onStatusLine = [&](const std::string &line) {
         const auto event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (!event.is_object())
@@ -173,7 +183,16 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
             outcome.recorded = event.value("recorded", outcome.recorded);
             outcome.asked = event.value("asked", outcome.asked);
             reportProgress();
+        } else if (kind == "cancelling") {
+            cancellingSince = elapsed();
+        } else if (kind == "writing") {
+            writing = true;
+            outcome.recorded = event.value("recorded", outcome.recorded);
+            reportProgress();
         } else if (kind == "trace") {
+            writing = false;
+            if (cancellingSince) // its record is written: it ends now, and is given the time to
+                cancellingSince = elapsed();
             const std::filesystem::path path = event.value("path", std::string());
             outcome.traces.push_back(path);
             outcome.memoryFiles.emplace_back(event.value("memory", std::string()));
@@ -233,6 +252,18 @@ Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopTo
         return Error{python + " did not answer the probe" + (line.empty() ? std::string() : ": " + line)};
     }
     return interpreterFrom(json, python);
+}
+
+std::string cancelSummary(const RecordOutcome &outcome, const RecordOptions &options)
+{
+    if (!outcome.exit.stopped || !outcome.recordedSomething())
+        return {};
+    const auto recorded = std::to_string(outcome.recorded);
+    std::string where = outcome.traces.back().string();
+    if (outcome.traces.size() > 1)
+        where = "its " + std::to_string(outcome.traces.size()) + " traces, the last " + where;
+    return programName(options) + ": cancelled after " + recorded + " of " + std::to_string(outcome.asked) +
+           " steps; the " + recorded + " recorded are in " + where;
 }
 
 std::string failureReport(const RecordOutcome &outcome, std::size_t lines)

@@ -78,6 +78,7 @@ struct RecordProgress {
     int recorded = 0;
     int asked = 0;
     double elapsedSeconds = 0;
+    bool writing = false; // a trace is being written
     bool operator==(const RecordProgress &) const = default;
 };
 
@@ -102,6 +103,10 @@ Result<InterpreterInfo> probeInterpreter(const std::string &python, const StopTo
 // Sets outcome.failure and message (nothing kept) or programFailure (traces kept) from how the
 // program ended (outcome.exit, traces, steps) and the launcher's error event, if any.
 void classifyOutcome(RecordOutcome &outcome, const RecordOptions &options, const LauncherError &launcherError);
+
+// For a record cancelled after it kept steps, what was kept: "train.py: cancelled after 228 of 400
+// steps; the 228 recorded are in FILE". Empty for any other outcome.
+std::string cancelSummary(const RecordOutcome &outcome, const RecordOptions &options);
 
 // One line for a failed outcome: its message and the program's last error lines.
 std::string failureReport(const RecordOutcome &outcome, std::size_t lines = 8);

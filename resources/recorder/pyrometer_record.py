@@ -20,6 +20,7 @@ ran or it took no recorded step, exit with
 A program may exit with these too, so Pyrometer reads the events, never the status.
 """
 
+import _thread
 import argparse
 import functools
 import gzip
@@ -37,6 +38,9 @@ import weakref
 
 EXIT_NO_TORCH = 3
 EXIT_NO_STEP = 5
+# After a cancel, how long the program may take to end the step in progress before it is
+# interrupted inside it.
+CANCEL_WAIT_SECONDS = 2.0
 
 CATEGORIES = ["parameters", "gradients", "optimizer_state", "activations", "inputs", "temporaries", "other"]
 
@@ -230,6 +234,16 @@ class _Memory:
         self.inputs = []
         self.forward_start_total = None
         self.activations = 0
+        self.profiler = None  # the schedule's profiler, whose step names the samples
+
+    def profiler_step(self):
+        """N of the ProfilerStep#N slice the profiler has open, as the trace names the step: torch
+        1.x names a step by the number before it, torch 2.x by its own (None: no step open)."""
+        step = getattr(self.profiler, "step_rec_fn", None)
+        name = getattr(step, "name", "")
+        if isinstance(name, str) and name.startswith("ProfilerStep#") and name[13:].isdigit():
+            return int(name[13:])
+        return None
 
     def _parameters(self):
         found = []
@@ -264,8 +278,8 @@ class _Memory:
             self.activations = 0
         known = parameter_bytes + gradient_bytes + state_bytes + input_bytes + self.activations
         other = max(0, total - self.baseline - known)
-        self.samples.append(dict(t=round(time.perf_counter() - self.started, 6), step=step, phase=phase,
-                                 recorded=recorded,
+        self.samples.append(dict(t=round(time.perf_counter() - self.started, 6), step=step,
+                                 profiler_step=self.profiler_step(), phase=phase, recorded=recorded,
                                  bytes=[parameter_bytes, gradient_bytes, state_bytes, self.activations, input_bytes,
                                         0, other]))
 
@@ -294,6 +308,8 @@ class Recorder:
         self.in_step = 0
         self.profiler = None
         self.done = False
+        self.cancelled = False  # the host asked to stop (SIGINT): the record ends at the next step's end
+        self.writing = False
         self.host = socket.gethostname()
 
     # --- the profiler --------------------------------------------------------------------------
@@ -316,6 +332,9 @@ class Recorder:
         return os.path.join(self.options.out, "%s_%d.%d" % (self.host, os.getpid(), time.time_ns()))
 
     def _trace_ready(self, profiler):
+        # Writing takes seconds for hundreds of steps: the host waits for it rather than end us.
+        self.writing = True
+        STATUS.emit("writing", recorded=self.recorded, asked=self.asked)
         stem = self._stem()
         path = stem + ".pt.trace.json.gz"
         partial = stem + ".pt.trace.json.part.gz"  # export_chrome_trace gzips a name ending in .gz
@@ -324,7 +343,9 @@ class Recorder:
         memory_path = stem + ".pt.memory.json"
         self._write_memory(profiler, memory_path)
         self.traces.append(path)
-        STATUS.emit("trace", path=path, memory=memory_path, recorded=self.recorded, asked=self.asked)
+        self.writing = False
+        STATUS.emit("trace", path=path, memory=memory_path, recorded=self.recorded, asked=self.asked,
+                    cancelled=self.cancelled)
         if not STATUS.connected():  # else the host says so
             print("pyrometer: trace written to %s" % path, file=sys.stderr)
 
@@ -381,6 +402,8 @@ class Recorder:
 
     def start(self):
         o = self.options
+        # Set whatever the host left SIGINT as (a shell's background job inherits it ignored).
+        signal.signal(signal.SIGINT, self._interrupted)
         self._install_step_marks()
         if self.mode == "time":
             self._start_time_window()
@@ -388,28 +411,54 @@ class Recorder:
         schedule = self.torch.profiler.schedule(wait=0, warmup=o.warmup, active=o.steps, repeat=o.repeat,
                                                 skip_first=o.skip)
         self.profiler = self._make_profiler(schedule)
+        self.memory.profiler = self.profiler
         self.profiler.start()
 
-    def _open_record_has_steps(self):
+    def _open_record_has_steps(self, step_ended):
         """Whether the record in progress holds a whole recorded step: a program that fails in
-        the first step of a record leaves only part of one, which is not a trace to keep."""
+        the first step of a record leaves only part of one, which is not a trace to keep. With
+        step_ended, the profiler's step (the last marked one) has just ended whole, and counts."""
         if self.mode == "time":
             return True
+        if step_ended:
+            return self._recording(self.step - 1)
         if not self._recording(self.step):
             return False
         o = self.options
         return (self.step - o.skip) % (o.warmup + o.steps) > o.warmup
 
-    def finish(self):
-        """The program ended: a record still open is written with the steps it has."""
+    def finish(self, step_ended=False):
+        """The program ended, or was cancelled at a step's end (step_ended): a record still open
+        is written with the steps it has."""
         if self.profiler is not None:
             profiler, self.profiler = self.profiler, None
-            if self._open_record_has_steps():
+            if self._open_record_has_steps(step_ended):
                 profiler.stop()
             else:
                 # Nothing is being recorded: stop without writing an empty trace.
                 profiler.on_trace_ready = None
                 profiler.stop()
+
+    def _interrupted(self, signum, frame):
+        """SIGINT, the host's Cancel (or Ctrl+C): the record ends at the end of the step in
+        progress, so that it holds whole steps. A program that does not end it within
+        CANCEL_WAIT_SECONDS (a long step, a data load, a sleep) is interrupted where it is, as
+        Python would (KeyboardInterrupt), and the record keeps the whole steps before. A second
+        SIGINT interrupts at once; one that comes while the trace is written is ignored."""
+        if self.writing or self.done:
+            return
+        if self.mode == "time":
+            self.cancelled = True
+            self.done = True
+            self.finish()  # the window closes now, with what it has
+            raise RecordingDone()
+        if self.cancelled:
+            raise KeyboardInterrupt()
+        self.cancelled = True
+        STATUS.emit("cancelling", step=self.step, recorded=self.recorded, asked=self.asked)
+        timer = threading.Timer(CANCEL_WAIT_SECONDS, _thread.interrupt_main)
+        timer.daemon = True
+        timer.start()
 
     # --- steps ---------------------------------------------------------------------------------
     def mark_step(self, kind):
@@ -425,6 +474,11 @@ class Recorder:
             self.recorded += 1
         self.step += 1
         STATUS.emit("step", step=self.step, recorded=self.recorded, asked=self.asked, kind=kind)
+        if self.cancelled:
+            # Stopped at a step's end: the record holds whole steps, this one the last.
+            self.done = True
+            self.finish(step_ended=True)
+            raise RecordingDone()
         if self.profiler is not None:
             self.profiler.step()
         if self.recorded >= self.asked and not self.options.keep_running:

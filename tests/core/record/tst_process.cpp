@@ -113,6 +113,38 @@ private Q_SLOTS:
         QVERIFY(result->stopped);
         QCOMPARE(result->signal, SIGINT);
     }
+
+    // An interrupted program that says it is finishing (writing what it has) is waited for past
+    // the interrupt's grace, not terminated; one that does not say so is terminated.
+    void finishingProgramIsWaitedFor()
+    {
+        for (const bool says : {true, false}) {
+            ProcessSpec spec;
+            spec.statusChannel = true;
+            // On SIGINT it says "writing" on the status channel, takes a second, and exits 0.
+            spec.argv = {"sh", "-c", "trap 'echo writing >&3; sleep 1; exit 0' INT; echo ready; "
+                                     "while :; do sleep 0.05; done"};
+            bool writing = false;
+            StopToken stop;
+            ProcessCallbacks callbacks;
+            callbacks.onOutput = [&](OutputStream, std::string_view chunk) {
+                if (chunk.find("ready") != std::string_view::npos)
+                    stop.requestStop();
+            };
+            callbacks.onStatusLine = [&](const std::string &line) { writing = says && line == "writing"; };
+            callbacks.finishing = [&] { return writing; };
+            const auto exit = runProcess(spec, callbacks, stop,
+                                         StopPolicy{std::chrono::milliseconds(200), std::chrono::milliseconds(2000)});
+            QVERIFY(exit);
+            QVERIFY(exit->stopped);
+            if (says) {
+                QCOMPARE(exit->signal, 0);
+                QCOMPARE(exit->exitCode, 0);
+            } else {
+                QCOMPARE(exit->signal, SIGTERM);
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProcess)

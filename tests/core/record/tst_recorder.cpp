@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
 #include <csignal>
 #include <thread>
 
@@ -44,6 +45,17 @@ int countSlices(const trace::Trace &trace, std::string_view prefix)
     return count;
 }
 
+// The N of each ProfilerStep#N slice.
+std::set<int> profilerSteps(const trace::Trace &trace)
+{
+    std::set<int> steps;
+    for (const auto &track : trace.tracks)
+        for (const auto name : track.eventName)
+            if (const auto text = trace.string(name); text.starts_with("ProfilerStep#"))
+                steps.insert(std::stoi(std::string(text.substr(13))));
+    return steps;
+}
+
 struct Recorded {
     RecordOutcome outcome;
     std::string output;
@@ -51,7 +63,8 @@ struct Recorded {
 };
 
 Recorded recordRun(RecordOptions options, const StopToken &stop = {},
-                   std::function<void(const RecordProgress &)> onProgress = {})
+                   std::function<void(const RecordProgress &)> onProgress = {},
+                   StopPolicy policy = StopPolicy{std::chrono::milliseconds(3000), std::chrono::milliseconds(2000)})
 {
     Recorded result;
     RecordCallbacks callbacks;
@@ -62,8 +75,7 @@ Recorded recordRun(RecordOptions options, const StopToken &stop = {},
         if (onProgress)
             onProgress(progress);
     };
-    auto outcome = recordProgram(options, callbacks, stop,
-                                 StopPolicy{std::chrono::milliseconds(3000), std::chrono::milliseconds(2000)});
+    auto outcome = recordProgram(options, callbacks, stop, policy);
     if (!outcome)
         qFatal("%s", outcome.error().message.c_str());
     result.outcome = std::move(outcome).value();
@@ -315,6 +327,15 @@ void TestRecorder::trainingLoopStepsAndMemory()
     const auto peak = memoryPeak(memory.value());
     QVERIFY(peak.found());
     QVERIFY(peak.sample.recorded);
+    // Every recorded sample names its step as the trace does (torch 1.x numbers ProfilerStep#N
+    // from the step before, torch 2.x from its own): the Memory page and the Overview agree.
+    const auto steps = profilerSteps(*trace.value());
+    QCOMPARE(int(steps.size()), 3);
+    for (const auto &sample : memory->samples)
+        if (sample.recorded)
+            QVERIFY2(steps.count(sample.profilerStep) == 1, std::to_string(sample.profilerStep).c_str());
+    const auto place = memorySamplePlace(peak.sample);
+    QVERIFY2(place == "ProfilerStep#" + std::to_string(peak.sample.profilerStep) + ", forward end", place.c_str());
     const auto at = [&](MemoryCategory category) { return peak.sample.bytes[std::size_t(category)]; };
     QCOMPARE(at(MemoryCategory::Parameters), parameterBytes);
     // Gradients: each step ends holding one per parameter. The program's zero_grad() then decides
@@ -636,10 +657,15 @@ void TestRecorder::cancelMidRecordKeepsTheTrace()
     options.warmup = 1;
     options.steps = 1000; // far more than the test waits for
     StopToken stop;
-    const auto run = recordRun(options, stop, [&](const RecordProgress &progress) {
-        if (progress.recorded >= 3)
-            stop.requestStop();
-    });
+    // A short grace for the interrupt: the host waits on while the launcher says it ends its
+    // record and writes it, as a record of hundreds of steps takes seconds to write.
+    const auto run = recordRun(
+        options, stop,
+        [&](const RecordProgress &progress) {
+            if (progress.recorded >= 3)
+                stop.requestStop();
+        },
+        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
     const auto &outcome = run.outcome;
     QVERIFY(outcome.exit.stopped);
     // Interrupted in the middle of its record: the launcher wrote what it had.
@@ -647,9 +673,17 @@ void TestRecorder::cancelMidRecordKeepsTheTrace()
     QCOMPARE(outcome.traces.size(), std::size_t(1));
     const auto trace = trace::loadTrace(outcome.traces.front());
     QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
-    QVERIFY(countSlices(*trace.value(), "ProfilerStep#") >= 3);
+    // Whole steps: the record ended at the end of the step in progress (not inside it, in the
+    // program's sleep), each one in the trace.
     QVERIFY(outcome.recorded >= 3);
     QVERIFY(outcome.recorded < 1000);
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), outcome.recorded);
+    QCOMPARE(countSlices(*trace.value(), "Optimizer.step#SGD.step"), outcome.recorded);
+    QVERIFY(std::filesystem::is_regular_file(outcome.memoryFiles.front()));
+    const auto summary = cancelSummary(outcome, options);
+    const auto recorded = std::to_string(outcome.recorded);
+    QCOMPARE(summary, options.script + ": cancelled after " + recorded + " of 1000 steps; the " + recorded +
+                          " recorded are in " + outcome.traces.front().string());
 }
 
 void TestRecorder::cancelBeforeTheRecordKeepsNothing()
