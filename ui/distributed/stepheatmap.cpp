@@ -6,7 +6,11 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QToolTip>
+#include <QVBoxLayout>
 
 #include <cmath>
 #include <limits>
@@ -18,6 +22,11 @@ namespace {
 
 constexpr double kNsPerMs = 1e6;
 constexpr int kMaxLabels = 16;
+
+QString measureText(analysis::StepMeasure measure)
+{
+    return QString::fromUtf8(analysis::stepMeasureName(measure).data());
+}
 
 // Viridis: ordered in lightness, readable for the colour-blind, and neither end is the paper.
 QCPColorGradient viridis()
@@ -35,12 +44,28 @@ QCPColorGradient viridis()
 
 } // namespace
 
-StepHeatMap::StepHeatMap(QWidget *parent) : QWidget(parent), m_plot(plots::createPlot(this, 220))
+StepHeatMap::StepHeatMap(QWidget *parent)
+    : QWidget(parent), m_plot(plots::createPlot(this, 220)), m_chooser(new QComboBox(this))
 {
+    auto *row = new QHBoxLayout;
+    auto *label = new QLabel(tr("Colour by"), this);
+    label->setBuddy(m_chooser);
+    row->addWidget(label);
+    for (const auto measure : analysis::kStepMeasures)
+        m_chooser->addItem(measureText(measure), int(measure));
+    m_chooser->setToolTip(tr("What each cell shows of the rank's step. Ranks of a synchronous job end their steps "
+                             "together: compute, exposed communication and wait show which one holds the others "
+                             "back. A job opens on the one that differs most across its ranks."));
+    row->addWidget(m_chooser);
+    row->addStretch(1);
+    static_cast<QVBoxLayout *>(layout())->insertLayout(0, row);
+    connect(m_chooser, &QComboBox::activated, this,
+            [this](int item) { setMeasure(analysis::StepMeasure(m_chooser->itemData(item).toInt())); });
+
     m_plot->legend->setVisible(false);
     m_plot->plotLayout()->take(m_plot->legend);
     m_plot->plotLayout()->simplify();
-    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->xAxis->setLabel(tr("ProfilerStep"));
     m_plot->yAxis->setLabel(tr("rank"));
     m_plot->yAxis->setRangeReversed(true); // rank 0 on top, as in the tables
     m_plot->xAxis->grid()->setVisible(false);
@@ -50,7 +75,6 @@ StepHeatMap::StepHeatMap(QWidget *parent) : QWidget(parent), m_plot(plots::creat
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);
-    m_scale->axis()->setLabel(tr("step time (ms)"));
     m_scale->setBarWidth(14);
     m_map->setColorScale(m_scale);
     m_map->setGradient(viridis());
@@ -84,22 +108,6 @@ void StepHeatMap::setJob(std::shared_ptr<const analysis::JobFigures> job)
     const auto [valueCells, valueRange] = dimension(values);
     m_map->data()->setSize(keyCells, valueCells);
     m_map->data()->setRange(keyRange, valueRange);
-    m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t r = 0; r < ranks; ++r) {
-        const auto &steps = m_job->ranks[r].steps;
-        for (std::size_t s = 0; s < steps.size(); ++s) {
-            const double ms = double(steps[s].durationNs) / kNsPerMs;
-            for (int k = int(s); k < (keys == 1 ? 2 : int(s) + 1); ++k)
-                for (int v = int(r); v < (values == 1 ? 2 : int(r) + 1); ++v)
-                    m_map->data()->setCell(k, v, ms);
-        }
-    }
-    m_map->rescaleDataRange(true);
-    // A job whose steps all take the same time still needs a scale with a span.
-    if (m_map->dataRange().size() <= 0) {
-        const double at = m_map->dataRange().lower;
-        m_map->setDataRange(QCPRange(at * 0.95, at * 1.05 + 1e-6));
-    }
 
     auto rankTicks = QSharedPointer<QCPAxisTickerText>::create();
     const int rankStep = niceTickStep(ranks, kMaxLabels);
@@ -109,11 +117,58 @@ void StepHeatMap::setJob(std::shared_ptr<const analysis::JobFigures> job)
     auto stepTicks = QSharedPointer<QCPAxisTickerText>::create();
     const int stepStep = niceTickStep(m_steps, kMaxLabels);
     for (std::size_t s = 0; s < m_steps; s += std::size_t(stepStep))
-        stepTicks->addTick(double(s), QString::number(s));
+        stepTicks->addTick(double(s), stepLabel(s));
     m_plot->xAxis->setTicker(stepTicks);
     m_plot->xAxis->setRange(-0.5, keys - 0.5);
     m_plot->yAxis->setRange(-0.5, values - 0.5);
+    setMeasure(m_job ? analysis::mostVaryingMeasure(*m_job) : analysis::StepMeasure::StepTime);
+}
+
+void StepHeatMap::setMeasure(analysis::StepMeasure measure)
+{
+    m_measure = measure;
+    m_chooser->setCurrentIndex(m_chooser->findData(int(measure)));
+    m_scale->axis()->setLabel(tr("%1 (ms)").arg(measureText(measure)));
+    fillCells();
+}
+
+void StepHeatMap::fillCells()
+{
+    const std::size_t ranks = m_job ? m_job->ranks.size() : 0;
+    const int keys = m_map->data()->keySize();
+    const int values = m_map->data()->valueSize();
+    m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t r = 0; r < ranks; ++r) {
+        for (std::size_t s = 0; s < m_job->ranks[r].steps.size(); ++s) {
+            const auto ns = analysis::stepMeasureNs(*m_job, r, s, m_measure);
+            if (!ns)
+                continue;
+            // A single step or rank is drawn as two cells (see setJob).
+            for (int k = int(s); k < (m_steps <= 1 ? keys : int(s) + 1); ++k)
+                for (int v = int(r); v < (ranks <= 1 ? values : int(r) + 1); ++v)
+                    m_map->data()->setCell(k, v, double(*ns) / kNsPerMs);
+        }
+    }
+    m_map->rescaleDataRange(true);
+    // A job whose cells all hold the same value still needs a scale with a span.
+    if (m_map->dataRange().size() <= 0) {
+        const double at = m_map->dataRange().lower;
+        m_map->setDataRange(QCPRange(at * 0.95, at * 1.05 + 1e-6));
+    }
     m_plot->replot();
+}
+
+QString StepHeatMap::stepLabel(std::size_t step) const
+{
+    // The number of the first rank's step in this column: the ranks' steps are the same steps.
+    for (std::size_t r = 0; m_job && r < m_job->ranks.size(); ++r) {
+        if (step < m_job->ranks[r].steps.size()) {
+            if (const int number = analysis::profilerStepNumber(m_job->ranks[r].steps[step].name); number >= 0)
+                return QString::number(number);
+            break;
+        }
+    }
+    return QString::number(step);
 }
 
 int StepHeatMap::stepCount() const
@@ -156,12 +211,18 @@ QString StepHeatMap::cellText(std::size_t rankIndex, std::size_t step) const
     if (!m_job || rankIndex >= m_job->ranks.size() || step >= m_job->ranks[rankIndex].steps.size())
         return {};
     const auto &rank = m_job->ranks[rankIndex];
-    const auto &s = rank.steps[step];
-    return tr("<b>%1</b>, %2<br>step time %3 ms<br>compute %4 ms, communication %5 ms<br><i>Click to show it in the Timeline</i>")
-        .arg(rankLabel(rank).toHtmlEscaped(), QString::fromStdString(s.name).toHtmlEscaped())
-        .arg(double(s.durationNs) / kNsPerMs, 0, 'f', 3)
-        .arg(double(s.computeNs) / kNsPerMs, 0, 'f', 3)
-        .arg(double(s.communicationNs) / kNsPerMs, 0, 'f', 3);
+    QString text = tr("<b>%1</b>, %2").arg(rankLabel(rank).toHtmlEscaped(),
+                                          QString::fromStdString(rank.steps[step].name).toHtmlEscaped());
+    // Every measure, the one the colour shows in bold.
+    for (const auto measure : analysis::kStepMeasures) {
+        const auto ns = analysis::stepMeasureNs(*m_job, rankIndex, step, measure);
+        QString line = tr("%1 %2").arg(measureText(measure),
+                                       ns ? tr("%1 ms").arg(double(*ns) / kNsPerMs, 0, 'f', 3) : tr("unknown"));
+        if (measure == m_measure)
+            line = QStringLiteral("<b>") + line + QStringLiteral("</b>");
+        text += QStringLiteral("<br>") + line;
+    }
+    return text + tr("<br><i>Click to show it in the Timeline</i>");
 }
 
 void StepHeatMap::showTip(QMouseEvent *event)

@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
+#include "core/analysis/stepmeasures.h"
 #include "core/report/jobreport.h"
 #include "core/summary/jobsource.h"
 #include "core/summary/summaryfile.h"
@@ -157,18 +158,30 @@ private Q_SLOTS:
         }
         QVERIFY(page->bars()->rankText(1).contains(QStringLiteral("rank 1")));
 
-        // Ranks × steps: 2 × 2 cells, each the step's duration in ms.
+        // Ranks × steps: 2 × 2 cells, each the step's duration in ms when coloured by step time.
         auto *heat = page->heatMap();
         QCOMPARE(heat->rankCount(), 2);
         QCOMPARE(heat->stepCount(), 2);
         QCOMPARE(heat->map()->data()->keySize(), 2);
         QCOMPARE(heat->map()->data()->valueSize(), 2);
+        QCOMPARE(heat->measure(), analysis::mostVaryingMeasure(figures));
+        heat->setMeasure(analysis::StepMeasure::StepTime);
         for (std::size_t r = 0; r < 2; ++r) {
             QCOMPARE(figures.ranks[r].steps.size(), std::size_t(2));
             for (std::size_t s = 0; s < 2; ++s)
                 QCOMPARE(heat->cellMs(r, s), double(figures.ranks[r].steps[s].durationNs) / 1e6);
         }
-        QVERIFY(heat->scale()->axis()->label().contains(QStringLiteral("ms")));
+        QCOMPARE(heat->scale()->axis()->label(), QStringLiteral("step time (ms)"));
+        // The step axis says the ProfilerStep numbers the tooltips name.
+        for (std::size_t s = 0; s < 2; ++s) {
+            const auto &name = figures.ranks[0].steps[s].name;
+            QCOMPARE(heat->stepLabel(s), QString::number(analysis::profilerStepNumber(name)));
+            QVERIFY(heat->cellText(0, s).contains(QString::fromStdString(name)));
+        }
+        const auto ticker = heat->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0.0), heat->stepLabel(0));
+        QVERIFY(heat->stepLabel(0) != QStringLiteral("0"));
 
         // The collectives table holds the job's rows; one rank shows that rank's.
         QAbstractItemModelTester collectivesTester(page->collectivesModel(),
@@ -363,6 +376,34 @@ private Q_SLOTS:
         QVERIFY2(page->finding()->text().contains(QStringLiteral("rank 5")), qPrintable(page->finding()->text()));
         QCOMPARE(page->bars()->barCount(), 8);
         QCOMPARE(page->heatMap()->rankCount(), 8);
+        // Every rank's step takes the same time; what the slow rank spends it on differs. The
+        // map opens on the measure that differs most, and each measure puts rank 5 apart.
+        auto *heat = page->heatMap();
+        QVERIFY(heat->measure() != analysis::StepMeasure::StepTime);
+        QCOMPARE(heat->measureChooser()->currentData().toInt(), int(heat->measure()));
+        const auto chooseMeasure = [heat](analysis::StepMeasure measure) {
+            heat->measureChooser()->setCurrentIndex(heat->measureChooser()->findData(int(measure)));
+            Q_EMIT heat->measureChooser()->activated(heat->measureChooser()->currentIndex());
+            QCOMPARE(heat->measure(), measure);
+            QVERIFY(heat->scale()->axis()->label().startsWith(QString::fromUtf8(analysis::stepMeasureName(measure).data())));
+        };
+        chooseMeasure(analysis::StepMeasure::Wait);
+        for (int s = 0; s < heat->stepCount(); ++s) {
+            for (std::size_t r = 0; r < 8; ++r) {
+                if (r != 5)
+                    QVERIFY2(heat->cellMs(r, s) > heat->cellMs(5, s), qPrintable(QStringLiteral("rank %1 step %2").arg(r).arg(s)));
+            }
+        }
+        QVERIFY(heat->cellText(5, 0).contains(QStringLiteral("<b>wait ")));
+        maybeGrab(*heat, QStringLiteral("heatmap-job8-wait.png"));
+        chooseMeasure(analysis::StepMeasure::Compute);
+        for (int s = 0; s < heat->stepCount(); ++s) {
+            for (std::size_t r = 0; r < 8; ++r) {
+                if (r != 5)
+                    QVERIFY(heat->cellMs(r, s) < heat->cellMs(5, s));
+            }
+        }
+        maybeGrab(*heat, QStringLiteral("heatmap-job8-compute.png"));
         // The straggler's row, and only it, is highlighted.
         auto *ranks = page->ranksTable()->model();
         for (int row = 0; row < ranks->rowCount(); ++row) {
