@@ -66,11 +66,15 @@ void MainWindow::connectDistributedPage()
     connect(page, &distributed::DistributedPage::stepRequested, this,
             [this, timelinePage](DocumentId trace, double start, double end, std::optional<timeline::EventRef> step) {
         showPage(Page::Timeline);
-        // The step's annotation selected scrolls to the rank's rows; then the step's range.
+        // The step's annotation selected, the rank's rows from the top (its GPU tracks lead
+        // them), then the step's range.
         const auto select = [timelinePage, start, end, step] {
-            if (step)
-                timelinePage->view()->selectEvent(step, /*reveal=*/true);
-            timelinePage->view()->selectRange(start, end);
+            auto *view = timelinePage->view();
+            if (step) {
+                view->selectEvent(step, /*reveal=*/true);
+                view->scrollToPartOf(view->index()->trace->track(step->track).process.value);
+            }
+            view->selectRange(start, end);
         };
         const bool shown = timelinePage->currentTrace() == trace && timelinePage->view()->index();
         if (!shown) {

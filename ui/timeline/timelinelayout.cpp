@@ -4,6 +4,11 @@
 
 namespace pyrometer::ui::timeline {
 
+std::uint32_t processPart(const trace::Process &process)
+{
+    return std::uint32_t(std::uint64_t(process.pid.number) >> 32);
+}
+
 TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint32_t> &collapsedProcesses,
                            const LayoutMetrics &metrics, TrackOrder order)
 {
@@ -20,14 +25,22 @@ TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint3
         return order == TrackOrder::DevicesFirst && index.analysis && index.analysis->track(track).hasDevice;
     };
 
-    // Processes, and each one's tracks, in display order: GPU ones first when asked (stable).
+    // Processes, and each one's tracks, in display order: GPU ones first when asked (stable),
+    // within each part of a combined trace (a job's rank: its GPU rows beside its CPU rows).
     std::vector<std::uint32_t> processes(trace.processes.size());
     for (std::uint32_t p = 0; p < processes.size(); ++p)
         processes[p] = p;
-    std::stable_partition(processes.begin(), processes.end(), [&](std::uint32_t p) {
+    const auto hasDevice = [&](std::uint32_t p) {
         const auto &tracks = trace.processes[p].tracks;
         return std::any_of(tracks.begin(), tracks.end(), isDevice);
-    });
+    };
+    for (auto part = processes.begin(); part != processes.end();) {
+        const auto partOf = processPart(trace.processes[*part]);
+        const auto end = std::find_if(part, processes.end(),
+                                      [&](std::uint32_t p) { return processPart(trace.processes[p]) != partOf; });
+        std::stable_partition(part, end, hasDevice);
+        part = end;
+    }
 
     for (const std::uint32_t p : processes) {
         const auto &process = trace.processes[p];

@@ -52,6 +52,10 @@ struct TimelineLayout {
     int processHeaderOf(int r) const;
 };
 
+// The part of a combined trace a process came from (combineTraces puts it above the pid's 32
+// bits): a job's rank. 0 in a trace of one part.
+std::uint32_t processPart(const trace::Process &process);
+
 TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint32_t> &collapsedProcesses,
                            const LayoutMetrics &metrics = {}, TrackOrder order = TrackOrder::DevicesFirst);
 

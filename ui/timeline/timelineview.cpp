@@ -224,6 +224,19 @@ void TimelineView::selectEvent(std::optional<EventRef> event, bool reveal)
     Q_EMIT eventSelected(m_selected);
 }
 
+void TimelineView::scrollToPartOf(std::uint32_t process)
+{
+    if (!m_index || process >= m_index->trace->processes.size())
+        return;
+    const auto part = processPart(m_index->trace->processes[process]);
+    for (const auto &row : m_layout.rows) {
+        if (row.kind == RowKind::Process && processPart(m_index->trace->processes[row.process]) == part) {
+            m_scroll->setValue(row.y);
+            break;
+        }
+    }
+}
+
 void TimelineView::setMarkers(std::vector<Marker> markers)
 {
     if (markers == m_markers)

@@ -67,6 +67,9 @@ public:
 
     std::optional<EventRef> selectedEvent() const { return m_selected; }
     void selectEvent(std::optional<EventRef> event, bool reveal = false);
+    // Scrolls the rows so that the part of a combined trace that process belongs to (a job's
+    // rank: its GPU tracks first) starts at the top.
+    void scrollToPartOf(std::uint32_t process);
     std::optional<std::pair<double, double>> selectedRange() const { return m_range; }
     // Selects a range as Shift+drag does (emits rangeSelected), e.g. when a session is restored.
     void selectRange(double startNs, double endNs);

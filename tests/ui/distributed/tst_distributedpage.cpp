@@ -530,6 +530,24 @@ private Q_SLOTS:
         QVERIFY(view->viewport().scrollY > 0);
         QVERIFY2(y >= view->viewport().scrollY && y < view->viewport().scrollY + view->viewport().height,
                  qPrintable(QStringLiteral("row at %1, scrolled to %2").arg(y).arg(view->viewport().scrollY)));
+        // Its GPU streams are on screen with it: the rank's rows start at the top, GPU first.
+        const auto [first, last] =
+            view->layout().rowsIn(view->viewport().scrollY, view->viewport().scrollY + view->viewport().height);
+        QVERIFY(first < last);
+        const auto &top = view->layout().rows[std::size_t(first)];
+        QVERIFY(QString::fromStdString(combined->trace->processes[top.process].name).startsWith(QStringLiteral("rank 17 ")));
+        bool gpuShown = false;
+        for (int r = first; r < last; ++r) {
+            const auto &row = view->layout().rows[std::size_t(r)];
+            if (row.kind != timeline::RowKind::Slices)
+                continue;
+            const auto trackId = view->index()->rows[row.ref].trackId;
+            gpuShown = gpuShown ||
+                       (view->index()->analysis->track(trackId).hasDevice &&
+                        QString::fromStdString(combined->trace->process(combined->trace->track(trackId).process).name)
+                            .startsWith(QStringLiteral("rank 17 ")));
+        }
+        QVERIFY(gpuShown);
         maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
     }
 
