@@ -49,24 +49,9 @@ QString categoryCaptionText(const record::MemoryCategories &categories, const re
     if (!peak.found())
         return text;
     const auto total = peak.sample.total();
-    text += QObject::tr("<br><b>Peak %1</b> at step %2 (%3): ")
-                .arg(bytesText(total))
-                .arg(peak.sample.step)
-                .arg(QString::fromStdString(peak.sample.phase).replace(QLatin1Char('_'), QLatin1Char(' ')));
-    std::vector<std::pair<std::int64_t, record::MemoryCategory>> parts;
-    for (std::size_t i = 0; i < record::kMemoryCategoryCount; ++i)
-        if (peak.sample.bytes[i] > 0)
-            parts.emplace_back(peak.sample.bytes[i], record::MemoryCategory(i));
-    std::sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
-    QStringList shares;
-    for (const auto &[bytes, category] : parts) {
-        const auto label = record::memoryCategoryLabel(category);
-        shares << QObject::tr("<span style=\"color:%1\">\u25a0</span> %2 %3 (%4%)")
-                      .arg(plots::MemoryCategoryPlot::categoryColor(category).name(),
-                           QString::fromUtf8(label.data(), qsizetype(label.size())), bytesText(bytes))
-                      .arg(total > 0 ? 100.0 * double(bytes) / double(total) : 0.0, 0, 'f', 0);
-    }
-    return text + shares.join(QStringLiteral(", "));
+    text += QObject::tr("<br><b>Peak %1</b> (%2): ")
+                .arg(bytesText(total), QString::fromStdString(record::memorySamplePlace(peak.sample)).toHtmlEscaped());
+    return text + plots::peakCompositionHtml(peak.sample);
 }
 
 enum Pages { EmptyPage, ContentPage, NoMemoryPage };

@@ -82,6 +82,8 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
     data.topOps = *topOps;
     data.topKernels = *topKernels;
     data.memory = *memoryReport;
+    data.memoryCategories = document.memoryCategories;
+    data.memoryCategoriesError = document.memoryCategoriesError;
     return data;
 }
 

@@ -30,6 +30,9 @@ struct OverviewData {
     analysis::OpTable topOps;             // by self time
     analysis::KernelTable topKernels;     // by total time
     analysis::MemoryReport memory;        // peaks only, no curves
+    // A recorded program's memory by category (the file beside the trace), and why it could not be read.
+    std::shared_ptr<const record::MemoryCategories> memoryCategories;
+    QString memoryCategoriesError;
     std::vector<analysis::Finding> advice;
     // GPU traces only: time per kernel type, each stream's idle time by cause summed over the
     // steps, and the longest queue of launched kernels on one stream.

@@ -7,6 +7,7 @@
 #include "ui/overview/advicedelegate.h"
 #include "ui/overview/summarycards.h"
 #include "ui/plots/kerneltypeplot.h"
+#include "ui/plots/memorycategoryplot.h"
 #include "ui/plots/stepbreakdownplot.h"
 #include "ui/shell/contrast.h"
 #include "ui/shell/emptystate.h"
@@ -597,9 +598,25 @@ void OverviewPage::fillTopTables(const OverviewData &d)
 
 void OverviewPage::fillMemory(const OverviewData &d)
 {
+    if (d.memory.devices.empty() && d.memoryCategories) {
+        // A recorded program whose torch writes no [memory] events: the recorder measured it.
+        const auto peak = record::memoryPeak(*d.memoryCategories);
+        if (peak.found()) {
+            m_memoryNote->setText(
+                tr("Recorded program: <b>%1</b> (%2)<br>%3<br><span style='color:%4'>By category over time: "
+                   "the Memory page.</span>")
+                    .arg(bytes(peak.sample.total()),
+                         QString::fromStdString(record::memorySamplePlace(peak.sample)).toHtmlEscaped(),
+                         plots::peakCompositionHtml(peak.sample), secondaryColor()));
+            return;
+        }
+    }
     if (d.memory.devices.empty()) {
         m_memoryNote->setText(tr("No memory events in this trace: record them with "
-                                 "<code>torch.profiler.profile(profile_memory=True)</code>."));
+                                 "<code>torch.profiler.profile(profile_memory=True)</code>.") +
+                              (d.memoryCategoriesError.isEmpty()
+                                   ? QString()
+                                   : QStringLiteral("<br>") + d.memoryCategoriesError.toHtmlEscaped()));
         return;
     }
     QString html = QStringLiteral("<table>");

@@ -117,10 +117,9 @@ void MemoryCategoryPlot::setCategories(const record::MemoryCategories &categorie
         text->position->setCoords(peak.sample.seconds, double(peak.sample.total()) / m_bytesPerUnit);
         const bool right = peak.sample.seconds > first + span * 0.6;
         text->setPositionAlignment(Qt::AlignBottom | (right ? Qt::AlignRight : Qt::AlignLeft));
-        text->setText(tr("peak %1 (step %2, %3)")
-                          .arg(QString::fromStdString(formatBytes(std::uint64_t(peak.sample.total()))))
-                          .arg(peak.sample.step)
-                          .arg(QString::fromStdString(peak.sample.phase).replace(QLatin1Char('_'), QLatin1Char(' '))));
+        text->setText(tr("peak %1 (%2)")
+                          .arg(QString::fromStdString(formatBytes(std::uint64_t(peak.sample.total()))),
+                               QString::fromStdString(record::memorySamplePlace(peak.sample))));
         text->setColor(QColor(0xc6, 0x28, 0x28).darker(120));
         text->setFont(QFont(font().family(), font().pointSize(), QFont::Bold));
         text->setBrush(QColor(255, 255, 255, 210));
@@ -131,6 +130,26 @@ void MemoryCategoryPlot::setCategories(const record::MemoryCategories &categorie
     m_plot->xAxis->setRange(first - span * 0.02, last + span * 0.02);
     m_plot->yAxis->setRange(0, double(highest) / m_bytesPerUnit * 1.2 + 1e-9);
     m_plot->replot();
+}
+
+QString peakCompositionHtml(const record::MemorySample &peak)
+{
+    const auto total = peak.total();
+    std::vector<std::pair<std::int64_t, record::MemoryCategory>> parts;
+    for (std::size_t i = 0; i < record::kMemoryCategoryCount; ++i)
+        if (peak.bytes[i] > 0)
+            parts.emplace_back(peak.bytes[i], record::MemoryCategory(i));
+    std::sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    QStringList shares;
+    for (const auto &[bytes, category] : parts) {
+        const auto label = record::memoryCategoryLabel(category);
+        shares << QObject::tr("<span style=\"color:%1\">\u25a0</span> %2 %3 (%4%)")
+                      .arg(MemoryCategoryPlot::categoryColor(category).name(),
+                           QString::fromUtf8(label.data(), qsizetype(label.size())),
+                           QString::fromStdString(formatBytes(std::uint64_t(bytes))))
+                      .arg(total > 0 ? 100.0 * double(bytes) / double(total) : 0.0, 0, 'f', 0);
+    }
+    return shares.join(QStringLiteral(", "));
 }
 
 } // namespace pyrometer::ui::plots

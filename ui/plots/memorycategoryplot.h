@@ -32,4 +32,8 @@ private:
     double m_bytesPerUnit = 1;
 };
 
+// What a peak held, largest first, each category with its colour, size and share (HTML):
+// "■ Parameters 1.2 MiB (40%), ■ Activations …".
+QString peakCompositionHtml(const record::MemorySample &peak);
+
 } // namespace pyrometer::ui::plots

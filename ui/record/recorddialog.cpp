@@ -24,7 +24,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace pyrometer::ui {
@@ -73,13 +73,6 @@ QSpinBox *spin(QWidget *parent, int minimum, int maximum, const QString &tip)
 
 } // namespace
 
-QString defaultRecordFolder(const QString &script)
-{
-    const auto base = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    const auto name = QFileInfo(script).completeBaseName();
-    return QDir(base).filePath(QStringLiteral("records/") + (name.isEmpty() ? QStringLiteral("program") : name));
-}
-
 RecordDialog::RecordDialog(QWidget *parent)
     : QDialog(parent), m_run(new RecordRun(this)), m_probe(new InterpreterProbe(this)), m_python(new QComboBox(this)),
       m_interpreter(new QLabel(this)), m_asScript(new QRadioButton(tr("Script"), this)),
@@ -115,7 +108,12 @@ RecordDialog::RecordDialog(QWidget *parent)
                          m_python->setCurrentText(file);
                  }));
     m_interpreter->setWordWrap(true);
+    m_interpreter->setTextFormat(Qt::RichText);
     m_interpreter->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_interpreter->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // Two lines from the start, whatever the check says: the fields below never move under the
+    // pointer when it ends (the whole text is the tooltip).
+    m_interpreter->setFixedHeight(2 * m_interpreter->fontMetrics().lineSpacing() + 2);
     form->addRow(QString(), m_interpreter);
     auto *kind = new QWidget(program);
     auto *kindLayout = new QHBoxLayout(kind);
@@ -196,16 +194,16 @@ RecordDialog::RecordDialog(QWidget *parent)
                           if (!folder.isEmpty())
                               m_outputDirectory->setText(folder);
                       }));
-    m_outputDirectory->setPlaceholderText(tr("a TensorBoard log folder (default: under Pyrometer's data folder)"));
+    m_outputDirectory->setPlaceholderText(
+        tr("a TensorBoard log folder (default: %1)").arg(QDir::toNativeSeparators(defaultRecordFolder(tr("<script>")))));
 
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setPlaceholderText(tr("The program's output appears here as it runs."));
-    m_progress->setFormat(tr("%v of %m steps recorded"));
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
     m_status->setWordWrap(true);
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_status->setMinimumHeight(2 * m_status->fontMetrics().lineSpacing() + 2);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *buttons = new QDialogButtonBox(this);
@@ -230,14 +228,18 @@ RecordDialog::RecordDialog(QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &RecordDialog::cancelRecord);
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_mark, &QComboBox::currentIndexChanged, this, &RecordDialog::updateMarkFields);
+    for (auto *box : {m_skip, m_warmup, m_steps, m_repeat})
+        connect(box, &QSpinBox::valueChanged, this, &RecordDialog::showAsked);
+    for (auto *box : {m_delay, m_duration})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &RecordDialog::showAsked);
     connect(m_python, &QComboBox::currentTextChanged, this, &RecordDialog::probe);
     connect(m_probe, &InterpreterProbe::checking, this, [this](const QString &python) {
-        m_interpreter->setText(tr("Checking %1: asking what its torch offers…").arg(python));
+        setInterpreterText(tr("Checking %1: asking what its torch offers…").arg(python).toHtmlEscaped());
     });
     connect(m_probe, &InterpreterProbe::answered, this, &RecordDialog::probeAnswered);
     connect(m_run, &RecordRun::output, this, [this](const QString &text) { appendLog(text); });
     connect(m_run, &RecordRun::started, this, [this](const record::InterpreterInfo &interpreter) {
-        m_interpreter->setText(describeInterpreter(interpreter));
+        setInterpreterText(describeInterpreter(interpreter).toHtmlEscaped());
     });
     connect(m_run, &RecordRun::progressed, this, &RecordDialog::showProgress);
     connect(m_run, &RecordRun::traceWritten, this, [this](const QString &path) {
@@ -329,8 +331,9 @@ void RecordDialog::probe()
     if (m_probe->isCurrent(python))
         return;
     m_cuda->setEnabled(false);
-    m_interpreter->setText(python.isEmpty() ? tr("Choose the interpreter you run the program with.")
-                                            : tr("Checking %1…").arg(python));
+    setInterpreterText((python.isEmpty() ? tr("Choose the interpreter you run the program with.")
+                                         : tr("Checking %1…").arg(python))
+                           .toHtmlEscaped());
     m_probe->setPython(python);
 }
 
@@ -357,11 +360,11 @@ void RecordDialog::probeAnswered()
 void RecordDialog::showProbe(const Result<record::InterpreterInfo> &info)
 {
     if (!info) {
-        m_interpreter->setText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
-                                   .arg(QString::fromStdString(info.error().message).toHtmlEscaped()));
+        setInterpreterText(QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                               .arg(QString::fromStdString(info.error().message).toHtmlEscaped()));
         return;
     }
-    m_interpreter->setText(describeInterpreter(info.value()));
+    setInterpreterText(describeInterpreter(info.value()).toHtmlEscaped());
     m_cuda->setEnabled(info->cuda);
     m_cuda->setToolTip(info->cuda ? tr("Record CUDA kernels too") : tr("This interpreter's torch sees no GPU"));
 }
@@ -374,6 +377,33 @@ void RecordDialog::updateMarkFields()
         box->setEnabled(!time);
     m_delay->setEnabled(time);
     m_duration->setEnabled(time);
+    showAsked();
+}
+
+void RecordDialog::showAsked()
+{
+    if (isRecording())
+        return;
+    const auto o = options();
+    const bool time = o.mark == record::StepMark::Time;
+    m_progress->setFormat(time ? tr("%v of %m time windows recorded") : tr("%v of %m steps recorded"));
+    m_progress->setRange(0, time ? 1 : o.steps * o.repeat);
+    m_progress->setValue(0);
+    // As torch.profiler's schedule counts them: skip_first, then per repeat warmup and active.
+    m_progress->setToolTip(time ? tr("One window of %1 s after %2 s").arg(o.durationSeconds).arg(o.delaySeconds)
+                                : tr("%1 skipped, then %2 time(s): %3 warm-up and %4 recorded; the program "
+                                     "takes %5 steps until the record ends")
+                                      .arg(o.skip)
+                                      .arg(o.repeat)
+                                      .arg(o.warmup)
+                                      .arg(o.steps)
+                                      .arg(o.skip + o.repeat * (o.warmup + o.steps)));
+}
+
+void RecordDialog::setInterpreterText(const QString &html)
+{
+    m_interpreter->setText(html);
+    m_interpreter->setToolTip(QTextDocumentFragment::fromHtml(html).toPlainText());
 }
 
 bool RecordDialog::startRecord()
@@ -407,6 +437,8 @@ void RecordDialog::beginRecord()
 {
     const auto o = options();
     m_settings.options = o;
+    // The folder as typed: left empty, the default follows the script.
+    m_settings.options.outputDirectory = m_outputDirectory->text().trimmed().toStdString();
     m_settings.rememberInterpreter(QString::fromStdString(o.python));
     saveSettings();
     m_log->clear();
@@ -414,8 +446,7 @@ void RecordDialog::beginRecord()
                   .arg(o.asModule ? QStringLiteral("-m ") : QString(), QString::fromStdString(o.script),
                        QString::fromStdString(o.python), QString::fromStdString(o.outputDirectory.string())),
               true);
-    m_progress->setRange(0, o.mark == record::StepMark::Time ? 1 : o.steps * o.repeat);
-    m_progress->setValue(0);
+    showAsked();
     m_elapsed.start();
     m_run->start(o);
     setRunning(true);
@@ -440,7 +471,7 @@ void RecordDialog::cancelRecord()
     }
     if (!m_run->isRunning())
         return;
-    appendLog(tr("cancelling: interrupting the program (a record in progress is written), then ending it"), true);
+    appendLog(tr("cancelling: the record ends with the step in progress and is written, then the program ends"), true);
     m_status->setText(tr("Cancelling…"));
     m_run->cancel();
 }
@@ -457,6 +488,10 @@ void RecordDialog::showProgress(const record::RecordProgress &progress)
 {
     m_progress->setMaximum(std::max(1, progress.asked));
     m_progress->setValue(std::min(progress.recorded, m_progress->maximum()));
+    if (progress.writing) {
+        m_status->setText(tr("Writing the trace of the %n recorded step(s)\u2026", nullptr, progress.recorded));
+        return;
+    }
     m_status->setText(tr("Step %1 \u00b7 %2 of %3 recorded \u00b7 %4 s")
                           .arg(progress.steps)
                           .arg(progress.recorded)
@@ -469,13 +504,15 @@ void RecordDialog::finish(const record::RecordOutcome &outcome)
     setRunning(false);
     m_again->setEnabled(true);
     if (outcome.recordedSomething()) {
-        QString text = tr("Recorded %1 of %2 steps in %3 s: %4")
-                           .arg(outcome.recorded)
-                           .arg(outcome.asked)
-                           .arg(outcome.elapsedSeconds, 0, 'f', 1)
-                           .arg(QString::fromStdString(outcome.traces.back().string()));
+        QString text = outcome.exit.stopped
+                           ? QString::fromStdString(record::cancelSummary(outcome, m_run->options()))
+                           : tr("Recorded %1 of %2 steps in %3 s: %4")
+                                 .arg(outcome.recorded)
+                                 .arg(outcome.asked)
+                                 .arg(outcome.elapsedSeconds, 0, 'f', 1)
+                                 .arg(QString::fromStdString(outcome.traces.back().string()));
         if (outcome.exit.stopped)
-            text += tr(" (cancelled; the trace is complete)");
+            m_progress->setFormat(tr("%v of %m steps recorded; cancelled"));
         if (outcome.programFailed()) {
             // The trace is kept, but the program failed: said in red, after what was kept.
             const auto failure = QString::fromStdString(outcome.programFailure);

@@ -79,6 +79,10 @@ private:
     void probeAnswered();
     void beginRecord();
     void updateMarkFields();
+    // The bar before a record: 0 of the steps the form asks.
+    void showAsked();
+    // The interpreter line (HTML), its plain text as the tooltip.
+    void setInterpreterText(const QString &html);
     void setRunning(bool running);
     void showProgress(const record::RecordProgress &progress);
     void finish(const record::RecordOutcome &outcome);
@@ -119,8 +123,5 @@ private:
     QElapsedTimer m_elapsed;
     bool m_recordQueued = false;
 };
-
-// The folder records go to by default: <app data>/records/<script's name>.
-QString defaultRecordFolder(const QString &script);
 
 } // namespace pyrometer::ui

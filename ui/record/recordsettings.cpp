@@ -1,6 +1,9 @@
 #include "ui/record/recordsettings.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace pyrometer::ui {
 
@@ -24,6 +27,19 @@ std::vector<std::string> fromStringList(const QStringList &list)
 
 } // namespace
 
+QString defaultRecordFolder(const QString &script)
+{
+    const auto base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    const auto name = QFileInfo(script).completeBaseName();
+    return QDir(base).filePath(QStringLiteral("pyrometer/records/") +
+                               (name.isEmpty() ? QStringLiteral("program") : name));
+}
+
+QString legacyRecordsFolder()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("records"));
+}
+
 RecordSettings RecordSettings::load(const QSettings &settings)
 {
     RecordSettings result;
@@ -39,7 +55,9 @@ RecordSettings RecordSettings::load(const QSettings &settings)
     for (const auto &entry : value("environment", QStringList()).toStringList())
         if (auto variable = record::parseEnvironmentEntry(entry.toStdString()))
             o.environment.push_back(std::move(*variable));
-    o.outputDirectory = value("outputDirectory", QString()).toString().toStdString();
+    const auto output = value("outputDirectory", QString()).toString();
+    if (!output.startsWith(legacyRecordsFolder() + QLatin1Char('/')))
+        o.outputDirectory = output.toStdString();
     if (const auto mark = record::parseStepMark(value("mark", QStringLiteral("auto")).toString().toStdString()))
         o.mark = mark.value();
     o.skip = value("skip", o.skip).toInt();

@@ -1,5 +1,6 @@
 #include "ui/compare/comparepage.h"
 #include "ui/memory/memorypage.h"
+#include "ui/overview/overviewpage.h"
 #include "ui/plots/memorycategoryplot.h"
 #include "ui/record/interpreterprobe.h"
 #include "ui/record/recorddialog.h"
@@ -300,6 +301,67 @@ private Q_SLOTS:
         QVERIFY(!dialog.isRecording());
     }
 
+    void barCountsTheStepsAsked()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        auto options = optionsFor(dir, "train_cnn.py", 3);
+        options.skip = 2;
+        dialog.setOptions(options);
+        // Before a record: none of the 3 asked, however many are skipped or warm up.
+        QCOMPARE(dialog.progressBar()->maximum(), 3);
+        QCOMPARE(dialog.progressBar()->text(), QStringLiteral("0 of 3 steps recorded"));
+        QVERIFY(dialog.progressBar()->toolTip().contains(QStringLiteral("takes 6 steps")));
+        options.repeat = 2;
+        dialog.setOptions(options);
+        QCOMPARE(dialog.progressBar()->text(), QStringLiteral("0 of 6 steps recorded"));
+        options.mark = record::StepMark::Time;
+        dialog.setOptions(options);
+        QCOMPARE(dialog.progressBar()->text(), QStringLiteral("0 of 1 time windows recorded"));
+    }
+
+    void formStaysPutWhenTheCheckEnds()
+    {
+        RecordDialog dialog;
+        dialog.resize(860, 720);
+        dialog.show();
+        auto held = std::make_shared<std::atomic<bool>>(false);
+        dialog.interpreterProbe()->setDelay(std::chrono::milliseconds(0));
+        dialog.interpreterProbe()->setProbeFunction(
+            [held](const std::string &python, const StopToken &stop) -> Result<record::InterpreterInfo> {
+                while (!*held && !stop.stopRequested())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                return Error{python + " has no usable torch: Traceback (most recent call last): File \"<string>\", "
+                                      "line 1, in <module> ModuleNotFoundError: No module named 'torch'; choose "
+                                      "an interpreter (a venv's or conda's python) where `import torch` works"};
+            });
+        dialog.pythonCombo()->setCurrentText(QStringLiteral("/opt/short/python"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().contains(QStringLiteral("Checking")), 10'000);
+        QTest::qWait(50);
+        const auto before = dialog.scriptEdit()->mapTo(&dialog, QPoint(0, 0));
+        *held = true;
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterProbe()->isAnswered(), 10'000);
+        QVERIFY(dialog.interpreterLabel()->text().contains(QStringLiteral("no usable torch")));
+        QTest::qWait(50);
+        QCOMPARE(dialog.scriptEdit()->mapTo(&dialog, QPoint(0, 0)), before);
+        QVERIFY(dialog.interpreterLabel()->toolTip().contains(QStringLiteral("No module named 'torch'")));
+    }
+
+    void recordsGoToTheUsersDataFolder()
+    {
+        const auto folder = defaultRecordFolder(QStringLiteral("/srv/project/train.py"));
+        QCOMPARE(folder, QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                             QStringLiteral("/pyrometer/records/train"));
+        QVERIFY(!folder.startsWith(legacyRecordsFolder()));
+        // A default folder of an earlier version, remembered, gives way to the default.
+        QSettings settings;
+        settings.setValue(QStringLiteral("record/outputDirectory"), legacyRecordsFolder() + QStringLiteral("/train"));
+        QVERIFY(RecordSettings::load(settings).options.outputDirectory.empty());
+        settings.setValue(QStringLiteral("record/outputDirectory"), QStringLiteral("/srv/logs"));
+        QCOMPARE(RecordSettings::load(settings).options.outputDirectory, std::filesystem::path("/srv/logs"));
+        settings.remove(QStringLiteral("record/outputDirectory"));
+    }
+
     void cancelKeepsACompleteTrace()
     {
         QTemporaryDir dir;
@@ -316,9 +378,18 @@ private Q_SLOTS:
         maybeGrab(dialog, QStringLiteral("record-live.png"));
         dialog.cancelRecord();
         QVERIFY(waitFinished(dialog));
+        maybeGrab(dialog, QStringLiteral("record-cancelled.png"));
         QCOMPARE(traces.size(), 1);
-        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("cancelled; the trace is complete")));
-        QVERIFY(dialog.run()->lastOutcome().exit.stopped);
+        const auto &outcome = dialog.run()->lastOutcome();
+        QVERIFY(outcome.exit.stopped);
+        // What was kept, in the status, the log and the bar: the steps recorded, whole, in the trace.
+        const auto kept = QStringLiteral("cancelled after %1 of 1000 steps; the %1 recorded are in %2")
+                              .arg(outcome.recorded)
+                              .arg(traces.at(0).at(0).toString());
+        QVERIFY2(dialog.statusLabel()->text().contains(kept), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.log()->toPlainText().contains(kept));
+        QCOMPARE(dialog.progressBar()->value(), outcome.recorded);
+        QVERIFY(dialog.progressBar()->text().contains(QStringLiteral("cancelled")));
     }
 
     void windowOpensRecordsAndComparesTheLastTwo()
@@ -345,6 +416,22 @@ private Q_SLOTS:
         QVERIFY2(caption.contains(QStringLiteral("Peak")), qPrintable(caption));
         QVERIFY(caption.contains(QStringLiteral("Optimizer state")));
         QVERIFY(caption.contains(QStringLiteral("3 samples per step")));
+        // The peak's step as the trace names it, on the Memory page and the Overview alike.
+        const auto trace = window.workspace()->traces().begin()->second;
+        const auto peak = record::memoryPeak(*trace->memoryCategories);
+        const auto step = QStringLiteral("ProfilerStep#%1").arg(peak.sample.profilerStep);
+        QVERIFY2(caption.contains(step), qPrintable(caption));
+        bool named = false;
+        for (const auto &track : trace->trace->tracks)
+            for (const auto name : track.eventName)
+                named = named || trace->trace->string(name) == step.toStdString();
+        QVERIFY2(named, qPrintable(step));
+        auto *overview = qobject_cast<OverviewPage *>(window.pageWidget(Page::Overview));
+        QTRY_VERIFY_WITH_TIMEOUT(overview->data() != nullptr, 60'000);
+        const auto note = overview->memoryNote()->text();
+        QVERIFY2(note.contains(QStringLiteral("Recorded program")) && note.contains(step), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("Optimizer state")));
+        QVERIFY(!note.contains(QStringLiteral("No memory events")));
         QTest::qWait(200);
         maybeGrab(window, QStringLiteral("record-memory.png"));
 
