@@ -458,6 +458,19 @@ private Q_SLOTS:
         QCOMPARE(names, QStringList({"worker0.1623143089861.pt.trace.json.gz", "worker0.1623143566756.pt.trace.json.gz"}));
     }
 
+    // A folder given with a trailing slash (as shells complete it) is named in the status bar.
+    void folderJobsNameTheFolder()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        QStringList titles;
+        connect(window.jobs(), &JobTracker::started, &window,
+                [&](JobTracker::JobId, const QString &title) { titles << title; });
+        window.openPaths({kTraces + "/tb_logdir/"});
+        QVERIFY(waitIdle(window));
+        QVERIFY2(titles.contains(QStringLiteral("Listing the traces in tb_logdir")), qPrintable(titles.join('|')));
+    }
+
     void dropOpensFilesAndFolders()
     {
         MainWindow window;

@@ -10,12 +10,25 @@
 #include "ui/workspace/memoryrelease.h"
 #include "ui/record/recordsettings.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
 #include <type_traits>
 
 namespace pyrometer::ui {
+
+namespace {
+
+// A file's or folder's name as messages show it: "logs" for "runs/logs/" too, where
+// QFileInfo::fileName() is empty.
+QString shownName(const QString &path)
+{
+    const QString name = QFileInfo(QDir::cleanPath(path)).fileName();
+    return name.isEmpty() ? path : name;
+}
+
+} // namespace
 
 Workspace::Workspace(JobTracker *jobs, QObject *parent) : QObject(parent), m_jobs(jobs)
 {
@@ -55,7 +68,7 @@ void Workspace::open(const QString &path, bool folderAsTraces)
             bool job = false;
         };
         m_jobs->run<Folder>(
-            tr("Listing the traces in %1").arg(QFileInfo(path).fileName()), QString(),
+            tr("Listing the traces in %1").arg(shownName(path)), QString(),
             [fsPath, folderAsTraces](ProgressReporter &, const StopToken &) -> Result<Folder> {
                 Folder folder{trace::discoverRuns(fsPath)};
                 if (!folderAsTraces && folder.runs.size() == 1) {
@@ -192,7 +205,7 @@ void Workspace::openJob(const QStringList &paths)
         std::vector<std::filesystem::path> files;
         analysis::JobFigures figures;
     };
-    const QString name = paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 files").arg(paths.size());
+    const QString name = paths.size() == 1 ? shownName(paths.front()) : tr("%1 files").arg(paths.size());
     const auto id = m_jobs->run<Summary>(
         tr("Summarising the ranks of %1").arg(name), QString(),
         [inputs](ProgressReporter &progress, const StopToken &stop) -> Result<Summary> {
