@@ -37,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QTest>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -469,6 +470,47 @@ private Q_SLOTS:
         window.openPaths({kTraces + "/tb_logdir/"});
         QVERIFY(waitIdle(window));
         QVERIFY2(titles.contains(QStringLiteral("Listing the traces in tb_logdir")), qPrintable(titles.join('|')));
+    }
+
+    // The timeline takes the keys when its page is shown by Ctrl+2 or a click on the page list,
+    // so W zooms at once; arrowing through the list leaves the keys in the list.
+    void timelineTakesTheKeysWhenShown()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.openPaths({kTraces + "/diff_base.json"});
+        QVERIFY(waitIdle(window));
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QTRY_VERIFY(timeline->hasContent());
+        auto *view = timeline->view();
+        QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), Page::Overview);
+        QVERIFY(!view->hasFocus());
+        QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QTRY_VERIFY(view->hasFocus());
+        const double before = view->viewport().nsPerPixel;
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY(view->viewport().nsPerPixel < before);
+
+        QListWidget *pages = nullptr;
+        for (auto *list : window.findChildren<QListWidget *>())
+            if (list->count() == int(kAllPages.size()) && list->item(1)->text() == pageTitle(Page::Timeline))
+                pages = list;
+        QVERIFY(pages);
+        pages->setFocus();
+        QTest::keyClick(pages, Qt::Key_Up);
+        QCOMPARE(window.currentPage(), Page::Overview);
+        QTest::keyClick(pages, Qt::Key_Down);
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QVERIFY(pages->hasFocus());
+        QTest::keyClick(pages, Qt::Key_Up);
+        const QRect item = pages->visualItemRect(pages->item(1));
+        QTest::mouseClick(pages->viewport(), Qt::LeftButton, {}, item.center());
+        QCOMPARE(window.currentPage(), Page::Timeline);
+        QTRY_VERIFY(view->hasFocus());
     }
 
     void dropOpensFilesAndFolders()

@@ -200,6 +200,189 @@ private Q_SLOTS:
         QVERIFY(qAbs(view.viewport().startNs - from) < 1);
     }
 
+    // Without a mouse: [ and ] set a range's ends at the view's centre (D pans between them), R
+    // sets it to the selected event; each emits rangeSelected as Shift+drag does. Esc clears the
+    // range, then the selection.
+    void keysChooseARange()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        view.setVisibleRange(0, 1'000'000);
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto outer = *eventNamed(*m_trace, cpu, "outer");
+        QSignalSpy ranges(&view, &TimelineView::rangeSelected);
+        QSignalSpy cleared(&view, &TimelineView::rangeCleared);
+
+        view.selectEvent(EventRef{cpu, outer});
+        QTest::keyClick(&view, Qt::Key_R);
+        QCOMPARE(ranges.size(), 1);
+        QCOMPARE(view.selectedRange(), std::make_pair(0.0, 900'000.0));
+
+        // [ at the centre (500 µs) moves the start; past the end (900 µs) it starts anew.
+        QTest::keyClick(&view, Qt::Key_BracketLeft);
+        QCOMPARE(ranges.size(), 2);
+        const double centre = view.viewport().toNs(view.viewport().width / 2.0);
+        QCOMPARE(view.selectedRange(), std::make_pair(centre, 900'000.0));
+        for (int i = 0; i < 5; ++i)
+            QTest::keyClick(&view, Qt::Key_D); // on to ~1000 µs
+        QTest::keyClick(&view, Qt::Key_BracketLeft);
+        QCOMPARE(ranges.size(), 2); // a start alone is no range yet
+        QCOMPARE(cleared.size(), 1);
+        const double start = view.viewport().toNs(view.viewport().width / 2.0);
+        QVERIFY(start > 900'000);
+        QTest::keyClick(&view, Qt::Key_D);
+        QTest::keyClick(&view, Qt::Key_BracketRight);
+        QCOMPARE(ranges.size(), 3);
+        const double end = view.viewport().toNs(view.viewport().width / 2.0);
+        QCOMPARE(view.selectedRange(), std::make_pair(start, end));
+        QCOMPARE(ranges.last().at(0).toDouble(), start);
+        QCOMPARE(ranges.last().at(1).toDouble(), end);
+        QVERIFY(qAbs((end - start) - 0.1 * view.viewport().width * view.viewport().nsPerPixel) < 1);
+        QTest::keyClick(&view, Qt::Key_F);
+        QVERIFY(qAbs(view.viewport().startNs - start) < 1);
+
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QVERIFY(!view.selectedRange());
+        QCOMPARE(cleared.size(), 2);
+        QCOMPARE(view.selectedEvent(), std::optional<EventRef>(EventRef{cpu, outer}));
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QVERIFY(!view.selectedEvent());
+    }
+
+    // The arrow keys walk the selection: Left/Right along its row, Up to the enclosing event,
+    // Down to the first one it encloses.
+    void arrowsMoveTheSelection()
+    {
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(m_index);
+        const auto cpu = trackNamed(*m_trace, 1);
+        const auto name = [&] {
+            return view.selectedEvent() ? std::string(m_trace->string(m_trace->track(cpu).eventName[view.selectedEvent()->event]))
+                                        : std::string();
+        };
+        QTest::keyClick(&view, Qt::Key_Right); // nothing selected: nothing to move
+        QVERIFY(!view.selectedEvent());
+        view.selectEvent(EventRef{cpu, *eventNamed(*m_trace, cpu, "inner")});
+        QTest::keyClick(&view, Qt::Key_Up);
+        QCOMPARE(name(), std::string("outer"));
+        QTest::keyClick(&view, Qt::Key_Up);
+        QCOMPARE(name(), std::string("ProfilerStep#0"));
+        QTest::keyClick(&view, Qt::Key_Up); // the top: stays
+        QCOMPARE(name(), std::string("ProfilerStep#0"));
+        QTest::keyClick(&view, Qt::Key_Down);
+        QCOMPARE(name(), std::string("outer"));
+        QTest::keyClick(&view, Qt::Key_Down);
+        QCOMPARE(name(), std::string("inner"));
+        QTest::keyClick(&view, Qt::Key_Down); // nothing inside inner
+        QCOMPARE(name(), std::string("inner"));
+        // Along the top row: the step, then the first and second of the tiny events, in time.
+        view.selectEvent(EventRef{cpu, *eventNamed(*m_trace, cpu, "ProfilerStep#0")});
+        QTest::keyClick(&view, Qt::Key_Right);
+        QCOMPARE(name(), std::string("tiny"));
+        const auto first = *view.selectedEvent();
+        QTest::keyClick(&view, Qt::Key_Right);
+        const auto second = *view.selectedEvent();
+        const auto &track = m_trace->track(cpu);
+        QCOMPARE(track.start[second.event] - track.start[first.event], std::int64_t(100));
+        QTest::keyClick(&view, Qt::Key_Left);
+        QCOMPARE(*view.selectedEvent(), first);
+        QTest::keyClick(&view, Qt::Key_Left);
+        QCOMPARE(name(), std::string("ProfilerStep#0"));
+        QTest::keyClick(&view, Qt::Key_Left); // the first: stays
+        QCOMPARE(name(), std::string("ProfilerStep#0"));
+        // Selecting shows it: the view moved to the tiny events when they were chosen.
+        QVERIFY(view.viewport().endNs() > 2'000'000);
+    }
+
+    // The view with the keys wears a frame of the highlight colour; without them, none.
+    void focusIsMarked_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::addRow("light") << false;
+        QTest::addRow("dark") << true;
+    }
+    void focusIsMarked()
+    {
+        QFETCH(bool, dark);
+        QWidget window;
+        QPalette palette = window.palette();
+        if (dark) {
+            palette.setColor(QPalette::Base, QColor(30, 30, 30));
+            palette.setColor(QPalette::Window, QColor(45, 45, 45));
+            palette.setColor(QPalette::AlternateBase, QColor(40, 40, 40));
+            palette.setColor(QPalette::Text, QColor(230, 230, 230));
+            palette.setColor(QPalette::Highlight, QColor(42, 130, 218));
+        }
+        window.setPalette(palette);
+        auto *other = new QLineEdit(&window);
+        auto *view = new TimelineView(&window);
+        other->setGeometry(0, 0, 100, 20);
+        view->setGeometry(0, 30, 1000, 400);
+        window.resize(1000, 430);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        view->setIndex(m_index);
+        const QColor highlight = view->palette().color(QPalette::Active, QPalette::Highlight);
+        const auto framed = [&] {
+            const QImage image = view->grab().toImage();
+            // Left, top and bottom edges, beside the gutter and in the rows.
+            for (const QPoint p : {QPoint(0, 200), QPoint(1, 300), QPoint(100, 0), QPoint(600, 1), QPoint(600, 399)})
+                if (image.pixelColor(p) != highlight)
+                    return false;
+            return true;
+        };
+        other->setFocus();
+        QTRY_VERIFY(other->hasFocus());
+        QVERIFY(!framed());
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        QVERIFY(framed());
+        view->selectEvent(EventRef{trackNamed(*m_trace, 1), *eventNamed(*m_trace, trackNamed(*m_trace, 1), "outer")});
+        QTest::keyClick(view, Qt::Key_R);
+        view->setVisibleRange(-100'000, 1'300'000);
+        maybeGrab(*view, dark ? QStringLiteral("timeline-focus-dark.png") : QStringLiteral("timeline-focus-light.png"));
+    }
+
+    // The search box holds one trace's search: choosing another trace clears it; a table row's
+    // events shown in another trace still search that trace for them.
+    void searchIsPerTrace()
+    {
+        ui::JobTracker jobs;
+        ui::Workspace workspace(&jobs);
+        TimelinePage page(&workspace, &jobs);
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        const auto base = page.currentTrace();
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json"));
+        QVERIFY(QTest::qWaitFor([&] { return workspace.traces().size() == 2 && jobs.isIdle(); }, 20000));
+        const auto other = workspace.traces().rbegin()->first;
+        QVERIFY(other != base);
+        page.chooseTrace(base);
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.currentTrace() == base; }, 20000));
+        page.searchBox()->setText(QStringLiteral("aten::relu"));
+        QVERIFY(page.matchLabel()->text().contains("match"));
+        page.chooseTrace(other);
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle(); }, 20000));
+        QCOMPARE(page.currentTrace(), other);
+        QCOMPARE(page.searchBox()->text(), QString());
+        QCOMPARE(page.matchLabel()->text(), QString());
+        // A table row's name, from the other trace: the box holds it and its matches are found.
+        page.highlightEvents(base, QStringLiteral("aten::relu"));
+        QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.currentTrace() == base; }, 20000));
+        // Its slowest of two shown, as from a table row in the same trace.
+        QVERIFY2(QTest::qWaitFor([&] { return page.matchLabel()->text() == QStringLiteral("1 of 2"); }, 5000),
+                 qPrintable(page.matchLabel()->text()));
+        QCOMPARE(page.searchBox()->text(), QStringLiteral("aten::relu"));
+    }
+
     // A range's tables (Shift+drag) on the hand-built trace: the values worked out by hand for
     // the events that start in [0, 130 us).
     // Zooming and panning out stop at the trace and a margin of 5% of it on each side.

@@ -104,6 +104,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_sidebar->setFont(sidebarFont);
     createPages();
     connect(m_sidebar, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+    connect(m_sidebar, &QListWidget::itemClicked, this, &MainWindow::focusPage);
 
     statusBar()->addPermanentWidget(m_jobStatus);
     connect(m_jobs, &JobTracker::finished, this,
@@ -606,6 +607,15 @@ QString MainWindow::aboutText()
 void MainWindow::showPage(Page page)
 {
     m_sidebar->setCurrentRow(int(page));
+    focusPage();
+}
+
+void MainWindow::focusPage()
+{
+    // A page with a focus proxy (the Timeline's view) takes the keys when it is shown by a
+    // shortcut, a link or a click; arrowing through the sidebar leaves them there.
+    if (auto *page = m_stack->currentWidget(); page && page->focusProxy())
+        page->setFocus(Qt::OtherFocusReason);
 }
 
 Page MainWindow::currentPage() const

@@ -128,6 +128,7 @@ private:
     CloseTarget closeTarget() const;
     void exportReport();
     void refocusAfterDialog();
+    void focusPage();
 
     bool m_recoveryOffered = false; // the banner offers to restore a crashed run's session
     enum class Landing { None, Trace, Model, Job };

@@ -27,6 +27,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace pyrometer::ui::timeline {
@@ -51,7 +52,7 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
       m_empty(new EmptyState(tr("Timeline"),
                              tr("Every event of the trace on its process, thread and GPU-stream track: zoom and pan "
                                 "with W A S D or the mouse wheel, search by name, follow launches to their kernels, "
-                                "and Shift+drag to measure a range."),
+                                "and Shift+drag (or [ and ]) to measure a range."),
                              tr("Open a trace: Ctrl+O"), this)),
       m_traceChooser(new TraceChooser(workspace, this)), m_search(new QLineEdit(this)),
       m_regex(new QCheckBox(tr("Regex"), this)), m_matchLabel(new QLabel(this)), m_colorMode(new QComboBox(this)),
@@ -112,7 +113,8 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
-    m_details->setPlaceholderText(tr("Click an event to see its details; Shift+drag to measure a range."));
+    m_details->setPlaceholderText(tr("Click an event to see its details; Shift+drag, or [ and ] at the cursor, "
+                                     "to measure a range."));
     layout->addWidget(splitter, 1);
 
     m_stack->addWidget(m_empty);
@@ -142,6 +144,12 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     connect(m_allFlows, &QCheckBox::toggled, m_view, &TimelineView::setShowAllFlows);
     connect(m_view, &TimelineView::eventSelected, this, &TimelinePage::showSelection);
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePage::showRange);
+    connect(m_view, &TimelineView::rangeCleared, this, [this] {
+        m_openRange->setEnabled(false);
+        showSelection(m_view->selectedEvent());
+    });
+    // Showing the page gives the timeline the keys (W A S D at once, not after five Tabs).
+    setFocusProxy(m_view);
 }
 
 bool TimelinePage::hasContent() const
@@ -163,6 +171,8 @@ void TimelinePage::showTrace(DocumentId id)
     const auto document = m_workspace->trace(id);
     if (!document) { // the last trace was closed
         m_shownTrace = kNoDocument;
+        m_searchTrace = kNoDocument;
+        m_search->clear();
         m_pendingEvents.reset();
         m_matches.clear();
         m_view->setIndex(nullptr);
@@ -172,6 +182,15 @@ void TimelinePage::showTrace(DocumentId id)
         return;
     }
     m_traceChooser->select(id);
+    // A search is of one trace: another trace starts without it (as the view starts without the
+    // last one's selection and range).
+    if (id != m_searchTrace) {
+        if (m_searchTrace != kNoDocument) {
+            m_exactName.clear();
+            m_search->clear();
+        }
+        m_searchTrace = id;
+    }
     // Indexing a large trace takes a moment: a job, superseded if another trace is chosen. The
     // trace on screen chosen again (after another was picked and is still indexing) keeps its
     // view, selection and range: its index comes back from the cache, the same as shown.
@@ -274,7 +293,8 @@ void TimelinePage::runSearch()
     m_matches.clear();
     m_currentMatch = -1;
     const auto *index = m_view->index();
-    if (!index || m_search->text().isEmpty()) {
+    // While another trace is indexed the view still shows the last one: the search waits for it.
+    if (!index || m_search->text().isEmpty() || m_shownTrace != currentTrace()) {
         m_matchLabel->clear();
         m_view->setHighlights({}, std::nullopt);
         return;
@@ -370,7 +390,7 @@ QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::
 {
     const auto d = [](std::int64_t ns) { return displayDuration(ns); };
     QString html = QObject::tr("<h3>Range: %1</h3><p>From %2 after the trace start; %3 events start in it. "
-                               "F zooms to it, Esc clears it.</p>")
+                               "F zooms to it, Esc clears it, [ and ] move its ends to the cursor.</p>")
                        .arg(d(std::int64_t(endNs - startNs)), d(std::int64_t(startNs) - spanStart))
                        .arg(tables.events);
     html += QObject::tr("<table cellspacing=0 cellpadding=2><tr><th align=left>Operator</th><th>Calls</th>"
@@ -464,8 +484,18 @@ void TimelinePage::showRange(double startNs, double endNs)
             return tables;
         },
         this,
-        [this, startNs, endNs, spanStart = document->trace->info.spanStart](RangeTables tables) {
-            m_details->setHtml(rangeHtml(tables, startNs, endNs, spanStart));
+        [this, startNs, endNs, document](RangeTables tables) {
+            QString html = rangeHtml(tables, startNs, endNs, document->trace->info.spanStart);
+            // A job's combined trace: the tables sum its ranks, said before them.
+            std::set<std::uint32_t> parts;
+            for (const auto &process : document->trace->processes)
+                parts.insert(processPart(process));
+            if (parts.size() > 1)
+                html.replace(html.indexOf(QStringLiteral("</h3>")), 5,
+                             tr("</h3><p><b>These tables sum the %1 ranks in the Timeline</b>; a rank's own figures "
+                                "are on the Distributed page.</p>")
+                                 .arg(parts.size()));
+            m_details->setHtml(html);
             m_lastRange = {startNs, endNs};
             m_openRange->setEnabled(true);
         });

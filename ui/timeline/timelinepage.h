@@ -90,6 +90,7 @@ private:
     QTextBrowser *m_details;
     QToolButton *m_openRange;
     DocumentId m_shownTrace = kNoDocument; // whose index the view shows
+    DocumentId m_searchTrace = kNoDocument; // the trace the search box's text was typed for
     std::pair<double, double> m_lastRange{0, 0};
     struct PendingEvents {
         std::vector<EventRef> events;

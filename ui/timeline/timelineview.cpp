@@ -5,7 +5,6 @@
 #include "ui/timeline/kernelname.h"
 
 #include <QHelpEvent>
-#include <QKeyEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
@@ -145,7 +144,7 @@ void TimelineView::fitAll()
 
 void TimelineView::fitSelection()
 {
-    if (m_range) {
+    if (m_range && m_range->second > m_range->first) {
         setVisibleRange(m_range->first, m_range->second);
         return;
     }
@@ -307,6 +306,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     paintFlows(painter);
     paintRuler(painter);
     paintGutter(painter);
+    paintFocusMark(painter);
 }
 
 void TimelineView::paintRows(QPainter &painter) const
@@ -428,15 +428,18 @@ void TimelineView::paintOverlays(QPainter &painter) const
         painter.setPen(QColor(40, 110, 220));
         painter.drawLine(QPointF(x0, rows.top()), QPointF(x0, rows.bottom()));
         painter.drawLine(QPointF(x1, rows.top()), QPointF(x1, rows.bottom()));
-        // The length on a tag of the range's colour, in white (5:1), over whatever is below.
+        // The length on a tag of the range's colour, in white (5:1), over whatever is below;
+        // none on an edge set alone.
         const QString length = QString::fromStdString(formatDuration(std::int64_t(m_range->second - m_range->first)));
         const QFontMetricsF metrics(painter.font());
         const double tagWidth = metrics.horizontalAdvance(length) + 8;
         const double middle = std::clamp((x0 + x1) / 2, rows.left() + tagWidth / 2, rows.right() - tagWidth / 2);
         const QRectF tag(middle - tagWidth / 2, rows.top() + 2, tagWidth, metrics.height() + 2);
-        painter.fillRect(tag, QColor(40, 110, 220));
-        painter.setPen(Qt::white);
-        painter.drawText(tag, Qt::AlignCenter, length);
+        if (m_range->second > m_range->first) {
+            painter.fillRect(tag, QColor(40, 110, 220));
+            painter.setPen(Qt::white);
+            painter.drawText(tag, Qt::AlignCenter, length);
+        }
     }
     painter.restore();
 }
@@ -457,25 +460,6 @@ void TimelineView::setTrackOrder(TrackOrder order)
         return;
     m_trackOrder = order;
     relayout();
-}
-
-void TimelineView::keyPressEvent(QKeyEvent *event)
-{
-    const double anchor = m_cursorX >= 0 ? m_cursorX : m_viewport.width / 2.0;
-    switch (event->key()) {
-    case Qt::Key_W: zoomBy(0.8, anchor); break;
-    case Qt::Key_S: zoomBy(1.25, anchor); break;
-    case Qt::Key_A: panByPixels(-m_viewport.width * 0.1); break;
-    case Qt::Key_D: panByPixels(m_viewport.width * 0.1); break;
-    case Qt::Key_F: fitSelection(); break;
-    case Qt::Key_0: fitAll(); break;
-    case Qt::Key_Escape:
-        m_range.reset();
-        selectEvent(std::nullopt);
-        break;
-    default: QWidget::keyPressEvent(event); return;
-    }
-    event->accept();
 }
 
 void TimelineView::wheelEvent(QWheelEvent *event)

@@ -23,10 +23,18 @@ struct EventRef {
     auto operator<=>(const EventRef &) const = default;
 };
 
+// Where the arrow keys move the selection: the event before or after it in its row, the one
+// that encloses it, or the first one it encloses.
+enum class EventStep { Previous, Next, Parent, Child };
+std::optional<EventRef> adjacentEvent(const TimelineIndex &index, EventRef from, EventStep step);
+
 // The timeline itself: a gutter of track names, a time ruler with the step band, and the rows.
 // Navigation as in Perfetto: W/S zoom around the cursor, A/D pan, wheel zooms (or scrolls, with
 // Ctrl zooming, when wheelZooms is off), drag pans, Shift+drag selects a range, click selects,
-// double-click zooms to an event, F fits the selection, 0 shows everything.
+// double-click zooms to an event, F fits the selection, 0 shows everything. From the keyboard,
+// [ and ] set the range's start and end at the cursor (the view's centre when the mouse is
+// elsewhere), R sets it to the selected event, the arrow keys move the selection to the event
+// before or after it, its parent or its first child, and Esc clears the range, then the selection.
 // Painting only draws a draw list built beforehand, when the view changed.
 class TimelineView final : public QWidget {
     Q_OBJECT
@@ -34,6 +42,7 @@ public:
     static constexpr int kGutterWidth = 200;
     static constexpr int kRulerHeight = 22;
     static constexpr int kStepBandHeight = 16;
+    static constexpr int kFocusFrame = 2; // the focus mark's width
 
     explicit TimelineView(QWidget *parent = nullptr);
 
@@ -100,6 +109,7 @@ Q_SIGNALS:
     void viewportChanged();
     void eventSelected(std::optional<pyrometer::ui::timeline::EventRef> event);
     void rangeSelected(double startNs, double endNs);
+    void rangeCleared();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -111,6 +121,9 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     bool event(QEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     void relayout();
@@ -129,6 +142,12 @@ private:
     void paintOverlays(QPainter &painter) const;
     void paintFlows(QPainter &painter) const;
     void paintMarkers(QPainter &painter) const;
+    void paintFocusMark(QPainter &painter) const;
+    // The time keys act at: the mouse's, else the middle of the view.
+    double cursorNs() const;
+    enum class RangeEdge { Start, End };
+    void setRangeEdge(RangeEdge edge);
+    RangeEdge m_loneEdge = RangeEdge::Start; // which key set a range of one edge
 
     std::shared_ptr<const TimelineIndex> m_index;
     TimelineLayout m_layout;
