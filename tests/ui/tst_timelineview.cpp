@@ -35,6 +35,19 @@ using namespace pyrometer;
 using namespace pyrometer::ui::timeline;
 using namespace pyrometer::testing;
 
+// A Timeline page of its own workspace, showing a fixture trace once open() returns true.
+struct ShownPage {
+    ui::JobTracker jobs;
+    ui::Workspace workspace{&jobs};
+    TimelinePage page{&workspace, &jobs};
+    bool open(const QString &fixture)
+    {
+        QSignalSpy shown(&page, &TimelinePage::traceShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/") + fixture);
+        return shown.wait(20000) || shown.count() > 0;
+    }
+};
+
 class TestTimelineView : public QObject, private TimelineFixture {
     Q_OBJECT
 private Q_SLOTS:
@@ -354,12 +367,9 @@ private Q_SLOTS:
     // events shown in another trace still search that trace for them.
     void searchIsPerTrace()
     {
-        ui::JobTracker jobs;
-        ui::Workspace workspace(&jobs);
-        TimelinePage page(&workspace, &jobs);
-        QSignalSpy shown(&page, &TimelinePage::traceShown);
-        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
-        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        ShownPage shown;
+        QVERIFY(shown.open(QStringLiteral("diff_base.json")));
+        auto &[jobs, workspace, page] = shown;
         const auto base = page.currentTrace();
         workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_other.json"));
         QVERIFY(QTest::qWaitFor([&] { return workspace.traces().size() == 2 && jobs.isIdle(); }, 20000));
@@ -506,12 +516,9 @@ private Q_SLOTS:
 
     void rangeTablesHaveTheRangesValues()
     {
-        ui::JobTracker jobs;
-        ui::Workspace workspace(&jobs);
-        TimelinePage page(&workspace, &jobs);
-        QSignalSpy shown(&page, &TimelinePage::traceShown);
-        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/diff_base.json"));
-        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        ShownPage shown;
+        QVERIFY(shown.open(QStringLiteral("diff_base.json")));
+        auto &[jobs, workspace, page] = shown;
         page.view()->selectRange(0, 130'000);
         QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.details()->toPlainText().contains("Operator"); }, 20000));
         const auto lines = page.details()->toPlainText().split('\n', Qt::SkipEmptyParts);
