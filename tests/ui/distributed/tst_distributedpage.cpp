@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -548,6 +549,9 @@ private Q_SLOTS:
                             .startsWith(QStringLiteral("rank 17 ")));
         }
         QVERIFY(gpuShown);
+        // The range's tables say that they sum the ranks in the Timeline.
+        auto *details = timelineOf(window)->details();
+        QTRY_VERIFY_WITH_TIMEOUT(details->toPlainText().contains(QStringLiteral("These tables sum the 8 ranks")), 10'000);
         maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
     }
 
