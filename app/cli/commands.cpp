@@ -16,7 +16,7 @@ const std::vector<CommandSpec> &commandSpecs()
          "each kernel's launch: call and kernel durations, launch delay, outliers, queue length per stream", setupLaunches},
         {"idle", "TRACE [--gaps] [--range START_US:END_US]", "why each GPU stream was idle in each step: host wait, kernel wait, other",
          setupIdle},
-        {"critical-path", "TRACE [--step N]", "the chain of dependencies that makes a step's time, and what-ifs", setupCriticalPath},
+        {"critical-path", "TRACE [--step N] [--kind K,...] [--min-us US] [--sort S] [--top N]", "the chain of dependencies that makes a step's time, and what-ifs", setupCriticalPath},
         {"sequences", "TRACE [--top N] [--min-length N] [--max-length N] [--min-count N]",
          "kernel sequences that repeat on a stream: candidates for fusion or CUDA graphs", setupSequences},
         {"steps", "TRACE [--range START_US:END_US]", "per-step time breakdown", setupSteps},

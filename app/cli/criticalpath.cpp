@@ -1,6 +1,8 @@
-// pyrometer-cli critical-path TRACE [--step N]: the chain of dependencies whose length is a
-// step's time (criticalpath.h's model), each op's and kernel's share, and what-ifs.
+// pyrometer-cli critical-path TRACE [--step N] [--kind K,...] [--min-us US] [--sort S] [--top N]:
+// the chain of dependencies whose length is a step's time (criticalpath.h's model), as rows
+// (criticalpathrows.h: CPU nodes grouped under their top-level op), each one's share, and what-ifs.
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/criticalpathrows.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -15,7 +17,25 @@ struct CriticalPathOptions {
     Format format = Format::Table;
     int step = -1; // index among the ProfilerSteps; -1: the longest
     std::size_t whatIfs = 10;
+    std::vector<std::string> kinds; // cpu, launch, sync, device (gpu), wait; empty: all
+    double minUs = 0;
+    analysis::PathOrder order = analysis::PathOrder::Time;
+    std::size_t top = 0;
 };
+
+unsigned kindBits(const std::vector<std::string> &kinds)
+{
+    if (kinds.empty())
+        return analysis::kPathAllKinds;
+    unsigned bits = 0;
+    for (const auto &k : kinds)
+        bits |= k == "cpu"      ? analysis::kPathCpu
+                : k == "launch" ? analysis::kPathLaunch
+                : k == "sync"   ? analysis::kPathSync
+                : k == "wait"   ? analysis::kPathWait
+                                : analysis::kPathDevice; // device or gpu: the only others the check lets by
+    return bits;
+}
 
 std::string_view nodeKindName(analysis::PathNodeKind kind)
 {
@@ -46,36 +66,68 @@ int runCriticalPath(const CriticalPathOptions &options)
     const auto path = chosen == analysis::kNoStep
                           ? analysis::buildCriticalPath(index, analysis::EventRef{}, options.whatIfs)
                           : analysis::buildCriticalPath(index, steps[std::size_t(chosen)], options.whatIfs);
+    analysis::PathRowOptions rowOptions;
+    rowOptions.kinds = kindBits(options.kinds);
+    rowOptions.minNs = static_cast<std::int64_t>(options.minUs * 1000.0 + 0.5);
+    rowOptions.order = options.order;
+    rowOptions.top = options.top;
+    const auto rows = analysis::buildPathRows(index, path, rowOptions);
+    const auto rowKind = [](const analysis::PathRow &r) {
+        return r.group ? std::string_view("op") : nodeKindName(r.kind);
+    };
     if (options.format == Format::Json) {
-        nlohmann::json nodes = nlohmann::json::array(), whatIfs = nlohmann::json::array();
+        const auto nodeJson = [&](const analysis::PathNode &n) {
+            return nlohmann::json{{"kind", nodeKindName(n.kind)},
+                                  {"name", n.name},
+                                  {"start_us", micros(n.startNs)},
+                                  {"duration_us", micros(n.durationNs)},
+                                  {"wait_before_us", micros(n.waitBeforeNs)},
+                                  {"share_pct", n.sharePct}};
+        };
+        nlohmann::json nodes = nlohmann::json::array(), rowsJson = nlohmann::json::array(),
+                       whatIfs = nlohmann::json::array();
         for (const auto &n : path.nodes)
-            nodes.push_back({{"kind", nodeKindName(n.kind)},
-                             {"name", n.name},
-                             {"start_us", micros(n.startNs)},
-                             {"duration_us", micros(n.durationNs)},
-                             {"wait_before_us", micros(n.waitBeforeNs)},
-                             {"share_pct", n.sharePct}});
+            nodes.push_back(nodeJson(n));
+        for (const auto &r : rows) {
+            nlohmann::json row{{"kind", rowKind(r)},
+                               {"name", r.name},
+                               {"nodes", r.nodeCount},
+                               {"start_us", micros(r.startNs)},
+                               {"duration_us", micros(r.durationNs)},
+                               {"wait_before_us", micros(r.waitBeforeNs)},
+                               {"share_pct", r.sharePct}};
+            if (r.group) {
+                nlohmann::json children = nlohmann::json::array();
+                for (const auto i : r.nodes)
+                    children.push_back(nodeJson(path.nodes[i]));
+                row["children"] = children;
+            }
+            rowsJson.push_back(row);
+        }
         for (const auto &w : path.whatIfs)
             whatIfs.push_back(
                 {{"node", w.node}, {"name", w.name}, {"saved_us", micros(w.savedNs)}, {"saved_pct", w.savedPct}});
+        // Times as every subcommand's json gives them: the trace's own ts (tables: from its start).
         writeJson(std::cout, {{"step", path.step},
                               {"start_us", micros(path.startNs)},
+                              {"end_us", micros(path.endNs)},
                               {"length_us", micros(path.lengthNs())},
                               {"cpu_us", micros(path.cpuNs)},
                               {"device_us", micros(path.deviceNs)},
                               {"wait_us", micros(path.waitNs)},
                               {"nodes", nodes},
+                              {"rows", rowsJson},
                               {"what_if_twice_as_fast", whatIfs}});
         return kSuccess;
     }
     TextTable text;
-    text.header = {"kind", "name", "start us", "wait before us", "duration us", "share %"};
-    text.rightAligned = {false, false, true, true, true, true};
-    text.dropFirst = {"start us", "wait before us"};
-    for (const auto &n : path.nodes)
-        text.rows.push_back({std::string(nodeKindName(n.kind)), n.name, instantText(n.startNs, *input, options.format),
-                             microsText(n.waitBeforeNs, options.format), microsText(n.durationNs, options.format),
-                             fixed(n.sharePct, 1)});
+    text.header = {"kind", "name", "nodes", "start us", "wait before us", "duration us", "share %"};
+    text.rightAligned = {false, false, true, true, true, true, true};
+    text.dropFirst = {"start us", "nodes", "wait before us"};
+    for (const auto &r : rows)
+        text.rows.push_back({std::string(rowKind(r)), r.name, std::to_string(r.nodeCount),
+                             instantText(r.startNs, *input, options.format), microsText(r.waitBeforeNs, options.format),
+                             microsText(r.durationNs, options.format), fixed(r.sharePct, 1)});
     writeTable(std::cout, text, options.format);
     if (options.format == Format::Csv)
         return kSuccess;
@@ -109,6 +161,22 @@ void setupCriticalPath(CLI::App &command, int *exitCode)
         ->check(wholeNumberFrom(0))
         ->option_text("N");
     addCountOption(command, "--what-ifs", options->whatIfs, 0, "What-ifs for the N longest nodes of the path");
+    command
+        .add_option("--kind", options->kinds,
+                    "Rows of these kinds only, comma-separated: cpu, launch, sync, device (or gpu), wait (a row "
+                    "that waited --min-us or more before it); an op's group stays while one of its nodes does")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"cpu", "launch", "sync", "device", "gpu", "wait"}, CLI::ignore_case))
+        ->option_text("K,...");
+    command.add_option("--min-us", options->minUs, "Rows of at least this many microseconds (default: 0)")
+        ->check(CLI::NonNegativeNumber)
+        ->option_text("US");
+    addChoiceOption(command, "--sort", options->order,
+                    {{"time", analysis::PathOrder::Time},
+                     {"duration", analysis::PathOrder::Duration},
+                     {"wait", analysis::PathOrder::Wait}},
+                    "Row order: time, or the longest duration or wait first");
+    addCountOption(command, "--top", options->top, 0, "The first N rows only, 0 for all", false);
     addFormatOption(command, &options->format);
     command.callback([options, exitCode] { *exitCode = runCriticalPath(*options); });
 }

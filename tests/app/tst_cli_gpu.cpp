@@ -189,6 +189,42 @@ private Q_SLOTS:
                     whatIfs[i].toObject().value("saved_us").toDouble());
     }
 
+    // Rows: CPU nodes grouped under their op, adding up to the step's span as steps gives it;
+    // --kind, --min-us and --sort narrow and order them.
+    void criticalPathRows()
+    {
+        const auto all = json({"critical-path", kResnet, "--step", "3", "--format", "json"});
+        const auto steps = json({"steps", kResnet, "--format", "json"}).value("rows").toArray();
+        QVERIFY(steps.size() > 3);
+        QCOMPARE(all.value("length_us").toDouble(), steps[3].toObject().value("duration_us").toDouble());
+        const auto rows = all.value("rows").toArray();
+        QVERIFY(!rows.isEmpty() && rows.size() < all.value("nodes").toArray().size() / 2);
+        double sum = 0;
+        int groups = 0;
+        for (const auto &r : rows) {
+            const auto row = r.toObject();
+            sum += row.value("duration_us").toDouble() + row.value("wait_before_us").toDouble();
+            if (row.value("kind").toString() == "op") {
+                ++groups;
+                QCOMPARE(row.value("children").toArray().size(), row.value("nodes").toInt());
+            }
+        }
+        QVERIFY(groups > 0);
+        QVERIFY2(std::abs(sum - all.value("length_us").toDouble()) < 0.01, qPrintable(QString::number(sum)));
+        const auto gpu = json({"critical-path", kResnet, "--step", "3", "--kind", "gpu", "--min-us", "500", "--sort",
+                               "duration", "--top", "5", "--format", "json"})
+                             .value("rows")
+                             .toArray();
+        QCOMPARE(gpu.size(), 5);
+        for (int i = 0; i < gpu.size(); ++i) {
+            QCOMPARE(gpu[i].toObject().value("kind").toString(), QStringLiteral("device"));
+            QVERIFY(gpu[i].toObject().value("duration_us").toDouble() >= 500);
+            if (i > 0)
+                QVERIFY(gpu[i - 1].toObject().value("duration_us").toDouble() >=
+                        gpu[i].toObject().value("duration_us").toDouble());
+        }
+    }
+
     void sequencesAgreeWithPython()
     {
         const auto out = json({"sequences", kBert, "--format", "json"});
@@ -230,6 +266,7 @@ private Q_SLOTS:
             QTest::addRow("%s missing", command)
                 << QStringList{command, "/nonexistent/trace.json"} << "/nonexistent/trace.json";
         QTest::addRow("step out of range") << QStringList{"critical-path", kBert, "--step", "7"} << kBert;
+        QTest::addRow("kind misspelt") << QStringList{"critical-path", kBert, "--kind", "kernel"} << "--kind";
         QTest::addRow("type misspelt") << QStringList{"kernels", kBert, "--by", "typ"} << "--by";
     }
 

@@ -13,9 +13,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QTabWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -57,7 +59,8 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
       m_traceChooser(new TraceChooser(workspace, this)), m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)), m_launchVerdict(new QLabel(this)),
       m_idle(new tables::TablePane(this)), m_path(new tables::TablePane(this)),
-      m_sequences(new tables::TablePane(this)), m_step(new QComboBox(this)), m_pathSummary(new QLabel(this))
+      m_sequences(new tables::TablePane(this)), m_step(new QComboBox(this)), m_pathKind(new QComboBox(this)),
+      m_pathMinimum(new QSpinBox(this)), m_pathSummary(new QLabel(this))
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -122,6 +125,24 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     auto *showPath = new QPushButton(tr("Show path in Timeline"), path);
     pathBar->addWidget(showPath, 0, Qt::AlignTop);
     pathLayout->addLayout(pathBar);
+    // CPU nodes come grouped under their top-level op, longest first; these narrow the rows.
+    auto *filterBar = new QHBoxLayout;
+    filterBar->addWidget(new QLabel(tr("Show:"), path));
+    m_pathKind->addItem(tr("All kinds"), analysis::kPathAllKinds);
+    m_pathKind->addItem(tr("CPU work"), analysis::kPathCpu);
+    m_pathKind->addItem(tr("Launches"), analysis::kPathLaunch);
+    m_pathKind->addItem(tr("Syncs"), analysis::kPathSync);
+    m_pathKind->addItem(tr("GPU"), analysis::kPathDevice);
+    m_pathKind->addItem(tr("Waits"), analysis::kPathWait);
+    filterBar->addWidget(m_pathKind);
+    filterBar->addWidget(new QLabel(tr("at least"), path));
+    m_pathMinimum->setRange(0, 1000000000);
+    m_pathMinimum->setSuffix(QStringLiteral(" \u00b5s"));
+    m_pathMinimum->setToolTip(tr("Rows that took (or, for waits, waited) at least this long; an op's group "
+                                 "stays while one of its nodes or its sums do"));
+    filterBar->addWidget(m_pathMinimum);
+    filterBar->addStretch(1);
+    pathLayout->addLayout(filterBar);
     pathLayout->addWidget(m_path, 1);
     m_tabs->addTab(path, tr("Critical path"));
 
@@ -150,6 +171,14 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     connect(m_step, &QComboBox::activated, this,
             [this](int item) { computePath(std::size_t(m_step->itemData(item).toULongLong())); });
     connect(showPath, &QPushButton::clicked, this, &GpuPage::showPathInTimeline);
+    connect(m_pathKind, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_data)
+            this->showPath();
+    });
+    connect(m_pathMinimum, &QSpinBox::valueChanged, this, [this] {
+        if (m_data)
+            this->showPath();
+    });
     connect(outliers, &QPushButton::clicked, this, &GpuPage::showOutliersInTimeline);
     for (auto *pane : {m_launches, m_path, m_sequences, m_idle}) {
         connect(pane, &tables::TablePane::eventNameActivated, this, [this](const QString &name) {
@@ -286,7 +315,12 @@ void GpuPage::computePath(std::size_t step)
 void GpuPage::showPath()
 {
     const auto &p = m_data->path;
-    m_path->setTree(buildCriticalPathTree(p));
+    analysis::PathRowOptions options;
+    options.kinds = m_pathKind->currentData().toUInt();
+    options.minNs = std::int64_t(m_pathMinimum->value()) * 1000;
+    m_path->setTree(buildCriticalPathTree(p, analysis::buildPathRows(*m_data->index, p, options),
+                                          m_data->index->trace->info.spanStart));
+    m_path->view()->collapseAll(); // an op's rows: its total first, the nodes on demand
     QString best;
     if (!p.whatIfs.empty() && p.whatIfs.front().savedNs > 0) {
         const auto &w = p.whatIfs.front();

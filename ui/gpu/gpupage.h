@@ -17,6 +17,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QStackedLayout;
+class QSpinBox;
 class QTabWidget;
 
 namespace pyrometer::ui {
@@ -70,6 +71,8 @@ public:
     tables::TablePane *pathPane() const { return m_path; }
     tables::TablePane *sequencesPane() const { return m_sequences; }
     QComboBox *stepChooser() const { return m_step; }
+    QComboBox *pathKindChooser() const { return m_pathKind; } // item data: analysis::PathKindBits
+    QSpinBox *pathMinimum() const { return m_pathMinimum; }   // µs
     QLabel *pathSummary() const { return m_pathSummary; }
 
     // The Timeline shows these: the critical path's events, the outlier launches' kernels.
@@ -104,6 +107,8 @@ private:
     tables::TablePane *m_path;
     tables::TablePane *m_sequences;
     QComboBox *m_step;
+    QComboBox *m_pathKind;
+    QSpinBox *m_pathMinimum;
     QLabel *m_pathSummary;
     DocumentId m_traceId = kNoDocument;
     std::shared_ptr<const GpuData> m_data;

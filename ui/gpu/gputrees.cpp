@@ -101,26 +101,44 @@ TableTree buildIdleTree(const analysis::IdleBreakdown &idle)
     return tree;
 }
 
-TableTree buildCriticalPathTree(const analysis::CriticalPath &path)
+TableTree buildCriticalPathTree(const analysis::CriticalPath &path, const std::vector<analysis::PathRow> &rows,
+                                std::int64_t originNs)
 {
     TableTree tree;
     tree.columns = {{column::kNode, ColumnKind::Text, QStringLiteral("name")},
                     {column::kKind, ColumnKind::Text, QStringLiteral("kind")},
+                    {column::kNodes, ColumnKind::Count, QStringLiteral("nodes")},
+                    {column::kStart, ColumnKind::Duration, QStringLiteral("start_us")},
                     {column::kWaitBefore, ColumnKind::Duration, QStringLiteral("wait_before_us")},
                     {column::kDuration, ColumnKind::Duration, QStringLiteral("duration_us")},
                     {column::kShare, ColumnKind::Percent, QStringLiteral("share_pct")},
                     {column::kSavedIfTwiceAsFast, ColumnKind::Duration, QStringLiteral("saved_if_twice_as_fast_us")}};
-    tree.defaultSortColumn = -1; // time order
+    tree.defaultSortColumn = 5; // the longest first; Start gives time order back
     std::vector<QVariant> saved(path.nodes.size());
     for (const auto &w : path.whatIfs)
         if (w.node < saved.size())
             saved[w.node] = qint64(w.savedNs);
-    for (std::size_t i = 0; i < path.nodes.size(); ++i) {
+    const auto nodeValues = [&](std::size_t i) {
         const auto &n = path.nodes[i];
-        const QString name = qs(n.name);
-        tree.addNode(
-            -1, {name, pathNodeKindLabel(n.kind), qint64(n.waitBeforeNs), qint64(n.durationNs), n.sharePct, saved[i]},
-            name, name);
+        return std::vector<QVariant>{qs(n.name),           pathNodeKindLabel(n.kind), QVariant(),
+                                     qint64(n.startNs - originNs), qint64(n.waitBeforeNs), qint64(n.durationNs),
+                                     n.sharePct,           saved[i]};
+    };
+    for (const auto &r : rows) {
+        const QString name = qs(r.name);
+        if (!r.group) {
+            tree.addNode(-1, nodeValues(r.nodes.front()), name, name);
+            continue;
+        }
+        const int group = tree.addNode(-1,
+                                       {name, QCoreApplication::translate("GpuTables", "Op"), quint64(r.nodeCount),
+                                        qint64(r.startNs - originNs), qint64(r.waitBeforeNs), qint64(r.durationNs),
+                                        r.sharePct, QVariant()},
+                                       QString(), name);
+        for (const auto i : r.nodes) {
+            const QString node = qs(path.nodes[i].name);
+            tree.addNode(group, nodeValues(i), node, name + QLatin1Char('/') + node);
+        }
     }
     return tree;
 }

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/criticalpathrows.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kernelsequences.h"
 #include "core/analysis/launches.h"
@@ -22,9 +23,12 @@ tables::TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool strea
 // steps as groups.
 tables::TableTree buildIdleTree(const analysis::IdleBreakdown &idle);
 
-// The critical path's nodes in time order: kind, name, wait before, duration, share, and the
-// step time a what-if saves by making that node twice as fast (blank where none was computed).
-tables::TableTree buildCriticalPathTree(const analysis::CriticalPath &path);
+// The critical path's rows (buildPathRows: CPU nodes grouped under their top-level op, an "Op"
+// row with the nodes that passed the filter as children), longest first: name, kind, nodes held,
+// start (from originNs, the trace's start), wait before, duration, share, and the step time a
+// what-if saves by making a node twice as fast (blank where none was computed).
+tables::TableTree buildCriticalPathTree(const analysis::CriticalPath &path, const std::vector<analysis::PathRow> &rows,
+                                        std::int64_t originNs);
 
 // Repeated kernel sequences: length, occurrences, stream, time, the kernels (a group row) and,
 // under it, each kernel with the op that launched it.
@@ -55,6 +59,8 @@ inline const QString kOther = QStringLiteral("Other");
 inline const QString kKind = QStringLiteral("Kind");
 inline const QString kNode = QStringLiteral("Node");
 inline const QString kWaitBefore = QStringLiteral("Wait before");
+inline const QString kNodes = QStringLiteral("Nodes");
+inline const QString kStart = QStringLiteral("Start");
 inline const QString kDuration = QStringLiteral("Duration");
 inline const QString kShare = QStringLiteral("Share of step");
 inline const QString kSavedIfTwiceAsFast = QStringLiteral("Saved if 2x faster");

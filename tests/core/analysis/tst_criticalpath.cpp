@@ -7,6 +7,7 @@
 
 #ifndef Q_MOC_RUN
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/criticalpathrows.h"
 #endif
 
 #include <QObject>
@@ -216,6 +217,73 @@ private slots:
                              {"aten::add", PathNodeKind::Cpu, 1110, 10, 0},
                              {"cudaLaunchKernel", PathNodeKind::Launch, 1120, 5, 0},
                              {"add_kernel", PathNodeKind::Device, 1130, 40, 5}});
+    }
+
+    // The rows a table shows: consecutive CPU nodes under one top-level op are a group named
+    // after it (its durations and waits summed), device nodes and time in no op stand alone;
+    // filters keep a group while a node or its sums pass, orders put the longest first.
+    void rows()
+    {
+        const auto loaded = small("cpu");
+        QVERIFY(loaded.index);
+        const auto steps = profilerSteps(*loaded.index);
+        const auto path = buildCriticalPath(*loaded.index, steps[0], 10);
+        const auto rows = buildPathRows(*loaded.index, path);
+        QCOMPARE(rows.size(), std::size_t(5));
+        const std::vector<std::string> names = {"outside ops (ProfilerStep#1)", "aten::linear",
+                                                "outside ops (ProfilerStep#1)", "aten::relu",
+                                                "outside ops (ProfilerStep#1)"};
+        const std::vector<std::int64_t> durations = {10, 40, 5, 35, 10};
+        const std::vector<std::size_t> counts = {1, 3, 1, 3, 1};
+        std::int64_t sum = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].name, names[i]);
+            QCOMPARE(rows[i].durationNs, durations[i] * kUs);
+            QCOMPARE(rows[i].nodeCount, counts[i]);
+            QCOMPARE(rows[i].group, counts[i] > 1);
+            QCOMPARE(rows[i].nodes.size(), counts[i]);
+            sum += rows[i].durationNs + rows[i].waitBeforeNs;
+        }
+        QCOMPARE(sum, path.lengthNs());
+        QCOMPARE(rows[1].nodes, (std::vector<std::size_t>{1, 2, 3}));
+        QCOMPARE(rows[1].sharePct, 40.0);
+        QCOMPARE(rows[1].savedNs, std::int64_t(-1)); // a group has no what-if of its own
+        QCOMPARE(rows[0].savedNs, 5 * kUs);          // a lone node keeps its own
+
+        // The longest first, cut to two: the two ops.
+        PathRowOptions longest;
+        longest.order = PathOrder::Duration;
+        longest.top = 2;
+        const auto top = buildPathRows(*loaded.index, path, longest);
+        QCOMPARE(top.size(), std::size_t(2));
+        QCOMPARE(top[0].name, std::string("aten::linear"));
+        QCOMPARE(top[1].name, std::string("aten::relu"));
+
+        // Launches only: the groups that hold one, showing only it.
+        PathRowOptions launches;
+        launches.kinds = kPathLaunch;
+        const auto launchRows = buildPathRows(*loaded.index, path, launches);
+        QCOMPARE(launchRows.size(), std::size_t(2));
+        QCOMPARE(launchRows[0].nodes, (std::vector<std::size_t>{2}));
+        QCOMPARE(path.nodes[launchRows[1].nodes[0]].name, std::string("cudaLaunchKernel"));
+
+        // 25 µs or more: no node is, but two groups' sums are.
+        PathRowOptions longer;
+        longer.minNs = 25 * kUs;
+        const auto sums = buildPathRows(*loaded.index, path, longer);
+        QCOMPARE(sums.size(), std::size_t(2));
+        QVERIFY(sums[0].nodes.empty() && sums[1].nodes.empty());
+        QCOMPARE(sums[0].nodeCount, std::size_t(3));
+
+        // Waits: the second step's kernel waited 5 µs on its launch; nothing else waited.
+        const auto second = buildCriticalPath(*loaded.index, steps[1]);
+        PathRowOptions waits;
+        waits.kinds = kPathWait;
+        const auto waited = buildPathRows(*loaded.index, second, waits);
+        QCOMPARE(waited.size(), std::size_t(1));
+        QCOMPARE(waited[0].name, std::string("add_kernel"));
+        QCOMPARE(waited[0].kind, PathNodeKind::Device);
+        QCOMPARE(waited[0].waitBeforeNs, 5 * kUs);
     }
 
     // (b) One long kernel and a cudaDeviceSynchronize: launch, kernel, then the sync's time

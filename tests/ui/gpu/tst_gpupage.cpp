@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTest>
@@ -17,6 +18,7 @@
 
 #include "../maybegrab.h"
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/criticalpathrows.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltypes.h"
 #include "core/analysis/launches.h"
@@ -43,6 +45,8 @@ namespace {
 const QString kAlexnet =
     QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/benchmark_result_2869224_1695835535_trace.json.gz");
 const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kResnet = QStringLiteral(PYROMETER_FIXTURES_DIR
+                                       "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
 const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
 
 using tables::TableTreeModel;
@@ -123,14 +127,15 @@ private Q_SLOTS:
         }
         QCOMPARE(streams, idle.streams.size());
 
-        // The critical path of the longest step: its nodes in time order, shares summing with
-        // the waits to the step.
-        QVERIFY(!data->path.nodes.empty());
+        // The critical path of the trace (it has no ProfilerStep): rows summing with their waits
+        // to its length.
+        QVERIFY(!data->path.nodes.empty() && data->steps.empty());
         const auto &path = data->path;
-        QCOMPARE(page.pathPane()->model()->rowCount(), int(path.nodes.size()));
+        QCOMPARE(path.step, std::string("trace"));
         std::int64_t sum = 0;
-        for (const auto &n : path.nodes)
-            sum += n.durationNs + n.waitBeforeNs;
+        for (int r = 0; r < page.pathPane()->model()->rowCount(); ++r)
+            sum += cell(page.pathPane(), r, gpu::column::kDuration).toLongLong() +
+                   cell(page.pathPane(), r, gpu::column::kWaitBefore).toLongLong();
         QCOMPARE(sum, path.lengthNs());
         QCOMPARE(page.stepChooser()->count(), std::max<int>(1, int(data->steps.size())));
         QVERIFY(page.pathSummary()->text().contains(QStringLiteral("on the path")));
@@ -148,6 +153,69 @@ private Q_SLOTS:
         maybeGrab(page, QStringLiteral("gpu-critical-path.png"));
         page.tabs()->setCurrentIndex(3);
         maybeGrab(page, QStringLiteral("gpu-sequences.png"));
+    }
+
+    // The V100 ResNet-50's longest step: its path covers the step's span, and its 6,000-odd nodes
+    // come as a few hundred rows, CPU nodes under their top-level op, longest first, filterable.
+    void criticalPathGroupsAndFilters()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        page.resize(1400, 800);
+        page.show();
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(kResnet);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        const auto *data = page.data();
+        QVERIFY(data);
+        page.tabs()->setCurrentIndex(2);
+        maybeGrab(page, QStringLiteral("gpu-critical-path-v100.png"));
+        QVERIFY(!data->path.nodes.empty());
+        const auto &path = data->path;
+        QCOMPARE(path.lengthNs(), data->steps[data->pathStep].durationNs());
+        auto *pathModel = page.pathPane()->model();
+        QAbstractItemModelTester pathTester(pathModel);
+        const auto &pathTree = pathModel->tree();
+        const auto cell = [&](const QModelIndex &parent, int row, const QString &title) {
+            return pathModel->index(row, pathTree.columnIndex(title), parent).data(TableTreeModel::RawValueRole);
+        };
+        QVERIFY(pathModel->rowCount() < int(path.nodes.size()) / 2); // CPU nodes grouped
+        std::int64_t sum = 0;
+        int groups = 0;
+        for (int r = 0; r < pathModel->rowCount(); ++r) {
+            sum += cell({}, r, gpu::column::kDuration).toLongLong() + cell({}, r, gpu::column::kWaitBefore).toLongLong();
+            const auto group = pathModel->index(r, 0);
+            if (pathModel->rowCount(group) > 1) {
+                ++groups;
+                QCOMPARE(cell({}, r, gpu::column::kKind).toString(), QStringLiteral("Op"));
+                QCOMPARE(quint64(pathModel->rowCount(group)), cell({}, r, gpu::column::kNodes).toULongLong());
+                std::int64_t inside = 0;
+                for (int c = 0; c < pathModel->rowCount(group); ++c)
+                    inside += cell(group, c, gpu::column::kDuration).toLongLong();
+                QCOMPARE(inside, cell({}, r, gpu::column::kDuration).toLongLong());
+            }
+        }
+        QCOMPARE(sum, path.lengthNs());
+        QVERIFY(groups > 0);
+        // GPU rows of 500 µs or more only, longest first in the view.
+        page.pathKindChooser()->setCurrentIndex(page.pathKindChooser()->findData(analysis::kPathDevice));
+        page.pathMinimum()->setValue(500);
+        QVERIFY(pathModel->rowCount() > 0);
+        for (int r = 0; r < pathModel->rowCount(); ++r) {
+            QCOMPARE(cell({}, r, gpu::column::kKind).toString(), QStringLiteral("GPU"));
+            QVERIFY(cell({}, r, gpu::column::kDuration).toLongLong() >= 500000);
+        }
+        auto *proxy = page.pathPane()->proxy();
+        const int durationColumn = pathTree.columnIndex(gpu::column::kDuration);
+        for (int r = 1; r < proxy->rowCount(); ++r)
+            QVERIFY(proxy->index(r - 1, durationColumn).data(TableTreeModel::RawValueRole).toLongLong() >=
+                    proxy->index(r, durationColumn).data(TableTreeModel::RawValueRole).toLongLong());
+        page.tabs()->setCurrentIndex(2);
+        maybeGrab(page, QStringLiteral("gpu-critical-path-gpu-filter.png"));
+        page.tabs()->setCurrentIndex(0);
+        page.pathKindChooser()->setCurrentIndex(0);
+        page.pathMinimum()->setValue(0);
     }
 
     void outliersGoToTheTimeline()
