@@ -44,7 +44,7 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
     KernelTable table;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
-        if (!ti.hasDevice)
+        if (!ti.hasDevice || !options.processes.contains(trace.tracks[t].process.value))
             continue;
         if (stop && stop->stopRequested())
             return {};

@@ -14,6 +14,7 @@ struct KernelTableOptions {
     bool byStream = false; // one row per (kernel, device, stream) instead of per kernel
     std::size_t top = 0;
     TimeRange range;
+    ProcessSet processes; // the processes counted; empty: all
     bool operator==(const KernelTableOptions &) const = default;
 };
 

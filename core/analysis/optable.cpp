@@ -87,7 +87,7 @@ template <typename SelfField, typename TotalField>
 void attribute(Accumulator &acc, EventRef op, std::int64_t value, SelfField self, TotalField total)
 {
     const auto &trace = *acc.index.trace;
-    if (!inRange(trace, op, acc.options.range))
+    if (!inRange(trace, op, acc.options.range) || !acc.options.processes.contains(trace.track(op.track).process.value))
         return;
     acc.rowOf(acc.shownAs(op)).*self += value;
     const auto &ti = acc.index.track(op.track);
@@ -132,7 +132,7 @@ std::vector<EventIndex> foldRepeats(const trace::Track &track, const TrackIndex 
 // Memory events inside no op of any thread, each end included: key_averages' "[memory]" row
 // (torch.autograd.profiler's top-level memory events). Per track, ops are in start order, so
 // the furthest end so far tells whether any op before a time still covers it.
-OpRow topLevelMemory(const TraceIndex &index, const TimeRange &range)
+OpRow topLevelMemory(const TraceIndex &index, const TimeRange &range, const ProcessSet &processes)
 {
     const auto &trace = *index.trace;
     const auto &memory = trace.memory;
@@ -158,6 +158,8 @@ OpRow topLevelMemory(const TraceIndex &index, const TimeRange &range)
     row.name = "[memory]";
     for (std::uint32_t m = 0; m < memory.size(); ++m) {
         if (covered[m] || !range.contains(memory.time[m]))
+            continue;
+        if (!processes.isAll() && (!memory.track[m].isValid() || !processes.contains(trace.track(memory.track[m]).process.value)))
             continue;
         ++row.calls;
         (memory.deviceType[m] == 0 ? row.cpuMemSelfBytes : row.deviceMemSelfBytes) += memory.bytes[m];
@@ -204,7 +206,7 @@ OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, con
     std::uint32_t sinceCheck = 0;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
-        if (!ti.hasOps)
+        if (!ti.hasOps || !options.processes.contains(trace.tracks[t].process.value))
             continue;
         const auto &track = trace.tracks[t];
         acc.foldedInto[t] = foldRepeats(track, ti);
@@ -256,7 +258,7 @@ OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, con
 
     table.rows = std::move(acc.rows);
     if (trace.memory.size() > 0)
-        if (auto row = topLevelMemory(index, options.range); row.calls > 0)
+        if (auto row = topLevelMemory(index, options.range, options.processes); row.calls > 0)
             table.rows.push_back(std::move(row));
     for (auto &row : table.rows) {
         table.deviceSumNs += row.deviceSelfNs;

@@ -19,6 +19,7 @@ struct OpTableOptions {
     std::size_t top = 0;    // 0: every row
     bool mergeSteps = true; // one "ProfilerStep*" row for every ProfilerStep#N, as key_averages()
     TimeRange range;
+    ProcessSet processes; // the processes counted; empty: all
     bool operator==(const OpTableOptions &) const = default;
 };
 

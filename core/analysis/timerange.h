@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace pyrometer::analysis {
 
@@ -18,6 +19,19 @@ struct TimeRange {
     constexpr bool isAll() const { return *this == all(); }
     constexpr bool contains(std::int64_t time) const { return time >= start && time < end; }
     constexpr bool operator==(const TimeRange &) const = default;
+};
+
+// The processes a table counts, by process id: a job's combined trace holds each rank's CPU and
+// GPU processes, and a rank's own figures count only those. Empty: every process.
+struct ProcessSet {
+    std::vector<bool> included;
+
+    bool isAll() const { return included.empty(); }
+    bool contains(std::uint32_t process) const
+    {
+        return included.empty() || (process < included.size() && included[process]);
+    }
+    bool operator==(const ProcessSet &) const = default;
 };
 
 // Parses "START_US:END_US" (microseconds, fractions allowed, either side may be empty).

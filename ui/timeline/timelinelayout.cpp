@@ -9,6 +9,36 @@ std::uint32_t processPart(const trace::Process &process)
     return std::uint32_t(std::uint64_t(process.pid.number) >> 32);
 }
 
+std::size_t partCount(const trace::Trace &trace)
+{
+    std::set<std::uint32_t> parts;
+    for (const auto &process : trace.processes)
+        parts.insert(processPart(process));
+    return parts.size();
+}
+
+analysis::ProcessSet partProcesses(const trace::Trace &trace, std::uint32_t part)
+{
+    analysis::ProcessSet set;
+    set.included.assign(trace.processes.size(), false);
+    for (const auto &process : trace.processes)
+        set.included[process.id.value] = processPart(process) == part;
+    return set;
+}
+
+std::string partLabel(const trace::Trace &trace, std::uint32_t part)
+{
+    constexpr std::string_view separator = " \u00b7 ";
+    for (const auto &process : trace.processes) {
+        if (processPart(process) != part)
+            continue;
+        const auto at = process.name.find(separator);
+        if (at != std::string::npos && at > 0)
+            return process.name.substr(0, at);
+    }
+    return "part " + std::to_string(part);
+}
+
 TimelineLayout buildLayout(const TimelineIndex &index, const std::set<std::uint32_t> &collapsedProcesses,
                            const LayoutMetrics &metrics, TrackOrder order)
 {

@@ -9,6 +9,7 @@
 #include "ui/shell/preferences.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/timeline/eventdetails.h"
+#include "ui/timeline/timelinelayout.h"
 #include "ui/timeline/overviewstrip.h"
 #include "ui/timeline/search.h"
 #include "ui/workspace/analyses.h"
@@ -25,6 +26,7 @@
 #include <QStackedLayout>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <QUrl>
 
 #include <algorithm>
 #include <set>
@@ -144,6 +146,15 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     connect(m_allFlows, &QCheckBox::toggled, m_view, &TimelineView::setShowAllFlows);
     connect(m_view, &TimelineView::eventSelected, this, &TimelinePage::showSelection);
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePage::showRange);
+    // A job's range tables: one rank's ("part:N") or all of them ("part:all").
+    m_details->setOpenLinks(false);
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() != QStringLiteral("part") || m_lastRange.second <= m_lastRange.first)
+            return;
+        bool ok = false;
+        const auto part = url.path().toUInt(&ok);
+        aggregateRange(m_lastRange.first, m_lastRange.second, ok ? std::optional<std::uint32_t>(part) : std::nullopt);
+    });
     connect(m_view, &TimelineView::rangeCleared, this, [this] {
         m_openRange->setEnabled(false);
         showSelection(m_view->selectedEvent());
@@ -441,22 +452,37 @@ QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::
 
 void TimelinePage::showRange(double startNs, double endNs)
 {
+    // In a job's combined trace the tables count the rank of the selected event (a heat-map
+    // cell selects its rank's step), else every rank; the tables' head offers the other choice.
+    std::optional<std::uint32_t> part;
+    const auto *index = m_view->index();
+    if (index && partCount(*index->trace) > 1 && m_view->selectedEvent())
+        part = processPart(index->trace->process(index->trace->track(m_view->selectedEvent()->track).process));
+    aggregateRange(startNs, endNs, part);
+}
+
+void TimelinePage::aggregateRange(double startNs, double endNs, std::optional<std::uint32_t> part)
+{
     const auto document = m_workspace->trace(m_shownTrace);
     if (!document || !m_view->index())
         return;
+    m_rangePart = part;
+    const auto processes = part ? partProcesses(*document->trace, *part) : analysis::ProcessSet{};
     m_details->setHtml(tr("<h3>Range</h3><p>Aggregating %1…</p>").arg(displayDuration(std::int64_t(endNs - startNs))));
     // The same range queries as the CLI's --range, off the GUI thread; a newer range replaces it.
     const analysis::TimeRange range{std::int64_t(startNs), std::int64_t(endNs)};
     m_jobs->run<RangeTables>(
         tr("Aggregating the range"), QStringLiteral("timeline-range"),
-        [document, range](ProgressReporter &, const StopToken &stop) -> Result<RangeTables> {
+        [document, range, processes](ProgressReporter &, const StopToken &stop) -> Result<RangeTables> {
             RangeTables tables;
             analysis::OpTableOptions ops;
             ops.range = range;
+            ops.processes = processes;
             ops.top = 15;
             tables.ops = analysis::buildOpTable(*document->index, ops, &stop);
             analysis::KernelTableOptions kernels;
             kernels.range = range;
+            kernels.processes = processes;
             kernels.top = 10;
             tables.kernels = analysis::buildKernelTable(*document->index, kernels, &stop);
             if (document->index->hasDevice) {
@@ -465,7 +491,9 @@ void TimelinePage::showRange(double startNs, double endNs)
                 const auto idle = analyses::idleBreakdown(*document, {}, stop);
                 if (idle) {
                     for (const auto &gap : idle->gaps)
-                        if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start)
+                        if (gap.startNs < range.end && gap.startNs + gap.durationNs > range.start &&
+                            (processes.isAll() || (gap.next.track.isValid() &&
+                                                     processes.contains(document->trace->track(gap.next.track).process.value))))
                             tables.gaps.push_back(gap);
                     tables.gapCount = tables.gaps.size();
                     std::stable_sort(tables.gaps.begin(), tables.gaps.end(),
@@ -476,6 +504,8 @@ void TimelinePage::showRange(double startNs, double endNs)
             }
             const auto &trace = *document->trace;
             for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
+                if (!processes.contains(trace.tracks[t].process.value))
+                    continue;
                 const auto [first, last] = trace.startRange(trace::TrackId(std::uint32_t(t)), range.start, range.end);
                 tables.events += last.value - first.value;
             }
@@ -484,17 +514,32 @@ void TimelinePage::showRange(double startNs, double endNs)
             return tables;
         },
         this,
-        [this, startNs, endNs, document](RangeTables tables) {
+        [this, startNs, endNs, document, part](RangeTables tables) {
             QString html = rangeHtml(tables, startNs, endNs, document->trace->info.spanStart);
-            // A job's combined trace: the tables sum its ranks, said before them.
-            std::set<std::uint32_t> parts;
-            for (const auto &process : document->trace->processes)
-                parts.insert(processPart(process));
-            if (parts.size() > 1)
-                html.replace(html.indexOf(QStringLiteral("</h3>")), 5,
-                             tr("</h3><p><b>These tables sum the %1 ranks in the Timeline</b>; a rank's own figures "
-                                "are on the Distributed page.</p>")
-                                 .arg(parts.size()));
+            // A job's combined trace: whose figures the tables are, said before them, with the
+            // other choices as links.
+            const auto &trace = *document->trace;
+            if (const auto parts = partCount(trace); parts > 1) {
+                QString scope;
+                if (part) {
+                    scope = tr("<p><b>These tables are %1's alone</b> (its CPU and GPU processes) · "
+                               "<a href=\"part:all\">sum the %2 ranks in the Timeline</a></p>")
+                                .arg(QString::fromStdString(partLabel(trace, *part)).toHtmlEscaped())
+                                .arg(parts);
+                } else {
+                    QStringList links;
+                    std::set<std::uint32_t> seen;
+                    for (const auto &process : trace.processes)
+                        if (const auto p = processPart(process); seen.insert(p).second)
+                            links << QStringLiteral("<a href=\"part:%1\">%2</a>")
+                                         .arg(p)
+                                         .arg(QString::fromStdString(partLabel(trace, p)).toHtmlEscaped());
+                    scope = tr("<p><b>These tables sum the %1 ranks in the Timeline</b>; one rank's alone: %2</p>")
+                                .arg(parts)
+                                .arg(links.join(QStringLiteral(" · ")));
+                }
+                html.replace(html.indexOf(QStringLiteral("</h3>")), 5, QStringLiteral("</h3>") + scope);
+            }
             m_details->setHtml(html);
             m_lastRange = {startNs, endNs};
             m_openRange->setEnabled(true);

@@ -72,6 +72,8 @@ private:
     bool anyMatchInView() const;
     void showSelection(std::optional<EventRef> event);
     void showRange(double startNs, double endNs);
+    // A range's tables, of one part of a job's combined trace (a rank) or of all of them.
+    void aggregateRange(double startNs, double endNs, std::optional<std::uint32_t> part);
 
     Workspace *m_workspace;
     JobTracker *m_jobs;
@@ -92,6 +94,7 @@ private:
     DocumentId m_shownTrace = kNoDocument; // whose index the view shows
     DocumentId m_searchTrace = kNoDocument; // the trace the search box's text was typed for
     std::pair<double, double> m_lastRange{0, 0};
+    std::optional<std::uint32_t> m_rangePart; // the rank the range's tables count; none: all
     struct PendingEvents {
         std::vector<EventRef> events;
         double startNs = 0;

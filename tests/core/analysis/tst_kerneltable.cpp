@@ -7,6 +7,8 @@
 
 #include <QObject>
 
+#include <algorithm>
+
 #include <map>
 
 using namespace pyrometer;
@@ -94,6 +96,33 @@ private slots:
         }
         QVERIFY(!plain.streams.empty());
         QCOMPARE(plain.streams.front().device, 0);
+    }
+
+    // A table of only the processes that hold device tracks has every kernel; of only the
+    // others, none.
+    void processes()
+    {
+        const auto loaded = loadFixture("v100_resnet50");
+        QVERIFY(loaded.index);
+        const auto &trace = *loaded.trace;
+        KernelTableOptions device;
+        KernelTableOptions host;
+        device.processes.included.assign(trace.processes.size(), false);
+        host.processes.included.assign(trace.processes.size(), false);
+        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t)
+            if (loaded.index->tracks[t].hasDevice)
+                device.processes.included[trace.tracks[t].process.value] = true;
+        for (std::size_t p = 0; p < trace.processes.size(); ++p)
+            host.processes.included[p] = !device.processes.included[p];
+        QVERIFY(std::count(host.processes.included.begin(), host.processes.included.end(), true) > 0);
+        const auto plain = buildKernelTable(*loaded.index);
+        const auto onDevice = buildKernelTable(*loaded.index, device);
+        QVERIFY(plain.totalNs > 0);
+        QCOMPARE(onDevice.totalNs, plain.totalNs);
+        QCOMPARE(onDevice.rows.size(), plain.rows.size());
+        const auto onHost = buildKernelTable(*loaded.index, host);
+        QCOMPARE(onHost.totalNs, std::int64_t(0));
+        QVERIFY(onHost.rows.empty());
     }
 
     // torch.compile: the Triton kernel's launching op sits inside "Torch-Compiled Region: 0/0";

@@ -136,6 +136,44 @@ private slots:
         }
     }
 
+    // Tables of each process alone add up to the table of all (a job's rank counts its own):
+    // an op by its thread's process, device time by its launching op's.
+    void processesAddUp_data() { rangesAddUp_data(); }
+
+    void processesAddUp()
+    {
+        QFETCH(QString, fixture);
+        const auto loaded = loadFixture(fixture.toStdString());
+        QVERIFY(loaded.index);
+        const auto processes = loaded.trace->processes.size();
+        QVERIFY(processes > 1);
+        const auto whole = byName(buildOpTable(*loaded.index));
+        std::map<std::string, OpRow> sum;
+        std::size_t withOps = 0;
+        for (std::size_t p = 0; p < processes; ++p) {
+            OpTableOptions one;
+            one.processes.included.assign(processes, false);
+            one.processes.included[p] = true;
+            const auto table = byName(buildOpTable(*loaded.index, one));
+            withOps += table.empty() ? 0 : 1;
+            for (const auto &[name, row] : table) {
+                auto &into = sum[name];
+                into.calls += row.calls;
+                into.totalNs += row.totalNs;
+                into.selfNs += row.selfNs;
+                into.deviceSelfNs += row.deviceSelfNs;
+            }
+        }
+        QVERIFY(withOps >= 1 && withOps < processes); // the GPU's processes hold no ops
+        QCOMPARE(sum.size(), whole.size());
+        for (const auto &[name, row] : whole) {
+            QCOMPARE(sum[name].calls, row.calls);
+            QCOMPARE(sum[name].totalNs, row.totalNs);
+            QCOMPARE(sum[name].selfNs, row.selfNs);
+            QCOMPARE(sum[name].deviceSelfNs, row.deviceSelfNs);
+        }
+    }
+
     void groupings_data()
     {
         QTest::addColumn<int>("grouping");

@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTest>
+#include <QUrl>
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
@@ -549,10 +550,29 @@ private Q_SLOTS:
                             .startsWith(QStringLiteral("rank 17 ")));
         }
         QVERIFY(gpuShown);
-        // The range's tables say that they sum the ranks in the Timeline.
+        // The range's tables are rank 17's alone (the cell selected its step): its events only,
+        // and a link sums the 8 ranks in the Timeline.
         auto *details = timelineOf(window)->details();
-        QTRY_VERIFY_WITH_TIMEOUT(details->toPlainText().contains(QStringLiteral("These tables sum the 8 ranks")), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(details->toPlainText().contains(QStringLiteral("These tables are rank 17's alone")),
+                                 10'000);
+        const auto [rangeStart, rangeEnd] = *view->selectedRange();
+        const auto eventsIn = [&](bool rank17Only) {
+            std::uint64_t events = 0;
+            for (const auto &t : combined->trace->tracks) {
+                const auto &process = combined->trace->process(t.process);
+                if (rank17Only && !QString::fromStdString(process.name).startsWith(QStringLiteral("rank 17 ")))
+                    continue;
+                const auto [from, to] = combined->trace->startRange(t.id, std::int64_t(rangeStart), std::int64_t(rangeEnd));
+                events += to.value - from.value;
+            }
+            return QStringLiteral("; %1 events start in it").arg(events);
+        };
+        QVERIFY(eventsIn(true) != eventsIn(false));
+        QVERIFY2(details->toPlainText().contains(eventsIn(true)), qPrintable(details->toPlainText()));
         maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
+        Q_EMIT details->anchorClicked(QUrl(QStringLiteral("part:all")));
+        QTRY_VERIFY_WITH_TIMEOUT(details->toPlainText().contains(QStringLiteral("These tables sum the 8 ranks")), 10'000);
+        QVERIFY2(details->toPlainText().contains(eventsIn(false)), qPrintable(details->toPlainText()));
     }
 
     // A merged job opened as a file (as Open or a drop does): the Distributed page with the
