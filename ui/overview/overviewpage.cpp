@@ -598,18 +598,21 @@ void OverviewPage::fillTopTables(const OverviewData &d)
 
 void OverviewPage::fillMemory(const OverviewData &d)
 {
-    if (d.memory.devices.empty() && d.memoryCategories) {
-        // A recorded program whose torch writes no [memory] events: the recorder measured it.
+    // A recorded program: the recorder measured its memory by category, and its peak is named
+    // by step as on the Memory page, whether or not its torch also wrote [memory] events.
+    QString recorded;
+    if (d.memoryCategories) {
         const auto peak = record::memoryPeak(*d.memoryCategories);
-        if (peak.found()) {
-            m_memoryNote->setText(
-                tr("Recorded program: <b>%1</b> (%2)<br>%3<br><span style='color:%4'>By category over time: "
-                   "the Memory page.</span>")
-                    .arg(bytes(peak.sample.total()),
-                         QString::fromStdString(record::memorySamplePlace(peak.sample)).toHtmlEscaped(),
-                         plots::peakCompositionHtml(peak.sample), secondaryColor()));
-            return;
-        }
+        if (peak.found())
+            recorded = tr("Recorded program: <b>%1</b> (%2)<br>%3<br>")
+                           .arg(bytes(peak.sample.total()),
+                                QString::fromStdString(record::memorySamplePlace(peak.sample)).toHtmlEscaped(),
+                                plots::peakCompositionHtml(peak.sample));
+    }
+    if (d.memory.devices.empty() && !recorded.isEmpty()) {
+        m_memoryNote->setText(recorded + tr("<span style='color:%1'>By category over time: the Memory page.</span>")
+                                             .arg(secondaryColor()));
+        return;
     }
     if (d.memory.devices.empty()) {
         m_memoryNote->setText(tr("No memory events in this trace: record them with "
@@ -619,7 +622,9 @@ void OverviewPage::fillMemory(const OverviewData &d)
                                    : QStringLiteral("<br>") + d.memoryCategoriesError.toHtmlEscaped()));
         return;
     }
-    QString html = QStringLiteral("<table>");
+    QString html = recorded.isEmpty()
+                       ? QStringLiteral("<table>")
+                       : recorded + tr("<span style='color:%1'>Its trace's memory events:</span><table>").arg(secondaryColor());
     for (const auto &device : d.memory.devices) {
         html += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'><b>%2</b></td>"
                                "<td style='color:%4; padding-left:8px'>at %3</td></tr>")
