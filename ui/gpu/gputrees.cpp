@@ -44,7 +44,7 @@ TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
                     {column::kP90Delay, ColumnKind::Duration, QStringLiteral("launch_delay_p90_us")},
                     {column::kMaxDelay, ColumnKind::Duration, QStringLiteral("launch_delay_max_us")}};
     if (streams)
-        tree.columns.insert(tree.columns.end(), {{column::kMeanQueue, ColumnKind::Text, QStringLiteral("mean_queue")},
+        tree.columns.insert(tree.columns.end(), {{column::kMeanQueue, ColumnKind::Number, QStringLiteral("mean_queue")},
                              {column::kMaxQueue, ColumnKind::Count, QStringLiteral("max_queue")},
                              {column::kIdleEmpty, ColumnKind::Percent, QStringLiteral("idle_empty_pct")}});
     tree.columns.insert(tree.columns.end(), {{column::kCallMean, ColumnKind::Duration, QStringLiteral("cpu_duration_mean_us")},

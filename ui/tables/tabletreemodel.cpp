@@ -109,7 +109,8 @@ QString TableTreeModel::displayText(ColumnKind kind, const QVariant &value)
     switch (kind) {
     case ColumnKind::Text: return value.toString();
     case ColumnKind::Count: return QString::number(value.toULongLong());
-    case ColumnKind::Number: return QString::number(value.toLongLong());
+    case ColumnKind::Number:
+        return value.typeId() == QMetaType::Double ? QString::number(value.toDouble()) : QString::number(value.toLongLong());
     case ColumnKind::Duration: return displayDuration(value.toLongLong());
     case ColumnKind::Percent: return QString::number(value.toDouble(), 'f', 2) + QStringLiteral(" %");
     case ColumnKind::Bytes: {

@@ -14,6 +14,8 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <cmath>
+
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
@@ -99,6 +101,11 @@ private Q_SLOTS:
             const auto &q = stats.queues[std::size_t(r)];
             QCOMPARE(cell(page.streamsPane(), r, gpu::column::kMaxQueue).toULongLong(), quint64(q.maxLength));
             QCOMPARE(cell(page.streamsPane(), r, gpu::column::kIdleEmpty).toDouble(), 100.0 * q.emptyShare());
+            // The mean queue is a number to one decimal, right-aligned as the other figures.
+            const auto *model = page.streamsPane()->model();
+            const auto mean = model->index(r, model->tree().columnIndex(gpu::column::kMeanQueue));
+            QCOMPARE(mean.data(Qt::DisplayRole).toString(), QString::number(std::round(q.meanDepth() * 10.0) / 10.0));
+            QVERIFY(mean.data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
         }
         QCOMPARE(cell(page.streamsPane(), 0, gpu::column::kIdleEmpty).toDouble(), 100.0 * 9796683000.0 / 12920299000.0);
         QVERIFY2(page.launchVerdict()->text().startsWith(QStringLiteral("CPU-bound")), qPrintable(page.launchVerdict()->text()));
