@@ -441,8 +441,10 @@ void MainWindow::createPages()
     connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::flameGraphRequested, this, [this] { showPage(Page::FlameGraph); });
     auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
     auto *operatorsPage = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
-    connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this, [this, operatorsPage](double start, double end) {
-        operatorsPage->showRange(start, end);
+    connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this,
+            [this, operatorsPage, timelinePage](double start, double end) {
+        const auto [processes, scope] = timelinePage->rangeScope();
+        operatorsPage->showRange(start, end, processes, scope);
         showPage(Page::Operators);
     });
     connect(operatorsPage, &tables::OperatorsPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);

@@ -142,6 +142,8 @@ void OperatorsPage::showTrace(DocumentId id)
     m_traceId = id;
     m_shownTrace = kNoDocument;
     m_range.reset(); // a range belongs to the trace it was selected in
+    m_rangeProcesses = {};
+    m_rangeScope.clear();
     if (!m_workspace->trace(id)) { // the last trace was closed
         for (auto *pane : {m_operators, m_kernels, m_modules, m_memory})
             pane->setTree({});
@@ -157,11 +159,13 @@ void OperatorsPage::setGrouping(analysis::OpGrouping grouping)
     m_grouping->setCurrentIndex(m_grouping->findData(int(grouping)));
 }
 
-void OperatorsPage::showRange(double startNs, double endNs)
+void OperatorsPage::showRange(double startNs, double endNs, const analysis::ProcessSet &processes, const QString &scope)
 {
     if (endNs < startNs)
         std::swap(startNs, endNs);
     m_range = analysis::TimeRange{std::int64_t(startNs), std::int64_t(endNs)};
+    m_rangeProcesses = processes;
+    m_rangeScope = processes.isAll() ? QString() : scope;
     recompute();
 }
 
@@ -170,6 +174,8 @@ void OperatorsPage::clearRange()
     if (!m_range)
         return;
     m_range.reset();
+    m_rangeProcesses = {};
+    m_rangeScope.clear();
     recompute();
 }
 
@@ -184,7 +190,11 @@ void OperatorsPage::updateRangeBar()
     m_rangeLabel->setText(tr("Only events that start between %1 and %2 after the trace start (%3)")
                               .arg(QString::fromStdString(formatDuration(m_range->start - origin)),
                                    QString::fromStdString(formatDuration(m_range->end - origin)),
-                                   QString::fromStdString(formatDuration(m_range->end - m_range->start))));
+                                   QString::fromStdString(formatDuration(m_range->end - m_range->start))) +
+                          (m_rangeScope.isEmpty()
+                               ? QString()
+                               : tr("; the operators and kernels of %1 alone (modules and memory: every rank)")
+                                     .arg(m_rangeScope)));
 }
 
 void OperatorsPage::recompute()
@@ -200,6 +210,8 @@ void OperatorsPage::recompute()
     if (m_range) {
         opOptions.range = *m_range;
         kernelOptions.range = *m_range;
+        opOptions.processes = m_rangeProcesses;
+        kernelOptions.processes = m_rangeProcesses;
     }
     const DocumentId id = m_traceId;
     // Captures copies only: the document and the options.

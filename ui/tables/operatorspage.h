@@ -62,8 +62,10 @@ public:
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
 public Q_SLOTS:
-    // Recomputes both tables over the events that start in [startNs, endNs) (trace time).
-    void showRange(double startNs, double endNs);
+    // Recomputes both tables over the events that start in [startNs, endNs) (trace time); with
+    // processes, the operators and kernels of those alone (a job's rank, named by scope).
+    void showRange(double startNs, double endNs, const analysis::ProcessSet &processes = {},
+                   const QString &scope = {});
     void clearRange();
     void copySelection();
 
@@ -105,6 +107,8 @@ private:
     };
     std::optional<PendingSelection> m_pendingSelection;
     std::optional<analysis::TimeRange> m_range;
+    analysis::ProcessSet m_rangeProcesses; // with the range: whose operators and kernels
+    QString m_rangeScope;                  // ... and whom they are ("rank 17"); empty: all
 };
 
 } // namespace tables

@@ -450,6 +450,14 @@ QString rangeHtml(const RangeTables &tables, double startNs, double endNs, std::
 
 } // namespace
 
+std::pair<analysis::ProcessSet, QString> TimelinePage::rangeScope() const
+{
+    const auto document = m_workspace->trace(m_shownTrace);
+    if (!document || !m_rangePart)
+        return {};
+    return {partProcesses(*document->trace, *m_rangePart), QString::fromStdString(partLabel(*document->trace, *m_rangePart))};
+}
+
 void TimelinePage::showRange(double startNs, double endNs)
 {
     // In a job's combined trace the tables count the rank of the selected event (a heat-map

@@ -3,10 +3,12 @@
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QWidget>
 
+#include "core/analysis/timerange.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/document.h"
 
 #include <memory>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
@@ -41,6 +43,10 @@ public:
     QLabel *matchLabel() const { return m_matchLabel; }
     QCheckBox *gpuFirstToggle() const { return m_gpuFirst; }
     QTextBrowser *details() const { return m_details; }
+    QToolButton *openRangeButton() const { return m_openRange; }
+    // Whose figures the range's tables are: one rank's processes of a job's combined trace and
+    // its name, or every process and an empty name.
+    std::pair<analysis::ProcessSet, QString> rangeScope() const;
     EmptyState *emptyState() const { return m_empty; }
     bool hasContent() const;
 

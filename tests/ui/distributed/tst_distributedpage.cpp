@@ -16,11 +16,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTest>
 #include <QUrl>
 #include <qcustomplot.h>
 
 #include "../maybegrab.h"
+#include "core/analysis/optable.h"
 #include "core/analysis/stepmeasures.h"
 #include "core/report/jobreport.h"
 #include "core/summary/jobsource.h"
@@ -33,6 +35,10 @@
 #include "ui/shell/emptystate.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
+#include "ui/tables/operatorspage.h"
+#include "ui/tables/tablebuild.h"
+#include "ui/tables/tablepane.h"
+#include "ui/tables/tabletreemodel.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/jobload.h"
 #include "ui/workspace/workspace.h"
@@ -570,6 +576,41 @@ private Q_SLOTS:
         QVERIFY(eventsIn(true) != eventsIn(false));
         QVERIFY2(details->toPlainText().contains(eventsIn(true)), qPrintable(details->toPlainText()));
         maybeGrab(window, QStringLiteral("distributed-job64-timeline.png"));
+        // Range in Operators keeps the rank: its operators alone, as the core table counts them.
+        QVERIFY(timelineOf(window)->openRangeButton()->isEnabled());
+        timelineOf(window)->openRangeButton()->click();
+        QCOMPARE(window.currentPage(), Page::Operators);
+        auto *operators = qobject_cast<tables::OperatorsPage *>(window.pageWidget(Page::Operators));
+        QVERIFY(operators);
+        QTRY_VERIFY2_WITH_TIMEOUT(operators->rangeLabel()->text().contains(QStringLiteral("of rank 17 alone")),
+                                  qPrintable(operators->rangeLabel()->text()), 10'000);
+        const auto [processes, scope] = timelineOf(window)->rangeScope();
+        QCOMPARE(scope, QStringLiteral("rank 17"));
+        analysis::OpTableOptions rankOps;
+        rankOps.range = {std::int64_t(rangeStart), std::int64_t(rangeEnd)};
+        rankOps.processes = processes;
+        const auto expected = analysis::buildOpTable(*combined->index, rankOps);
+        analysis::OpTableOptions allOps;
+        allOps.range = rankOps.range;
+        QVERIFY(analysis::buildOpTable(*combined->index, allOps).rows.size() > 0);
+        std::uint64_t expectedCalls = 0, allCalls = 0;
+        for (const auto &row : expected.rows)
+            expectedCalls += row.calls;
+        for (const auto &row : analysis::buildOpTable(*combined->index, allOps).rows)
+            allCalls += row.calls;
+        const auto *opModel = operators->operatorsPane()->model();
+        const int callsColumn = opModel->tree().columnIndex(tables::column::kCalls);
+        const auto shownCalls = [&] {
+            std::uint64_t sum = 0;
+            for (int r = 0; r < opModel->rowCount(); ++r)
+                sum += opModel->index(r, std::max(callsColumn, 0)).data(tables::TableTreeModel::RawValueRole).toULongLong();
+            return sum;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(shownCalls(), expectedCalls, 10'000);
+        const auto calls = shownCalls();
+        QVERIFY(calls < allCalls);
+        maybeGrab(window, QStringLiteral("distributed-range-operators.png"));
+        window.showPage(Page::Timeline);
         Q_EMIT details->anchorClicked(QUrl(QStringLiteral("part:all")));
         QTRY_VERIFY_WITH_TIMEOUT(details->toPlainText().contains(QStringLiteral("These tables sum the 8 ranks")), 10'000);
         QVERIFY2(details->toPlainText().contains(eventsIn(false)), qPrintable(details->toPlainText()));
