@@ -19,6 +19,17 @@ pyrometer_require(nlohmann_json nlohmann-json3-dev)
 pyrometer_require(simdjson libsimdjson-dev)
 pyrometer_require(CLI11 libcli11-dev)
 pyrometer_require(ZLIB zlib1g-dev)
+# Gzip traces are inflated with ISA-L (streaming, some three times zlib's pace).
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+    pkg_check_modules(ISAL QUIET IMPORTED_TARGET libisal)
+endif()
+if(NOT ISAL_FOUND)
+    message(FATAL_ERROR
+        "Pyrometer needs ISA-L (libisal), which was not found.\n"
+        "Install it with:  sudo apt-get install libisal-dev\n"
+        "(or run scripts/setup, which installs every dependency).")
+endif()
 # TorchConfig prints its own warnings about optional CUDA/Kineto pieces; they are expected
 # with Debian's CPU-only build.
 pyrometer_require(Torch libtorch-dev)

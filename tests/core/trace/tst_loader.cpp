@@ -227,6 +227,59 @@ private slots:
             QCOMPARE(trace.sliceCount(), 1000u);
     }
 
+    // Members written one after another (`cat a.gz b.gz`, or zero padding after a member) are
+    // one stream of JSON, as gzip -d reads them.
+    void gzipMembersAreReadInTurn()
+    {
+        std::string events;
+        for (int i = 0; i < 200; ++i)
+            events += R"({"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": )" + std::to_string(i * 10) + R"(, "dur": 5},)";
+        const std::string head = R"({"traceEvents": [)" + events;
+        const std::string tail = R"({"ph": "X", "name": "last", "pid": 1, "tid": 1, "ts": 5000, "dur": 5}]})";
+        const auto two = loadText(gzipText(head) + gzipText(tail), {}, "two.json.gz");
+        QVERIFY2(two.ok(), two.ok() ? "" : two.error().message.c_str());
+        QCOMPARE(two.value()->sliceCount(), 201u);
+        const auto padded = loadText(gzipText(head + tail) + std::string(512, '\0'), {}, "padded.json.gz");
+        QVERIFY2(padded.ok(), padded.ok() ? "" : padded.error().message.c_str());
+        QCOMPARE(padded.value()->sliceCount(), 201u);
+    }
+
+    // Damaged compressed data is named as such, with the file and where: a wrong CRC-32 in the
+    // trailer, and bytes overwritten in the middle of the stream.
+    void corruptGzipIsNamed_data()
+    {
+        QTest::addColumn<int>("where"); // from the end when negative
+        QTest::addRow("crc") << -8;
+        QTest::addRow("middle") << 0;
+    }
+    void corruptGzipIsNamed()
+    {
+        QFETCH(int, where);
+        std::string text = R"({"traceEvents": [)";
+        std::uint32_t state = 7;
+        for (int i = 0; i < 2000; ++i) {
+            state = state * 1664525u + 1013904223u; // names that do not compress to nothing
+            text += "{\"ph\": \"X\", \"name\": \"op" + std::to_string(state) + "\", \"pid\": 1, \"tid\": 1, \"ts\": "
+                + std::to_string(i * 10) + ", \"dur\": 5},";
+        }
+        text += R"({"ph": "X", "name": "last", "pid": 1, "tid": 1, "ts": 50000, "dur": 5}]})";
+        std::string data = gzipText(text);
+        if (where < 0) {
+            data[data.size() + std::size_t(where)] ^= 0x5a;
+        } else {
+            for (std::size_t i = data.size() / 2; i < data.size() / 2 + 64; ++i)
+                data[i] = char(0xff);
+        }
+        const auto result = loadText(data, {}, "damaged.json.gz");
+        QVERIFY(!result.ok());
+        const auto &message = result.error().message;
+        QVERIFY2(message.find("damaged.json.gz: ") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("corrupt gzip data (") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("at compressed byte ") != std::string::npos, message.c_str());
+        if (where < 0)
+            QVERIFY2(message.find("incorrect data check") != std::string::npos, message.c_str());
+    }
+
     // A .gz name whose content is not gzip is named as such, before any JSON is read: random
     // bytes, a plain JSON trace under a .gz name, an empty file.
     void gzNameWithoutGzipContent_data()
