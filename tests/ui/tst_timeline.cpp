@@ -373,6 +373,40 @@ private Q_SLOTS:
         }
     }
 
+    void reusedListsBuildTheSameList()
+    {
+        // A view builds each frame into the arrays of the last one: whatever they held before
+        // (a wider view, more boxes, counters, steps), the list comes out as a fresh one would,
+        // on one thread or two, and the boxes' fills as joinedFills gives them after any fills
+        // already there.
+        DrawList list;
+        DrawList scratch;
+        std::vector<Fill> fills;
+        std::vector<Fill> fillScratch;
+        for (const std::size_t parallel : {std::size_t(0), std::size_t(-1)}) {
+            for (const auto &viewport : {viewOf(0, 10'000), viewOf(90, 310), viewOf(0, 2200, 200), viewOf(0, 10'000)}) {
+                const auto fresh = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, parallel);
+                buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, list, scratch, parallel);
+                QVERIFY(!fresh.boxes.empty());
+                QCOMPARE(list.boxes, fresh.boxes);
+                QCOMPARE(list.counters.size(), fresh.counters.size());
+                for (std::size_t c = 0; c < list.counters.size(); ++c)
+                    QCOMPARE(list.counters[c].points, fresh.counters[c].points);
+                QCOMPARE(list.steps.size(), fresh.steps.size());
+                QCOMPARE(list.eventsDrawn, fresh.eventsDrawn);
+                QVERIFY(list.viewport == viewport);
+
+                const Fill before{0, 5, 0, 3, 0xff123456u};
+                fills.assign(1, before);
+                appendJoinedFills(list.boxes, fills, fillScratch);
+                const auto joined = joinedFills(fresh.boxes);
+                QCOMPARE(fills.size(), joined.size() + 1);
+                QCOMPARE(fills.front(), before);
+                QVERIFY(std::equal(joined.begin(), joined.end(), fills.begin() + 1));
+            }
+        }
+    }
+
     void overlappingKernelsGetTwoRows()
     {
         const auto list = buildDrawList(*m_index, m_layout, viewOf(0, 1000), ColorMode::ByCategory);

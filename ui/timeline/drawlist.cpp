@@ -209,9 +209,25 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
                        ColorMode colorMode, std::size_t parallelEvents)
 {
     DrawList list;
+    DrawList scratch;
+    buildDrawList(index, layout, viewport, colorMode, list, scratch, parallelEvents);
+    return list;
+}
+
+void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
+                   ColorMode colorMode, DrawList &list, DrawList &scratch, std::size_t parallelEvents)
+{
+    const auto clear = [](DrawList &l) {
+        l.boxes.clear();
+        l.counters.clear();
+        l.steps.clear();
+        l.eventsDrawn = 0;
+    };
+    clear(list);
+    clear(scratch);
     list.viewport = viewport;
     if (viewport.width <= 0 || viewport.nsPerPixel <= 0)
-        return list;
+        return;
     const auto [first, last] = layout.rowsIn(viewport.scrollY, viewport.scrollY + viewport.height);
     // Zoomed out over many events, the rows are split in two halves of about equal work, the
     // first built on another thread: the boxes come out in the same order either way. A row
@@ -232,26 +248,21 @@ DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout,
         for (std::size_t done = 0; middle < last && done * 2 < total; ++middle)
             done += work[std::size_t(middle - first)];
     }
-    DrawList head;
+    // The first half goes straight into the list, the second into the scratch list, appended.
     auto firstHalf = std::async(middle > first ? std::launch::async : std::launch::deferred,
-                                [&] { buildRows(index, layout, viewport, colorMode, first, middle, head); });
-    buildRows(index, layout, viewport, colorMode, middle, last, list);
+                                [&] { buildRows(index, layout, viewport, colorMode, first, middle, list); });
+    buildRows(index, layout, viewport, colorMode, middle, last, scratch);
     firstHalf.get();
-    if (!head.boxes.empty() || !head.counters.empty()) {
-        head.boxes.insert(head.boxes.end(), list.boxes.begin(), list.boxes.end());
-        head.counters.insert(head.counters.end(), std::make_move_iterator(list.counters.begin()),
-                             std::make_move_iterator(list.counters.end()));
-        list.boxes = std::move(head.boxes);
-        list.counters = std::move(head.counters);
-        list.eventsDrawn += head.eventsDrawn;
-    }
+    list.boxes.insert(list.boxes.end(), scratch.boxes.begin(), scratch.boxes.end());
+    list.counters.insert(list.counters.end(), std::make_move_iterator(scratch.counters.begin()),
+                         std::make_move_iterator(scratch.counters.end()));
+    list.eventsDrawn += scratch.eventsDrawn;
     for (const auto &step : index.steps) {
         if (double(step.end) < viewport.startNs || double(step.start) > viewport.endNs())
             continue;
         list.steps.push_back({clampX(viewport.toX(double(step.start)), viewport),
                               clampX(viewport.toX(double(step.end)), viewport), step.name});
     }
-    return list;
 }
 
 double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box)
@@ -296,17 +307,24 @@ void separateTouching(std::vector<Fill> &fills)
 
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
 {
-    std::vector<Fill> separate;
-    separate.reserve(boxes.size());
+    std::vector<Fill> fills;
+    std::vector<Fill> scratch;
+    appendJoinedFills(boxes, fills, scratch);
+    return fills;
+}
+
+void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills, std::vector<Fill> &separate)
+{
+    separate.clear();
     for (const auto &box : boxes) {
         const int left = int(std::floor(box.x0));
         const int right = std::max(left + 1, int(std::ceil(box.x1)));
         separate.push_back({left, right, box.y, box.height, box.color});
     }
     separateTouching(separate);
-    std::vector<Fill> fills;
+    const auto start = fills.size(); // fills before it are not joined with the boxes'
     for (const auto &fill : separate) {
-        if (!fills.empty()) {
+        if (fills.size() > start) {
             auto &last = fills.back();
             if (last.y == fill.y && last.height == fill.height && last.color == fill.color && fill.left <= last.right &&
                 fill.right >= last.left) {
@@ -317,7 +335,6 @@ std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
         }
         fills.push_back(fill);
     }
-    return fills;
 }
 
 } // namespace pyrometer::ui::timeline

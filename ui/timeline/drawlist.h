@@ -75,6 +75,12 @@ struct DrawList {
 // With at least parallelEvents events in view, half of the rows are built on a second thread.
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
                        ColorMode colorMode, std::size_t parallelEvents = 100'000);
+// The same into `list`, whose arrays keep their capacity, with `scratch` for the rows built
+// beside them: a view that keeps both from frame to frame allocates no memory once they have
+// grown, and fresh memory costs a page fault per 4 KiB on its first write, as much as the
+// frame's own work on a wide view.
+void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
+                   ColorMode colorMode, DrawList &list, DrawList &scratch, std::size_t parallelEvents = 100'000);
 
 // What painting fills: whole-pixel rectangles, each box widened to at least one pixel, and
 // neighbouring boxes of one row and colour that touch joined into one. Zoomed out, a row is
@@ -91,6 +97,8 @@ struct Fill {
     bool operator==(const Fill &) const = default;
 };
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes);
+// The same appended to `fills`, with `scratch` (cleared) for the boxes' own rectangles.
+void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills, std::vector<Fill> &scratch);
 
 // The share of a column box's time its events cover, 0..1 (1 for a box of one wide event).
 double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box);

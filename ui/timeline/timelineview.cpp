@@ -99,7 +99,9 @@ void TimelineView::rebuild()
     // The same window over the same rows shows the same boxes: a fit-all after a fit-all,
     // or a resize that changes nothing horizontal, keeps the draw list.
     if (m_index && (m_drawListStale || !(m_drawList.viewport == m_viewport))) {
-        m_drawList = buildDrawList(*m_index, m_layout, m_viewport, m_colorMode);
+        // Built into the arrays of the last list: a new list's memory would be fresh pages,
+        // faulted in one by one on the frame's time.
+        buildDrawList(*m_index, m_layout, m_viewport, m_colorMode, m_drawList, m_drawScratch);
         m_drawListStale = false;
     }
     updateFrame();
@@ -323,7 +325,8 @@ void TimelineView::paintRows(QPainter &painter) const
     const QColor base = palette().base().color();
     m_rowsLayer.fill(base);
 
-    std::vector<Fill> fills;
+    auto &fills = m_fills;
+    fills.clear();
     // Process bands, then ruler grid lines (the text colour at 10% over the base: darker in the
     // light theme, lighter in the dark one), then the boxes.
     const auto [first, last] = m_layout.rowsIn(m_viewport.scrollY, m_viewport.scrollY + m_viewport.height);
@@ -355,10 +358,10 @@ void TimelineView::paintRows(QPainter &painter) const
             fills.push_back({int(x), int(x) + 1, baseline - height, 1, line});
         }
     }
-    for (auto fill : joinedFills(m_drawList.boxes)) {
-        fill.height -= 1;
-        fills.push_back(fill);
-    }
+    const auto boxesFrom = fills.size();
+    appendJoinedFills(m_drawList.boxes, fills, m_fillScratch);
+    for (auto fill = fills.begin() + std::ptrdiff_t(boxesFrom); fill != fills.end(); ++fill)
+        fill->height -= 1;
     rasterizeFills(m_rowsLayer, fills);
     painter.drawImage(rows.topLeft(), m_rowsLayer);
 

@@ -153,8 +153,12 @@ private:
     TimelineLayout m_layout;
     Viewport m_viewport;
     DrawList m_drawList;
+    DrawList m_drawScratch;      // the rows built beside it, kept for its capacity (see rebuild)
     bool m_drawListStale = true; // the layout or colours changed since it was built
     mutable QImage m_rowsLayer; // reused between frames: see paintRows
+    // What paintRows fills, kept from frame to frame so that painting allocates nothing.
+    mutable std::vector<Fill> m_fills;
+    mutable std::vector<Fill> m_fillScratch;
     // The gutter as last drawn, and what it was drawn for: see paintGutter.
     struct GutterKey {
         std::uint64_t layout = 0;
