@@ -1,0 +1,83 @@
+#!/bin/sh
+# Frames and loading, each beside its baseline, in one run on one machine:
+#   tests/bench/run_smooth_fast.sh BUILD_DIR [BASELINE_BUILD_DIR]
+# BUILD_DIR (and the optional BASELINE_BUILD_DIR, a build of an older commit) are release
+# builds with the targets pyrometer, pyrometer-cli, trace_bench_load and trace_bench_generate.
+# Traces are made from a fixture in $TMPDIR (default /tmp) when missing and kept there:
+#   ~1 GB (about 2.5 M events) and ~7.6 GB (about 19 M events) for the timeline's frames;
+#   ~630 MB and its gzip for loading; ~10 GB for the big load (set BIG_MB to change it).
+# It prints:
+#   frames   median and max frame of `pyrometer --render-benchmark`, and max / median, at both
+#            sizes, builds alternating (RUNS runs each, default 2);
+#   load     the loader's seconds against a bare simdjson pass over the same file, and the
+#            gzip's against `zcat` alone (ratios: lower is better);
+#   big      the 10 GB trace through `pyrometer-cli info`: wall time, peak RSS and RSS / file,
+#            beside the loader's MB/s on the 630 MB trace.
+set -eu
+build=${1:?build dir}
+baseline=${2:-}
+runs=${RUNS:-2}
+big_mb=${BIG_MB:-10240}
+tmp=${TMPDIR:-/tmp}
+here=$(cd "$(dirname "$0")" && pwd)
+fixture="$here/../fixtures/traces/gaunernst_bert-small-uncased__1016001.json.gz"
+export QT_QPA_PLATFORM=offscreen
+
+trace_of() { echo "$tmp/pyrometer_bench_$1MB.json"; }
+for mb in 600 1000 7600 "$big_mb"; do
+    [ -f "$(trace_of "$mb")" ] || "$build/tests/bench/trace_bench_generate" "$fixture" "$(trace_of "$mb")" "$mb"
+done
+small=$(trace_of 600)
+[ -f "$small.gz" ] || gzip -c "$small" > "$small.gz"
+
+builds="$build"
+[ -n "$baseline" ] && builds="$baseline $build"
+name_of() { if [ "$1" = "$baseline" ]; then echo baseline; else echo now; fi; }
+# seconds COMMAND...: the wall time of a command, its output dropped.
+seconds() {
+    start=$(date +%s.%N)
+    "$@" > /dev/null
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+}
+# field NAME LINE: the value of NAME=... in a line of trace_bench_load.
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+echo "== frames (ms), pyrometer --render-benchmark at 1920x1080"
+for mb in 1000 7600; do
+    trace=$(trace_of "$mb")
+    run=1
+    while [ "$run" -le "$runs" ]; do
+        for b in $builds; do
+            cat "$trace" > /dev/null
+            json=$("$b/app/gui/pyrometer" --render-benchmark "$trace" 2>/dev/null | tail -n 1)
+            echo "$json" | jq -r --arg who "$(name_of "$b")" --arg run "$run" \
+                '"\($who) run \($run): events \(.events)  median \(.median_ms * 100 | round / 100)  max \(.max_ms * 100 | round / 100)  max/median \(.max_ms / .median_ms * 100 | round / 100)"'
+        done
+        run=$((run + 1))
+    done
+done
+
+echo "== load: seconds, and ratios to a bare simdjson pass and to zcat (lower is better)"
+cat "$small" "$small.gz" > /dev/null
+zcat_s=$(seconds zcat "$small.gz")
+for b in $builds; do
+    bare=$("$b/tests/bench/trace_bench_load" simdjson "$small")
+    ours=$("$b/tests/bench/trace_bench_load" pyrometer "$small")
+    gz=$("$b/tests/bench/trace_bench_load" pyrometer "$small.gz")
+    awk -v who="$(name_of "$b")" -v bare="$(field seconds "$bare")" -v ours="$(field seconds "$ours")" \
+        -v gz="$(field seconds "$gz")" -v zcat="$zcat_s" -v rate="$(field MB/s "$ours")" 'BEGIN {
+        printf "%s: 630 MB: simdjson pass %.3f s, loader %.3f s (%s MB/s): %.2fx\n", who, bare, ours, rate, ours / bare
+        printf "%s: its gzip: zcat %.3f s, loader %.3f s: %.2fx\n", who, zcat, gz, gz / zcat }'
+done
+
+echo "== big: pyrometer-cli info on $(trace_of "$big_mb")"
+bytes=$(stat -c %s "$(trace_of "$big_mb")")
+for b in $builds; do
+    cat "$(trace_of "$big_mb")" > /dev/null
+    /usr/bin/time -f '%e %M' -o "$tmp/pyrometer_bench_time" "$b/app/cli/pyrometer-cli" info "$(trace_of "$big_mb")" > /dev/null
+    read -r wall kib < "$tmp/pyrometer_bench_time"
+    awk -v who="$(name_of "$b")" -v wall="$wall" -v kib="$kib" -v bytes="$bytes" 'BEGIN {
+        printf "%s: %.0f MB in %.2f s, peak RSS %.0f MB, %.2fx the file\n", who, bytes / 1e6, wall, kib * 1024 / 1e6,
+               kib * 1024 / bytes }'
+done
