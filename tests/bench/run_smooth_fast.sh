@@ -41,7 +41,7 @@ seconds() {
     awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
 # field NAME LINE: the value of NAME=... in a line of trace_bench_load.
-field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+field() { echo "$2" | tr ' ' '\n' | sed -n "s|^$1=||p"; }
 
 echo "== frames (ms), pyrometer --render-benchmark at 1920x1080"
 for mb in 1000 7600; do
