@@ -170,11 +170,11 @@ public:
                     m_finished = true;
                     break;
                 }
-                const auto *next = m_state.next_in;
+                auto *next = m_state.next_in;
                 const auto available = m_state.avail_in;
                 isal_inflate_reset(&m_state);
                 m_state.crc_flag = ISAL_GZIP;
-                m_state.next_in = const_cast<std::uint8_t *>(next);
+                m_state.next_in = next;
                 m_state.avail_in = available;
                 m_inMember = true;
             }

@@ -9,12 +9,14 @@ std::uint32_t processPart(const trace::Process &process)
     return std::uint32_t(std::uint64_t(process.pid.number) >> 32);
 }
 
-std::size_t partCount(const trace::Trace &trace)
+std::vector<std::uint32_t> traceParts(const trace::Trace &trace)
 {
-    std::set<std::uint32_t> parts;
+    std::vector<std::uint32_t> parts;
+    std::set<std::uint32_t> seen;
     for (const auto &process : trace.processes)
-        parts.insert(processPart(process));
-    return parts.size();
+        if (const auto part = processPart(process); seen.insert(part).second)
+            parts.push_back(part);
+    return parts;
 }
 
 analysis::ProcessSet partProcesses(const trace::Trace &trace, std::uint32_t part)

@@ -56,8 +56,9 @@ struct TimelineLayout {
 // The part of a combined trace a process came from (combineTraces puts it above the pid's 32
 // bits): a job's rank. 0 in a trace of one part.
 std::uint32_t processPart(const trace::Process &process);
-// How many parts the trace combines (1 for a trace of one file).
-std::size_t partCount(const trace::Trace &trace);
+// The parts the trace combines, each once, in the order of their first process ({0} for a
+// trace of one file).
+std::vector<std::uint32_t> traceParts(const trace::Trace &trace);
 // The processes of one part (a rank's CPU and GPU processes), for tables of that part alone.
 analysis::ProcessSet partProcesses(const trace::Trace &trace, std::uint32_t part);
 // The label a part's processes carry before " · " ("rank 3"), else "part N".

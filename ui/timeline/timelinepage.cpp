@@ -29,7 +29,6 @@
 #include <QUrl>
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 namespace pyrometer::ui::timeline {
@@ -464,7 +463,7 @@ void TimelinePage::showRange(double startNs, double endNs)
     // cell selects its rank's step), else every rank; the tables' head offers the other choice.
     std::optional<std::uint32_t> part;
     const auto *index = m_view->index();
-    if (index && partCount(*index->trace) > 1 && m_view->selectedEvent())
+    if (index && traceParts(*index->trace).size() > 1 && m_view->selectedEvent())
         part = processPart(index->trace->process(index->trace->track(m_view->selectedEvent()->track).process));
     aggregateRange(startNs, endNs, part);
 }
@@ -527,23 +526,21 @@ void TimelinePage::aggregateRange(double startNs, double endNs, std::optional<st
             // A job's combined trace: whose figures the tables are, said before them, with the
             // other choices as links.
             const auto &trace = *document->trace;
-            if (const auto parts = partCount(trace); parts > 1) {
+            if (const auto parts = traceParts(trace); parts.size() > 1) {
                 QString scope;
                 if (part) {
                     scope = tr("<p><b>These tables are %1's alone</b> (its CPU and GPU processes) · "
                                "<a href=\"part:all\">sum the %2 ranks in the Timeline</a></p>")
                                 .arg(QString::fromStdString(partLabel(trace, *part)).toHtmlEscaped())
-                                .arg(parts);
+                                .arg(parts.size());
                 } else {
                     QStringList links;
-                    std::set<std::uint32_t> seen;
-                    for (const auto &process : trace.processes)
-                        if (const auto p = processPart(process); seen.insert(p).second)
-                            links << QStringLiteral("<a href=\"part:%1\">%2</a>")
-                                         .arg(p)
-                                         .arg(QString::fromStdString(partLabel(trace, p)).toHtmlEscaped());
+                    for (const auto p : parts)
+                        links << QStringLiteral("<a href=\"part:%1\">%2</a>")
+                                     .arg(p)
+                                     .arg(QString::fromStdString(partLabel(trace, p)).toHtmlEscaped());
                     scope = tr("<p><b>These tables sum the %1 ranks in the Timeline</b>; one rank's alone: %2</p>")
-                                .arg(parts)
+                                .arg(parts.size())
                                 .arg(links.join(QStringLiteral(" · ")));
                 }
                 html.replace(html.indexOf(QStringLiteral("</h3>")), 5, QStringLiteral("</h3>") + scope);
