@@ -43,86 +43,195 @@ std::pair<int, int> columnGeometry(int rowY, int rowHeight, double share)
 // each column's ends are cache misses, which the columns built meanwhile hide.
 constexpr int kFetchAhead = 4;
 
-void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport,
-                   EventColors &colors, ColorMode colorMode, DrawList &list)
-{
-    const auto &row = index.rows[layoutRow.ref];
-    const auto &track = index.trace->track(row.trackId);
-    const auto n = std::uint32_t(row.size());
-    const double endNs = viewport.endNs();
-    const double minWideNs = kMinWidth * viewport.nsPerPixel;
-    const int y = layoutRow.y - viewport.scrollY;
-    const auto isWide = [&](std::uint32_t i) { return double(row.durationAt(i)) >= minWideNs; };
-    // The colour of an event: a block's longest has it at hand.
-    const auto colorOf = [&](std::uint32_t position) {
-        const auto &block = row.blocks[position / SliceRow::kBlock];
-        return block.longest == position ? indexedColor(block.colors[int(colorMode)])
-                                         : colors(track, row.events[position]);
-    };
+// One slice row's boxes, left to right: event by event where the row's events are few to a
+// pixel column, else from its summary (SliceRow::summary), a few buckets a column.
+class SliceRowBuilder {
+public:
+    SliceRowBuilder(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport,
+                    EventColors &colors, ColorMode colorMode, DrawList &list)
+        : m_row(index.rows[layoutRow.ref]), m_track(index.trace->track(m_row.trackId)), m_layoutRow(layoutRow),
+          m_viewport(viewport), m_colors(colors), m_colorMode(colorMode), m_list(list),
+          m_n(std::uint32_t(m_row.size())), m_minWideNs(kMinWidth * viewport.nsPerPixel),
+          m_y(layoutRow.y - viewport.scrollY)
+    {
+    }
 
-    std::uint32_t i = row.firstEndingAfter(timeAt(viewport, 0));
-    int lastColumn = -1;          // the last pixel column drawn by occupancy
-    bool carried = false;         // event i began in lastColumn and was counted there
-    std::int64_t runLongest = -1; // the longest duration in the column box being extended
-    std::uint32_t fetchBlock = i / SliceRow::kBlock;
-    while (i < n) {
-        const double start = double(row.starts[i]);
-        if (start >= endNs)
-            break;
-        if (isWide(i)) {
-            list.boxes.push_back({clampX(viewport.toX(start), viewport),
-                                  clampX(viewport.toX(double(row.endAt(i))), viewport), y, layoutRow.height, colorOf(i),
-                                  layoutRow.ref, i, 1, row.events[i], false});
-            ++list.eventsDrawn;
-            ++i;
-            continue;
+    void build()
+    {
+        if (const auto *level = m_row.summaryFor(m_viewport.nsPerPixel)) {
+            summarized(*level);
+            return;
         }
-        // A sub-pixel event: the column it starts in, or the next one when it began in the
-        // column drawn last and runs into this one.
-        const int column = std::max({int(std::floor(viewport.toX(start))), lastColumn + 1, 0});
-        if (column >= viewport.width)
-            break;
-        const auto t0 = timeAt(viewport, column);
-        const auto t1 = timeAt(viewport, column + 1);
-        fetchBlock =
-            row.lastBlockBefore(timeAt(viewport, column + 1 + kFetchAhead), std::max(fetchBlock, i / SliceRow::kBlock));
-        for (const auto position :
-             {fetchBlock * SliceRow::kBlock, fetchBlock * SliceRow::kBlock + SliceRow::kBlock / 2}) {
-            __builtin_prefetch(row.starts.data() + std::min(position, n - 1));
-            __builtin_prefetch(row.busyBefore.data() + std::min(position, n - 1));
-        }
-        // Events [i, next) start before the column's end. Only the last of them can be wide
-        // (it would reach past the column): it is drawn as itself.
-        auto next = row.firstStartingFrom(t1, i + 1);
-        const bool wideNext = next - 1 > i && isWide(next - 1);
-        if (wideNext)
-            --next;
-        const auto [boxY, boxHeight] = columnGeometry(y, layoutRow.height, shareBusy(row, i, next, t0, t1));
-        const auto [longest, longestDuration] =
-            next - i == 1 ? SliceRow::Longest{i, row.durationAt(i)} : row.longestIn(i, next);
-        const auto color = colorOf(longest);
-        // A column like the one before it widens that one's box: zoomed out, rows are runs
-        // of columns alike, and one box for each would cost as much to paint as to build.
-        auto *previous = list.boxes.empty() ? nullptr : &list.boxes.back();
-        if (previous && previous->column && previous->row == layoutRow.ref && previous->x1 == float(column) &&
+        m_i = m_row.firstEndingAfter(timeAt(m_viewport, 0));
+        exact(m_viewport.endNs());
+    }
+
+private:
+    bool isWide(std::uint32_t i) const { return double(m_row.durationAt(i)) >= m_minWideNs; }
+    // The colour of an event: a block's longest has it at hand.
+    std::uint32_t colorOf(std::uint32_t position)
+    {
+        const auto &block = m_row.blocks[position / SliceRow::kBlock];
+        return block.longest == position ? indexedColor(block.colors[int(m_colorMode)])
+                                         : m_colors(m_track, m_row.events[position]);
+    }
+
+    // A pixel column of sub-pixel events, positions [position, next), busy `share` of its time
+    // and coloured like its longest, `event`. A column like the one before it widens that one's
+    // box: zoomed out, rows are runs of columns alike, and one box for each would cost as much
+    // to paint as to build.
+    void addColumn(int column, double share, std::uint32_t color, std::uint32_t position, std::uint32_t next,
+                   std::uint32_t event, std::int64_t duration)
+    {
+        const auto [boxY, boxHeight] = columnGeometry(m_y, m_layoutRow.height, share);
+        auto *previous = m_list.boxes.empty() ? nullptr : &m_list.boxes.back();
+        if (previous && previous->column && previous->row == m_layoutRow.ref && previous->x1 == float(column) &&
             previous->y == boxY && previous->color == color) {
             previous->x1 = float(column + 1);
             previous->count = next - previous->position;
-            if (longestDuration > runLongest) {
-                runLongest = longestDuration;
-                previous->event = row.events[longest];
+            if (duration > m_runLongest) {
+                m_runLongest = duration;
+                previous->event = event;
             }
         } else {
-            runLongest = longestDuration;
-            list.boxes.push_back({float(column), float(column + 1), boxY, boxHeight, color, layoutRow.ref, i, next - i,
-                                  row.events[longest], true});
+            m_runLongest = duration;
+            m_list.boxes.push_back({float(column), float(column + 1), boxY, boxHeight, color, m_layoutRow.ref, position,
+                                    next - position, event, true});
         }
-        list.eventsDrawn += next - i - (carried ? 1 : 0);
-        lastColumn = column;
-        // The column's last event may run on into the next column.
-        carried = !wideNext && row.endAt(next - 1) > t1;
-        i = carried ? next - 1 : next;
+        count(position, next);
+        m_lastColumn = column;
     }
+
+    // Counts positions [from, to) in the list's eventsDrawn, but those counted already: a
+    // column's first event may have begun in the column before, and where the row goes from its
+    // summary to its events and back, columns' ends may overlap.
+    void count(std::uint32_t from, std::uint32_t to)
+    {
+        if (to > m_counted) {
+            m_list.eventsDrawn += to - std::max(from, m_counted);
+            m_counted = to;
+        }
+    }
+
+    // Event by event from position m_i on, the events starting before endNs.
+    void exact(double endNs)
+    {
+        const auto &row = m_row;
+        const auto n = m_n;
+        const auto &viewport = m_viewport;
+        auto i = m_i;
+        std::uint32_t fetchBlock = i / SliceRow::kBlock;
+        while (i < n) {
+            const double start = double(row.starts[i]);
+            if (start >= endNs)
+                break;
+            if (isWide(i)) {
+                const double end = double(row.endAt(i));
+                m_list.boxes.push_back({clampX(viewport.toX(start), viewport), clampX(viewport.toX(end), viewport),
+                                        m_y, m_layoutRow.height, colorOf(i), m_layoutRow.ref, i, 1, row.events[i],
+                                        false});
+                count(i, i + 1);
+                ++i;
+                // Built from the summary, the row goes on event by event to the end of the
+                // column the wide event ends in, whose buckets it overlaps.
+                m_wideEndColumn = int(std::clamp(std::floor(viewport.toX(end)), -1.0, double(viewport.width)));
+                if (endNs < end)
+                    endNs = std::min(viewport.endNs(), viewport.toNs(m_wideEndColumn + 1));
+                continue;
+            }
+            // A sub-pixel event: the column it starts in, or the next one when it began in the
+            // column drawn last and runs into this one.
+            const int column = std::max({int(std::floor(viewport.toX(start))), m_lastColumn + 1, 0});
+            if (column >= viewport.width)
+                break;
+            const auto t0 = timeAt(viewport, column);
+            const auto t1 = timeAt(viewport, column + 1);
+            fetchBlock = row.lastBlockBefore(timeAt(viewport, column + 1 + kFetchAhead),
+                                             std::max(fetchBlock, i / SliceRow::kBlock));
+            for (const auto position :
+                 {fetchBlock * SliceRow::kBlock, fetchBlock * SliceRow::kBlock + SliceRow::kBlock / 2}) {
+                __builtin_prefetch(row.starts.data() + std::min(position, n - 1));
+                __builtin_prefetch(row.busyBefore.data() + std::min(position, n - 1));
+            }
+            // Events [i, next) start before the column's end. Only the last of them can be wide
+            // (it would reach past the column): it is drawn as itself.
+            auto next = row.firstStartingFrom(t1, i + 1);
+            const bool wideNext = next - 1 > i && isWide(next - 1);
+            if (wideNext)
+                --next;
+            const auto [longest, longestDuration] =
+                next - i == 1 ? SliceRow::Longest{i, row.durationAt(i)} : row.longestIn(i, next);
+            addColumn(column, shareBusy(row, i, next, t0, t1), colorOf(longest), i, next, row.events[longest],
+                      longestDuration);
+            // The column's last event may run on into the next column.
+            m_carried = !wideNext && row.endAt(next - 1) > t1;
+            i = m_carried ? next - 1 : next;
+        }
+        m_i = i;
+    }
+
+    // Column by column from the summary's level: the column's ends snap to the level's bucket
+    // edges. Where a wide event overlaps a column's buckets, the row is built event by event from
+    // that column to the end of the wide event's, so that it is drawn as itself.
+    void summarized(const SliceRow::SummaryLevel &level)
+    {
+        const auto &buckets = level.buckets;
+        const auto origin = m_row.summaryOrigin;
+        for (int c = std::max(0, int(std::floor(m_viewport.toX(double(origin))))); c < m_viewport.width; ++c) {
+            const auto t0 = timeAt(m_viewport, c);
+            const auto b0 = level.bucketOf(t0, origin);
+            if (b0 >= level.count())
+                break;
+            const auto b1 = std::max(b0 + 1, level.bucketOf(timeAt(m_viewport, c + 1), origin));
+            auto top = b0; // the bucket of the longest event, the first of equals
+            std::uint32_t busy = 0;
+            for (auto b = b0; b < b1; ++b) {
+                busy += buckets[b].busy;
+                if (buckets[b].longestDuration > buckets[top].longestDuration)
+                    top = b;
+            }
+            const auto &longest = buckets[top];
+            if (longest.longestDuration < 0)
+                continue; // nothing in the column
+            if (double(longest.longestDuration) >= m_minWideNs) {
+                // From the first event of the column's buckets, as the column would have had.
+                m_i = buckets[b0].firstEnding;
+                m_carried = false;
+                exact(double(timeAt(m_viewport, c + 1)));
+                c = std::max({c, m_lastColumn, m_wideEndColumn});
+                continue;
+            }
+            // The last column counts the events of the bucket its end falls in too: both edges of
+            // the view then round outwards, and every event shown is counted.
+            const auto &last = buckets[c + 1 == m_viewport.width ? std::min<std::size_t>(b1 + 1, level.count()) : b1];
+            addColumn(c, busy / (SliceRow::kBusyScale * (b1 - b0)), indexedColor(longest.colors[int(m_colorMode)]),
+                      buckets[b0].firstEnding, last.firstEnding + last.crossing, SliceRow::kNoEvent,
+                      std::int64_t(longest.longestDuration));
+        }
+    }
+
+    const SliceRow &m_row;
+    const trace::Track &m_track;
+    const LayoutRow &m_layoutRow;
+    const Viewport &m_viewport;
+    EventColors &m_colors;
+    ColorMode m_colorMode;
+    DrawList &m_list;
+    const std::uint32_t m_n;
+    const double m_minWideNs;
+    const int m_y;
+    std::uint32_t m_i = 0;          // the next event to build, event by event
+    int m_lastColumn = -1;          // the last pixel column drawn by occupancy
+    int m_wideEndColumn = -1;       // the column the last wide event drawn ends in
+    bool m_carried = false;         // event m_i began in m_lastColumn and was drawn there
+    std::uint32_t m_counted = 0;    // positions before it are counted in eventsDrawn
+    std::int64_t m_runLongest = -1; // the longest duration in the column box being extended
+};
+
+void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport,
+                   EventColors &colors, ColorMode colorMode, DrawList &list)
+{
+    SliceRowBuilder(index, layoutRow, viewport, colors, colorMode, list).build();
 }
 
 void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport, DrawList &list)
@@ -138,9 +247,11 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
     // A step function: the value holds from its sample to the next. Per pixel column, the
     // largest value in force during it. Zoomed out, a column holds hundreds of samples: its
     // ends are found among the blocks (kCounterBlock samples each) and then in one block, and
-    // whole blocks in it give their maxima, O(pixels · log n + samples in view / kCounterBlock).
+    // whole blocks in it give their maxima, and whole runs of kCounterBlock blocks theirs,
+    // O(pixels · log n + samples in view / kCounterBlock²).
     const auto &blocks = index.counterBlocks[layoutRow.ref];
     constexpr auto kBlock = TimelineIndex::kCounterBlock;
+    const auto &coarse = index.counterCoarseMax[layoutRow.ref];
     const auto n = time.size();
     // The first sample from `from` on at or after t (strictly after it, with `after`).
     std::size_t block = 0;
@@ -151,23 +262,57 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
                 1;
         return gallop(std::max(from, block * kBlock), n, [&](std::size_t i) { return before(time[i]); });
     };
+    // The largest of blocks [b, end), whole runs of kCounterBlock of them from coarse.
+    const auto blocksMax = [&](std::size_t b, std::size_t end) {
+        double value = 0;
+        for (; b < end && b % kBlock != 0; ++b)
+            value = std::max(value, blocks[b].max);
+        for (; b + kBlock <= end; b += kBlock)
+            value = std::max(value, coarse[b / kBlock]);
+        for (; b < end; ++b)
+            value = std::max(value, blocks[b].max);
+        return value;
+    };
     std::size_t first = 0; // the sample in force at the column's start, from column to column
     for (int x = 0; x < viewport.width; ++x) {
         const auto from = timeAt(viewport, x);
         const auto to = timeAt(viewport, x + 1);
+        // A column over two blocks or more is read from the blocks alone, its ends rounded out to
+        // the blocks they fall in: no sample is read (on a view shown the first time, each
+        // would be a cache miss), a peak is never lost, and one shows at most a column early or
+        // late (less than a block from the column, and a column holds two or more).
+        const auto firstBlock = gallop(std::max(block, first / kBlock) + 1, blocks.size(),
+                                       [&](std::size_t b) { return blocks[b].start <= from; }) -
+                                1;
+        const auto endBlock =
+            gallop(firstBlock + 1, blocks.size(), [&](std::size_t b) { return blocks[b].start < to; });
+        if (endBlock >= firstBlock + 3) {
+            block = firstBlock;
+            first = firstBlock * kBlock;
+            plot.points.emplace_back(float(x), float(blocksMax(firstBlock, endBlock) / maxValue));
+            continue;
+        }
         first = firstFrom(first, from, true);
         if (first > 0)
             --first; // the sample in force at the column's start
         else if (time[0] >= to)
             continue; // before the first sample
         const auto last = firstFrom(first, to, false);
+        // Zoomed out, each column's ends are cache misses in the samples: those of a few
+        // columns on, at this column's pace, are fetched meanwhile.
+        if (last > first + kBlock) {
+            const auto ahead = std::min(n - 1, last + (last - first) * kFetchAhead);
+            __builtin_prefetch(time.data() + ahead);
+            __builtin_prefetch(series.value.data() + ahead);
+            __builtin_prefetch(blocks.data() + ahead / kBlock);
+        }
         double value = 0;
         auto i = first;
         for (; i < last && i % kBlock != 0; ++i)
             value = std::max(value, series.value[i]);
-        for (; i + kBlock <= last; i += kBlock)
-            value = std::max(value, blocks[i / kBlock].max);
-        for (; i < last; ++i)
+        const auto wholeBlocks = (last - i) / kBlock;
+        value = std::max(value, blocksMax(i / kBlock, i / kBlock + wholeBlocks));
+        for (i += wholeBlocks * kBlock; i < last; ++i)
             value = std::max(value, series.value[i]);
         plot.points.emplace_back(float(x), float(value / maxValue));
     }
@@ -197,6 +342,17 @@ std::size_t eventsInView(const TimelineIndex &index, const LayoutRow &layoutRow,
     if (layoutRow.kind != RowKind::Slices)
         return 0;
     const auto &row = index.rows[layoutRow.ref];
+    if (!row.summary.empty()) {
+        // About as many: those of the buckets the view overlaps, at the coarsest level that cuts
+        // the view in 8 or more, read from a few cache lines where a search of a long row would
+        // miss the cache at every probe.
+        const auto *chosen = row.summaryFor(viewport.nsPerPixel * viewport.width / 8);
+        const auto &level = chosen ? *chosen : row.summary.front();
+        const auto first = level.bucketOf(timeAt(viewport, 0), row.summaryOrigin);
+        const auto last = std::min<std::size_t>(level.bucketOf(timeAt(viewport, viewport.width), row.summaryOrigin) + 1,
+                                                level.count());
+        return level.buckets[last].firstEnding - level.buckets[first].firstEnding;
+    }
     const auto from = row.firstEndingAfter(timeAt(viewport, 0));
     const auto to = std::partition_point(row.starts.begin() + from, row.starts.end(),
                                          [&](std::int64_t start) { return double(start) < viewport.endNs(); });
@@ -265,12 +421,18 @@ void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, con
     }
 }
 
-double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box)
+ColumnContent columnContent(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box)
 {
     if (!box.column)
-        return 1.0;
-    return shareBusy(index.rows[box.row], box.position, box.position + box.count, timeAt(viewport, box.x0),
-                     timeAt(viewport, box.x1));
+        return {1, 1.0};
+    // Worked out again from the row's events: a box built from the row's summary has its ends
+    // snapped to the summary's buckets.
+    const auto &row = index.rows[box.row];
+    const auto t0 = timeAt(viewport, box.x0);
+    const auto t1 = timeAt(viewport, box.x1);
+    const auto from = row.firstEndingAfter(t0);
+    const auto to = row.firstStartingFrom(t1, from);
+    return {to - from, shareBusy(row, from, to, t0, t1)};
 }
 
 const DrawBox *boxAt(const DrawList &list, std::uint32_t row, double x)

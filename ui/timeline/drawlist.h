@@ -39,9 +39,13 @@ struct DrawBox {
     int height = 0; // as every box's, it includes the one-pixel gap under the row
     std::uint32_t color = 0;
     std::uint32_t row = 0;      // TimelineIndex::rows
-    std::uint32_t position = 0; // first event's position in the row
-    std::uint32_t count = 1;    // events in the box; a column's first may have begun in the one before
-    std::uint32_t event = 0;    // the represented event, an index into the track's columns
+    // The box's events: position of the first in the row, and how many; a column's first may
+    // have begun in the one before. For a column built from the row's summary, the events of
+    // the buckets it snapped to (columnContent has the exact ones).
+    std::uint32_t position = 0;
+    std::uint32_t count = 1;
+    std::uint32_t event = 0; // the represented event, an index into the track's columns;
+                             // SliceRow::kNoEvent for a column built from the row's summary
     bool column = false;        // pixel columns of sub-pixel events
     bool operator==(const DrawBox &) const = default;
 };
@@ -100,8 +104,13 @@ std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes);
 // The same appended to `fills`, with `scratch` (cleared) for the boxes' own rectangles.
 void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills, std::vector<Fill> &scratch);
 
-// The share of a column box's time its events cover, 0..1 (1 for a box of one wide event).
-double busyShare(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box);
+// What a box's pixels hold, exactly: its events, and the share of its time they cover, 0..1
+// (1 event and 1 for a box of one wide event).
+struct ColumnContent {
+    std::uint32_t events = 0;
+    double busyShare = 0;
+};
+ColumnContent columnContent(const TimelineIndex &index, const Viewport &viewport, const DrawBox &box);
 // The box of an index row at x (viewport coordinates), or nullptr.
 const DrawBox *boxAt(const DrawList &list, std::uint32_t row, double x);
 

@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QPainter>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -34,10 +36,17 @@ int runRenderBenchmark(const QString &tracePath, std::FILE *out)
 
     std::vector<double> frameMs;
     std::vector<double> buildMs; // of each frame: the change of view, which rebuilds the draw list
+    std::vector<long> faults;    // of each frame: page faults, a cost that is no work of the frame's
+    const auto pageFaults = [] {
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        return usage.ru_minflt + usage.ru_majflt;
+    };
     double warmupMs = 0;
     // A frame repaints what a change of view repaints: all but the scroll bar.
     const auto render = [&](auto &&step) {
         QElapsedTimer timer;
+        const auto faultsBefore = pageFaults();
         timer.start();
         step(); // changes the viewport, which rebuilds the draw list
         buildMs.push_back(double(timer.nsecsElapsed()) / 1e6);
@@ -45,6 +54,7 @@ int runRenderBenchmark(const QString &tracePath, std::FILE *out)
         view.render(&painter, {}, view.frameRegion());
         painter.end();
         frameMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        faults.push_back(pageFaults() - faultsBefore);
     };
     const double middle = view.rowsRect().width() / 2.0;
     // One untimed frame first: the first paint of a process loads fonts and fills glyph
@@ -87,9 +97,9 @@ int runRenderBenchmark(const QString &tracePath, std::FILE *out)
     std::fprintf(out, "fit-all draw list: %zu boxes (%zu fills) for %zu events, built in %.2f ms, painted in %.2f ms\n",
                  list.boxes.size(), joinedFills(list.boxes).size(), list.eventsDrawn, fitBuildMs, paintMs);
     // Each frame as build+paint, so that a slow frame says which part made it slow.
-    std::fprintf(out, "frames (ms, build+paint):");
+    std::fprintf(out, "frames (ms, build+paint, page faults):");
     for (std::size_t i = 0; i < frameMs.size(); ++i)
-        std::fprintf(out, " %.1f+%.1f", buildMs[i], frameMs[i] - buildMs[i]);
+        std::fprintf(out, " %.1f+%.1f/%ld", buildMs[i], frameMs[i] - buildMs[i], faults[i]);
     std::fprintf(out, "\n");
 
     std::vector<double> sorted = frameMs;

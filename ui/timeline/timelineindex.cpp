@@ -3,6 +3,7 @@
 #include "core/analysis/launches.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string_view>
@@ -39,6 +40,80 @@ void buildBlocks(SliceRow &row, const trace::Trace &trace, const trace::Track &t
         const auto a = node(2 * i), b = node(2 * i + 1);
         row.longestAbove[i] = duration(b) > duration(a) || (duration(b) == duration(a) && b < a) ? b : a;
     }
+}
+
+// The levels of the row's summary (SliceRow::summary): the finest from the events in one sweep
+// (each event is read for the buckets it overlaps, and a bucket is overlapped by its own events
+// and at most one more), each coarser one from pairs of the level below.
+void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &track)
+{
+    const auto n = std::uint32_t(row.size());
+    if (n < SliceRow::kSummaryMinEvents)
+        return;
+    const std::int64_t origin = row.starts[0];
+    const std::int64_t end = std::max(row.endAt(n - 1), origin + 1); // events do not overlap: the last ends last
+    int shift = 0;
+    while ((std::int64_t(1) << shift) * n < std::int64_t(SliceRow::kSummaryEvents) * (end - origin))
+        ++shift;
+    const auto width = std::int64_t(1) << shift;
+    const auto count = std::uint32_t((end - origin + width - 1) / width);
+    row.summaryOrigin = origin;
+    auto &finest = row.summary.emplace_back();
+    finest.shift = shift;
+    finest.buckets.resize(std::size_t(count) + 1);
+    const auto busyIn = [&](std::uint32_t p, std::int64_t t0, std::int64_t t1) {
+        return std::max<std::int64_t>(0, std::min(row.endAt(p), t1) - std::max(row.starts[p], t0));
+    };
+    std::uint32_t p = 0; // the first event ending after the bucket's start
+    for (std::uint32_t b = 0; b <= count; ++b) {
+        auto &bucket = finest.buckets[b];
+        const auto t = origin + std::int64_t(b) * width;
+        while (p < n && row.endAt(p) <= t && row.starts[p] < t)
+            ++p;
+        bucket.firstEnding = p;
+        bucket.crossing = p < n && row.starts[p] < t;
+        std::int64_t longest = -1;
+        std::uint32_t longestAt = 0;
+        std::int64_t busy = 0;
+        for (auto q = p; q < n && row.starts[q] < t + width; ++q) {
+            busy += busyIn(q, t, t + width);
+            if (row.durationAt(q) > longest) {
+                longest = row.durationAt(q);
+                longestAt = q;
+            }
+        }
+        bucket.busy = std::uint16_t(std::lround(double(busy) / double(width) * SliceRow::kBusyScale));
+        if (longest >= 0) {
+            bucket.longestDuration = float(longest);
+            for (const auto mode : {ColorMode::ByCategory, ColorMode::ByName})
+                bucket.colors[int(mode)] = eventColorIndex(trace, track, row.events[longestAt], mode);
+        }
+    }
+    // Coarser levels down to a few dozen buckets.
+    constexpr std::size_t kFewest = 64;
+    while (row.summary.back().count() > kFewest) {
+        const auto &below = row.summary.back().buckets;
+        SliceRow::SummaryLevel level;
+        level.shift = row.summary.back().shift + 1;
+        const auto halves = (below.size() - 1 + 1) / 2;
+        level.buckets.resize(halves + 1);
+        for (std::size_t b = 0; b < halves; ++b) {
+            const auto &left = below[2 * b];
+            const bool inRow = 2 * b + 1 < below.size() - 1; // else the right half is past the row's end
+            const auto &right = below[2 * b + 1];
+            auto &bucket = level.buckets[b];
+            bucket = left;
+            bucket.busy = std::uint16_t((left.busy + (inRow ? right.busy : 0) + 1) / 2);
+            if (inRow && right.longestDuration > left.longestDuration) {
+                bucket.longestDuration = right.longestDuration;
+                std::copy(std::begin(right.colors), std::end(right.colors), bucket.colors);
+            }
+        }
+        level.buckets.back() = below.back(); // past the row's end at either level
+        row.summary.push_back(std::move(level));
+    }
+    for (auto &level : row.summary)
+        level.buckets.shrink_to_fit();
 }
 
 // Per GPU stream, the queue of launched kernels as a counter in that stream's process.
@@ -165,6 +240,17 @@ std::uint32_t SliceRow::firstEndingAfter(std::int64_t time, std::uint32_t from) 
     return next > from && endAt(next - 1) > time ? next - 1 : next;
 }
 
+const SliceRow::SummaryLevel *SliceRow::summaryFor(double nsPerPixel) const
+{
+    const SummaryLevel *chosen = nullptr;
+    for (const auto &level : summary) {
+        if (double(std::int64_t(1) << level.shift) > nsPerPixel)
+            break;
+        chosen = &level;
+    }
+    return chosen;
+}
+
 std::uint32_t TimelineIndex::rowOf(trace::TrackId track, trace::EventIndex event) const
 {
     const auto &columns = trace->track(track);
@@ -183,9 +269,17 @@ std::size_t TimelineIndex::memoryBytes() const
                         bytes(counterBlocks);
     for (const auto &row : rows)
         total +=
-            bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove);
+            bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove) +
+            bytes(row.summary);
+    for (const auto &row : rows) {
+        for (const auto &level : row.summary)
+            total += bytes(level.buckets);
+    }
     for (const auto &blocks : counterBlocks)
         total += bytes(blocks);
+    total += bytes(counterCoarseMax);
+    for (const auto &coarse : counterCoarseMax)
+        total += bytes(coarse);
     for (const auto &counter : derivedCounters)
         total += bytes(counter.time) + bytes(counter.value) + counter.name.capacity();
     for (const auto &step : steps)
@@ -250,8 +344,10 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
             row.starts.push_back(track.start[e]);
             row.busyBefore.push_back(row.busyBefore.back() + track.duration[e]);
         }
-        for (std::uint32_t r = first; r < index->rows.size(); ++r)
+        for (std::uint32_t r = first; r < index->rows.size(); ++r) {
             buildBlocks(index->rows[r], *trace, track);
+            buildSummary(index->rows[r], *trace, track);
+        }
 
         for (std::size_t e = 0; e < track.size(); ++e) {
             const auto name = trace->string(track.eventName[e]);
@@ -285,6 +381,14 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
             blocks.push_back(
                 {counter.time[i],
                  *std::max_element(values, values + std::ptrdiff_t(std::min(kBlock, counter.value.size() - i)))});
+        }
+        auto &coarse = index->counterCoarseMax.emplace_back();
+        coarse.reserve((blocks.size() + kBlock - 1) / kBlock);
+        for (std::size_t b = 0; b < blocks.size(); b += kBlock) {
+            const auto last = std::min(blocks.size(), b + kBlock);
+            coarse.push_back(std::max_element(blocks.begin() + std::ptrdiff_t(b), blocks.begin() + std::ptrdiff_t(last),
+                                              [](const auto &x, const auto &y) { return x.max < y.max; })
+                                 ->max);
         }
     }
     index->spanStart = trace->info.spanStart;

@@ -6,6 +6,7 @@
 #include "core/util/progress.h"
 #include "ui/timeline/colors.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -68,6 +69,42 @@ struct SliceRow {
     // byte an event.
     std::vector<std::uint32_t> longestAbove;
 
+    // The summary for zoomed-out frames, where a pixel column holds a few of the row's events
+    // or more: the row's time cut into buckets from `summaryOrigin`, level by level, each level's
+    // buckets twice as long as the level's below, the finest holding kSummaryEvents to twice as
+    // many events on average. A column reads the one or two buckets it covers at the level whose
+    // buckets are at most a column long, one after the other, and never the per-event arrays,
+    // whose reads cost a cache miss each on a view shown the first time: its ends snap to bucket
+    // edges, less than a pixel from the exact ones. Rows of fewer than kSummaryMinEvents events
+    // have none. About 6 bytes an event.
+    static constexpr std::uint32_t kSummaryEvents = 2;
+    static constexpr std::uint32_t kSummaryMinEvents = 1024;
+    static constexpr std::uint32_t kNoEvent = ~std::uint32_t(0);
+    struct Bucket {
+        std::uint32_t firstEnding : 31; // first position whose event ends after the bucket's start
+        std::uint32_t crossing : 1;     // the event at firstEnding began before the bucket
+        float longestDuration = -1;     // of the longest event overlapping the bucket (ns); -1 when none does
+        std::uint16_t busy = 0;         // the share of the bucket's time its events cover, in 1/65535
+        std::uint8_t colors[2] = {};    // the longest's eventColorIndex, by ColorMode
+        Bucket() : firstEnding(0), crossing(0) {}
+    };
+    static_assert(sizeof(Bucket) == 12);
+    static constexpr double kBusyScale = 65535.0;
+    struct SummaryLevel {
+        int shift = 0;               // buckets are 2^shift ns long
+        std::vector<Bucket> buckets; // one more than the level's buckets: the last, past the row's end, closes it
+        std::size_t count() const { return buckets.size() - 1; }
+        // The bucket time t falls in, clamped to [0, count()].
+        std::uint32_t bucketOf(std::int64_t t, std::int64_t origin) const
+        {
+            return t <= origin ? 0 : std::uint32_t(std::min<std::int64_t>((t - origin) >> shift, std::int64_t(count())));
+        }
+    };
+    std::int64_t summaryOrigin = 0;
+    std::vector<SummaryLevel> summary; // finest first
+    // The coarsest level whose buckets are at most nsPerPixel long, or nullptr when none is.
+    const SummaryLevel *summaryFor(double nsPerPixel) const;
+
     std::size_t size() const { return events.size(); }
     std::int64_t durationAt(std::uint32_t position) const { return busyBefore[position + 1] - busyBefore[position]; }
     std::int64_t endAt(std::uint32_t position) const { return starts[position] + durationAt(position); }
@@ -129,6 +166,9 @@ struct TimelineIndex {
         double max = 0;
     };
     std::vector<std::vector<CounterBlock>> counterBlocks;
+    // Above them, per kCounterBlock blocks (kCounterBlock² samples), their largest value: a
+    // column of a fit-all view spans thousands of samples of a long counter.
+    std::vector<std::vector<double>> counterCoarseMax;
     std::int64_t spanStart = 0;
     std::int64_t spanEnd = 0;
 

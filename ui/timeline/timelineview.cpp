@@ -101,10 +101,47 @@ void TimelineView::rebuild()
     if (m_index && (m_drawListStale || !(m_drawList.viewport == m_viewport))) {
         // Built into the arrays of the last list: a new list's memory would be fresh pages,
         // faulted in one by one on the frame's time.
+        reserveFrameArrays();
         buildDrawList(*m_index, m_layout, m_viewport, m_colorMode, m_drawList, m_drawScratch);
         m_drawListStale = false;
     }
     updateFrame();
+}
+
+namespace {
+
+// Grows a vector's capacity to n, its contents kept, and writes the new memory once, so that
+// its pages are faulted in now: a first write to fresh memory costs a page fault per 4 KiB, and
+// the first zoomed-out frame after a close-up would otherwise pay for a megabyte of them.
+template <typename T> void growWritten(std::vector<T> &vector, std::size_t n)
+{
+    if (vector.capacity() >= n)
+        return;
+    const auto size = vector.size();
+    vector.resize(n);
+    vector.resize(size);
+}
+
+} // namespace
+
+void TimelineView::reserveFrameArrays()
+{
+    // A frame's worst case: every visible slice row a box per pixel column, and every visible
+    // counter row two fills a column.
+    int sliceRows = 0;
+    int counterRows = 0;
+    for (const auto &row : m_layout.rows) {
+        sliceRows += row.kind == RowKind::Slices;
+        counterRows += row.kind == RowKind::Counter;
+    }
+    const int visibleRows = m_viewport.height / LayoutMetrics{}.sliceHeight + 2;
+    const auto columns = std::size_t(std::max(0, m_viewport.width) + 4);
+    const auto boxes = std::size_t(std::min(sliceRows, visibleRows)) * columns;
+    const auto counterFills = std::size_t(std::min(counterRows, visibleRows)) * columns * 2;
+    growWritten(m_drawList.boxes, boxes);
+    growWritten(m_drawScratch.boxes, boxes);
+    growWritten(m_fills, boxes + counterFills + 256);
+    growWritten(m_fillScratch, boxes);
 }
 
 void TimelineView::clampViewport()
@@ -376,7 +413,7 @@ void TimelineView::paintRows(QPainter &painter) const
     const QFontMetrics metrics(small);
     for (const auto &box : m_drawList.boxes) {
         const float width = box.x1 - box.x0;
-        if (box.count != 1 || width < 24)
+        if (box.count != 1 || width < 24 || box.event == SliceRow::kNoEvent)
             continue;
         const auto &track = trace.track(m_index->rows[box.row].trackId);
         const std::string_view fullName = trace.string(track.eventName[box.event]);
@@ -577,8 +614,9 @@ bool TimelineView::event(QEvent *event)
         if (box && box->column) {
             const QString where =
                 box->x1 - box->x0 > 1 ? tr("These %1 pixels").arg(int(box->x1 - box->x0)) : tr("This pixel");
-            const QString events = box->count == 1 ? tr("1 event") : tr("%1 events").arg(box->count);
-            const QString busy = QString::number(100 * busyShare(*m_index, m_viewport, *box), 'f', 0);
+            const auto content = columnContent(*m_index, m_viewport, *box);
+            const QString events = content.events == 1 ? tr("1 event") : tr("%1 events").arg(content.events);
+            const QString busy = QString::number(100 * content.busyShare, 'f', 0);
             text += tr("<br>%1: %2, %3% busy").arg(where, events, busy);
         }
         QToolTip::showText(help->globalPos(), text, this);

@@ -131,6 +131,8 @@ private:
     // The whole name of the process, track or counter whose gutter label is at a point.
     QString gutterName(QPoint widgetPos) const;
     void rebuild();
+    // Grows the arrays frames build into to a frame's worst case, see rebuild.
+    void reserveFrameArrays();
     void updateFrame();
     void clampViewport();
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
