@@ -194,8 +194,9 @@ private:
             if (longest.longestDuration < 0)
                 continue; // nothing in the column
             if (double(longest.longestDuration) >= m_minWideNs) {
-                // From the first event of the column's buckets, as the column would have had.
-                m_i = buckets[b0].firstEnding;
+                // From the first event of the column's buckets, as the column would have had,
+                // but for those an earlier pass drew (a wide event the snapped buckets reach back to).
+                m_i = std::max(m_i, std::uint32_t(buckets[b0].firstEnding));
                 m_carried = false;
                 exact(double(timeAt(m_viewport, c + 1)));
                 c = std::max({c, m_lastColumn, m_wideEndColumn});

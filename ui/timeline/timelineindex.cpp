@@ -52,8 +52,11 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
         return;
     const std::int64_t origin = row.starts[0];
     const std::int64_t end = std::max(row.endAt(n - 1), origin + 1); // events do not overlap: the last ends last
+    // The finest buckets: the power of two at or above kSummaryEvents average gaps between starts
+    // (worked out without multiplying the span, which may be most of 64 bits of nanoseconds).
+    const std::int64_t gaps = (end - origin) / n * std::int64_t(SliceRow::kSummaryEvents) + 1;
     int shift = 0;
-    while ((std::int64_t(1) << shift) * n < std::int64_t(SliceRow::kSummaryEvents) * (end - origin))
+    while (shift < 62 && (std::int64_t(1) << shift) < gaps)
         ++shift;
     const auto width = std::int64_t(1) << shift;
     const auto count = std::uint32_t((end - origin + width - 1) / width);
