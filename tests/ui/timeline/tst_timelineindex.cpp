@@ -485,6 +485,13 @@ private Q_SLOTS:
         }
         QVERIFY(columns >= 600);
         QCOMPARE(list.eventsDrawn, std::size_t(20000));
+        // Wherever the columns fall against the buckets, each wide event is drawn once.
+        for (int shift = 1; shift < 40; ++shift) {
+            const Viewport shifted{-937.0 * shift, 2500, 1000, 0, 400};
+            const auto other = buildDrawList(*index, layout, shifted, ColorMode::ByName);
+            const auto once = std::count_if(other.boxes.begin(), other.boxes.end(), [](const DrawBox &box) { return !box.column; });
+            QVERIFY2(once == 10, qPrintable(QStringLiteral("%1 wide boxes at %2").arg(once).arg(shifted.startNs)));
+        }
 
         // The view draws the same: the wide events whole among the columns.
         TimelineView timeline;
