@@ -177,7 +177,8 @@ private:
     {
         const auto &buckets = level.buckets;
         const auto origin = m_row.summaryOrigin;
-        for (int c = std::max(0, int(std::floor(m_viewport.toX(double(origin))))); c < m_viewport.width; ++c) {
+        const int firstColumn = int(std::clamp(std::floor(m_viewport.toX(double(origin))), 0.0, double(m_viewport.width)));
+        for (int c = firstColumn; c < m_viewport.width; ++c) {
             const auto t0 = timeAt(m_viewport, c);
             const auto b0 = level.bucketOf(t0, origin);
             if (b0 >= level.count())
