@@ -164,8 +164,8 @@ private:
             addColumn(column, shareBusy(row, i, next, t0, t1), colorOf(longest), i, next, row.events[longest],
                       longestDuration);
             // The column's last event may run on into the next column.
-            m_carried = !wideNext && row.endAt(next - 1) > t1;
-            i = m_carried ? next - 1 : next;
+            const bool carried = !wideNext && row.endAt(next - 1) > t1;
+            i = carried ? next - 1 : next;
         }
         m_i = i;
     }
@@ -198,7 +198,6 @@ private:
                 // From the first event of the column's buckets, as the column would have had,
                 // but for those an earlier pass drew (a wide event the snapped buckets reach back to).
                 m_i = std::max(m_i, std::uint32_t(buckets[b0].firstEnding));
-                m_carried = false;
                 exact(double(timeAt(m_viewport, c + 1)));
                 c = std::max({c, m_lastColumn, m_wideEndColumn});
                 continue;
@@ -225,7 +224,6 @@ private:
     std::uint32_t m_i = 0;          // the next event to build, event by event
     int m_lastColumn = -1;          // the last pixel column drawn by occupancy
     int m_wideEndColumn = -1;       // the column the last wide event drawn ends in
-    bool m_carried = false;         // event m_i began in m_lastColumn and was drawn there
     std::uint32_t m_counted = 0;    // positions before it are counted in eventsDrawn
     std::int64_t m_runLongest = -1; // the longest duration in the column box being extended
 };

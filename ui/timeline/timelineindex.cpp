@@ -64,9 +64,6 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
     auto &finest = row.summary.emplace_back();
     finest.shift = shift;
     finest.buckets.resize(std::size_t(count) + 1);
-    const auto busyIn = [&](std::uint32_t p, std::int64_t t0, std::int64_t t1) {
-        return std::max<std::int64_t>(0, std::min(row.endAt(p), t1) - std::max(row.starts[p], t0));
-    };
     std::uint32_t p = 0; // the first event ending after the bucket's start
     for (std::uint32_t b = 0; b <= count; ++b) {
         auto &bucket = finest.buckets[b];
@@ -77,14 +74,14 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
         bucket.crossing = p < n && row.starts[p] < t;
         std::int64_t longest = -1;
         std::uint32_t longestAt = 0;
-        std::int64_t busy = 0;
-        for (auto q = p; q < n && row.starts[q] < t + width; ++q) {
-            busy += busyIn(q, t, t + width);
+        auto q = p; // past the events overlapping the bucket
+        for (; q < n && row.starts[q] < t + width; ++q) {
             if (row.durationAt(q) > longest) {
                 longest = row.durationAt(q);
                 longestAt = q;
             }
         }
+        const auto busy = row.busyIn(p, q, t, t + width);
         bucket.busy = std::uint16_t(std::lround(double(busy) / double(width) * SliceRow::kBusyScale));
         if (longest >= 0) {
             bucket.longestDuration = float(longest);
@@ -98,7 +95,7 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
         const auto &below = row.summary.back().buckets;
         SliceRow::SummaryLevel level;
         level.shift = row.summary.back().shift + 1;
-        const auto halves = (below.size() - 1 + 1) / 2;
+        const auto halves = (row.summary.back().count() + 1) / 2;
         level.buckets.resize(halves + 1);
         for (std::size_t b = 0; b < halves; ++b) {
             const auto &left = below[2 * b];
@@ -270,11 +267,9 @@ std::size_t TimelineIndex::memoryBytes() const
     const auto bytes = [](const auto &vector) { return vector.capacity() * sizeof(vector[0]); };
     std::size_t total = bytes(rows) + bytes(trackFirstRow) + bytes(trackRowCount) + bytes(steps) + bytes(counterMax) +
                         bytes(counterBlocks);
-    for (const auto &row : rows)
-        total +=
-            bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) + bytes(row.longestAbove) +
-            bytes(row.summary);
     for (const auto &row : rows) {
+        total += bytes(row.events) + bytes(row.starts) + bytes(row.busyBefore) + bytes(row.blocks) +
+                 bytes(row.longestAbove) + bytes(row.summary);
         for (const auto &level : row.summary)
             total += bytes(level.buckets);
     }
