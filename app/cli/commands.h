@@ -30,6 +30,7 @@ struct CommandSpec {
 void setupInfo(CLI::App &command, int *exitCode);
 void setupOps(CLI::App &command, int *exitCode);
 void setupKernels(CLI::App &command, int *exitCode);
+void setupRoofline(CLI::App &command, int *exitCode);
 void setupLaunches(CLI::App &command, int *exitCode);
 void setupIdle(CLI::App &command, int *exitCode);
 void setupCriticalPath(CLI::App &command, int *exitCode);

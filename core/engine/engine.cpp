@@ -83,42 +83,42 @@ torch::ModelInfo modelInfoOf(const WorkerRun &run, const std::filesystem::path &
     return info;
 }
 
-torch::OpArg argFrom(const nlohmann::json &item)
+analysis::OpArg argFrom(const nlohmann::json &item)
 {
-    torch::OpArg arg;
+    analysis::OpArg arg;
     const auto kind = item.value("k", std::string());
     if (kind == "t") {
-        arg.kind = torch::OpArg::Kind::Tensor;
+        arg.kind = analysis::OpArg::Kind::Tensor;
         arg.values = item.value("s", std::vector<std::int64_t>{});
     } else if (kind == "i") {
-        arg.kind = torch::OpArg::Kind::Int;
+        arg.kind = analysis::OpArg::Kind::Int;
         arg.values = {item.value("v", std::int64_t(0))};
     } else if (kind == "b") {
-        arg.kind = torch::OpArg::Kind::Bool;
+        arg.kind = analysis::OpArg::Kind::Bool;
         arg.values = {item.value("v", std::int64_t(0))};
     } else if (kind == "d") {
-        arg.kind = torch::OpArg::Kind::Double;
+        arg.kind = analysis::OpArg::Kind::Double;
         arg.number = item.value("v", 0.0);
     } else if (kind == "il") {
-        arg.kind = torch::OpArg::Kind::IntList;
+        arg.kind = analysis::OpArg::Kind::IntList;
         arg.values = item.value("v", std::vector<std::int64_t>{});
     } else if (kind == "tl") {
-        arg.kind = torch::OpArg::Kind::TensorList;
+        arg.kind = analysis::OpArg::Kind::TensorList;
         arg.tensors = item.value("s", std::vector<std::vector<std::int64_t>>{});
     } else if (kind == "o") {
-        arg.kind = torch::OpArg::Kind::Other;
+        arg.kind = analysis::OpArg::Kind::Other;
     }
     return arg;
 }
 
-std::vector<torch::OpRecord> opsOf(const WorkerRun &run)
+std::vector<analysis::OpRecord> opsOf(const WorkerRun &run)
 {
-    std::vector<torch::OpRecord> ops;
+    std::vector<analysis::OpRecord> ops;
     const auto *event = eventOf(run, "ops");
     if (!event)
         return ops;
     for (const auto &item : event->value("ops", nlohmann::json::array())) {
-        torch::OpRecord op;
+        analysis::OpRecord op;
         op.name = item.value("name", std::string());
         op.moduleFrames = item.value("frames", std::vector<std::string>{});
         for (const auto &arg : item.value("args", nlohmann::json::array()))
@@ -272,7 +272,7 @@ Result<torch::ProfileReport> profileFrom(const WorkerRun &run, const Engine &eng
     report.peakMemoryBytes = std::max<std::int64_t>(report.peakMemoryBytes, profiled->value("device_peak", std::int64_t(0)));
     report.trace = traceOut;
     report.engine = pythonEngineName(run.info, deviceOf(engine));
-    const bool framed = std::any_of(ops.begin(), ops.end(), [](const torch::OpRecord &op) { return op.moduleFrames.size() > 1; });
+    const bool framed = std::any_of(ops.begin(), ops.end(), [](const analysis::OpRecord &op) { return op.moduleFrames.size() > 1; });
     if (!framed && run.loaded.value("kind", std::string()) == "torchscript" && report.rows.size() > 1)
         report.note = "torch " + run.info.torchVersion +
             " gives Python no module hierarchy for TorchScript (torch 2 with Kineto does): every layer's time and FLOPs are on "

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/analysis/opcost.h"
 #include "core/torch/inputspec.h"
 #include "core/torch/modelfile.h"
-#include "core/torch/opcost.h"
 #include "core/util/result.h"
 
 #include <filesystem>
@@ -10,6 +10,12 @@
 #include <vector>
 
 namespace pyrometer::torch {
+
+// The shape-based formulas are shared with the trace analyses, which cost a trace's ops with them.
+using analysis::OpArg;
+using analysis::OpCost;
+using analysis::opCost;
+using analysis::OpRecord;
 
 // Parameters and operations of one module, in depth-first order of the module tree.
 // macs and flops include the submodules'; selfMacs and selfFlops are the module's own ops

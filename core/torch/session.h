@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/torch/flops.h"
 #include "core/torch/inputspec.h"
-#include "core/torch/opcost.h"
 #include "core/torch/profileevents.h"
 #include "core/util/result.h"
 

@@ -3,7 +3,7 @@
 // weights. Includes libtorch.
 #include "core/torch/variantmodel.h"
 
-#include "core/torch/opcost.h"
+#include "core/torch/flops.h"
 #include "core/torch/prune.h"
 #include "core/torch/sessionimpl.h"
 

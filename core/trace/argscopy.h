@@ -19,6 +19,7 @@ std::uint32_t appendArgs(Trace &to, const Trace &from, RemapString id)
     for (auto args : from.args) {
         args.inputDims = id(args.inputDims);
         args.inputTypes = id(args.inputTypes);
+        args.concreteInputs = id(args.concreteInputs);
         to.args.push_back(args);
     }
     // Parts come one after another, so indices stay sorted.

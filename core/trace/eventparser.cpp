@@ -69,7 +69,7 @@ struct Impl {
     };
     static constexpr std::size_t kShapes = 512;
     std::vector<Shape> shapes = std::vector<Shape>(kShapes);
-    std::vector<Shape> types = std::vector<Shape>(kShapes); // "Input type" texts, as written
+    std::vector<Shape> types = std::vector<Shape>(kShapes); // "Input type" and "Concrete Inputs" texts, as written
 
     Outcome fail(simdjson::error_code error)
     {
@@ -307,6 +307,13 @@ struct Impl {
                 if (keyIs(key, "Collective name")) {
                     if (readCollectiveText(v, raw.collective.name) == Outcome::Fatal)
                         return Outcome::Fatal;
+                    continue;
+                }
+                if (keyIs(key, "Concrete Inputs")) {
+                    od::array array;
+                    std::string_view text;
+                    if (v.get_array().get(array) == simdjson::SUCCESS && array.raw_json().get(text) == simdjson::SUCCESS)
+                        raw.args.concreteInputs = internType(text);
                     continue;
                 }
                 break;

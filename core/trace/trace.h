@@ -38,6 +38,9 @@ struct EventArgs {
     std::int32_t stream = -1;
     StringId inputDims;  // raw JSON text of "Input Dims" / "Input dims", e.g. [[1, 3], []]
     StringId inputTypes; // raw JSON text of "Input type"
+    // Raw JSON text of "Concrete Inputs" (torch 2.x): the values of scalar and list arguments,
+    // ["", "", "[2, 2]", "False"]; what a convolution's stride or a sum's dims were.
+    StringId concreteInputs;
     bool operator==(const EventArgs &) const = default;
 };
 

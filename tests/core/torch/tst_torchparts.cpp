@@ -2,7 +2,7 @@
 // hand-computed layers, libtorch message cleaning, latency statistics, the trace writer.
 #include "core/torch/inputspec.h"
 #include "core/torch/modulepath.h"
-#include "core/torch/opcost.h"
+#include "core/torch/flops.h"
 #include "core/torch/runner.h"
 #include "core/torch/torcherror.h"
 #include "core/torch/traceexport.h"
@@ -14,7 +14,7 @@
 
 #include <sstream>
 
-Q_DECLARE_METATYPE(pyrometer::torch::OpRecord)
+Q_DECLARE_METATYPE(pyrometer::analysis::OpRecord)
 
 using namespace pyrometer;
 using namespace pyrometer::torch;

@@ -1,4 +1,4 @@
-#include "core/torch/opcost.h"
+#include "core/analysis/opcost.h"
 
 #include <algorithm>
 #include <functional>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace pyrometer::torch {
+namespace pyrometer::analysis {
 namespace {
 
 using Shape = std::vector<std::int64_t>;
@@ -465,4 +465,4 @@ OpCost opCost(const OpRecord &op)
     return it->second(op);
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::analysis

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::analysis {
 
 // One argument of a recorded operator call, reduced to what cost formulas need.
 struct OpArg {
@@ -39,4 +39,4 @@ struct OpCost {
 
 OpCost opCost(const OpRecord &op);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::analysis

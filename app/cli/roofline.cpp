@@ -1,0 +1,214 @@
+// pyrometer-cli roofline TRACE: each op's FLOPs, bytes, intensity, achieved rate and how far
+// below its device's roof it runs, compute- or memory-bound.
+#include "app/cli/analysisinput.h"
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "core/analysis/roofline.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace pyrometer::cli {
+namespace {
+
+struct RooflineCliOptions {
+    std::string trace;
+    std::string device;
+    double peakTflops = 0;
+    double bandwidthGbs = 0;
+    bool byShape = false;
+    bool devices = false;
+    std::size_t top = 0;
+    std::string range;
+    Format format = Format::Table;
+};
+
+// A figure to `decimals` places, small ones to three significant digits; or "unknown".
+std::string figure(double value, double scale, int decimals)
+{
+    if (value < 0)
+        return "unknown";
+    const double scaled = value / scale;
+    if (scaled == 0 || scaled >= std::pow(10.0, -decimals + 2))
+        return fixed(scaled, decimals);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", scaled);
+    return text;
+}
+
+nlohmann::json jsonFigure(double value)
+{
+    return value < 0 ? nlohmann::json() : nlohmann::json(value);
+}
+
+int writeDevices(Format format)
+{
+    TextTable text;
+    text.header = {"device", "memory GB/s", "FP32 TFLOPS", "TF32", "BF16", "FP16", "FP8", "INT8 TOPS", "source"};
+    text.rightAligned = {false, true, true, true, true, true, true, true, false};
+    text.dropFirst = {"source", "FP8", "TF32", "FP16"};
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto &d : analysis::deviceTable()) {
+        const auto tera = [](double v) { return v > 0 ? fixed(v / 1e12, 1) : std::string("-"); };
+        using P = analysis::Precision;
+        text.rows.push_back({d.name, fixed(d.bandwidth / 1e9, 0), tera(d.vectorFlops), tera(d.matrix(P::TF32)),
+                             tera(d.matrix(P::BF16)), tera(d.matrix(P::FP16)), tera(d.matrix(P::FP8)),
+                             tera(d.matrix(P::INT8)), d.source});
+        nlohmann::json matrix;
+        for (std::size_t p = 0; p < analysis::kPrecisionCount; ++p)
+            matrix[std::string(analysis::precisionName(static_cast<P>(p)))] = d.matrixFlops[p];
+        rows.push_back({{"name", d.name}, {"bandwidth", d.bandwidth}, {"vector_flops", d.vectorFlops},
+                        {"matrix_flops", matrix}, {"source", d.source}});
+    }
+    if (format == Format::Json)
+        writeJson(std::cout, {{"devices", rows}});
+    else
+        writeTable(std::cout, text, format);
+    return kSuccess;
+}
+
+// --device NAME from the table, or --peak and --bandwidth for a device it lacks.
+std::optional<std::optional<analysis::DeviceRoof>> deviceOption(const RooflineCliOptions &options)
+{
+    if (options.peakTflops > 0 || options.bandwidthGbs > 0) {
+        if (options.peakTflops <= 0 || options.bandwidthGbs <= 0) {
+            badInput(options.trace + ": --peak and --bandwidth go together (TFLOP/s and GB/s of the device)");
+            return std::nullopt;
+        }
+        return analysis::customDevice(options.device.empty() ? "custom" : options.device, options.peakTflops * 1e12,
+                                      options.bandwidthGbs * 1e9);
+    }
+    if (options.device.empty())
+        return std::optional<analysis::DeviceRoof>();
+    auto device = analysis::findDevice(options.device);
+    if (!device) {
+        badInput(options.trace + ": --device " + options.device
+                 + ": not in the device table (see pyrometer-cli roofline --devices); give --peak TFLOPS and "
+                   "--bandwidth GBS for it");
+        return std::nullopt;
+    }
+    return device;
+}
+
+std::string deviceLine(const analysis::Roofline &roofline)
+{
+    const std::string traced = roofline.traceDevice.empty() ? std::string("no device named in the trace")
+                                                            : "the trace's device: " + roofline.traceDevice;
+    if (!roofline.device)
+        return traced + ". Its roof is unknown: give --device NAME (pyrometer-cli roofline --devices lists them) or "
+                        "--peak TFLOPS --bandwidth GBS.";
+    const auto &d = *roofline.device;
+    return traced + ". Roof: " + d.name + ", " + fixed(d.bandwidth / 1e9, 0) + " GB/s, FP32 " + fixed(d.vectorFlops / 1e12, 1)
+        + " TFLOP/s (" + d.source + ").";
+}
+
+int runRoofline(const RooflineCliOptions &options)
+{
+    if (options.devices)
+        return writeDevices(options.format);
+    if (options.trace.empty())
+        return badInput("roofline: TRACE is required (or --devices)");
+    const auto device = deviceOption(options);
+    if (!device)
+        return kBadInput;
+    const auto input = loadAnalysisInput(options.trace);
+    if (!input)
+        return kBadInput;
+    const auto range = parseRangeOption(options.range, *input, options.trace);
+    if (!range)
+        return kBadInput;
+    analysis::RooflineOptions rooflineOptions;
+    rooflineOptions.byShape = options.byShape;
+    rooflineOptions.top = options.top;
+    rooflineOptions.range = *range;
+    rooflineOptions.device = *device;
+    const auto roofline = analysis::buildRoofline(*input->index, rooflineOptions);
+    const auto findings = analysis::rooflineFindings(roofline);
+    const auto share = [&](std::int64_t ns) { return roofline.totalNs > 0 ? 100.0 * double(ns) / double(roofline.totalNs) : 0.0; };
+
+    if (options.format == Format::Json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto &row : roofline.rows) {
+            nlohmann::json r{{"op", row.name}, {"calls", row.calls}, {"time_us", micros(row.timeNs)}, {"pct", share(row.timeNs)},
+                             {"dtype", row.dtype}, {"unit", row.unit == analysis::WorkUnit::Matrix ? "matrix" : "vector"},
+                             {"flops", jsonFigure(row.flops)}, {"bytes", jsonFigure(row.bytes)},
+                             {"intensity", jsonFigure(row.intensity)}, {"achieved_flops", jsonFigure(row.achievedFlops)},
+                             {"achieved_bandwidth", jsonFigure(row.achievedBandwidth)},
+                             {"pct_of_roof", jsonFigure(row.percentOfRoof)}, {"bound", analysis::boundName(row.bound)}};
+            if (options.byShape)
+                r["shape"] = row.shape;
+            if (row.roof)
+                r["roof"] = {{"precision", analysis::precisionName(row.roof->precision)},
+                             {"peak_flops", row.roof->peakFlops},
+                             {"bandwidth", row.roof->bandwidth}};
+            rows.push_back(std::move(r));
+        }
+        nlohmann::json advice = nlohmann::json::array();
+        for (const auto &f : findings)
+            advice.push_back({{"op", f.op}, {"text", f.text}, {"share", f.share}});
+        nlohmann::json deviceJson;
+        if (roofline.device)
+            deviceJson = {{"name", roofline.device->name}, {"bandwidth", roofline.device->bandwidth},
+                          {"vector_flops", roofline.device->vectorFlops}, {"source", roofline.device->source}};
+        writeJson(std::cout, {{"trace_device", roofline.traceDevice}, {"device", deviceJson}, {"gpu", roofline.gpu},
+                              {"total_us", micros(roofline.totalNs)}, {"known_us", micros(roofline.knownNs)},
+                              {"rows", rows}, {"advice", advice}});
+        return kSuccess;
+    }
+    TextTable text;
+    text.header = {"op"};
+    if (options.byShape)
+        text.header.push_back("input dims");
+    text.header.insert(text.header.end(), {"calls", options.format == Format::Table ? "time us" : "time_us", "%", "GFLOP", "MB",
+                                           "FLOP/B", "TFLOP/s", "GB/s", "roof", "% of roof", "bound"});
+    text.rightAligned.assign(text.header.size(), true);
+    text.rightAligned[0] = false;
+    if (options.byShape)
+        text.rightAligned[1] = false;
+    text.dropFirst = {"input dims", "GB/s", "MB", "calls", "roof", "GFLOP"};
+    for (const auto &row : roofline.rows) {
+        std::vector<std::string> cells{row.name};
+        if (options.byShape)
+            cells.push_back(row.shape);
+        cells.insert(cells.end(), {std::to_string(row.calls), microsText(row.timeNs, options.format), fixed(share(row.timeNs), 2),
+                                   figure(row.flops, 1e9, 3), figure(row.bytes, 1e6, 3), figure(row.intensity, 1, 2),
+                                   figure(row.achievedFlops, 1e12, 3), figure(row.achievedBandwidth, 1e9, 1),
+                                   row.roof ? std::string(analysis::precisionName(row.roof->precision)) : "unknown",
+                                   figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
+        text.rows.push_back(std::move(cells));
+    }
+    writeTable(std::cout, text, options.format);
+    if (options.format != Format::Table)
+        return kSuccess;
+    std::cout << '\n';
+    writeText(std::cout, deviceLine(roofline), options.format);
+    writeText(std::cout,
+              "Known work covers " + fixed(share(roofline.knownNs), 1) + "% of the " + (roofline.gpu ? "device" : "op")
+                  + " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us).",
+              options.format);
+    for (const auto &f : findings)
+        writeText(std::cout, "- " + f.text, options.format);
+    return kSuccess;
+}
+
+} // namespace
+
+void setupRoofline(CLI::App &command, int *exitCode)
+{
+    auto options = std::make_shared<RooflineCliOptions>();
+    command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory");
+    command.add_option("--device", options->device,
+                       "The device whose roof to use, by name (\"H100 PCIe\", \"A100 80GB\", \"MI300X\"); by default the "
+                       "trace's own");
+    command.add_option("--peak", options->peakTflops, "Peak TFLOP/s of a device the table lacks (with --bandwidth)");
+    command.add_option("--bandwidth", options->bandwidthGbs, "Memory bandwidth in GB/s of a device the table lacks (with --peak)");
+    command.add_flag("--by-shape", options->byShape, "One row per op and input dims");
+    command.add_flag("--devices", options->devices, "Only the device table, with each figure's source");
+    addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);
+    addRangeOption(command, &options->range);
+    addFormatOption(command, &options->format);
+    command.callback([options, exitCode] { *exitCode = runRoofline(*options); });
+}
+
+} // namespace pyrometer::cli

@@ -1,0 +1,332 @@
+// Work per op against an independent calculation from the raw JSON (scripts/make-roofline-fixtures.py),
+// and rooflines worked by hand: a GEMM and an elementwise op on an H100, an unknown device, an op
+// of unknown work, each op counted once.
+#include "analysistestutil.h"
+#include "core/analysis/roofline.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+using namespace pyrometer;
+using namespace pyrometer::analysis;
+using namespace pyrometer::analysis::testing;
+
+namespace {
+
+// The golden file's key of a call: name and its texts as compact JSON.
+std::string canonical(std::string_view text)
+{
+    return text.empty() ? std::string() : nlohmann::json::parse(text).dump();
+}
+
+double goldenFigure(const std::string &text)
+{
+    return text == "unknown" ? OpWork::kUnknown : std::stod(text);
+}
+
+bool sameFigure(double a, double b)
+{
+    return (a < 0 && b < 0) || std::abs(a - b) <= 1e-12 * std::max(std::abs(a), 1.0);
+}
+
+// A GPU trace of a few ops, each launching one kernel by correlation, on device `device`.
+// Each op: name, input dims, input types, concrete inputs (JSON texts), kernel duration in µs.
+struct TestOp {
+    std::string name;
+    std::string dims;
+    std::string types;
+    std::string concrete;
+    int kernelUs = 0;
+    std::vector<TestOp> children = {};
+};
+
+class TraceWriter {
+public:
+    explicit TraceWriter(std::string device) : m_device(std::move(device)) {}
+    std::string json(const std::vector<TestOp> &ops)
+    {
+        int at = 10;
+        for (const auto &op : ops)
+            at = add(op, at) + 5;
+        std::string text = R"({"deviceProperties": [{"id": 0, "name": ")" + m_device + R"("}], "traceEvents": [)";
+        for (std::size_t i = 0; i < m_events.size(); ++i)
+            text += (i ? ",\n" : "\n") + m_events[i];
+        return text + "]}";
+    }
+
+private:
+    // Returns the op's end (µs); children run one after another inside it.
+    int add(const TestOp &op, int start)
+    {
+        const int me = int(m_events.size());
+        m_events.emplace_back();
+        int at = start + 1;
+        for (const auto &child : op.children)
+            at = add(child, at) + 1;
+        if (op.kernelUs > 0) {
+            const int correlation = ++m_correlation;
+            m_events.push_back(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
+                               + std::to_string(at) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(correlation) + "}}");
+            m_events.push_back(R"({"ph": "X", "cat": "kernel", "name": "kernel_)" + std::to_string(correlation)
+                               + R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(m_gpuClock) + R"(, "dur": )"
+                               + std::to_string(op.kernelUs) + R"(, "args": {"correlation": )" + std::to_string(correlation)
+                               + R"(, "device": 0, "stream": 7}})");
+            m_gpuClock += op.kernelUs + 5;
+            at += 3;
+        }
+        std::string args = R"("Input Dims": )" + op.dims + R"(, "Input type": )" + op.types;
+        if (!op.concrete.empty())
+            args += R"(, "Concrete Inputs": )" + op.concrete;
+        m_events[std::size_t(me)] = R"({"ph": "X", "cat": "cpu_op", "name": ")" + op.name + R"(", "pid": 1, "tid": 1, "ts": )"
+            + std::to_string(start) + R"(, "dur": )" + std::to_string(at + 1 - start) + R"(, "args": {)" + args + "}}";
+        return at + 1;
+    }
+
+    std::string m_device;
+    std::vector<std::string> m_events;
+    int m_correlation = 0;
+    int m_gpuClock = 100000;
+};
+
+Loaded loadText(const QTemporaryDir &dir, const std::string &text)
+{
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+    std::ofstream(path) << text;
+    auto loaded = trace::loadTrace(path);
+    if (!loaded.ok())
+        return {};
+    return {loaded.value(), buildTraceIndex(*loaded.value())};
+}
+
+const RooflineRow *rowNamed(const Roofline &roofline, const std::string &name)
+{
+    for (const auto &row : roofline.rows)
+        if (row.name == name)
+            return &row;
+    return nullptr;
+}
+
+const TestOp kGemm{"aten::mm", "[[4096, 4096], [4096, 4096]]", R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])", 200};
+const TestOp kAdd{"aten::add", "[[16777216], [16777216], []]", R"(["float", "float", "Scalar"])", R"(["", "", "1"])", 100};
+
+} // namespace
+
+class TestRoofline : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { verifyFixtures(); }
+
+    void workMatchesIndependentCalculation_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const char *name : {"h100_bert", "mi250_rocm", "v100_resnet50"})
+            QTest::newRow(name) << QString(name);
+    }
+
+    // Every op with a formula in the fixture has the FLOPs and bytes the script computed from
+    // the raw JSON, unknown where it says unknown; every row of the golden file occurs.
+    void workMatchesIndependentCalculation()
+    {
+        QFETCH(QString, fixture);
+        const auto loaded = loadFixture(fixture.toStdString());
+        QVERIFY(loaded.trace);
+        std::map<std::string, std::pair<double, double>> golden;
+        const auto csv = readCsv(goldenPath(fixture.toStdString(), ".opwork.csv"));
+        QVERIFY(csv.size() > 1);
+        for (std::size_t r = 1; r < csv.size(); ++r)
+            golden[csv[r][0] + '\t' + csv[r][1] + '\t' + csv[r][2] + '\t' + csv[r][3]] = {goldenFigure(csv[r][4]), goldenFigure(csv[r][5])};
+        const auto &trace = *loaded.trace;
+        std::set<std::string> seen;
+        for (const auto &track : trace.tracks) {
+            for (std::size_t e = 0; e < track.size(); ++e) {
+                if (track.args[e] == trace::Track::kNoArgs)
+                    continue;
+                const auto &args = trace.args[track.args[e]];
+                if (!args.inputDims.isValid() || !args.inputTypes.isValid())
+                    continue;
+                const auto name = trace.string(track.eventName[e]);
+                const auto concrete = args.concreteInputs.isValid() ? trace.string(args.concreteInputs) : std::string_view();
+                const auto work = opWork(name, trace.string(args.inputDims), trace.string(args.inputTypes), concrete);
+                if (!work.hasFormula)
+                    continue;
+                const auto key = std::string(name) + '\t' + canonical(trace.string(args.inputDims)) + '\t'
+                    + canonical(trace.string(args.inputTypes)) + '\t' + canonical(concrete);
+                const auto it = golden.find(key);
+                QVERIFY2(it != golden.end(), ("not in the golden file: " + key).c_str());
+                QVERIFY2(sameFigure(work.flops, it->second.first),
+                         (key + ": flops " + std::to_string(work.flops) + ", golden " + std::to_string(it->second.first)).c_str());
+                QVERIFY2(sameFigure(work.bytes, it->second.second),
+                         (key + ": bytes " + std::to_string(work.bytes) + ", golden " + std::to_string(it->second.second)).c_str());
+                seen.insert(key);
+            }
+        }
+        QCOMPARE(seen.size(), golden.size());
+    }
+
+    // A 4096^3 BF16 GEMM in 200 µs and an FP32 add of 16 Mi elements in 100 µs on an H100 SXM5
+    // (989.4 TFLOP/s BF16, 67 TFLOP/s FP32 vector, 3.35 TB/s).
+    void gemmAndElementwiseOnH100()
+    {
+        QTemporaryDir dir;
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({kGemm, kAdd}));
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        QVERIFY(roofline.gpu);
+        QVERIFY(roofline.device);
+        QCOMPARE(roofline.device->name, std::string("NVIDIA H100 SXM5 80GB"));
+
+        const auto *gemm = rowNamed(roofline, "aten::mm");
+        QVERIFY(gemm);
+        const double n = 4096;
+        QCOMPARE(gemm->calls, 1u);
+        QCOMPARE(gemm->timeNs, 200000);
+        QCOMPARE(gemm->flops, 2 * n * n * n);
+        QCOMPARE(gemm->bytes, 3 * n * n * 2);
+        QCOMPARE(gemm->intensity, 2 * n * n * n / (3 * n * n * 2)); // 1365.3 FLOP/byte
+        QCOMPARE(gemm->achievedFlops, 2 * n * n * n / 200e-6);      // 687.2 TFLOP/s
+        QVERIFY(gemm->roof);
+        QCOMPARE(gemm->roof->precision, Precision::BF16);
+        QCOMPARE(gemm->roof->peakFlops, 989.4e12);
+        QCOMPARE(gemm->bound, Bound::Compute); // the ridge is 989.4 / 3.35 = 295 FLOP/byte
+        QVERIFY(std::abs(gemm->percentOfRoof - 69.4556) < 1e-3);
+
+        const auto *add = rowNamed(roofline, "aten::add");
+        QVERIFY(add);
+        const double elements = 16777216;
+        QCOMPARE(add->flops, elements);
+        QCOMPARE(add->bytes, 3 * elements * 4);
+        QCOMPARE(add->roof->precision, Precision::FP32);
+        QCOMPARE(add->roof->peakFlops, 67e12);
+        QCOMPARE(add->bound, Bound::Memory); // 1/12 FLOP/byte
+        QCOMPARE(add->achievedBandwidth, 3 * elements * 4 / 100e-6); // 2.01 TB/s
+        // Its roof at 1/12 FLOP/byte is 3.35e12 / 12 FLOP/s: 60.1% of it.
+        QVERIFY(std::abs(add->percentOfRoof - 100 * (elements / 100e-6) / (3.35e12 / 12)) < 1e-9);
+        QCOMPARE(roofline.totalNs, 300000);
+        QCOMPARE(roofline.knownNs, 300000);
+    }
+
+    // A device the table lacks has no roof: figures of work and achieved rates stay, the share
+    // of the roof and the bound are unknown; a given roof then places the ops.
+    void unknownDeviceHasNoRoof()
+    {
+        QTemporaryDir dir;
+        const auto loaded = loadText(dir, TraceWriter("AMD Radeon Graphics").json({kGemm}));
+        QVERIFY(loaded.index);
+        auto roofline = buildRoofline(*loaded.index);
+        QCOMPARE(roofline.traceDevice, std::string("AMD Radeon Graphics"));
+        QVERIFY(!roofline.device);
+        const auto *gemm = rowNamed(roofline, "aten::mm");
+        QVERIFY(gemm);
+        QVERIFY(gemm->known());
+        QVERIFY(!gemm->roof);
+        QCOMPARE(gemm->percentOfRoof, OpWork::kUnknown);
+        QCOMPARE(gemm->bound, Bound::Unknown);
+
+        RooflineOptions options;
+        options.device = customDevice("mine", 1000e12, 2e12);
+        roofline = buildRoofline(*loaded.index, options);
+        gemm = rowNamed(roofline, "aten::mm");
+        QVERIFY(gemm && gemm->roof);
+        QCOMPARE(gemm->roof->peakFlops, 1000e12);
+        QCOMPARE(gemm->bound, Bound::Compute);
+        QVERIFY(std::abs(gemm->percentOfRoof - 100 * (2 * 4096.0 * 4096 * 4096 / 200e-6) / 1000e12) < 1e-9);
+        QVERIFY(findDevice("mi300x"));
+        options.device = findDevice("mi300x");
+        QCOMPARE(buildRoofline(*loaded.index, options).device->name, std::string("AMD Instinct MI300X"));
+    }
+
+    // An op without a formula, or whose shapes the trace lacks, is unknown work, never 0: its
+    // time is kept apart and does not count as known.
+    void unknownWorkIsShownAsSuch()
+    {
+        QTemporaryDir dir;
+        const TestOp scatter{"aten::scatter_add_", "[[1024], [], [1024], [1024]]", R"(["float", "Int", "long int", "float"])",
+                             R"(["", "0", "", ""])", 50};
+        // A convolution without Concrete Inputs (before torch 2.0): its output size is unknown.
+        const TestOp conv{"aten::conv2d", "[[8, 3, 32, 32], [16, 3, 3, 3], [], [], [], [], []]",
+                          R"(["float", "float", "", "GenericList", "GenericList", "GenericList", "Int"])", "", 30};
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({kAdd, scatter, conv}));
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        QCOMPARE(roofline.totalNs, 180000);
+        QCOMPARE(roofline.knownNs, 100000);
+        QVERIFY(roofline.rows.front().known());
+        for (const auto *name : {"aten::scatter_add_", "aten::conv2d"}) {
+            const auto *row = rowNamed(roofline, name);
+            QVERIFY2(row, name);
+            QVERIFY(!row->known());
+            QCOMPARE(row->flops, OpWork::kUnknown);
+            QCOMPARE(row->bound, Bound::Unknown);
+            QCOMPARE(row->calls, 1u);
+        }
+        QCOMPARE(rowNamed(roofline, "aten::scatter_add_")->timeNs, 50000);
+        QCOMPARE(roofline.rows.back().known(), false);
+    }
+
+    // aten::linear holds aten::addmm, which launches the kernel: one call of known work, not two.
+    // An unknown outer op leaves its inner ops to be counted.
+    void eachOpCountedOnce()
+    {
+        QTemporaryDir dir;
+        TestOp addmm{"aten::addmm", "[[512], [128, 256], [256, 512], [], []]",
+                     R"(["float", "float", "float", "Scalar", "Scalar"])", R"(["", "", "", "1", "1"])", 40};
+        TestOp linear{"aten::linear", "[[128, 256], [512, 256], [512]]", R"(["float", "float", "float"])", R"(["", "", ""])", 0,
+                      {addmm}};
+        TestOp wrapper{"aten::my_wrapper", "[[128, 256]]", R"(["float"])", R"([""])", 0, {kAdd}};
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear, wrapper}));
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        QVERIFY(!rowNamed(roofline, "aten::addmm"));
+        const auto *row = rowNamed(roofline, "aten::linear");
+        QVERIFY(row);
+        QCOMPARE(row->calls, 1u);
+        QCOMPARE(row->timeNs, 40000);
+        QCOMPARE(row->flops, 2.0 * 128 * 256 * 512 + 128 * 512);
+        QCOMPARE(row->bytes, (128.0 * 256 + 512 * 256 + 512 + 128 * 512) * 4);
+        QCOMPARE(row->roof->precision, Precision::FP32); // a matmul: torch leaves TF32 off
+        QVERIFY(rowNamed(roofline, "aten::add"));
+        QVERIFY(!rowNamed(roofline, "aten::my_wrapper"));
+        QCOMPARE(roofline.knownNs, 140000);
+
+        // A float convolution on NVIDIA takes the TF32 roof (cuDNN's default under torch).
+        const auto a100 = *findDevice("A100 80GB");
+        QCOMPARE(roofFor(a100, "float", WorkUnit::Matrix, true).precision, Precision::TF32);
+        QCOMPARE(roofFor(a100, "float", WorkUnit::Matrix, false).precision, Precision::FP32);
+        QCOMPARE(roofFor(*findDevice("MI300X"), "float", WorkUnit::Matrix, true).precision, Precision::FP32);
+    }
+
+    // On the H100 fixture every op of known work has a roof and a bound, and the findings name
+    // ops of the table.
+    void bertOnH100()
+    {
+        const auto loaded = loadFixture("h100_bert");
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        QVERIFY(roofline.device);
+        QCOMPARE(roofline.device->name, std::string("NVIDIA H100 SXM5 80GB"));
+        QVERIFY(roofline.knownNs > 0 && roofline.knownNs <= roofline.totalNs);
+        std::int64_t known = 0;
+        for (const auto &row : roofline.rows) {
+            if (!row.known())
+                continue;
+            known += row.timeNs;
+            QVERIFY(row.roof);
+            QVERIFY(row.bound != Bound::Unknown);
+            QVERIFY2(row.percentOfRoof > 0 && row.percentOfRoof < 100, row.name.c_str());
+        }
+        QCOMPARE(known, roofline.knownNs);
+        QVERIFY(rowNamed(roofline, "aten::linear"));
+        QVERIFY(rowNamed(roofline, "aten::scaled_dot_product_attention"));
+        for (const auto &finding : rooflineFindings(roofline))
+            QVERIFY(rowNamed(roofline, finding.op));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoofline)
+#include "tst_roofline.moc"
