@@ -1,11 +1,16 @@
-// pyrometer-cli roofline TRACE: each op's FLOPs, bytes, intensity, achieved rate and how far
-// below its device's roof it runs, compute- or memory-bound.
+// pyrometer-cli roofline TRACE|MODEL: each op's (or a model's layer's, across batch sizes) FLOPs,
+// bytes, intensity, achieved rate and how far below its device's roof it runs, compute- or
+// memory-bound.
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/variantoptions.h"
 #include "core/analysis/roofline.h"
+#include "core/engine/layerrooflines.h"
+#include "core/torch/cpuroof.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 
@@ -22,6 +27,12 @@ struct RooflineCliOptions {
     std::size_t top = 0;
     std::string range;
     Format format = Format::Table;
+    // A MODEL: its inputs, the batch sizes to profile at, the engine.
+    std::string input;
+    std::vector<std::int64_t> batches;
+    int threads = 0;
+    int iterations = 5;
+    std::string python;
 };
 
 // A figure to `decimals` places, small ones to three significant digits; or "unknown".
@@ -103,12 +114,114 @@ std::string deviceLine(const analysis::Roofline &roofline)
         + " TFLOP/s (" + d.source + ").";
 }
 
+nlohmann::json rowJson(const analysis::RooflineRow &row, double share)
+{
+    nlohmann::json r{{"calls", row.calls}, {"time_us", micros(row.timeNs)}, {"pct", share},
+                     {"dtype", row.dtype}, {"unit", row.unit == analysis::WorkUnit::Matrix ? "matrix" : "vector"},
+                     {"flops", jsonFigure(row.flops)}, {"bytes", jsonFigure(row.bytes)},
+                     {"intensity", jsonFigure(row.intensity)}, {"achieved_flops", jsonFigure(row.achievedFlops)},
+                     {"achieved_bandwidth", jsonFigure(row.achievedBandwidth)},
+                     {"pct_of_roof", jsonFigure(row.percentOfRoof)}, {"bound", analysis::boundName(row.bound)}};
+    if (row.roof)
+        r["roof"] = {{"precision", analysis::precisionName(row.roof->precision)},
+                     {"peak_flops", row.roof->peakFlops},
+                     {"bandwidth", row.roof->bandwidth}};
+    return r;
+}
+
+nlohmann::json deviceJson(const std::optional<analysis::DeviceRoof> &device)
+{
+    if (!device)
+        return nullptr;
+    return {{"name", device->name}, {"bandwidth", device->bandwidth}, {"vector_flops", device->vectorFlops},
+            {"source", device->source}, {"measured", device->measured}};
+}
+
+// A model: a per-layer profile at each batch size, each layer under the roof of the device that
+// ran it (this CPU's, measured, for the embedded engine).
+int runModelRoofline(const RooflineCliOptions &options)
+{
+    EngineOptions engineOptions;
+    engineOptions.python = options.python;
+    const bool cuda = options.device.rfind("cuda", 0) == 0;
+    if (cuda)
+        engineOptions.device = options.device;
+    const auto engine = engineFrom(options.trace, engineOptions);
+    if (!engine)
+        return kBadInput;
+    const auto inputs = parseInputOption(options.trace, options.input, torch::BatchDim::Swept);
+    if (!inputs)
+        return kBadInput;
+    engine::LayerRooflineOptions rooflineOptions;
+    rooflineOptions.run.inputs = *inputs;
+    rooflineOptions.run.warmup = 2;
+    rooflineOptions.run.iterations = options.iterations;
+    rooflineOptions.run.threads = options.threads;
+    rooflineOptions.batches = options.batches;
+    rooflineOptions.cpuRoofCache = torch::defaultCpuRoofCache();
+    if (options.peakTflops > 0 || options.bandwidthGbs > 0 || (!options.device.empty() && options.device != "cpu" && !cuda)) {
+        const auto chosen = deviceOption(options);
+        if (!chosen)
+            return kBadInput;
+        rooflineOptions.device = *chosen;
+    }
+    ProgressReporter progress;
+    const auto ran = engine::runLayerRooflines(*engine, options.trace, rooflineOptions, progress, StopToken());
+    if (!ran.ok())
+        return badInput(ran.error().message);
+    const auto &device = ran->device;
+    const auto &results = ran->batches;
+    if (options.format == Format::Json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto &[batch, roofline] : results) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (const auto &row : roofline.rows) {
+                auto r = rowJson(row, roofline.totalNs > 0 ? 100.0 * double(row.timeNs) / double(roofline.totalNs) : 0.0);
+                r["layer"] = row.name;
+                r["type"] = row.shape;
+                rows.push_back(std::move(r));
+            }
+            out.push_back({{"batch", batch}, {"total_us", micros(roofline.totalNs)}, {"layers", rows}});
+        }
+        writeJson(std::cout, {{"model", options.trace}, {"engine", ran->engine}, {"device", deviceJson(device)}, {"batches", out}});
+        return kSuccess;
+    }
+    TextTable text;
+    text.header = {"batch", "layer", "type", "ms", "%", "GFLOP", "MB", "FLOP/B", "GFLOP/s", "GB/s", "% of roof", "bound"};
+    text.rightAligned = {true, false, false, true, true, true, true, true, true, true, true, true};
+    text.dropFirst = {"type", "GB/s", "MB", "GFLOP"};
+    for (const auto &[batch, roofline] : results) {
+        std::size_t shown = 0;
+        for (const auto &row : roofline.rows) {
+            if (options.top > 0 && shown++ >= options.top)
+                break;
+            const double share = roofline.totalNs > 0 ? 100.0 * double(row.timeNs) / double(roofline.totalNs) : 0.0;
+            text.rows.push_back({std::to_string(batch), row.name, row.shape, fixed(double(row.timeNs) / 1e6, 3), fixed(share, 1),
+                                 figure(row.flops, 1e9, 3), figure(row.bytes, 1e6, 3), figure(row.intensity, 1, 2),
+                                 figure(row.achievedFlops, 1e9, 1), figure(row.achievedBandwidth, 1e9, 1),
+                                 figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
+        }
+    }
+    writeTable(std::cout, text, options.format);
+    if (options.format == Format::Table) {
+        std::cout << '\n';
+        writeText(std::cout,
+                  device ? "Roof: " + device->name + ", " + fixed(device->vectorFlops / 1e9, 1) + " GFLOP/s, " +
+                               fixed(device->bandwidth / 1e9, 1) + " GB/s (" + device->source + ")."
+                         : std::string("The roof is unknown: give --device NAME or --peak TFLOPS --bandwidth GBS."),
+                  options.format);
+    }
+    return kSuccess;
+}
+
 int runRoofline(const RooflineCliOptions &options)
 {
     if (options.devices)
         return writeDevices(options.format);
     if (options.trace.empty())
-        return badInput("roofline: TRACE is required (or --devices)");
+        return badInput("roofline: TRACE or MODEL is required (or --devices)");
+    if (trace::classifyInput(options.trace) == trace::InputKind::Model)
+        return runModelRoofline(options);
     const auto device = deviceOption(options);
     if (!device)
         return kBadInput;
@@ -130,28 +243,16 @@ int runRoofline(const RooflineCliOptions &options)
     if (options.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto &row : roofline.rows) {
-            nlohmann::json r{{"op", row.name}, {"calls", row.calls}, {"time_us", micros(row.timeNs)}, {"pct", share(row.timeNs)},
-                             {"dtype", row.dtype}, {"unit", row.unit == analysis::WorkUnit::Matrix ? "matrix" : "vector"},
-                             {"flops", jsonFigure(row.flops)}, {"bytes", jsonFigure(row.bytes)},
-                             {"intensity", jsonFigure(row.intensity)}, {"achieved_flops", jsonFigure(row.achievedFlops)},
-                             {"achieved_bandwidth", jsonFigure(row.achievedBandwidth)},
-                             {"pct_of_roof", jsonFigure(row.percentOfRoof)}, {"bound", analysis::boundName(row.bound)}};
+            auto r = rowJson(row, share(row.timeNs));
+            r["op"] = row.name;
             if (options.byShape)
                 r["shape"] = row.shape;
-            if (row.roof)
-                r["roof"] = {{"precision", analysis::precisionName(row.roof->precision)},
-                             {"peak_flops", row.roof->peakFlops},
-                             {"bandwidth", row.roof->bandwidth}};
             rows.push_back(std::move(r));
         }
         nlohmann::json advice = nlohmann::json::array();
         for (const auto &f : findings)
             advice.push_back({{"op", f.op}, {"text", f.text}, {"share", f.share}});
-        nlohmann::json deviceJson;
-        if (roofline.device)
-            deviceJson = {{"name", roofline.device->name}, {"bandwidth", roofline.device->bandwidth},
-                          {"vector_flops", roofline.device->vectorFlops}, {"source", roofline.device->source}};
-        writeJson(std::cout, {{"trace_device", roofline.traceDevice}, {"device", deviceJson}, {"gpu", roofline.gpu},
+        writeJson(std::cout, {{"trace_device", roofline.traceDevice}, {"device", deviceJson(roofline.device)}, {"gpu", roofline.gpu},
                               {"total_us", micros(roofline.totalNs)}, {"known_us", micros(roofline.knownNs)},
                               {"rows", rows}, {"advice", advice}});
         return kSuccess;
@@ -197,10 +298,20 @@ int runRoofline(const RooflineCliOptions &options)
 void setupRoofline(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<RooflineCliOptions>();
-    command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory");
+    command.add_option("TRACE", options->trace,
+                       "A .json or .json.gz trace, a TensorBoard log directory, or a MODEL (.pt, .pt2, model.py:factory) to "
+                       "profile per layer");
     command.add_option("--device", options->device,
                        "The device whose roof to use, by name (\"H100 PCIe\", \"A100 80GB\", \"MI300X\"); by default the "
-                       "trace's own");
+                       "trace's own. For a MODEL: cpu (this machine's roof, measured once and cached) or cuda[:N] (run by "
+                       "the Python engine, --python)");
+    command.add_option("--input", options->input, "MODEL: input shapes, B written for the batch: Bx3x224x224");
+    command.add_option("--batches", options->batches, "MODEL: the batch sizes to profile at, 1,8,32 (default: --input's)")
+        ->delimiter(',')
+        ->check(wholeNumberFrom(1));
+    addCountOption(command, "--threads", options->threads, 0, "MODEL: intra-op threads (0: libtorch's default)", false);
+    addCountOption(command, "--iters", options->iterations, 1, "MODEL: profiled runs per batch size");
+    command.add_option("--python", options->python, "MODEL: run it in this Python interpreter's torch (the Python engine)");
     command.add_option("--peak", options->peakTflops, "Peak TFLOP/s of a device the table lacks (with --bandwidth)");
     command.add_option("--bandwidth", options->bandwidthGbs, "Memory bandwidth in GB/s of a device the table lacks (with --peak)");
     command.add_flag("--by-shape", options->byShape, "One row per op and input dims");

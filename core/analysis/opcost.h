@@ -13,6 +13,7 @@ struct OpArg {
     std::vector<std::int64_t> values; // Tensor: its sizes; IntList: the ints; Int/Bool: one value
     std::vector<std::vector<std::int64_t>> tensors; // TensorList: each tensor's sizes
     double number = 0;                              // Double
+    int elementBytes = 0; // Tensor: the size of one element of its dtype; 0 when not recorded
     bool operator==(const OpArg &) const = default;
 };
 

@@ -1,7 +1,5 @@
 #include "core/analysis/opwork.h"
 
-#include "core/analysis/opcost.h"
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -536,6 +534,39 @@ int tensorDtypeBytes(std::string_view dtype)
         {"c10::qint32", 4}};
     const auto it = sizes.find(dtype);
     return it == sizes.end() ? 0 : it->second;
+}
+
+double opBytes(const OpRecord &op)
+{
+    double bytes = 0;
+    int firstSize = 0;
+    for (const auto &arg : op.args) {
+        if (arg.kind != OpArg::Kind::Tensor)
+            continue;
+        if (arg.elementBytes <= 0)
+            return OpWork::kUnknown;
+        firstSize = firstSize ? firstSize : arg.elementBytes;
+        bytes += elementsOf(arg.values) * arg.elementBytes;
+    }
+    if (!firstSize)
+        return OpWork::kUnknown;
+    for (const auto &output : op.outputShapes)
+        bytes += elementsOf(output) * firstSize;
+    return bytes;
+}
+
+WorkUnit opUnit(std::string_view name)
+{
+    const auto &table = handlers();
+    const auto handler = table.find(name);
+    if (handler != table.end())
+        return handler->second.unit;
+    // What the engines run that a trace's formulas do not list: quantized products, fused
+    // attention and recurrent layers.
+    for (const auto *matrix : {"conv", "linear", "mm", "attention", "lstm", "gru", "rnn_"})
+        if (name.find(matrix) != std::string_view::npos)
+            return WorkUnit::Matrix;
+    return WorkUnit::Vector;
 }
 
 OpWork opWork(std::string_view name, std::string_view inputDims, std::string_view inputTypes, std::string_view concrete)

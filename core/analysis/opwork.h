@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/analysis/opcost.h"
+
 #include <string>
 #include <string_view>
 
@@ -45,6 +47,13 @@ struct OpWork {
 //   element and write one gradient.
 // - sum and mean: output from the reduced dims and keepdim in Concrete Inputs.
 OpWork opWork(std::string_view name, std::string_view inputDims, std::string_view inputTypes, std::string_view concrete);
+
+// The minimum bytes of a call a model engine recorded (its tensors with their element sizes, its
+// outputs at the first tensor's): each tensor argument read once, each output written once.
+// Unknown (OpWork::kUnknown) when a tensor's element size was not recorded.
+double opBytes(const OpRecord &op);
+// Matrix for the products, convolutions and attention the formulas know, else Vector.
+WorkUnit opUnit(std::string_view name);
 
 // Bytes of one element of a tensor's dtype as "Input type" writes it (the C++ type's name:
 // "float", "c10::BFloat16", "long int"); 0 for anything else. Exact: a scalar argument is written

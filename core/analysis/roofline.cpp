@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace pyrometer::analysis {
@@ -27,9 +28,10 @@ Precision precisionOf(std::string_view dtype)
     return Precision::FP32;
 }
 
+// "aten::conv2d", "aten::cudnn_convolution_backward_input", a model's "Conv2d" layer.
 bool isConvolution(std::string_view name)
 {
-    return name.find("conv") != std::string_view::npos;
+    return name.find("conv") != std::string_view::npos || name.find("Conv") != std::string_view::npos;
 }
 
 // The work of each distinct call, by its name and argument texts (most calls repeat).
@@ -115,6 +117,25 @@ Roof roofFor(const DeviceRoof &device, std::string_view dtype, WorkUnit unit, bo
     return roof;
 }
 
+void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device)
+{
+    if (!row.known() || row.timeNs <= 0)
+        return;
+    const double seconds = double(row.timeNs) * 1e-9;
+    row.achievedFlops = row.flops / seconds;
+    if (row.bytes > 0) {
+        row.intensity = row.flops / row.bytes;
+        row.achievedBandwidth = row.bytes / seconds;
+    }
+    if (!device)
+        return;
+    row.roof = roofFor(*device, row.dtype, row.unit, isConvolution(row.name) || isConvolution(row.shape));
+    const double attainable = row.intensity >= 0 ? row.roof->at(row.intensity) : row.roof->peakFlops;
+    row.percentOfRoof = attainable > 0 ? 100 * row.achievedFlops / attainable : OpWork::kUnknown;
+    if (row.intensity >= 0)
+        row.bound = row.intensity < row.roof->ridge() ? Bound::Memory : Bound::Compute;
+}
+
 Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
@@ -187,10 +208,15 @@ Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, 
         const auto &track = trace.track(op.track);
         return options.range.contains(track.start[op.event.value]) && options.processes.contains(track.process.value);
     };
+    // Calls of unknown work: each op the first time time is put on it (a GPU op launches many
+    // kernels); calls of known work are counted with their work below.
+    std::set<EventRef> unknownCalls;
     const auto count = [&](EventRef op, bool known, std::int64_t ns) {
         const auto &track = trace.track(op.track);
         auto &sum = sumFor(track, op.event.value, known);
         sum.row.timeNs += ns;
+        if (!known && unknownCalls.insert(op).second)
+            ++sum.row.calls;
         if (ns > sum.longestNs) {
             sum.longestNs = ns;
             sum.row.longest = op;
@@ -215,11 +241,8 @@ Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, 
                 // Unknown work: on a CPU trace, outermost aten ops with nothing counted inside.
                 const auto parent = ti.opParent[i];
                 const bool outermost = !parent.isValid() || !isAten(trace.string(track.eventName[parent.value]));
-                if (outermost && !holdsCounted[t][i] && isAten(trace.string(track.eventName[i]))) {
-                    ++sumFor(track, i, false).row.calls;
-                    if (!result.gpu)
-                        count(op, false, track.duration[i]);
-                }
+                if (!result.gpu && outermost && !holdsCounted[t][i] && isAten(trace.string(track.eventName[i])))
+                    count(op, false, track.duration[i]);
                 continue;
             }
             const auto &work = cache.work(track, i);
@@ -258,21 +281,7 @@ Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, 
             continue;
         if (!sum.bytesKnown)
             row.bytes = OpWork::kUnknown;
-        if (row.known() && row.timeNs > 0) {
-            const double seconds = double(row.timeNs) * 1e-9;
-            row.achievedFlops = row.flops / seconds;
-            if (row.bytes > 0) {
-                row.intensity = row.flops / row.bytes;
-                row.achievedBandwidth = row.bytes / seconds;
-            }
-            if (result.device) {
-                row.roof = roofFor(*result.device, row.dtype, row.unit, isConvolution(row.name));
-                const double attainable = row.intensity >= 0 ? row.roof->at(row.intensity) : row.roof->peakFlops;
-                row.percentOfRoof = attainable > 0 ? 100 * row.achievedFlops / attainable : OpWork::kUnknown;
-                if (row.intensity >= 0)
-                    row.bound = row.intensity < row.roof->ridge() ? Bound::Memory : Bound::Compute;
-            }
-        }
+        placeUnderRoof(row, result.device);
         result.rows.push_back(std::move(row));
     }
     std::stable_sort(result.rows.begin(), result.rows.end(), [](const RooflineRow &a, const RooflineRow &b) {

@@ -74,6 +74,10 @@ struct Roofline {
 // under torch's default allow_tf32), the FP32 vector peak for everything else.
 Roof roofFor(const DeviceRoof &device, std::string_view dtype, WorkUnit unit, bool convolution);
 
+// Works out a row's intensity, achieved rates and, with a device, its roof, share of the roof
+// and bound, from its flops, bytes, time, dtype and unit (an op's or a model layer's alike).
+void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device);
+
 // Each op counted once: the outermost op whose FLOPs are known (aten::linear, not the
 // aten::addmm inside it); an op of unknown work leaves the ops inside it to be counted. Time in
 // ops of unknown work is kept in rows of unknown work, named after the outermost aten op.

@@ -90,6 +90,7 @@ analysis::OpArg argFrom(const nlohmann::json &item)
     if (kind == "t") {
         arg.kind = analysis::OpArg::Kind::Tensor;
         arg.values = item.value("s", std::vector<std::int64_t>{});
+        arg.elementBytes = item.value("e", 0);
     } else if (kind == "i") {
         arg.kind = analysis::OpArg::Kind::Int;
         arg.values = {item.value("v", std::int64_t(0))};

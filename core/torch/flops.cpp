@@ -57,6 +57,13 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         auto &row = rowOf(levels.empty() ? std::string() : levels.back().name);
         row.selfMacs += cost.macs;
         row.selfFlops += cost.flops;
+        const double bytes = analysis::opBytes(op);
+        row.selfBytes = bytes < 0 || row.selfBytes < 0 ? -1 : row.selfBytes + bytes;
+        for (const auto &arg : op.args)
+            if (arg.kind == analysis::OpArg::Kind::Tensor && arg.elementBytes > 0 && row.elementBytes == 0) {
+                row.elementBytes = arg.elementBytes;
+                break;
+            }
         report.totalMacs += cost.macs;
         report.totalFlops += cost.flops;
         // Each prefix of the frames is one call of that module; the call path tells calls apart.
@@ -77,12 +84,15 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         row.calls = int(calls[row.module].size());
         row.macs = row.selfMacs;
         row.flops = row.selfFlops;
+        row.bytes = row.selfBytes;
     }
     // Depth-first order: children follow their parent, so a reverse pass sums subtrees.
     for (auto i = report.rows.size(); i-- > 1;) {
         auto &parent = rowOf(parentOf(report.rows[i].module));
         parent.macs += report.rows[i].macs;
         parent.flops += report.rows[i].flops;
+        parent.bytes = parent.bytes < 0 || report.rows[i].bytes < 0 ? -1 : parent.bytes + report.rows[i].bytes;
+        parent.elementBytes = parent.elementBytes ? parent.elementBytes : report.rows[i].elementBytes;
     }
     report.uncountedOps.assign(uncounted.begin(), uncounted.end());
     return report;

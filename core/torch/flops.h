@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/opcost.h"
+#include "core/analysis/opwork.h"
 #include "core/torch/inputspec.h"
 #include "core/torch/modelfile.h"
 #include "core/util/result.h"
@@ -31,6 +32,12 @@ struct FlopsRow {
     double flops = 0;
     double selfMacs = 0;
     double selfFlops = 0;
+    // Minimum bytes its ops move (each reads its tensors once and writes its outputs once, at
+    // their element sizes: weights and activations in and out); -1 when an op's sizes were not
+    // recorded. Including submodules'.
+    double bytes = 0;
+    double selfBytes = 0;
+    int elementBytes = 0; // of its ops' first tensors (4: float32, 2: bfloat16); 0 unknown
     std::vector<std::vector<std::int64_t>> outputShapes; // of the last op of its first call
     bool operator==(const FlopsRow &) const = default;
 };

@@ -40,6 +40,8 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
         layer.params = row.params;
         layer.macs = row.macs;
         layer.flops = row.flops;
+        layer.bytes = row.bytes;
+        layer.elementBytes = row.elementBytes;
         index[layer.module] = report.rows.size();
         report.rows.push_back(std::move(layer));
     }

@@ -27,6 +27,8 @@ struct LayerRow {
     double macs = 0;
     double flops = 0;
     double gflopsPerSecond = 0; // flops / totalMs
+    double bytes = 0;           // FlopsRow::bytes: moved by its ops, -1 unknown
+    int elementBytes = 0;       // FlopsRow::elementBytes
     std::int64_t allocatedBytes = 0;     // allocated during its ops, including submodules
     std::int64_t selfAllocatedBytes = 0; // allocated during its own ops
     bool operator==(const LayerRow &) const = default;

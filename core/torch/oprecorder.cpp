@@ -35,9 +35,10 @@ OpArg toArg(const c10::IValue &value)
     if (value.isTensor()) {
         const auto &tensor = value.toTensor();
         arg.kind = OpArg::Kind::Tensor;
-        if (tensor.defined())
+        if (tensor.defined()) {
             arg.values = tensor.sizes().vec();
-        else
+            arg.elementBytes = int(tensor.element_size());
+        } else
             arg.kind = OpArg::Kind::None;
     } else if (value.isInt()) {
         arg.kind = OpArg::Kind::Int;
@@ -85,7 +86,9 @@ OpArg toArg(const c10::IValue &value)
                 const auto unpacked = (*unpack)({value});
                 if (unpacked.isTuple() && !unpacked.toTupleRef().elements().empty() && unpacked.toTupleRef().elements()[0].isTensor()) {
                     arg.kind = OpArg::Kind::Tensor;
-                    arg.values = unpacked.toTupleRef().elements()[0].toTensor().sizes().vec();
+                    const auto &weight = unpacked.toTupleRef().elements()[0].toTensor();
+                    arg.values = weight.sizes().vec();
+                    arg.elementBytes = int(weight.element_size());
                 }
             } catch (const std::exception &) {
                 // An engine that cannot unpack: the op is recorded without its weight.

@@ -524,7 +524,7 @@ class ModuleFrames:
 
 def describe_arg(torch, value):
     if isinstance(value, torch.Tensor):
-        return {"k": "t", "s": list(value.shape)}
+        return {"k": "t", "s": list(value.shape), "e": value.element_size()}
     if isinstance(value, bool):
         return {"k": "b", "v": int(value)}
     if isinstance(value, int):

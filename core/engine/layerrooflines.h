@@ -1,0 +1,38 @@
+#pragma once
+// A model's per-layer roofline through a batch sweep, in either engine: what the CLI's
+// `roofline MODEL` and the Model page's Roofline tab show.
+
+#include "core/engine/engine.h"
+#include "core/torch/layerroofline.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pyrometer::engine {
+
+struct LayerRooflineOptions {
+    torch::RunOptions run;              // inputs at any batch (the swept dimension written "B"), threads, runs
+    std::vector<std::int64_t> batches;  // empty: the inputs' own batch
+    // The roof; nothing: this CPU's, measured once and cached in cpuRoofCache, on the CPU; on
+    // CUDA the table's entry for the GPU the worker names.
+    std::optional<analysis::DeviceRoof> device;
+    std::filesystem::path cpuRoofCache;
+};
+
+struct LayerRooflines {
+    std::optional<analysis::DeviceRoof> device;
+    std::string engine; // which engine and device ran it
+    std::vector<torch::BatchRoofline> batches;
+};
+
+// Profiles the model at each batch size (profileLayers) and places each leaf layer under the
+// roof. Progress spans the roof's measurement and the batches.
+Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesystem::path &model,
+                                         const LayerRooflineOptions &options, ProgressReporter &progress, const StopToken &stop);
+
+// The n layers that took longest at the largest batch: the ones worth a trajectory.
+std::vector<std::string> heaviestLayers(const std::vector<torch::BatchRoofline> &batches, std::size_t n);
+
+} // namespace pyrometer::engine

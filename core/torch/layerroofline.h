@@ -1,0 +1,36 @@
+#pragma once
+
+#include "core/analysis/roofline.h"
+#include "core/torch/layerprofile.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pyrometer::torch {
+
+// The roofline of a model's layers from a per-layer profile: each leaf layer's FLOPs and the
+// bytes its ops move (weights and activations in and out) over its time in one forward pass,
+// under a device's roof. Rows are named by the layer's qualified name, `shape` holding its type
+// ("Conv2d"); layers of unknown work stay, as unknown.
+analysis::Roofline layerRoofline(const ProfileReport &profile, const std::optional<analysis::DeviceRoof> &device);
+
+// One batch of a sweep's per-layer roofline.
+struct BatchRoofline {
+    std::int64_t batch = 0;
+    analysis::Roofline roofline;
+    bool operator==(const BatchRoofline &) const = default;
+};
+
+// Where a layer turns compute-bound across a sweep (batches in increasing order): the first
+// batch from which it stays compute-bound. 0 when it is memory-bound at the largest batch (or
+// its bound is unknown there).
+struct BoundTurn {
+    std::string layer;
+    std::int64_t batch = 0;
+    bool operator==(const BoundTurn &) const = default;
+};
+std::vector<BoundTurn> boundTurns(const std::vector<BatchRoofline> &batches, const std::vector<std::string> &layers);
+
+} // namespace pyrometer::torch
