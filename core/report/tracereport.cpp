@@ -3,6 +3,7 @@
 #include "core/report/gpureport.h"
 
 #include "core/report/reportrender.h"
+#include "core/report/rooflinereport.h"
 #include "core/report/stepsummary.h"
 
 #include "core/analysis/advice.h"
@@ -294,6 +295,7 @@ std::vector<Section> traceSections(const analysis::TraceIndex &index, const std:
     sections.push_back(opsSection(index, idPrefix, options, stop));
     sections.push_back(kernelsSection(kernels, idPrefix, options));
     sections.push_back(adviceSection(index, idPrefix, stop));
+    sections.push_back(rooflineSection(index, idPrefix, options, stop));
     for (auto &section : gpuSections(index, idPrefix, options, stop))
         sections.push_back(std::move(section));
     if (stop && stop->stopRequested())

@@ -27,8 +27,8 @@ struct ReportOptions {
 
 // A trace's sections: a summary (level 2, titled with the file name), then the step breakdown
 // with its chart (beyond maxStepRows steps, their distribution and the slowest of them instead
-// of every step), the top operators, the top GPU kernels, the advice and, for a GPU trace,
-// gpuSections (level 3). Ids start
+// of every step), the top operators, the top GPU kernels, the advice, the roofline and, for a
+// GPU trace, gpuSections (level 3). Ids start
 // with idPrefix, so several traces fit in one report. Returns nothing when stopped.
 std::vector<Section> traceSections(const analysis::TraceIndex &index, const std::string &idPrefix,
                                    const ReportOptions &options = {}, const StopToken *stop = nullptr);

@@ -9,6 +9,7 @@
 #include "core/analysis/traceindex.h"
 #include "core/report/gpureport.h"
 #include "core/report/reportrender.h"
+#include "core/report/rooflinereport.h"
 #include "core/report/stepsummary.h"
 #include "core/report/svgchart.h"
 #include "core/report/tracereport.h"
@@ -141,7 +142,10 @@ private Q_SLOTS:
         for (const auto &section : report::gpuSections(*loaded.index, "", options))
             gpuTables += section.tables.size();
         QVERIFY(gpuTables >= 4); // a ROCm trace: types, launches, queues, idle, the path's nodes
-        QCOMPARE(html.count(QStringLiteral("<table>")), qsizetype((advice ? 4 : 3) + gpuTables));
+        // The roofline's table of the ops of known work (the trace records their shapes).
+        const auto roofline = report::rooflineSection(*loaded.index, "", options);
+        QCOMPARE(roofline.tables.size(), std::size_t(1));
+        QCOMPARE(html.count(QStringLiteral("<table>")), qsizetype((advice ? 4 : 3) + roofline.tables.size() + gpuTables));
 
         // The top rows are the analyses' own, in their order.
         analysis::OpTableOptions opOptions;
@@ -165,10 +169,13 @@ private Q_SLOTS:
         QVERIFY(!html.contains(QStringLiteral("src=\"http")));
         QVERIFY(!html.contains(QStringLiteral("<link")));
         const auto charts = embedded(html, QStringLiteral("image/svg+xml"));
-        QCOMPARE(charts.size(), 1);
-        QDomDocument svg;
-        QVERIFY(svg.setContent(charts.front()));
-        QCOMPARE(svg.documentElement().tagName(), QStringLiteral("svg"));
+        QCOMPARE(charts.size(), 2); // the step chart, then the roofline
+        for (const auto &chart : charts) {
+            QDomDocument svg;
+            QVERIFY(svg.setContent(chart));
+            QCOMPARE(svg.documentElement().tagName(), QStringLiteral("svg"));
+        }
+        QVERIFY(charts.back().contains("<circle"));
         // One labelled bar per step.
         for (const auto &step : steps.steps)
             QVERIFY(charts.front().contains(QByteArray::fromStdString(step.name)));
@@ -336,6 +343,40 @@ private Q_SLOTS:
             QVERIFY2(section.id != "kernel-types" && section.id != "critical-path", section.id.c_str());
     }
 
+    // The roofline section: its table is buildRoofline's rows in order, its chart an SVG with a
+    // circle per op of known work; a trace without input shapes says why it has none.
+    void rooflineSectionHoldsTheRoofline()
+    {
+        using namespace analysis::testing;
+        const auto loaded = loadFixture("h100_bert");
+        QVERIFY(loaded.index);
+        const auto section = report::rooflineSection(*loaded.index, "bert-");
+        QCOMPARE(section.id, std::string("bert-roofline"));
+        const auto roofline = analysis::buildRoofline(*loaded.index);
+        QVERIFY(section.facts.front().value.find("NVIDIA H100 SXM5 80GB") != std::string::npos);
+        QCOMPARE(section.tables.size(), std::size_t(1));
+        const auto &table = section.tables.front();
+        QCOMPARE(table.rows.size(), std::min<std::size_t>(15, roofline.rows.size()));
+        for (std::size_t r = 0; r < table.rows.size(); ++r) {
+            QCOMPARE(table.rows[r][0], roofline.rows[r].name);
+            QCOMPARE(table.rows[r].back(), std::string(analysis::boundName(roofline.rows[r].bound)));
+        }
+        QCOMPARE(section.images.size(), std::size_t(1));
+        const auto svg = qs(section.images.front().data);
+        std::size_t placed = 0;
+        for (const auto &row : roofline.rows)
+            placed += row.known() && row.intensity > 0 && row.achievedFlops > 0 ? 1 : 0;
+        QCOMPARE(std::size_t(svg.count(QStringLiteral("<circle"))), placed);
+        QDomDocument dom;
+        QVERIFY(dom.setContent(svg)); // well-formed
+        QCOMPARE(section.paragraphs.size(), analysis::rooflineFindings(roofline).size());
+
+        const auto alexnet = loadFixture("a100_alexnet"); // recorded without shapes
+        const auto none = report::rooflineSection(*alexnet.index, "");
+        QVERIFY(none.images.empty());
+        QVERIFY(none.paragraphs.front().find("record_shapes=True") != std::string::npos);
+    }
+
     void markdownHasTheTables()
     {
         const auto loaded = load();
@@ -348,7 +389,8 @@ private Q_SLOTS:
         QVERIFY(markdown.contains(QStringLiteral("| --- | ---: | ---: |")));
         QVERIFY(markdown.contains(QStringLiteral("| Step | Duration |")));
         QVERIFY(markdown.contains(QStringLiteral("| Kernel | Kind |")));
-        QCOMPARE(embedded(markdown, QStringLiteral("image/svg+xml")).size(), 1);
+        // The step chart and the roofline.
+        QCOMPARE(embedded(markdown, QStringLiteral("image/svg+xml")).size(), 2);
         // Every table row has as many cells as its header.
         for (const auto &line : markdown.split(QLatin1Char('\n'))) {
             if (line.startsWith(QLatin1String("| Operator |")))

@@ -116,9 +116,12 @@ private Q_SLOTS:
         QVERIFY(!page.contains(QStringLiteral("src=\"http")));
 
         const auto images = embeddedImages(page);
-        QCOMPARE(images.size(), 1);
-        QVERIFY(!images.front().second.isNull()); // the step chart decodes
-        QVERIFY(images.front().second.width() >= 600);
+        QCOMPARE(images.size(), 2); // the step chart, the roofline
+        for (const auto &image : images) {
+            QVERIFY(!image.second.isNull()); // each chart decodes
+            QVERIFY(image.second.width() >= 600);
+        }
+        QVERIFY(page.contains(QStringLiteral("<h3>Roofline</h3>")));
 
         // Qt's rich text shows it, chart included; a copy to look at when asked for.
         const QImage rendered = renderWithQt(page, 1000);
