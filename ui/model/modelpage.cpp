@@ -5,6 +5,7 @@
 #include "ui/model/modelstate.h"
 #include "ui/model/profilerun.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/model/layerrooflineview.h"
 #include "ui/model/sweepview.h"
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/workspace.h"
@@ -43,7 +44,8 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
       m_summary(new QLabel(this)), m_tree(new QTreeWidget(this)), m_inputs(new QLineEdit(this)), m_warmup(new QSpinBox(this)),
       m_iterations(new QSpinBox(this)), m_threads(new QSpinBox(this)), m_mode(new QComboBox(this)), m_device(new QComboBox(this)),
       m_run(new QPushButton(tr("Run profile"), this)), m_runStatus(new QLabel(this)), m_results(new ProfileResultsView(this)),
-      m_tabs(new QTabWidget(this)), m_sweep(new SweepView(jobs, m_inputs, this))
+      m_tabs(new QTabWidget(this)), m_sweep(new SweepView(jobs, m_inputs, this)),
+      m_roofline(new LayerRooflineView(jobs, m_inputs, this))
 {
     auto *content = new QWidget(this);
     auto *layout = new QVBoxLayout(content);
@@ -114,6 +116,7 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     splitter->addWidget(left);
     m_tabs->addTab(m_results, tr("Profile"));
     m_tabs->addTab(m_sweep, tr("Sweep"));
+    m_tabs->addTab(m_roofline, tr("Roofline"));
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
@@ -158,6 +161,7 @@ void ModelPage::showModel(DocumentId id)
     if (!shown) { // the last model was closed
         m_results->clear();
         m_sweep->setModel(QString());
+        m_roofline->setModel(QString());
         m_tree->clear();
         m_runStatus->clear();
         m_stack->setCurrentIndex(0);
@@ -206,6 +210,8 @@ void ModelPage::showModel(DocumentId id)
     m_results->clear();
     m_sweep->setModel(document.path);
     m_sweep->setEngineSource([this, path = document.path] { return engineFor(path); });
+    m_roofline->setModel(document.path);
+    m_roofline->setEngineSource([this, path = document.path] { return engineFor(path); });
     m_runStatus->clear();
     m_inputs->clear();
     m_stack->setCurrentIndex(1);

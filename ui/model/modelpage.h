@@ -22,6 +22,7 @@ namespace pyrometer::ui {
 
 class EmptyState;
 class ProfileResultsView;
+class LayerRooflineView;
 class SweepView;
 class Workspace;
 
@@ -50,9 +51,10 @@ public:
     engine::Engine engineFor(const QString &path) const;
     QPushButton *runButton() const { return m_run; }
     ProfileResultsView *results() const { return m_results; }
-    // The results side: the Profile tab (results()) and the Sweep tab (sweepView()).
+    // The results side: the Profile tab (results()), the Sweep tab (sweepView()) and the Roofline tab.
     QTabWidget *resultTabs() const { return m_tabs; }
     SweepView *sweepView() const { return m_sweep; }
+    LayerRooflineView *rooflineView() const { return m_roofline; } // the Roofline tab
     // The running profile job, 0 when none runs.
     JobTracker::JobId runningJob() const { return m_runningJob; }
 
@@ -101,6 +103,7 @@ private:
     ProfileResultsView *m_results;
     QTabWidget *m_tabs;
     SweepView *m_sweep;
+    LayerRooflineView *m_roofline;
     DocumentId m_current = kNoDocument;
     nlohmann::json m_pendingState; // a restored session's state for a model not shown yet
     JobTracker::JobId m_runningJob = 0;

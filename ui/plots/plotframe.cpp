@@ -83,7 +83,8 @@ void styleLegend(QCPLegend *legend, const QPalette &palette, const QColor &paper
         legend->setBorderPen(withColor(legend->borderPen(), palette.color(QPalette::Mid)));
     legend->setTextColor(palette.color(QPalette::Text));
     for (int i = 0; i < legend->itemCount(); ++i)
-        legend->item(i)->setTextColor(palette.color(QPalette::Text));
+        if (auto *item = legend->item(i)) // a cell emptied by a removed plottable holds none
+            item->setTextColor(palette.color(QPalette::Text));
 }
 
 void styleItem(QCPAbstractItem *item, const QColor &oldPaper, const QColor &paper)
@@ -150,7 +151,8 @@ void stylePlot(QCustomPlot *plot, const QPalette &palette)
         if (auto *title = qobject_cast<QCPTextElement *>(element))
             title->setTextColor(palette.color(QPalette::Text));
     }
-    styleLegend(plot->legend, palette, paper);
+    if (plot->legend) // a chart that names its series otherwise has none
+        styleLegend(plot->legend, palette, paper);
     for (int i = 0; i < plot->itemCount(); ++i)
         styleItem(plot->item(i), oldPaper, paper);
     for (int i = 0; i < plot->graphCount(); ++i)

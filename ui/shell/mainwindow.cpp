@@ -9,6 +9,7 @@
 #include "ui/distributed/jobreportexport.h"
 #include "ui/flamegraph/flamegraphpage.h"
 #include "ui/gpu/gpupage.h"
+#include "ui/roofline/rooflinepage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
@@ -319,6 +320,9 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
     case Page::Gpu:
         target.trace = qobject_cast<gpu::GpuPage *>(m_pages.at(Page::Gpu))->currentTrace();
         break;
+    case Page::Roofline:
+        target.trace = qobject_cast<roofline::RooflinePage *>(m_pages.at(Page::Roofline))->currentTrace();
+        break;
     }
     // The Overview of a model alone: the model.
     if (currentPage() == Page::Overview && target.trace == kNoDocument && m_workspace->traces().empty())
@@ -348,7 +352,7 @@ void MainWindow::closeCurrent()
 void MainWindow::refocusAfterDialog()
 {
     // Without a window manager (Xvfb, some kiosks) nothing gives the window its focus back when
-    // a dialog closes, and the page shortcuts (Ctrl+1…7) stop working until a click.
+    // a dialog closes, and the page shortcuts (Ctrl+1…9, 0) stop working until a click.
     activateWindow();
     raise();
     if (auto *page = m_stack->currentWidget())
@@ -424,6 +428,7 @@ void MainWindow::applyPreferences(const Preferences &preferences)
     qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->setColorMode(preferences.colorMode);
     m_wheelZooms->setChecked(preferences.wheelZooms); // the View menu's item applies it
     qobject_cast<ModelPage *>(m_pages.at(Page::Model))->setRunDefaults(preferences.warmup, preferences.iterations);
+    qobject_cast<roofline::RooflinePage *>(m_pages.at(Page::Roofline))->setFallbackDevice(fallbackRoof(preferences));
     // Durations already on screen are formatted again in the new unit.
     qobject_cast<OverviewPage *>(m_pages.at(Page::Overview))->reformat();
     for (auto *widget : findChildren<QWidget *>())
@@ -468,6 +473,13 @@ void MainWindow::createPages()
     m_pages[Page::Gpu] = gpuPage;
     connect(gpuPage, &gpu::GpuPage::timelineJumpRequested, this, jumpToTimeline);
     connect(gpuPage, &gpu::GpuPage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
+        timelinePage->highlightEvents(trace, name);
+        showPage(Page::Timeline);
+    });
+    auto *rooflinePage = new roofline::RooflinePage(m_workspace, m_jobs, this);
+    m_pages[Page::Roofline] = rooflinePage;
+    connect(rooflinePage, &roofline::RooflinePage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
+    connect(rooflinePage, &roofline::RooflinePage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
         timelinePage->highlightEvents(trace, name);
         showPage(Page::Timeline);
     });
@@ -570,7 +582,7 @@ void MainWindow::createMenus()
     int number = 1;
     for (const auto page : kAllPages) {
         auto *action = view->addAction(pageTitle(page), this, [this, page] { showPage(page); });
-        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + number++)));
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + number++ % 10))); // the tenth: Ctrl+0
     }
     view->addSeparator();
     // Perfetto zooms with the plain wheel, many editors with Ctrl+wheel: the user picks.

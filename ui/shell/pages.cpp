@@ -16,6 +16,7 @@ QString pageName(Page page)
     case Page::Compare: return QStringLiteral("compare");
     case Page::Distributed: return QStringLiteral("distributed");
     case Page::Gpu: return QStringLiteral("gpu");
+    case Page::Roofline: return QStringLiteral("roofline");
     }
     return {};
 }
@@ -41,6 +42,7 @@ QString pageTitle(Page page)
     case Page::Compare: return QCoreApplication::translate("Pages", "Compare");
     case Page::Distributed: return QCoreApplication::translate("Pages", "Distributed");
     case Page::Gpu: return QCoreApplication::translate("Pages", "GPU");
+    case Page::Roofline: return QCoreApplication::translate("Pages", "Roofline");
     }
     return {};
 }

@@ -8,14 +8,14 @@
 namespace pyrometer::ui {
 
 // The main window's pages, in sidebar order.
-enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare, Distributed, Gpu };
+enum class Page { Overview, Timeline, FlameGraph, Operators, Memory, Model, Compare, Distributed, Gpu, Roofline };
 
-inline constexpr std::array<Page, 9> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph,
-                                               Page::Operators, Page::Memory,  Page::Model,
-                                               Page::Compare,  Page::Distributed, Page::Gpu};
+inline constexpr std::array<Page, 10> kAllPages{Page::Overview, Page::Timeline, Page::FlameGraph, Page::Operators,
+                                                Page::Memory,   Page::Model,    Page::Compare,    Page::Distributed,
+                                                Page::Gpu,      Page::Roofline};
 
 // The name used on the command line (--view): overview, timeline, flamegraph, operators,
-// memory, model, compare, distributed, gpu.
+// memory, model, compare, distributed, gpu, roofline.
 QString pageName(Page page);
 std::optional<Page> pageFromName(const QString &name);
 // The title shown in the sidebar.

@@ -23,6 +23,9 @@ const QString kTimeUnitKey = QStringLiteral("display/timeUnit");
 const QString kColorModeKey = QStringLiteral("timeline/colorMode");
 const QString kWarmupKey = QStringLiteral("model/warmup");
 const QString kIterationsKey = QStringLiteral("model/iterations");
+const QString kRoofDeviceKey = QStringLiteral("roofline/device");
+const QString kRoofPeakKey = QStringLiteral("roofline/peakTflops");
+const QString kRoofBandwidthKey = QStringLiteral("roofline/bandwidthGbs");
 
 std::atomic<TimeUnit> g_timeUnit{TimeUnit::Auto};
 
@@ -139,6 +142,9 @@ Preferences Preferences::load(const QSettings &settings)
     p.wheelZooms = settings.value(kWheelZoomsKey, true).toBool();
     p.warmup = std::clamp(settings.value(kWarmupKey, p.warmup).toInt(), 0, 10000);
     p.iterations = std::clamp(settings.value(kIterationsKey, p.iterations).toInt(), 1, 100000);
+    p.roofDevice = settings.value(kRoofDeviceKey).toString();
+    p.roofPeakTflops = std::max(0.0, settings.value(kRoofPeakKey, 0.0).toDouble());
+    p.roofBandwidthGbs = std::max(0.0, settings.value(kRoofBandwidthKey, 0.0).toDouble());
     return p;
 }
 
@@ -152,6 +158,22 @@ void Preferences::save(QSettings &settings) const
     settings.setValue(kWheelZoomsKey, wheelZooms);
     settings.setValue(kWarmupKey, warmup);
     settings.setValue(kIterationsKey, iterations);
+    settings.setValue(kRoofDeviceKey, roofDevice);
+    settings.setValue(kRoofPeakKey, roofPeakTflops);
+    settings.setValue(kRoofBandwidthKey, roofBandwidthGbs);
+}
+
+std::optional<analysis::DeviceRoof> fallbackRoof(const Preferences &preferences)
+{
+    if (preferences.roofDevice == QLatin1String("custom")) {
+        if (preferences.roofPeakTflops <= 0 || preferences.roofBandwidthGbs <= 0)
+            return std::nullopt;
+        return analysis::customDevice(QObject::tr("custom (Preferences)").toStdString(), preferences.roofPeakTflops * 1e12,
+                                      preferences.roofBandwidthGbs * 1e9);
+    }
+    if (preferences.roofDevice.isEmpty())
+        return std::nullopt;
+    return analysis::findDevice(preferences.roofDevice.toStdString());
 }
 
 void applyTheme(Theme theme)

@@ -3,6 +3,7 @@
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QString>
 
+#include "core/analysis/deviceroof.h"
 #include "core/util/format.h"
 #include "ui/timeline/colors.h"
 
@@ -20,11 +21,19 @@ struct Preferences {
     bool wheelZooms = true; // the plain wheel zooms the timeline (else Ctrl+wheel does)
     int warmup = 10;        // the Model page's defaults
     int iterations = 50;
+    // The Roofline's roof for traces whose device the device table lacks: a table device's
+    // name, "custom" for the peak and bandwidth below, or empty for none.
+    QString roofDevice;
+    double roofPeakTflops = 0;
+    double roofBandwidthGbs = 0;
 
     static Preferences load(const QSettings &settings);
     void save(QSettings &settings) const;
     bool operator==(const Preferences &) const = default;
 };
+
+// The roof Preferences give for devices the table lacks, or nothing.
+std::optional<analysis::DeviceRoof> fallbackRoof(const Preferences &preferences);
 
 // The keys, for the places that read one setting alone.
 inline const QString kWheelZoomsKey = QStringLiteral("timeline/wheelZooms");

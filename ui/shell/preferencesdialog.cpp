@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QSpinBox>
@@ -13,7 +14,8 @@ namespace pyrometer::ui {
 PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *parent)
     : QDialog(parent), m_theme(new QComboBox(this)), m_timeUnit(new QComboBox(this)), m_colors(new QComboBox(this)),
       m_wheel(new QCheckBox(tr("Mouse wheel zooms the timeline"), this)), m_warmup(new QSpinBox(this)),
-      m_iterations(new QSpinBox(this))
+      m_iterations(new QSpinBox(this)), m_roofDevice(new QComboBox(this)), m_roofPeak(new QDoubleSpinBox(this)),
+      m_roofBandwidth(new QDoubleSpinBox(this))
 {
     setWindowTitle(tr("Preferences"));
 
@@ -49,6 +51,29 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     m_iterations->setToolTip(tr("Timed runs"));
     modelForm->addRow(tr("Timed runs"), m_iterations);
 
+    auto *roofline = new QGroupBox(tr("Roofline"), this);
+    auto *rooflineForm = new QFormLayout(roofline);
+    m_roofDevice->addItem(tr("None (the roof stays unknown)"), QString());
+    for (const auto &device : analysis::deviceTable())
+        m_roofDevice->addItem(QString::fromStdString(device.name), QString::fromStdString(device.name));
+    m_roofDevice->addItem(tr("Custom: the peak and bandwidth below"), QStringLiteral("custom"));
+    m_roofDevice->setToolTip(tr("The roof for traces whose device the table lacks (an \"AMD Radeon Graphics\", a CPU)"));
+    rooflineForm->addRow(tr("Device the table lacks"), m_roofDevice);
+    m_roofPeak->setRange(0, 100000);
+    m_roofPeak->setDecimals(1);
+    m_roofPeak->setSuffix(tr(" TFLOP/s"));
+    rooflineForm->addRow(tr("Peak"), m_roofPeak);
+    m_roofBandwidth->setRange(0, 100000);
+    m_roofBandwidth->setDecimals(0);
+    m_roofBandwidth->setSuffix(tr(" GB/s"));
+    rooflineForm->addRow(tr("Memory bandwidth"), m_roofBandwidth);
+    const auto enableCustom = [this] {
+        const bool custom = m_roofDevice->currentData().toString() == QLatin1String("custom");
+        m_roofPeak->setEnabled(custom);
+        m_roofBandwidth->setEnabled(custom);
+    };
+    connect(m_roofDevice, &QComboBox::currentIndexChanged, this, enableCustom);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -57,6 +82,7 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     layout->addWidget(appearance);
     layout->addWidget(timeline);
     layout->addWidget(model);
+    layout->addWidget(roofline);
     layout->addStretch(1);
     layout->addWidget(buttons);
     setPreferences(preferences);
@@ -71,6 +97,9 @@ Preferences PreferencesDialog::preferences() const
     p.wheelZooms = m_wheel->isChecked();
     p.warmup = m_warmup->value();
     p.iterations = m_iterations->value();
+    p.roofDevice = m_roofDevice->currentData().toString();
+    p.roofPeakTflops = m_roofPeak->value();
+    p.roofBandwidthGbs = m_roofBandwidth->value();
     return p;
 }
 
@@ -82,6 +111,13 @@ void PreferencesDialog::setPreferences(const Preferences &p)
     m_wheel->setChecked(p.wheelZooms);
     m_warmup->setValue(p.warmup);
     m_iterations->setValue(p.iterations);
+    const int roof = m_roofDevice->findData(p.roofDevice);
+    m_roofDevice->setCurrentIndex(roof < 0 ? 0 : roof);
+    m_roofPeak->setValue(p.roofPeakTflops);
+    m_roofBandwidth->setValue(p.roofBandwidthGbs);
+    const bool custom = p.roofDevice == QLatin1String("custom");
+    m_roofPeak->setEnabled(custom);
+    m_roofBandwidth->setEnabled(custom);
 }
 
 } // namespace pyrometer::ui

@@ -7,12 +7,13 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace pyrometer::ui {
 
-// Edit > Preferences: theme, time unit, timeline colours, mouse wheel, and the Model page's
-// default warm-up and timed runs. It edits a Preferences value; the window stores and applies it.
+// Edit > Preferences: theme, time unit, timeline colours, mouse wheel, the Model page's
+// default warm-up and timed runs, and the Roofline's roof for devices the table lacks. It edits a Preferences value; the window stores and applies it.
 class PreferencesDialog final : public QDialog {
     Q_OBJECT
 public:
@@ -27,6 +28,9 @@ public:
     QCheckBox *wheelCheck() const { return m_wheel; }
     QSpinBox *warmupSpin() const { return m_warmup; }
     QSpinBox *iterationsSpin() const { return m_iterations; }
+    QComboBox *roofDeviceCombo() const { return m_roofDevice; } // data: "", a table name, "custom"
+    QDoubleSpinBox *roofPeakSpin() const { return m_roofPeak; }           // TFLOP/s
+    QDoubleSpinBox *roofBandwidthSpin() const { return m_roofBandwidth; } // GB/s
 
 private:
     QComboBox *m_theme;
@@ -35,6 +39,9 @@ private:
     QCheckBox *m_wheel;
     QSpinBox *m_warmup;
     QSpinBox *m_iterations;
+    QComboBox *m_roofDevice;
+    QDoubleSpinBox *m_roofPeak;
+    QDoubleSpinBox *m_roofBandwidth;
 };
 
 } // namespace pyrometer::ui

@@ -106,6 +106,9 @@ QString TableTreeModel::displayText(ColumnKind kind, const QVariant &value)
 {
     if (!value.isValid())
         return {};
+    // A figure that cannot be known says so ("unknown") in a column of numbers.
+    if (kind != ColumnKind::Text && value.typeId() == QMetaType::QString)
+        return value.toString();
     switch (kind) {
     case ColumnKind::Text: return value.toString();
     case ColumnKind::Count: return QString::number(value.toULongLong());
