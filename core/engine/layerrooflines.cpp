@@ -12,8 +12,26 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
 {
     LayerRooflines result;
     const auto chosen = resolveEngine(engine, model);
-    const bool cuda = isPython(chosen) && chosen.device.rfind("cuda", 0) == 0;
+    // The batches first: a model or input that fails does so before the roof costs a measurement.
+    std::vector<std::pair<std::int64_t, torch::ProfileReport>> profiles;
+    const std::size_t count = std::max<std::size_t>(1, options.batches.size());
+    for (std::size_t i = 0; i < count; ++i) {
+        auto run = options.run;
+        if (!options.batches.empty())
+            run.inputs = torch::withBatch(options.run.inputs, options.batches[i]);
+        ProgressReporter quiet;
+        auto profile = profileLayers(chosen, model, run, quiet, stop);
+        if (!profile.ok())
+            return profile.error();
+        auto &p = profile.value();
+        const auto batch = !options.batches.empty() ? options.batches[i]
+                                                    : (p.inputs.empty() || p.inputs.front().shape.empty() ? 1 : p.inputs.front().shape.front());
+        result.engine = p.engine;
+        profiles.emplace_back(batch, std::move(p));
+        progress.reportPermille(int(900 * (i + 1) / count));
+    }
     result.device = options.device;
+    const bool cuda = isPython(chosen) && chosen.device.rfind("cuda", 0) == 0;
     if (!result.device && !cuda) {
         auto measured = torch::thisCpuRoof(options.run.threads, options.cpuRoofCache, stop);
         if (!measured.ok())
@@ -29,23 +47,9 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
         if (index < info->deviceNames.size())
             result.device = analysis::findDevice(info->deviceNames[index]);
     }
-    progress.reportPermille(100);
-    const std::size_t count = std::max<std::size_t>(1, options.batches.size());
-    for (std::size_t i = 0; i < count; ++i) {
-        auto run = options.run;
-        if (!options.batches.empty())
-            run.inputs = torch::withBatch(options.run.inputs, options.batches[i]);
-        ProgressReporter quiet;
-        auto profile = profileLayers(chosen, model, run, quiet, stop);
-        if (!profile.ok())
-            return profile.error();
-        const auto &p = profile.value();
-        result.engine = p.engine;
-        const auto batch = !options.batches.empty() ? options.batches[i]
-                                                    : (p.inputs.empty() || p.inputs.front().shape.empty() ? 1 : p.inputs.front().shape.front());
-        result.batches.push_back({batch, torch::layerRoofline(p, result.device)});
-        progress.reportPermille(int(100 + 900 * (i + 1) / count));
-    }
+    for (const auto &[batch, profile] : profiles)
+        result.batches.push_back({batch, torch::layerRoofline(profile, result.device)});
+    progress.reportPermille(1000);
     return result;
 }
 

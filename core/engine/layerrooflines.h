@@ -27,8 +27,8 @@ struct LayerRooflines {
     std::vector<torch::BatchRoofline> batches;
 };
 
-// Profiles the model at each batch size (profileLayers) and places each leaf layer under the
-// roof. Progress spans the roof's measurement and the batches.
+// Profiles the model at each batch size (profileLayers), then places each leaf layer under the
+// roof (measured after the runs, so that a model or input that fails costs no measurement).
 Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesystem::path &model,
                                          const LayerRooflineOptions &options, ProgressReporter &progress, const StopToken &stop);
 

@@ -109,9 +109,13 @@ private Q_SLOTS:
         QVERIFY(run.err.contains(QStringLiteral("GH200")));
         run = runCli({"roofline", kBert, "--peak", "100"});
         QCOMPARE(run.exitCode, 2);
-        run = runCli({"roofline", kResnet18, "--input", "Bx3x224", "--batches", "1"});
+        // A wrong input shape fails in the model's first run, before the roof is measured.
+        QTemporaryDir cache;
+        run = runCli({"roofline", kResnet18, "--input", "Bx3x224", "--batches", "1"}, QString(),
+                     {{QStringLiteral("XDG_CACHE_HOME"), cache.path()}});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains(QStringLiteral("resnet18.pt")));
+        QVERIFY(!QFile::exists(cache.filePath("pyrometer/cpu-roof.json")));
     }
 
     // resnet18 at batch 1, 8 and 32: a convolution's FLOPs grow with the batch, its weights do
