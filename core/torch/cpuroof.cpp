@@ -96,8 +96,14 @@ Result<CpuRoof> measureCpuRoof(int threads, double seconds, int repetitions, con
         roof.gemmRuns.push_back(std::max(product, convolution));
         roof.copyRuns.push_back(rate(budget, 2.0 * double(elements) * sizeof(float), [&] { target.copy_(source); }));
     }
-    roof.gemmFlops = *std::max_element(roof.gemmRuns.begin(), roof.gemmRuns.end());
-    roof.copyBandwidth = *std::max_element(roof.copyRuns.begin(), roof.copyRuns.end());
+    // The median repetition: on a shared machine one repetition can run far above or below the
+    // others (a neighbour's load, a thread the pool lent), and the roof must not follow it.
+    const auto median = [](std::vector<double> values) {
+        std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(values.size() / 2), values.end());
+        return values[values.size() / 2];
+    };
+    roof.gemmFlops = median(roof.gemmRuns);
+    roof.copyBandwidth = median(roof.copyRuns);
     return roof;
 }
 
@@ -151,7 +157,7 @@ Result<CpuRoof> thisCpuRoof(int threads, const std::filesystem::path &cacheFile,
         if (roof.gemmFlops > 0 && roof.copyBandwidth > 0)
             return roof;
     }
-    auto measured = measureCpuRoof(effective, 3.0, 3, stop);
+    auto measured = measureCpuRoof(effective, 3.0, 5, stop);
     if (!measured.ok())
         return measured;
     const auto &roof = measured.value();

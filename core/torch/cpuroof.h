@@ -17,8 +17,8 @@ struct CpuRoof {
     std::string cpu;     // the CPU's model name (/proc/cpuinfo), which the cache is keyed by
     int threads = 0;     // libtorch intra-op threads it ran with
     std::string torch;   // the libtorch version
-    double gemmFlops = 0;     // FLOP/s: the best of the GEMM repetitions
-    double copyBandwidth = 0; // bytes/s read and written: the best of the copy repetitions
+    double gemmFlops = 0;     // FLOP/s: the median of the GEMM repetitions
+    double copyBandwidth = 0; // bytes/s read and written: the median of the copy repetitions
     std::vector<double> gemmRuns; // each repetition's FLOP/s, in order
     std::vector<double> copyRuns; // each repetition's bytes/s
     bool operator==(const CpuRoof &) const = default;
@@ -27,7 +27,7 @@ struct CpuRoof {
 // The CPU's model name, e.g. "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz"; "unknown CPU".
 std::string cpuModelName();
 
-// Measures the roof: `repetitions` of a GEMM (the faster of a 1024^3 FP32 matrix product and a
+// Measures the roof, the median of `repetitions` of a GEMM (the faster of a 1024^3 FP32 matrix product and a
 // 3x3 convolution of 256 channels, oneDNN's implicit GEMM) and of a 256 MiB copy, each about
 // `seconds` / (3 x repetitions) long, with `threads` intra-op threads (0: libtorch's default).
 // Checks stop between repetitions.
