@@ -34,7 +34,6 @@ struct Call {
     std::string_view name;
     std::vector<Arg> args;
     std::vector<Shape> outputs;
-    bool hasConcrete = false;
 
     const Arg *tensor(std::size_t i) const { return i < args.size() && args[i].tensor ? &args[i] : nullptr; }
     double elements(std::size_t i) const { return tensor(i) ? elementsOf(args[i].shape) : 0; }
@@ -581,7 +580,7 @@ OpWork opWork(std::string_view name, std::string_view inputDims, std::string_vie
     auto args = parseArgs(inputDims, inputTypes, concrete);
     if (!args)
         return work;
-    Call call{name, std::move(*args), {}, !concrete.empty()};
+    Call call{name, std::move(*args), {}};
     const auto *first = call.firstTensor();
     if (!first)
         return work;

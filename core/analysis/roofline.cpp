@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace pyrometer::analysis {
@@ -144,14 +145,16 @@ Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, 
     if (!trace.info.devices.empty())
         result.traceDevice = trace.info.devices.front().name;
     result.device = options.device ? options.device : findDevice(result.traceDevice);
+    if (!result.device)
+        result.device = options.fallbackDevice;
 
     WorkCache cache(trace);
-    std::map<std::pair<std::string, std::string>, Sum> sums;
+    std::map<std::tuple<std::string, std::string, bool>, Sum> sums; // name, shape, known
     const auto sumFor = [&](const trace::Track &track, std::uint32_t e, bool known) -> Sum & {
         std::string shape;
         if (options.byShape && track.args[e] != trace::Track::kNoArgs && trace.args[track.args[e]].inputDims.isValid())
             shape = std::string(trace.string(trace.args[track.args[e]].inputDims));
-        auto &sum = sums[{std::string(trace.string(track.eventName[e])) + (known ? "" : "\x01"), shape}];
+        auto &sum = sums[{std::string(trace.string(track.eventName[e])), shape, known}];
         if (sum.row.name.empty()) {
             sum.row.name = trace.string(track.eventName[e]);
             sum.row.shape = shape;

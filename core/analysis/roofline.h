@@ -22,6 +22,9 @@ struct RooflineOptions {
     ProcessSet processes;
     // The roof to put the ops under; nothing: the trace's first device from the table, if any.
     std::optional<DeviceRoof> device;
+    // The roof when neither `device` nor the table gives one (Preferences' roof for a device the
+    // table lacks).
+    std::optional<DeviceRoof> fallbackDevice;
     bool operator==(const RooflineOptions &) const = default;
 };
 

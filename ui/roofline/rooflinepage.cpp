@@ -205,19 +205,14 @@ void RooflinePage::recompute()
         return;
     analysis::RooflineOptions options;
     options.device = chosenDevice();
-    const auto fallback = m_fallback;
+    options.fallbackDevice = m_fallback; // for a trace whose device the table lacks
     const DocumentId id = m_traceId;
     const auto jobId = m_jobs->run<std::shared_ptr<const analysis::Roofline>>(
         tr("Computing the roofline"), QStringLiteral("roofline-page"),
-        [document, options, fallback](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const analysis::Roofline>> {
+        [document, options](ProgressReporter &, const StopToken &stop) -> Result<std::shared_ptr<const analysis::Roofline>> {
             auto roofline = analysis::buildRoofline(*document->index, options, &stop);
             if (stop.stopRequested())
                 return Error{"roofline cancelled"};
-            if (!roofline.device && fallback) { // the table lacks the trace's device: the Preferences' roof
-                auto withFallback = options;
-                withFallback.device = fallback;
-                roofline = analysis::buildRoofline(*document->index, withFallback, &stop);
-            }
             return std::make_shared<const analysis::Roofline>(std::move(roofline));
         },
         this,

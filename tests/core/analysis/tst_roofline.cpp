@@ -236,6 +236,12 @@ private Q_SLOTS:
         QCOMPARE(gemm->roof->peakFlops, 1000e12);
         QCOMPARE(gemm->bound, Bound::Compute);
         QVERIFY(std::abs(gemm->percentOfRoof - 100 * (2 * 4096.0 * 4096 * 4096 / 200e-6) / 1000e12) < 1e-9);
+        // A fallback roof stands in only where the table has none for the trace's device.
+        RooflineOptions fallback;
+        fallback.fallbackDevice = customDevice("preferences", 100e12, 1e12);
+        QCOMPARE(buildRoofline(*loaded.index, fallback).device->name, std::string("preferences"));
+        const auto h100 = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({kGemm}));
+        QCOMPARE(buildRoofline(*h100.index, fallback).device->name, std::string("NVIDIA H100 SXM5 80GB"));
         QVERIFY(findDevice("mi300x"));
         options.device = findDevice("mi300x");
         QCOMPARE(buildRoofline(*loaded.index, options).device->name, std::string("AMD Instinct MI300X"));
