@@ -23,6 +23,7 @@ struct RooflineCliOptions {
     double peakTflops = 0;
     double bandwidthGbs = 0;
     bool byShape = false;
+    bool byKernel = false;
     bool devices = false;
     std::size_t top = 0;
     std::string range;
@@ -232,7 +233,10 @@ int runRoofline(const RooflineCliOptions &options)
     if (!range)
         return kBadInput;
     analysis::RooflineOptions rooflineOptions;
+    if (options.byShape && options.byKernel)
+        return badInput(options.trace + ": --by-shape and --by-kernel are rows of different things: give one");
     rooflineOptions.byShape = options.byShape;
+    rooflineOptions.byKernel = options.byKernel;
     rooflineOptions.top = options.top;
     rooflineOptions.range = *range;
     rooflineOptions.device = *device;
@@ -244,7 +248,14 @@ int runRoofline(const RooflineCliOptions &options)
         nlohmann::json rows = nlohmann::json::array();
         for (const auto &row : roofline.rows) {
             auto r = rowJson(row, share(row.timeNs));
-            r["op"] = row.name;
+            if (options.byKernel) {
+                r["kernel"] = row.name;
+                r["launching_op"] = row.launcher;
+                r["device_index"] = row.device;
+                r["stream"] = row.stream;
+            } else {
+                r["op"] = row.name;
+            }
             if (options.byShape)
                 r["shape"] = row.shape;
             rows.push_back(std::move(r));
@@ -252,26 +263,34 @@ int runRoofline(const RooflineCliOptions &options)
         nlohmann::json advice = nlohmann::json::array();
         for (const auto &f : findings)
             advice.push_back({{"op", f.op}, {"text", f.text}, {"share", f.share}});
+        nlohmann::json chains = nlohmann::json::array();
+        for (const auto &chain : roofline.chains)
+            chains.push_back({{"ops", chain.ops}, {"occurrences", chain.occurrences}, {"time_us", micros(chain.timeNs)},
+                              {"pct", share(chain.timeNs)}, {"bytes", chain.bytes}});
         writeJson(std::cout, {{"trace_device", roofline.traceDevice}, {"device", deviceJson(roofline.device)}, {"gpu", roofline.gpu},
                               {"total_us", micros(roofline.totalNs)}, {"known_us", micros(roofline.knownNs)},
-                              {"rows", rows}, {"advice", advice}});
+                              {"rows", rows}, {"chains", chains}, {"advice", advice}});
         return kSuccess;
     }
     TextTable text;
-    text.header = {"op"};
+    text.header = {options.byKernel ? "kernel" : "op"};
     if (options.byShape)
         text.header.push_back("input dims");
+    if (options.byKernel)
+        text.header.push_back("launching op");
     text.header.insert(text.header.end(), {"calls", options.format == Format::Table ? "time us" : "time_us", "%", "GFLOP", "MB",
                                            "FLOP/B", "TFLOP/s", "GB/s", "roof", "% of roof", "bound"});
     text.rightAligned.assign(text.header.size(), true);
     text.rightAligned[0] = false;
-    if (options.byShape)
+    if (options.byShape || options.byKernel)
         text.rightAligned[1] = false;
-    text.dropFirst = {"input dims", "GB/s", "MB", "calls", "roof", "GFLOP"};
+    text.dropFirst = {"input dims", "launching op", "GB/s", "MB", "calls", "roof", "GFLOP"};
     for (const auto &row : roofline.rows) {
         std::vector<std::string> cells{row.name};
         if (options.byShape)
             cells.push_back(row.shape);
+        if (options.byKernel)
+            cells.push_back(row.launcher);
         cells.insert(cells.end(), {std::to_string(row.calls), microsText(row.timeNs, options.format), fixed(share(row.timeNs), 2),
                                    figure(row.flops, 1e9, 3), figure(row.bytes, 1e6, 3), figure(row.intensity, 1, 2),
                                    figure(row.achievedFlops, 1e12, 3), figure(row.achievedBandwidth, 1e9, 1),
@@ -286,8 +305,11 @@ int runRoofline(const RooflineCliOptions &options)
     writeText(std::cout, deviceLine(roofline), options.format);
     writeText(std::cout,
               "Known work covers " + fixed(share(roofline.knownNs), 1) + "% of the " + (roofline.gpu ? "device" : "op")
-                  + " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us).",
+                  + " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us)."
+                  + (options.byKernel ? " A kernel's work is known when the call that launched it launched nothing else." : ""),
               options.format);
+    if (options.byKernel && !roofline.gpu)
+        writeText(std::cout, "This trace has no GPU kernels: leave out --by-kernel for its ops.", options.format);
     for (const auto &f : findings)
         writeText(std::cout, "- " + f.text, options.format);
     return kSuccess;
@@ -315,6 +337,9 @@ void setupRoofline(CLI::App &command, int *exitCode)
     command.add_option("--peak", options->peakTflops, "Peak TFLOP/s of a device the table lacks (with --bandwidth)");
     command.add_option("--bandwidth", options->bandwidthGbs, "Memory bandwidth in GB/s of a device the table lacks (with --peak)");
     command.add_flag("--by-shape", options->byShape, "One row per op and input dims");
+    command.add_flag("--by-kernel", options->byKernel,
+                     "One row per GPU kernel and stream, with the work of the op that launched it (when it launched only "
+                     "that kernel)");
     command.add_flag("--devices", options->devices, "Only the device table, with each figure's source");
     addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);
     addRangeOption(command, &options->range);

@@ -80,8 +80,6 @@ struct Sum {
     bool bytesKnown = true;
 };
 
-enum Mark : std::uint8_t { Plain, Counted, Inside };
-
 bool isAten(std::string_view name)
 {
     return name.starts_with("aten::");
@@ -130,171 +128,425 @@ void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device)
     }
     if (!device)
         return;
-    row.roof = roofFor(*device, row.dtype, row.unit, isConvolution(row.name) || isConvolution(row.shape));
+    row.roof = roofFor(*device, row.dtype, row.unit, isConvolution(row.name) || isConvolution(row.shape) || isConvolution(row.launcher));
     const double attainable = row.intensity >= 0 ? row.roof->at(row.intensity) : row.roof->peakFlops;
     row.percentOfRoof = attainable > 0 ? 100 * row.achievedFlops / attainable : OpWork::kUnknown;
     if (row.intensity >= 0)
         row.bound = row.intensity < row.roof->ridge() ? Bound::Memory : Bound::Compute;
 }
 
-Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
-{
-    const auto &trace = *index.trace;
-    Roofline result;
-    result.gpu = index.hasDevice;
-    if (!trace.info.devices.empty())
-        result.traceDevice = trace.info.devices.front().name;
-    result.device = options.device ? options.device : findDevice(result.traceDevice);
-    if (!result.device)
-        result.device = options.fallbackDevice;
+namespace {
 
-    WorkCache cache(trace);
-    std::map<std::tuple<std::string, std::string, bool>, Sum> sums; // name, shape, known
-    const auto sumFor = [&](const trace::Track &track, std::uint32_t e, bool known) -> Sum & {
-        std::string shape;
-        if (options.byShape && track.args[e] != trace::Track::kNoArgs && trace.args[track.args[e]].inputDims.isValid())
-            shape = std::string(trace.string(trace.args[track.args[e]].inputDims));
-        auto &sum = sums[{std::string(trace.string(track.eventName[e])), shape, known}];
+// Ops that only make a new view of their input (or an empty tensor): they move no data, so a
+// chain of memory-bound ops runs on across them.
+bool isViewOp(std::string_view name)
+{
+    static const std::set<std::string_view> views = {
+        "aten::view",        "aten::reshape",     "aten::_unsafe_view", "aten::as_strided", "aten::transpose",
+        "aten::t",           "aten::permute",     "aten::expand",       "aten::slice",      "aten::select",
+        "aten::unsqueeze",   "aten::squeeze",     "aten::detach",       "aten::alias",      "aten::empty",
+        "aten::empty_strided", "aten::resolve_conj", "aten::resolve_neg", "aten::split",    "aten::chunk",
+        "aten::unbind",      "aten::narrow",      "aten::flatten",      "aten::lift_fresh", "aten::empty_like"};
+    return views.contains(name);
+}
+
+class Builder {
+public:
+    Builder(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
+        : m_index(index), m_trace(*index.trace), m_options(options), m_stop(stop), m_cache(*index.trace)
+    {
+    }
+
+    Roofline build()
+    {
+        m_result.gpu = m_index.hasDevice;
+        if (!m_trace.info.devices.empty())
+            m_result.traceDevice = m_trace.info.devices.front().name;
+        m_result.device = m_options.device ? m_options.device : findDevice(m_result.traceDevice);
+        if (!m_result.device)
+            m_result.device = m_options.fallbackDevice;
+        // Per call figures (time, kernels launched): for chains and kernels only, as they cost 8
+        // bytes an event.
+        m_perCall = m_options.byKernel || (!m_options.everyOp && m_result.device);
+        if (!markCounted())
+            return {};
+        if (m_options.byKernel) {
+            if (m_result.gpu)
+                countKernels();
+        } else {
+            countOps();
+            if (m_result.gpu)
+                countDeviceTime();
+            if (!m_options.everyOp && m_result.device)
+                findChains();
+        }
+        finish();
+        return std::move(m_result);
+    }
+
+private:
+    enum Mark : std::uint8_t { Plain, Counted, Inside };
+    using Key = std::tuple<std::string, std::string, bool, std::int32_t, std::int32_t>; // name, shape, known, device, stream
+
+    std::string_view nameOf(EventRef op) const
+    {
+        return m_trace.string(m_trace.track(op.track).eventName[op.event.value]);
+    }
+
+    Sum &sumFor(Key key)
+    {
+        auto &sum = m_sums[key];
         if (sum.row.name.empty()) {
-            sum.row.name = trace.string(track.eventName[e]);
-            sum.row.shape = shape;
+            sum.row.name = std::get<0>(key);
+            sum.row.shape = std::get<1>(key);
+            sum.row.device = std::get<3>(key);
+            sum.row.stream = std::get<4>(key);
         }
         return sum;
-    };
+    }
 
-    // Per track: which ops are counted, and for the others the counted op they lie in.
-    std::vector<std::vector<std::uint8_t>> marks(trace.tracks.size());
-    std::vector<std::vector<bool>> holdsCounted(trace.tracks.size());
-    std::uint32_t sinceCheck = 0;
-    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const auto &ti = index.tracks[t];
-        if (!ti.hasOps || !options.processes.contains(trace.tracks[t].process.value))
-            continue;
-        const auto &track = trace.tracks[t];
-        auto &mark = marks[t];
-        mark.assign(track.size(), Plain);
-        holdsCounted[t].assign(track.size(), false);
-        for (std::uint32_t i = 0; i < track.size(); ++i) {
-            if (ti.kind[i] != EventKind::Op)
-                continue;
-            if (stop && (sinceCheck++ & 0xFFFFu) == 0 && stop->stopRequested())
-                return {};
-            const auto parent = ti.opParent[i];
-            if (parent.isValid() && mark[parent.value] != Plain) {
-                mark[i] = Inside;
-                continue;
-            }
-            const auto &work = cache.work(track, i);
-            if (!work.knownFlops())
-                continue;
-            mark[i] = Counted;
-            for (auto p = parent; p.isValid(); p = ti.opParent[p.value])
-                holdsCounted[t][p.value] = true;
+    Sum &opSum(EventRef op, bool known)
+    {
+        std::string shape;
+        if (m_options.byShape) {
+            const auto *args = m_trace.eventArgs(op.track, op.event);
+            if (args && args->inputDims.isValid())
+                shape = std::string(m_trace.string(args->inputDims));
+        }
+        return sumFor({std::string(nameOf(op)), shape, known, -1, -1});
+    }
+
+    static void addWork(Sum &sum, const OpWork &work)
+    {
+        auto &row = sum.row;
+        row.flops = std::max(row.flops, 0.0) + work.flops;
+        sum.bytesKnown = sum.bytesKnown && work.knownBytes();
+        row.bytes = std::max(row.bytes, 0.0) + std::max(work.bytes, 0.0);
+        row.dtype = work.dtype;
+        row.unit = work.unit;
+    }
+
+    static void addTime(Sum &sum, EventRef event, std::int64_t ns)
+    {
+        sum.row.timeNs += ns;
+        if (ns > sum.longestNs) {
+            sum.longestNs = ns;
+            sum.row.longest = event;
         }
     }
 
+    bool inScope(EventRef op) const
+    {
+        const auto &track = m_trace.track(op.track);
+        return m_options.range.contains(track.start[op.event.value]) && m_options.processes.contains(track.process.value);
+    }
+
+    // Per track: which ops are counted, and for the others the counted op they lie in.
+    bool markCounted()
+    {
+        m_marks.resize(m_trace.tracks.size());
+        m_holdsCounted.resize(m_trace.tracks.size());
+        m_callNs.resize(m_trace.tracks.size());
+        std::uint32_t sinceCheck = 0;
+        for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
+            const auto &ti = m_index.tracks[t];
+            if (!ti.hasOps || !m_options.processes.contains(m_trace.tracks[t].process.value))
+                continue;
+            const auto &track = m_trace.tracks[t];
+            auto &mark = m_marks[t];
+            mark.assign(track.size(), Plain);
+            m_holdsCounted[t].assign(track.size(), false);
+            if (m_perCall)
+                m_callNs[t].assign(track.size(), 0);
+            for (std::uint32_t i = 0; i < track.size(); ++i) {
+                if (ti.kind[i] != EventKind::Op)
+                    continue;
+                if (m_stop && (sinceCheck++ & 0xFFFFu) == 0 && m_stop->stopRequested())
+                    return false;
+                const auto parent = ti.opParent[i];
+                if (!m_options.everyOp && parent.isValid() && mark[parent.value] != Plain) {
+                    mark[i] = Inside;
+                    continue;
+                }
+                if (!m_cache.work(track, i).knownFlops())
+                    continue;
+                mark[i] = Counted;
+                for (auto p = parent; p.isValid(); p = ti.opParent[p.value])
+                    m_holdsCounted[t][p.value] = true;
+            }
+        }
+        return true;
+    }
+
     // The counted op an event of the op tree lies in, or the outermost aten op of its chain.
-    const auto owner = [&](EventRef op) -> std::pair<EventRef, bool> {
-        const auto &ti = index.track(op.track);
-        const auto &track = trace.track(op.track);
-        const auto &mark = marks[op.track.value];
+    std::pair<EventRef, bool> owner(EventRef op) const
+    {
+        const auto &ti = m_index.track(op.track);
+        const auto &mark = m_marks[op.track.value];
         EventRef outermostAten;
         for (auto e = op.event; e.isValid(); e = ti.opParent[e.value]) {
             if (mark[e.value] == Counted)
                 return {{op.track, e}, true};
-            if (isAten(trace.string(track.eventName[e.value])))
+            if (isAten(nameOf({op.track, e})))
                 outermostAten = {op.track, e};
         }
         return {outermostAten.isValid() ? outermostAten : op, false};
-    };
-    const auto inScope = [&](EventRef op) {
-        const auto &track = trace.track(op.track);
-        return options.range.contains(track.start[op.event.value]) && options.processes.contains(track.process.value);
-    };
-    // Calls of unknown work: each op the first time time is put on it (a GPU op launches many
-    // kernels); calls of known work are counted with their work below.
-    std::set<EventRef> unknownCalls;
-    const auto count = [&](EventRef op, bool known, std::int64_t ns) {
-        const auto &track = trace.track(op.track);
-        auto &sum = sumFor(track, op.event.value, known);
-        sum.row.timeNs += ns;
-        if (!known && unknownCalls.insert(op).second)
-            ++sum.row.calls;
-        if (ns > sum.longestNs) {
-            sum.longestNs = ns;
-            sum.row.longest = op;
-        }
-        result.totalNs += ns;
-        if (known)
-            result.knownNs += ns;
-    };
-
-    // Calls and work of the counted ops, and the CPU's times.
-    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        if (marks[t].empty())
-            continue;
-        const auto &track = trace.tracks[t];
-        const auto &ti = index.tracks[t];
-        for (std::uint32_t i = 0; i < track.size(); ++i) {
-            const EventRef op{TrackId(t), EventIndex(i)};
-            if (marks[t][i] == Inside || ti.kind[i] != EventKind::Op || !inScope(op))
-                continue;
-            const bool counted = marks[t][i] == Counted;
-            if (!counted) {
-                // Unknown work: on a CPU trace, outermost aten ops with nothing counted inside.
-                const auto parent = ti.opParent[i];
-                const bool outermost = !parent.isValid() || !isAten(trace.string(track.eventName[parent.value]));
-                if (!result.gpu && outermost && !holdsCounted[t][i] && isAten(trace.string(track.eventName[i])))
-                    count(op, false, track.duration[i]);
-                continue;
-            }
-            const auto &work = cache.work(track, i);
-            auto &sum = sumFor(track, i, true);
-            auto &row = sum.row;
-            ++row.calls;
-            row.flops = std::max(row.flops, 0.0) + work.flops;
-            sum.bytesKnown = sum.bytesKnown && work.knownBytes();
-            row.bytes = std::max(row.bytes, 0.0) + std::max(work.bytes, 0.0);
-            row.dtype = work.dtype;
-            row.unit = work.unit;
-            if (!result.gpu)
-                count(op, true, track.duration[i]);
-        }
     }
-    // On a GPU trace, each device event's time goes to the op that launched it.
-    if (result.gpu) {
-        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-            const auto &ti = index.tracks[t];
+
+    // Time put on an op's row. Calls of unknown work are counted the first time time is put on
+    // them (a GPU op launches many kernels); calls of known work are counted with their work.
+    void count(EventRef op, bool known, std::int64_t ns)
+    {
+        auto &sum = opSum(op, known);
+        if (!known && m_unknownCalls.insert(op).second)
+            ++sum.row.calls;
+        addTime(sum, op, ns);
+        if (m_perCall)
+            perCall(op) += ns;
+        m_result.totalNs += ns;
+        if (known)
+            m_result.knownNs += ns;
+    }
+
+    template <typename Visit>
+    void forEachDeviceEvent(Visit &&visit) const
+    {
+        for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
+            const auto &ti = m_index.tracks[t];
             if (!ti.hasDevice)
                 continue;
-            const auto &track = trace.tracks[t];
-            for (std::uint32_t i = 0; i < track.size(); ++i) {
-                if (!isDeviceKind(ti.kind[i]) || !ti.launchOp[i].isValid() || marks[ti.launchOp[i].track.value].empty())
-                    continue;
-                const auto [op, known] = owner(ti.launchOp[i]);
-                if (inScope(op))
-                    count(op, known, track.duration[i]);
+            for (std::uint32_t i = 0; i < m_trace.tracks[t].size(); ++i) {
+                if (isDeviceKind(ti.kind[i]) && ti.launchOp[i].isValid() && !m_marks[ti.launchOp[i].track.value].empty())
+                    visit(EventRef{TrackId(t), EventIndex(i)}, ti.launchOp[i]);
             }
         }
     }
 
-    for (auto &[key, sum] : sums) {
-        auto &row = sum.row;
-        if (row.timeNs == 0) // ran nothing on the device (a CPU tensor's op in a GPU trace)
-            continue;
-        if (!sum.bytesKnown)
-            row.bytes = OpWork::kUnknown;
-        placeUnderRoof(row, result.device);
-        result.rows.push_back(std::move(row));
+    // Each op in scope not inside a counted one, per track in start order; afterTrack() ends each
+    // track.
+    template <typename Visit, typename AfterTrack>
+    void forEachOuterOp(Visit &&visit, AfterTrack &&afterTrack)
+    {
+        for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
+            if (m_marks[t].empty())
+                continue;
+            const auto &track = m_trace.tracks[t];
+            const auto &ti = m_index.tracks[t];
+            for (std::uint32_t i = 0; i < track.size(); ++i) {
+                const EventRef op{TrackId(t), EventIndex(i)};
+                if (m_marks[t][i] != Inside && ti.kind[i] == EventKind::Op && inScope(op))
+                    visit(op, m_marks[t][i] == Counted);
+            }
+            afterTrack();
+        }
     }
-    std::stable_sort(result.rows.begin(), result.rows.end(), [](const RooflineRow &a, const RooflineRow &b) {
-        if (a.known() != b.known())
-            return a.known();
-        return a.timeNs > b.timeNs;
-    });
-    if (options.top > 0 && result.rows.size() > options.top)
-        result.rows.resize(options.top);
-    return result;
+
+    // Calls and work of the counted ops, and the CPU's times.
+    void countOps()
+    {
+        forEachOuterOp(
+            [&](EventRef op, bool counted) {
+                const auto &track = m_trace.track(op.track);
+                const auto i = op.event.value;
+                if (!counted) {
+                    // Unknown work: on a CPU trace, outermost aten ops with nothing counted inside.
+                    const auto parent = m_index.track(op.track).opParent[i];
+                    const bool outermost = !parent.isValid() || !isAten(m_trace.string(track.eventName[parent.value]));
+                    if (!m_options.everyOp && !m_result.gpu && outermost && !m_holdsCounted[op.track.value][i]
+                        && isAten(nameOf(op)))
+                        count(op, false, track.duration[i]);
+                    return;
+                }
+                auto &sum = opSum(op, true);
+                ++sum.row.calls;
+                addWork(sum, m_cache.work(track, i));
+                if (!m_result.gpu)
+                    count(op, true, track.duration[i]);
+            },
+            [] {});
+    }
+
+    // On a GPU trace, each device event's time goes to the op that launched it (everyOp: to each
+    // counted op around the launch).
+    void countDeviceTime()
+    {
+        forEachDeviceEvent([&](EventRef event, EventRef launch) {
+            const auto ns = m_trace.track(event.track).duration[event.event.value];
+            if (m_options.everyOp) {
+                const auto &ti = m_index.track(launch.track);
+                for (auto e = launch.event; e.isValid(); e = ti.opParent[e.value]) {
+                    const EventRef op{launch.track, e};
+                    if (m_marks[launch.track.value][e.value] == Counted && inScope(op))
+                        count(op, true, ns);
+                }
+                return;
+            }
+            const auto [op, known] = owner(launch);
+            if (inScope(op))
+                count(op, known, ns);
+        });
+    }
+
+    // One row per kernel and stream, with the work of a call that launched it alone.
+    void countKernels()
+    {
+        // Kernels each call launched.
+        forEachDeviceEvent([&](EventRef, EventRef launch) {
+            const auto [op, known] = owner(launch);
+            if (known)
+                ++perCall(op);
+        });
+        std::map<std::pair<Key, std::string>, std::int64_t> launcherNs;
+        forEachDeviceEvent([&](EventRef event, EventRef launch) {
+            const auto [op, known] = owner(launch);
+            if (!inScope(op))
+                return;
+            const auto &track = m_trace.track(event.track);
+            const bool alone = known && perCall(op) == 1;
+            const auto [device, stream] = deviceAndStream(m_trace, event.track, event.event.value);
+            const Key key{std::string(m_trace.string(track.eventName[event.event.value])), std::string(), alone, device, stream};
+            auto &sum = sumFor(key);
+            const auto ns = track.duration[event.event.value];
+            ++sum.row.calls;
+            if (alone)
+                addWork(sum, m_cache.work(m_trace.track(op.track), op.event.value));
+            addTime(sum, event, ns);
+            launcherNs[{key, std::string(nameOf(op))}] += ns;
+            m_result.totalNs += ns;
+            if (alone)
+                m_result.knownNs += ns;
+        });
+        std::map<Key, std::int64_t> most;
+        for (const auto &[key, ns] : launcherNs) {
+            auto &best = most[key.first];
+            if (ns > best) {
+                best = ns;
+                m_sums[key.first].row.launcher = key.second;
+            }
+        }
+    }
+
+    // Runs of memory-bound calls on each thread, summed by their ops.
+    void findChains()
+    {
+        std::map<std::vector<std::string>, RooflineChain> chains;
+        std::vector<EventRef> run;
+        const auto flush = [&] {
+            if (run.size() >= 2) {
+                std::vector<std::string> names;
+                std::int64_t ns = 0;
+                double bytes = 0;
+                for (const auto op : run) {
+                    names.emplace_back(nameOf(op));
+                    ns += perCall(op);
+                    bytes += m_cache.work(m_trace.track(op.track), op.event.value).bytes;
+                }
+                auto &chain = chains[names];
+                chain.ops = std::move(names);
+                ++chain.occurrences;
+                chain.timeNs += ns;
+                chain.bytes += bytes;
+                if (ns > chain.longestNs) {
+                    chain.longestNs = ns;
+                    chain.first = run.front();
+                }
+            }
+            run.clear();
+        };
+        forEachOuterOp(
+            [&](EventRef op, bool counted) {
+                if (perCall(op) <= 0)
+                    return; // a container of counted ops, or an op that ran nothing on the device
+                if (!counted) {
+                    if (m_result.gpu || !isViewOp(nameOf(op)))
+                        flush();
+                    return;
+                }
+                const auto &work = m_cache.work(m_trace.track(op.track), op.event.value);
+                const auto roof = roofFor(*m_result.device, work.dtype, work.unit, isConvolution(nameOf(op)));
+                // Matrix ops end a chain even when memory-bound: fusion compilers fuse vector ops
+                // (into each other, or as a product's prologue or epilogue), not products together.
+                const bool memoryBound = work.bytes > 0 && work.flops / work.bytes < roof.ridge();
+                if (memoryBound && work.unit == WorkUnit::Vector)
+                    run.push_back(op);
+                else
+                    flush();
+            },
+            flush);
+        for (auto &[ops, chain] : chains)
+            m_result.chains.push_back(std::move(chain));
+        std::stable_sort(m_result.chains.begin(), m_result.chains.end(),
+                         [](const auto &a, const auto &b) { return a.timeNs > b.timeNs; });
+    }
+
+    void finish()
+    {
+        for (auto &[key, sum] : m_sums) {
+            auto &row = sum.row;
+            if (row.timeNs == 0) // ran nothing on the device (a CPU tensor's op in a GPU trace)
+                continue;
+            if (!sum.bytesKnown)
+                row.bytes = OpWork::kUnknown;
+            placeUnderRoof(row, m_result.device);
+            m_result.rows.push_back(std::move(row));
+        }
+        std::stable_sort(m_result.rows.begin(), m_result.rows.end(), [](const RooflineRow &a, const RooflineRow &b) {
+            if (a.known() != b.known())
+                return a.known();
+            return a.timeNs > b.timeNs;
+        });
+        if (m_options.top > 0 && m_result.rows.size() > m_options.top)
+            m_result.rows.resize(m_options.top);
+    }
+
+    const TraceIndex &m_index;
+    const trace::Trace &m_trace;
+    const RooflineOptions &m_options;
+    const StopToken *m_stop;
+    WorkCache m_cache;
+    Roofline m_result;
+    std::map<Key, Sum> m_sums;
+    std::vector<std::vector<std::uint8_t>> m_marks;
+    std::vector<std::vector<bool>> m_holdsCounted;
+    std::set<EventRef> m_unknownCalls;
+    bool m_perCall = false;
+    std::vector<std::vector<std::int64_t>> m_callNs; // per track and event: time put on each call
+    std::int64_t &perCall(EventRef op) { return m_callNs[op.track.value][op.event.value]; }
+};
+
+} // namespace
+
+Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
+{
+    return Builder(index, options, stop).build();
+}
+
+std::string shortKernelName(std::string_view name)
+{
+    constexpr std::size_t kLongest = 80;
+    if (name.starts_with("void "))
+        name.remove_prefix(5);
+    // Its arguments repeat its template's types; a C++ name's '(' opens them.
+    if (const auto open = name.find('('); open != std::string_view::npos && open > 0)
+        name = name.substr(0, open);
+    if (name.size() <= kLongest)
+        return std::string(name);
+    return std::string(name.substr(0, kLongest - 1)) + "…";
+}
+
+std::string chainName(const RooflineChain &chain)
+{
+    constexpr std::size_t kShown = 6; // a longer chain shows its first and last three
+    std::string name;
+    for (std::size_t i = 0; i < chain.ops.size(); ++i) {
+        if (chain.ops.size() > kShown && i == kShown / 2) {
+            name += " → … (" + std::to_string(chain.ops.size() - kShown) + " more)";
+            i = chain.ops.size() - kShown / 2 - 1;
+            continue;
+        }
+        name += (i ? " → " : "") + chain.ops[i];
+    }
+    return name;
 }
 
 std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
@@ -302,22 +554,50 @@ std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
     constexpr double kMinShare = 0.05;      // of the total time: smaller ops are not worth a finding
     constexpr double kFarBelowRoof = 50;    // % of the roof a compute-bound op should reach
     constexpr std::size_t kMostFindings = 3; // of each kind
-    std::vector<RooflineFinding> memory;
-    std::vector<RooflineFinding> compute;
     if (roofline.totalNs <= 0)
         return {};
+    const auto percent = [](double value) {
+        if (value >= 9.95)
+            return std::to_string(int(value + 0.5)) + "%";
+        const int tenths = int(value * 10 + 0.5);
+        return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "%";
+    };
+    std::vector<RooflineFinding> chains;
+    std::set<std::string> chained; // ops a chain finding names already
+    for (const auto &chain : roofline.chains) {
+        const double share = double(chain.timeNs) / double(roofline.totalNs);
+        if (share < kMinShare || chains.size() == kMostFindings)
+            continue;
+        chained.insert(chain.ops.begin(), chain.ops.end());
+        chains.push_back({RooflineFinding::Kind::FuseChain, chainName(chain),
+                          chainName(chain) + ": " + std::to_string(chain.ops.size())
+                              + " memory-bound ops one after the other, " + std::to_string(chain.occurrences)
+                              + (chain.occurrences == 1 ? " time (" : " times (") + percent(100 * share)
+                              + " of the time). Fused into one kernel (torch.compile fuses elementwise and normalization "
+                                "chains), their intermediates stay in registers instead of each making a trip through "
+                                "memory.",
+                          share});
+    }
+    std::vector<RooflineFinding> memory;
+    std::vector<RooflineFinding> compute;
     for (const auto &row : roofline.rows) {
         const double share = double(row.timeNs) / double(roofline.totalNs);
         if (!row.known() || !row.roof || share < kMinShare)
             continue;
-        const auto percent = [](double value) {
-            if (value >= 9.95)
-                return std::to_string(int(value + 0.5)) + "%";
-            const int tenths = int(value * 10 + 0.5);
-            return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "%";
-        };
-        const std::string where = row.name + (row.shape.empty() ? "" : " " + row.shape);
-        if (row.bound == Bound::Memory) {
+        const std::string where = row.launcher.empty() ? row.name + (row.shape.empty() ? "" : " " + row.shape)
+                                                       : "The kernel " + shortKernelName(row.name) + " (launched by " + row.launcher + ")";
+        if (row.bound == Bound::Memory && row.unit == WorkUnit::Matrix) {
+            // A product below the ridge: its operands are too small for the matrix units to reuse.
+            memory.push_back({RooflineFinding::Kind::FuseMemoryBound, row.name,
+                              where + " is a matrix op yet memory-bound (" + percent(100 * share) + " of the time, "
+                                  + percent(row.percentOfRoof) + " of the roof at its intensity): its operands are too "
+                                    "small to reuse. Larger batches or sequences raise its intensity"
+                                  + ((row.name + row.launcher).find("attention") == std::string::npos
+                                         ? "; fusing the elementwise ops around it into its epilogue (torch.compile) "
+                                           "saves their trips through memory."
+                                         : "."),
+                              share});
+        } else if (row.bound == Bound::Memory && !chained.contains(row.name)) {
             // Far below the bandwidth too, its kernels are too small to fill the device: launch
             // and latency bound. Fusing helps both ways; more work per call helps the latter.
             const bool small = row.percentOfRoof < kFarBelowRoof;
@@ -338,7 +618,7 @@ std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
                                share});
         }
     }
-    std::vector<RooflineFinding> findings;
+    std::vector<RooflineFinding> findings = std::move(chains);
     for (auto *list : {&memory, &compute}) {
         std::stable_sort(list->begin(), list->end(), [](const auto &a, const auto &b) { return a.share > b.share; });
         list->resize(std::min(list->size(), kMostFindings));

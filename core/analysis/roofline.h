@@ -17,6 +17,16 @@ std::string_view boundName(Bound bound); // "memory", "compute", "unknown"
 
 struct RooflineOptions {
     bool byShape = false; // one row per (op, input dims) instead of per op
+    // One row per GPU kernel (memcpy, memset) and stream instead of per op: a kernel has the work
+    // of the call that launched it when that call launched nothing else (a call that launched
+    // several shares its work in ways a trace does not record: they are unknown). Nothing on a CPU
+    // trace.
+    bool byKernel = false;
+    // Every op of known work on its own, nested ones too (aten::addmm inside aten::linear), each
+    // over the device time of all it launched or its whole CPU duration: the figures of the
+    // Operators table's rows. No rows of unknown work; totalNs and knownNs count nested ops' time
+    // again in each op around them.
+    bool everyOp = false;
     std::size_t top = 0;  // 0: every row
     TimeRange range;
     ProcessSet processes;
@@ -58,8 +68,28 @@ struct RooflineRow {
     double percentOfRoof = OpWork::kUnknown; // of the roof at its intensity (of the peak when unknown)
     Bound bound = Bound::Unknown;
     EventRef longest; // its longest call, to show in the Timeline
+    // byKernel rows: the op that launched most of its known time (or of its time, when unknown),
+    // and the kernel's device and stream.
+    std::string launcher;
+    std::int32_t device = -1;
+    std::int32_t stream = -1;
     bool known() const { return flops >= 0; }
     bool operator==(const RooflineRow &) const = default;
+};
+
+// Memory-bound vector ops (elementwise, normalizations, softmax, reductions) that ran one after
+// the other on one thread: what one fused kernel could do with a single trip through memory.
+// Ops that took no time (views on a CPU trace, ops that launched nothing on a GPU one) are passed
+// over; a matrix op, a compute-bound op or one of unknown work that took time ends a chain.
+// Chains of the same ops are summed.
+struct RooflineChain {
+    std::vector<std::string> ops; // in order, at least two
+    std::uint64_t occurrences = 0;
+    std::int64_t timeNs = 0;       // of the ops in its occurrences
+    double bytes = 0;              // what they moved, each op alone
+    EventRef first;                // the first op of its longest occurrence
+    std::int64_t longestNs = 0;
+    bool operator==(const RooflineChain &) const = default;
 };
 
 struct Roofline {
@@ -69,6 +99,8 @@ struct Roofline {
     std::vector<RooflineRow> rows;   // ops of known work by time, longest first, then unknown ones
     std::int64_t totalNs = 0;        // device time (GPU) or time in top-level aten ops (CPU)
     std::int64_t knownNs = 0;        // the part of it spent in ops of known work
+    // Per op rows (neither byKernel nor everyOp) under a roof: memory-bound chains, longest first.
+    std::vector<RooflineChain> chains;
     bool operator==(const Roofline &) const = default;
 };
 
@@ -86,10 +118,11 @@ void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device);
 // ops of unknown work is kept in rows of unknown work, named after the outermost aten op.
 Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options = {}, const StopToken *stop = nullptr);
 
-// What to change, from a roofline: the heaviest memory-bound ops (fusion candidates: fewer
-// trips through memory) and compute-bound ops far below their roof (dtype, layout, tiling).
+// What to change, from a roofline: the heaviest chains of memory-bound ops and memory-bound ops
+// alone (fusion candidates: fewer trips through memory) and compute-bound ops far below their
+// roof (dtype, layout, tiling).
 struct RooflineFinding {
-    enum class Kind { FuseMemoryBound, BelowComputeRoof };
+    enum class Kind { FuseChain, FuseMemoryBound, BelowComputeRoof };
     Kind kind = Kind::FuseMemoryBound;
     std::string op;
     std::string text;
@@ -97,5 +130,9 @@ struct RooflineFinding {
     bool operator==(const RooflineFinding &) const = default;
 };
 std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline);
+// A kernel's name without "void " and its argument list, at most 80 characters.
+std::string shortKernelName(std::string_view name);
+// "aten::add → aten::gelu → aten::mul"; the middle of a long chain elided.
+std::string chainName(const RooflineChain &chain);
 
 } // namespace pyrometer::analysis

@@ -31,26 +31,38 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
         progress.reportPermille(int(900 * (i + 1) / count));
     }
     result.device = options.device;
-    const bool cuda = isPython(chosen) && chosen.device.rfind("cuda", 0) == 0;
-    if (!result.device && !cuda) {
-        auto measured = torch::thisCpuRoof(options.run.threads, options.cpuRoofCache, stop);
-        if (!measured.ok())
-            return measured.error();
-        result.device = torch::cpuDevice(measured.value());
-    } else if (!result.device) {
-        // The GPU the worker runs on, by the name its torch gives it.
-        auto info = probePython(chosen.python, stop);
-        if (!info.ok())
-            return info.error();
-        const auto colon = chosen.device.find(':');
-        const std::size_t index = colon == std::string::npos ? 0 : std::size_t(std::stoul(chosen.device.substr(colon + 1)));
-        if (index < info->deviceNames.size())
-            result.device = analysis::findDevice(info->deviceNames[index]);
+    if (!result.device) {
+        auto roof = engineRoof(chosen, model, options.run.threads, options.cpuRoofCache, stop);
+        if (!roof.ok())
+            return roof.error();
+        result.device = roof.value();
     }
     for (const auto &[batch, profile] : profiles)
         result.batches.push_back({batch, torch::layerRoofline(profile, result.device)});
     progress.reportPermille(1000);
     return result;
+}
+
+Result<std::optional<analysis::DeviceRoof>> engineRoof(const Engine &engine, const std::filesystem::path &model, int threads,
+                                                       const std::filesystem::path &cpuRoofCache, const StopToken &stop)
+{
+    const auto chosen = resolveEngine(engine, model);
+    const bool cuda = isPython(chosen) && chosen.device.rfind("cuda", 0) == 0;
+    if (!cuda) {
+        auto measured = torch::thisCpuRoof(threads, cpuRoofCache, stop);
+        if (!measured.ok())
+            return measured.error();
+        return std::optional<analysis::DeviceRoof>(torch::cpuDevice(measured.value()));
+    }
+    // The GPU the worker runs on, by the name its torch gives it.
+    auto info = probePython(chosen.python, stop);
+    if (!info.ok())
+        return info.error();
+    const auto colon = chosen.device.find(':');
+    const std::size_t index = colon == std::string::npos ? 0 : std::size_t(std::stoul(chosen.device.substr(colon + 1)));
+    if (index < info->deviceNames.size())
+        return analysis::findDevice(info->deviceNames[index]);
+    return std::optional<analysis::DeviceRoof>();
 }
 
 std::vector<std::string> heaviestLayers(const std::vector<torch::BatchRoofline> &batches, std::size_t n)

@@ -27,6 +27,12 @@ struct LayerRooflines {
     std::vector<torch::BatchRoofline> batches;
 };
 
+// The roof a model's layers meet in an engine: this CPU's at `threads`, measured once and cached
+// in cpuRoofCache, on the CPU; on CUDA the table's entry for the GPU the worker names (nothing
+// when the table lacks it).
+Result<std::optional<analysis::DeviceRoof>> engineRoof(const Engine &engine, const std::filesystem::path &model, int threads,
+                                                       const std::filesystem::path &cpuRoofCache, const StopToken &stop);
+
 // Profiles the model at each batch size (profileLayers), then places each leaf layer under the
 // roof (measured after the runs, so that a model or input that fails costs no measurement).
 Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesystem::path &model,

@@ -5,6 +5,24 @@
 
 namespace pyrometer::torch {
 
+analysis::RooflineRow layerRooflineRow(const LayerRow &layer, const std::optional<analysis::DeviceRoof> &device)
+{
+    analysis::RooflineRow row;
+    row.name = layer.module;
+    row.shape = layer.type;
+    row.calls = std::uint64_t(std::max(0, layer.calls));
+    row.timeNs = std::int64_t(layer.totalMs * 1e6);
+    row.flops = layer.flops > 0 ? layer.flops : analysis::OpWork::kUnknown;
+    row.bytes = layer.bytes > 0 ? layer.bytes : analysis::OpWork::kUnknown;
+    // Pyrometer's reduced-precision variants are bfloat16.
+    row.dtype = layer.elementBytes == 2 ? "c10::BFloat16" : layer.elementBytes == 8 ? "double" : "float";
+    std::string type = layer.type;
+    std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    row.unit = analysis::opUnit(type);
+    analysis::placeUnderRoof(row, device);
+    return row;
+}
+
 analysis::Roofline layerRoofline(const ProfileReport &profile, const std::optional<analysis::DeviceRoof> &device)
 {
     analysis::Roofline roofline;
@@ -13,19 +31,7 @@ analysis::Roofline layerRoofline(const ProfileReport &profile, const std::option
     for (const auto &layer : profile.rows) {
         if (!layer.leaf || layer.module.empty())
             continue;
-        analysis::RooflineRow row;
-        row.name = layer.module;
-        row.shape = layer.type;
-        row.calls = std::uint64_t(std::max(0, layer.calls));
-        row.timeNs = std::int64_t(layer.totalMs * 1e6);
-        row.flops = layer.flops > 0 ? layer.flops : analysis::OpWork::kUnknown;
-        row.bytes = layer.bytes > 0 ? layer.bytes : analysis::OpWork::kUnknown;
-        // Pyrometer's reduced-precision variants are bfloat16.
-        row.dtype = layer.elementBytes == 2 ? "c10::BFloat16" : layer.elementBytes == 8 ? "double" : "float";
-        std::string type = layer.type;
-        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        row.unit = analysis::opUnit(type);
-        analysis::placeUnderRoof(row, device);
+        auto row = layerRooflineRow(layer, device);
         roofline.totalNs += row.timeNs;
         if (row.known())
             roofline.knownNs += row.timeNs;

@@ -15,6 +15,8 @@ namespace pyrometer::torch {
 // under a device's roof. Rows are named by the layer's qualified name, `shape` holding its type
 // ("Conv2d"); layers of unknown work stay, as unknown.
 analysis::Roofline layerRoofline(const ProfileReport &profile, const std::optional<analysis::DeviceRoof> &device);
+// One layer (leaf or not: a block's FLOPs and bytes are its ops') placed under the roof.
+analysis::RooflineRow layerRooflineRow(const LayerRow &layer, const std::optional<analysis::DeviceRoof> &device);
 
 // One batch of a sweep's per-layer roofline.
 struct BatchRoofline {

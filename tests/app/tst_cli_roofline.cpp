@@ -67,6 +67,29 @@ private Q_SLOTS:
         QVERIFY(table.out.contains(QStringLiteral("aten::linear")));
         QVERIFY(table.out.contains(QStringLiteral("NVIDIA H100 SXM5 80GB")));
         QVERIFY(table.out.contains(QStringLiteral("Known work covers")));
+
+        // By kernel: the same device time, each kernel with its launching op, stream and the
+        // work of the call that launched it; the chains of memory-bound ops are listed.
+        const auto kernels = runCli({"roofline", kBert, "--by-kernel", "--format", "json"});
+        QCOMPARE(kernels.exitCode, 0);
+        const auto byKernel = json(kernels);
+        QVERIFY(qAbs(byKernel.value("total_us").toDouble() - out.value("total_us").toDouble()) < 0.01);
+        int gemms = 0;
+        for (const auto &value : byKernel.value("rows").toArray()) {
+            const auto row = value.toObject();
+            QVERIFY(!row.value("kernel").toString().isEmpty());
+            QVERIFY(row.value("stream").toInt() >= 0);
+            if (row.value("launching_op").toString() == QStringLiteral("aten::linear") && !row.value("flops").isNull())
+                ++gemms;
+        }
+        QVERIFY(gemms >= 1);
+        for (const auto &value : out.value("chains").toArray()) {
+            const auto chain = value.toObject();
+            QVERIFY(chain.value("ops").toArray().size() >= 2);
+            QVERIFY(chain.value("occurrences").toInt() >= 1);
+        }
+        const auto both = runCli({"roofline", kBert, "--by-kernel", "--by-shape"});
+        QCOMPARE(both.exitCode, 2);
     }
 
     void deviceByNameOrFigures()

@@ -1,8 +1,8 @@
 #include "ui/model/layerrooflineview.h"
 
-#include "core/torch/cpuroof.h"
 #include "core/torch/inputspec.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/model/profilerun.h"
 #include "ui/plots/rooflineplot.h"
 #include "ui/roofline/rooflinecells.h"
 #include "ui/tables/tablepane.h"
@@ -54,7 +54,7 @@ tables::TableTree layerTree(const engine::LayerRooflines &result)
 } // namespace
 
 LayerRooflineView::LayerRooflineView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
-    : QWidget(parent), m_jobs(jobs), m_inputs(inputs), m_cache(torch::defaultCpuRoofCache()),
+    : QWidget(parent), m_jobs(jobs), m_inputs(inputs), m_cache(cpuRoofCacheFile()),
       m_batches(new QLineEdit(QStringLiteral("1,8,32"), this)), m_run(new QPushButton(tr("Run roofline"), this)),
       m_status(new QLabel(this)), m_summary(new QLabel(this)), m_plot(new plots::RooflinePlot(this)),
       m_table(new tables::TablePane(this))

@@ -1,6 +1,8 @@
 #include "ui/model/layertreemodel.h"
 
+#include "core/torch/layerroofline.h"
 #include "core/util/format.h"
+#include "ui/roofline/rooflinecells.h"
 
 #include <QLocale>
 
@@ -42,11 +44,23 @@ QString shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
 
 LayerTreeModel::LayerTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
 
-void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &rootName)
+const analysis::RooflineRow *LayerTreeModel::roofline(const QModelIndex &index) const
+{
+    const auto *row = layer(index);
+    if (!row || !row->leaf || row->module.empty())
+        return nullptr;
+    return &m_roofline[std::size_t(row - m_rows.data())];
+}
+
+void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &rootName, std::optional<analysis::DeviceRoof> roof)
 {
     beginResetModel();
     m_rows = std::move(rows);
     m_rootName = rootName;
+    m_roof = std::move(roof);
+    m_roofline.clear();
+    for (const auto &row : m_rows)
+        m_roofline.push_back(torch::layerRooflineRow(row, m_roof));
     m_nodes.assign(m_rows.size(), Node{});
     m_topLevel.clear();
     // Rows come depth-first with their depth: keep the chain of open ancestors.
@@ -140,6 +154,15 @@ QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
             return tr("%1 allocated in this module's own ops").arg(QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, row->selfAllocatedBytes)))));
         if (column == MacsColumn)
             return tr("%1 FLOPs").arg(scaled(row->flops));
+        if (const auto *r = roofline(index); r && column >= BytesColumn && column <= BoundColumn) {
+            if (!r->roof)
+                return tr("The roof of the device that ran it is unknown");
+            return tr("Under %1: %2 GFLOP/s peak, %3 GB/s; ridge at %4 FLOP/byte")
+                .arg(QString::fromStdString(m_roof->name))
+                .arg(r->roof->peakFlops / 1e9, 0, 'g', 4)
+                .arg(r->roof->bandwidth / 1e9, 0, 'g', 4)
+                .arg(r->roof->ridge(), 0, 'g', 3);
+        }
         return {};
     case SortRole:
         switch (column) {
@@ -152,6 +175,21 @@ QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
         case ParamsColumn: return qulonglong(row->params);
         case MacsColumn: return row->macs;
         case GflopsColumn: return row->gflopsPerSecond;
+        case BytesColumn:
+        case IntensityColumn:
+        case RoofColumn:
+        case BoundColumn: {
+            // Unknown figures sort below every known one.
+            const auto *r = roofline(index);
+            if (!r)
+                return column == BoundColumn ? QVariant(QString()) : QVariant(-2.0);
+            switch (column) {
+            case BytesColumn: return r->bytes;
+            case IntensityColumn: return r->intensity;
+            case RoofColumn: return r->roof ? r->percentOfRoof : -1.0;
+            default: return roofline::boundLabel(r->bound);
+            }
+        }
         case MemoryColumn: return qlonglong(row->allocatedBytes);
         case OutputShapesColumn: return shapesText(row->outputShapes);
         default: return {};
@@ -173,6 +211,23 @@ QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
         case ParamsColumn: return row->params ? QLocale().toString(qulonglong(row->params)) : QString();
         case MacsColumn: return scaled(row->macs);
         case GflopsColumn: return row->gflopsPerSecond > 0 ? fixed(row->gflopsPerSecond, 2) : QString();
+        case BytesColumn:
+        case IntensityColumn:
+        case RoofColumn:
+        case BoundColumn: {
+            const auto *r = roofline(index);
+            if (!r)
+                return QString();
+            const auto cell = [](const QVariant &value) {
+                return value.typeId() == QMetaType::QString ? value.toString() : QLocale().toString(value.toDouble(), 'g', 3);
+            };
+            switch (column) {
+            case BytesColumn: return cell(roofline::figureCell(r->bytes, 1e6));
+            case IntensityColumn: return cell(roofline::figureCell(r->intensity, 1));
+            case RoofColumn: return r->roof ? cell(roofline::figureCell(r->percentOfRoof, 1)) : tr("unknown");
+            default: return roofline::boundLabel(r->bound);
+            }
+        }
         case MemoryColumn:
             return row->allocatedBytes > 0 ? QString::fromStdString(formatBytes(std::uint64_t(row->allocatedBytes))) : QString();
         case OutputShapesColumn: return shapesText(row->outputShapes);
@@ -191,7 +246,8 @@ QVariant LayerTreeModel::headerData(int section, Qt::Orientation orientation, in
         static const char *const kTitles[ColumnCount] = {
             QT_TR_NOOP("Module"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Calls"),   QT_TR_NOOP("Self ms"),
             QT_TR_NOOP("Total ms"), QT_TR_NOOP("%"), QT_TR_NOOP("Params"), QT_TR_NOOP("MACs"),
-            QT_TR_NOOP("GFLOP/s"), QT_TR_NOOP("Memory"),  QT_TR_NOOP("Output shapes")};
+            QT_TR_NOOP("GFLOP/s"), QT_TR_NOOP("MB moved"), QT_TR_NOOP("FLOP/byte"), QT_TR_NOOP("% of roof"),
+            QT_TR_NOOP("Bound"), QT_TR_NOOP("Memory"),  QT_TR_NOOP("Output shapes")};
         return tr(kTitles[section]);
     }
     if (role == Qt::ToolTipRole) {
@@ -201,6 +257,12 @@ QVariant LayerTreeModel::headerData(int section, Qt::Orientation orientation, in
         case PercentColumn: return tr("Total time as a share of the forward pass");
         case MemoryColumn: return tr("CPU memory allocated during the module's ops, submodules included");
         case MacsColumn: return tr("Multiply-accumulates of one run, submodules included");
+        case BytesColumn: return tr("Bytes a leaf layer's ops move at least: weights and activations in and out, each once");
+        case IntensityColumn: return tr("Arithmetic intensity: FLOPs per byte moved");
+        case RoofColumn:
+            return tr("The FLOP/s reached as a share of what the roof allows at this intensity (this CPU's measured "
+                      "GEMM rate and copy bandwidth, or the GPU's from the device table)");
+        case BoundColumn: return tr("Below the ridge a layer is memory-bound, above it compute-bound");
         default: return {};
         }
     }

@@ -2,6 +2,7 @@
 
 #include <QAbstractItemModel>
 
+#include "core/analysis/roofline.h"
 #include "core/torch/layerprofile.h"
 
 #include <vector>
@@ -24,6 +25,10 @@ public:
         ParamsColumn,
         MacsColumn,
         GflopsColumn,
+        BytesColumn,     // MB its ops move at least (weights and activations in and out)
+        IntensityColumn, // FLOP/byte
+        RoofColumn,      // % of the roof at its intensity
+        BoundColumn,     // compute or memory
         MemoryColumn,
         OutputShapesColumn,
         ColumnCount
@@ -39,7 +44,13 @@ public:
     explicit LayerTreeModel(QObject *parent = nullptr);
 
     // rootName names the model's own row (its qualified name is "").
-    void setRows(std::vector<torch::LayerRow> rows, const QString &rootName);
+    // roof: what the leaf layers are placed under in the roofline columns (nothing: unknown).
+    void setRows(std::vector<torch::LayerRow> rows, const QString &rootName,
+                 std::optional<analysis::DeviceRoof> roof = std::nullopt);
+    const std::optional<analysis::DeviceRoof> &roof() const { return m_roof; }
+    // A leaf layer's place under the roof; nullptr for a block (its time mixes ops of different
+    // roofs) or an invalid index.
+    const analysis::RooflineRow *roofline(const QModelIndex &index) const;
     void clear();
     const std::vector<torch::LayerRow> &rows() const { return m_rows; }
     // The row behind an index of this model (not of a proxy); nullptr for an invalid one.
@@ -63,6 +74,8 @@ private:
 
     std::vector<torch::LayerRow> m_rows;
     std::vector<Node> m_nodes; // parallel to m_rows
+    std::optional<analysis::DeviceRoof> m_roof;
+    std::vector<analysis::RooflineRow> m_roofline; // parallel to m_rows
     std::vector<int> m_topLevel;
     QString m_rootName;
 };

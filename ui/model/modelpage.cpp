@@ -1,5 +1,6 @@
 #include "ui/model/modelpage.h"
 
+
 #include "core/torch/session.h"
 #include "core/util/format.h"
 #include "ui/model/modelstate.h"
@@ -375,6 +376,7 @@ void ModelPage::runProfile()
     request.mode = torch::RunMode(m_mode->currentData().toInt());
     request.traceDirectory =
         (QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/profiles")).toStdString();
+    request.cpuRoofCache = cpuRoofCacheFile();
 
     const QString name = QFileInfo(document.path).fileName();
     m_run->setEnabled(false);

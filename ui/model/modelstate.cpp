@@ -62,7 +62,9 @@ json layerToJson(const torch::LayerRow &row)
             {"flops", row.flops},
             {"gflops_per_second", row.gflopsPerSecond},
             {"allocated_bytes", row.allocatedBytes},
-            {"self_allocated_bytes", row.selfAllocatedBytes}};
+            {"self_allocated_bytes", row.selfAllocatedBytes},
+            {"bytes", row.bytes},
+            {"element_bytes", row.elementBytes}};
 }
 
 torch::LayerRow layerFromJson(const json &j)
@@ -83,7 +85,34 @@ torch::LayerRow layerFromJson(const json &j)
     row.gflopsPerSecond = j.at("gflops_per_second").get<double>();
     row.allocatedBytes = j.at("allocated_bytes").get<std::int64_t>();
     row.selfAllocatedBytes = j.at("self_allocated_bytes").get<std::int64_t>();
+    // Sessions written before the roofline columns: bytes unknown.
+    row.bytes = j.value("bytes", -1.0);
+    row.elementBytes = j.value("element_bytes", 0);
     return row;
+}
+
+json roofToJson(const std::optional<analysis::DeviceRoof> &roof)
+{
+    if (!roof)
+        return nullptr;
+    return {{"name", roof->name},           {"bandwidth", roof->bandwidth}, {"vector_flops", roof->vectorFlops},
+            {"matrix_flops", roof->matrixFlops}, {"source", roof->source}, {"nvidia", roof->nvidia},
+            {"measured", roof->measured}};
+}
+
+std::optional<analysis::DeviceRoof> roofFromJson(const json &j)
+{
+    if (!j.is_object())
+        return std::nullopt;
+    analysis::DeviceRoof roof;
+    roof.name = j.at("name").get<std::string>();
+    roof.bandwidth = j.at("bandwidth").get<double>();
+    roof.vectorFlops = j.at("vector_flops").get<double>();
+    roof.matrixFlops = j.at("matrix_flops").get<decltype(roof.matrixFlops)>();
+    roof.source = j.at("source").get<std::string>();
+    roof.nvidia = j.at("nvidia").get<bool>();
+    roof.measured = j.at("measured").get<bool>();
+    return roof;
 }
 
 json pointToJson(const torch::SweepPoint &p)
@@ -189,7 +218,8 @@ json profileRunToJson(const ProfileRun &run)
               {"total_macs", p.totalMacs},
               {"total_flops", p.totalFlops},
               {"layers", layers}}},
-            {"trace", run.tracePath.string()}};
+            {"trace", run.tracePath.string()},
+            {"roof", roofToJson(run.roof)}};
 }
 
 std::optional<ProfileRun> profileRunFromJson(const json &json)
@@ -221,6 +251,8 @@ std::optional<ProfileRun> profileRunFromJson(const json &json)
         for (const auto &layer : p.at("layers"))
             run.profile.rows.push_back(layerFromJson(layer));
         run.tracePath = j.at("trace").get<std::string>();
+        if (const auto roof = j.find("roof"); roof != j.end())
+            run.roof = roofFromJson(*roof);
         return run;
     });
 }

@@ -163,7 +163,7 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
     set(Stat::Throughput, tr("%1 items/s").arg(locale.toString(latency.throughputPerSecond, 'f', 1)));
     m_histogram->setSamples(latency.samplesMs, latency.warm.mean, latency.warm.p99);
 
-    m_model->setRows(profile.rows, modelName);
+    m_model->setRows(profile.rows, modelName, m_run->roof);
     m_view->expandAll();
     for (int column = 0; column < LayerTreeModel::ColumnCount - 1; ++column)
         m_view->resizeColumnToContents(column);

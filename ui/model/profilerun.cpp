@@ -1,7 +1,10 @@
 #include "ui/model/profilerun.h"
 
+#include "core/engine/layerrooflines.h"
 #include "core/torch/accuracy.h"
 #include "core/torch/traceexport.h"
+
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <chrono>
@@ -28,6 +31,12 @@ std::string traceStem(const std::filesystem::path &model)
 }
 
 } // namespace
+
+std::filesystem::path cpuRoofCacheFile()
+{
+    return std::filesystem::path(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation).toStdString()) /
+           "pyrometer" / "cpu-roof.json";
+}
 
 int profiledIterations(int timedIterations)
 {
@@ -92,6 +101,14 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
         if (!written.ok())
             return written.error();
         run.tracePath = std::move(written).value();
+    }
+    if (request.cpuRoofCache) {
+        // A roof that cannot be had leaves the roofline columns unknown; the profile stands.
+        auto roof = engine::engineRoof(request.engine, request.model, options.threads, *request.cpuRoofCache, stop);
+        if (roof.ok())
+            run.roof = roof.value();
+        if (stop.stopRequested())
+            return Error{file + ": cancelled"};
     }
     return run;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/deviceroof.h"
 #include "core/engine/engine.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/runner.h"
@@ -25,6 +26,9 @@ struct ProfileRequest {
     torch::RunMode mode = torch::RunMode::Inference;
     // The recorded trace is written here as <model>-<n>.pt.trace.json; empty: not written.
     std::filesystem::path traceDirectory;
+    // The layers are placed under the roof of what ran them (engine::engineRoof): this CPU's,
+    // measured once and cached in this file, or the GPU's from the table. Nothing: no roof.
+    std::optional<std::filesystem::path> cpuRoofCache;
     bool operator==(const ProfileRequest &) const = default;
 };
 
@@ -32,7 +36,14 @@ struct ProfileRun {
     torch::LatencyReport latency;
     torch::ProfileReport profile;
     std::filesystem::path tracePath; // empty when not written
+    // What the layers are placed under in the table's roofline columns; nothing when not asked
+    // for, or when it could not be had (a GPU the table lacks).
+    std::optional<analysis::DeviceRoof> roof;
 };
+
+// The file this CPU's measured roof is cached in: the CLI's ($XDG_CACHE_HOME/pyrometer/
+// cpu-roof.json), found through QStandardPaths so that tests in its test mode keep to their own.
+std::filesystem::path cpuRoofCacheFile();
 
 // A reporter whose 0..1000 fills [from, to] of the parent's (which must outlive it).
 ProgressReporter subRange(ProgressReporter &parent, int from, int to);
@@ -41,8 +52,9 @@ ProgressReporter subRange(ProgressReporter &parent, int from, int to);
 // recorded trace small.
 int profiledIterations(int timedIterations);
 
-// Times the model (cold, then warm runs), profiles it layer by layer and writes the trace:
-// the whole of one "Run profile", on a worker thread. Progress spans the three parts; stop
+// Times the model (cold, then warm runs), profiles it layer by layer, writes the trace and
+// finds the roof (a CPU's is measured the first time, about three seconds): the whole of one
+// "Run profile", on a worker thread. Progress spans the three parts; stop
 // is checked between runs.
 Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &progress, const StopToken &stop);
 

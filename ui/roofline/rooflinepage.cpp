@@ -32,16 +32,6 @@ namespace {
 
 enum Pages { EmptyPage, ContentPage };
 
-QString boundLabel(Bound bound)
-{
-    switch (bound) {
-    case Bound::Memory: return RooflinePage::tr("memory");
-    case Bound::Compute: return RooflinePage::tr("compute");
-    case Bound::Unknown: break;
-    }
-    return RooflinePage::tr("unknown");
-}
-
 QString qs(std::string_view text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
@@ -49,10 +39,13 @@ QString qs(std::string_view text)
 
 } // namespace
 
-tables::TableTree buildRooflineTree(const analysis::Roofline &roofline)
+tables::TableTree buildRooflineTree(const analysis::Roofline &roofline, RooflinePage::RowKind kind)
 {
     tables::TableTree tree;
-    tree.columns = {{RooflinePage::tr("Op"), ColumnKind::Text, QStringLiteral("op")},
+    const bool kernels = kind == RooflinePage::KernelRows;
+    const bool extra = kind != RooflinePage::OpRows; // a second text column: the shape or the launching op
+    tree.columns = {{kernels ? RooflinePage::tr("Kernel") : RooflinePage::tr("Op"), ColumnKind::Text,
+                     kernels ? QStringLiteral("kernel") : QStringLiteral("op")},
                     {RooflinePage::tr("Calls"), ColumnKind::Count, QStringLiteral("calls")},
                     {roofline.gpu ? RooflinePage::tr("Device time") : RooflinePage::tr("Time"), ColumnKind::Duration,
                      QStringLiteral("time_us")},
@@ -65,16 +58,22 @@ tables::TableTree buildRooflineTree(const analysis::Roofline &roofline)
                     {RooflinePage::tr("Roof"), ColumnKind::Text, QStringLiteral("roof")},
                     {RooflinePage::tr("% of roof"), ColumnKind::Number, QStringLiteral("pct_of_roof")},
                     {RooflinePage::tr("Bound"), ColumnKind::Text, QStringLiteral("bound")}};
-    tree.defaultSortColumn = 2;
+    if (extra)
+        tree.columns.insert(tree.columns.begin() + 1,
+                            kernels ? tables::TableColumn{RooflinePage::tr("Launching op"), ColumnKind::Text, QStringLiteral("launching_op")}
+                                    : tables::TableColumn{RooflinePage::tr("Input shape"), ColumnKind::Text, QStringLiteral("input_dims")});
+    tree.defaultSortColumn = extra ? 3 : 2;
     for (const auto &row : roofline.rows) {
         const double share = roofline.totalNs > 0 ? 100.0 * double(row.timeNs) / double(roofline.totalNs) : 0.0;
         const QString name = qs(row.name);
-        tree.addNode(-1,
-                     {name, quint64(row.calls), qint64(row.timeNs), share, figureCell(row.flops, 1e9), figureCell(row.bytes, 1e6),
-                      figureCell(row.intensity, 1), figureCell(row.achievedFlops, 1e12), figureCell(row.achievedBandwidth, 1e9),
-                      row.roof ? qs(analysis::precisionName(row.roof->precision)) : RooflinePage::tr("unknown"),
-                      figureCell(row.percentOfRoof, 1), boundLabel(row.bound)},
-                     name, name);
+        std::vector<QVariant> values{name, quint64(row.calls), qint64(row.timeNs), share, figureCell(row.flops, 1e9),
+                                     figureCell(row.bytes, 1e6), figureCell(row.intensity, 1), figureCell(row.achievedFlops, 1e12),
+                                     figureCell(row.achievedBandwidth, 1e9),
+                                     row.roof ? qs(analysis::precisionName(row.roof->precision)) : RooflinePage::tr("unknown"),
+                                     figureCell(row.percentOfRoof, 1), boundLabel(row.bound)};
+        if (extra)
+            values.insert(values.begin() + 1, kernels ? qs(row.launcher) : qs(row.shape));
+        tree.addNode(-1, std::move(values), name, name);
     }
     return tree;
 }
@@ -86,7 +85,7 @@ RooflinePage::RooflinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
                                 "run? Ops are placed by their arithmetic intensity (FLOP per byte moved) against the FLOP/s "
                                 "they reached, under the peak and bandwidth of the device that ran them."),
                              tr("Open a trace recorded with record_shapes=True: Ctrl+O"), this)),
-      m_traceChooser(new TraceChooser(workspace, this)), m_device(new QComboBox(this)), m_summary(new QLabel(this)),
+      m_traceChooser(new TraceChooser(workspace, this)), m_device(new QComboBox(this)), m_rowKind(new QComboBox(this)), m_summary(new QLabel(this)),
       m_advice(new QLabel(this)), m_plot(new plots::RooflinePlot(this)), m_table(new tables::TablePane(this))
 {
     auto *outer = new QVBoxLayout(this);
@@ -105,6 +104,12 @@ RooflinePage::RooflinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     m_device->setToolTip(tr("Whose roof the ops are put under. A device the table lacks: set its peak and bandwidth "
                             "in Edit > Preferences"));
     bar->addWidget(m_device);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Rows:"), barWidget));
+    m_rowKind->addItems({tr("Ops"), tr("Ops by input shape"), tr("GPU kernels")});
+    m_rowKind->setToolTip(tr("Ops: each op counted once, the outermost whose work is known. GPU kernels: each kernel with "
+                             "the work of the call that launched it, when that call launched nothing else"));
+    bar->addWidget(m_rowKind);
     bar->addSpacing(12);
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
@@ -140,6 +145,7 @@ RooflinePage::RooflinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
             showTrace(m_workspace->newestTrace());
     });
     connect(m_device, &QComboBox::currentIndexChanged, this, &RooflinePage::recompute);
+    connect(m_rowKind, &QComboBox::currentIndexChanged, this, &RooflinePage::recompute);
     connect(m_table, &tables::TablePane::eventNameActivated, this, [this](const QString &name) {
         if (m_traceId >= 0)
             Q_EMIT rowEventsActivated(m_traceId, name);
@@ -206,6 +212,8 @@ void RooflinePage::recompute()
     analysis::RooflineOptions options;
     options.device = chosenDevice();
     options.fallbackDevice = m_fallback; // for a trace whose device the table lacks
+    options.byShape = m_rowKind->currentIndex() == ShapeRows;
+    options.byKernel = m_rowKind->currentIndex() == KernelRows;
     const DocumentId id = m_traceId;
     const auto jobId = m_jobs->run<std::shared_ptr<const analysis::Roofline>>(
         tr("Computing the roofline"), QStringLiteral("roofline-page"),
@@ -216,8 +224,10 @@ void RooflinePage::recompute()
             return std::make_shared<const analysis::Roofline>(std::move(roofline));
         },
         this,
-        [this, id](std::shared_ptr<const analysis::Roofline> roofline) {
-            if (id == m_traceId)
+        [this, id, options](std::shared_ptr<const analysis::Roofline> roofline) {
+            const bool current = options.byKernel == (m_rowKind->currentIndex() == KernelRows)
+                && options.byShape == (m_rowKind->currentIndex() == ShapeRows);
+            if (id == m_traceId && current)
                 populate(std::move(roofline));
         });
     m_jobs->addOwner(jobId, document->jobOwner());
@@ -259,20 +269,23 @@ void RooflinePage::populate(std::shared_ptr<const analysis::Roofline> roofline)
     }
     std::sort(roofs.begin(), roofs.end(), [](const auto &a, const auto &b) { return a.peakFlops > b.peakFlops; });
     m_plot->setData(std::move(roofs), std::move(points));
-    m_table->setTree(buildRooflineTree(r));
+    m_table->setTree(buildRooflineTree(r, RowKind(m_rowKind->currentIndex())));
 
     const QString device = r.device ? QStringLiteral("<b>%1</b> (%2)").arg(qs(r.device->name).toHtmlEscaped(), qs(r.device->source).toHtmlEscaped())
                                     : tr("<b>unknown</b>: pick a device or set its roof in Edit &gt; Preferences");
     const QString traced = r.traceDevice.empty() ? tr("the trace names no device") : tr("the trace's %1").arg(qs(r.traceDevice).toHtmlEscaped());
     const double known = r.totalNs > 0 ? 100.0 * double(r.knownNs) / double(r.totalNs) : 0.0;
-    m_summary->setText(tr("Roof: %1; %2 &nbsp;\u00b7&nbsp; ops of known work: <b>%3%</b> of the %4 time")
-                           .arg(device, traced)
+    m_summary->setText(tr("Roof: %1; %2 &nbsp;\u00b7&nbsp; %3 of known work: <b>%4%</b> of the %5 time")
+                           .arg(device, traced,
+                                m_rowKind->currentIndex() == KernelRows ? tr("kernels") : tr("ops"))
                            .arg(known, 0, 'f', 1)
                            .arg(r.gpu ? tr("device") : tr("op")));
     QStringList advice;
     for (const auto &finding : analysis::rooflineFindings(r))
         advice << QStringLiteral("\u2022 ") + qs(finding.text).toHtmlEscaped();
-    if (m_pointRows.empty())
+    if (m_pointRows.empty() && m_rowKind->currentIndex() == KernelRows && !r.gpu)
+        advice << tr("This trace ran no GPU kernels: its ops are under Rows: Ops.");
+    else if (m_pointRows.empty())
         advice << tr("No op of known work: the trace needs input shapes (record_shapes=True), and torch 2.x's Concrete "
                      "Inputs for convolutions.");
     m_advice->setText(advice.join(QStringLiteral("<br>")));

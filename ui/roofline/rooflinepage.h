@@ -49,6 +49,8 @@ public:
     plots::RooflinePlot *plot() const { return m_plot; }
     tables::TablePane *table() const { return m_table; }
     QComboBox *deviceChooser() const { return m_device; } // item 0: the trace's own; then the table
+    enum RowKind { OpRows, ShapeRows, KernelRows };
+    QComboBox *rowChooser() const { return m_rowKind; } // items in RowKind order
     QLabel *summary() const { return m_summary; }
     QLabel *advice() const { return m_advice; }
 
@@ -69,6 +71,7 @@ private:
     EmptyState *m_empty;
     TraceChooser *m_traceChooser;
     QComboBox *m_device;
+    QComboBox *m_rowKind;
     QLabel *m_summary;
     QLabel *m_advice;
     plots::RooflinePlot *m_plot;
@@ -79,9 +82,10 @@ private:
     std::vector<std::size_t> m_pointRows; // the roofline row of each plotted point
 };
 
-// The roofline's rows as a table: op, calls, time, share, GFLOP, MB, FLOP/byte, TFLOP/s, GB/s,
-// roof, % of roof, bound; "unknown" where a figure cannot be known.
-tables::TableTree buildRooflineTree(const analysis::Roofline &roofline);
+// The roofline's rows as a table: op (with its input shape when by shape; a kernel with its
+// launching op when by kernel), calls, time, share, GFLOP, MB, FLOP/byte, TFLOP/s, GB/s, roof,
+// % of roof, bound; "unknown" where a figure cannot be known.
+tables::TableTree buildRooflineTree(const analysis::Roofline &roofline, RooflinePage::RowKind kind = RooflinePage::OpRows);
 
 } // namespace roofline
 } // namespace pyrometer::ui

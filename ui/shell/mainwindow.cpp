@@ -429,6 +429,7 @@ void MainWindow::applyPreferences(const Preferences &preferences)
     m_wheelZooms->setChecked(preferences.wheelZooms); // the View menu's item applies it
     qobject_cast<ModelPage *>(m_pages.at(Page::Model))->setRunDefaults(preferences.warmup, preferences.iterations);
     qobject_cast<roofline::RooflinePage *>(m_pages.at(Page::Roofline))->setFallbackDevice(fallbackRoof(preferences));
+    qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators))->setFallbackDevice(fallbackRoof(preferences));
     // Durations already on screen are formatted again in the new unit.
     qobject_cast<OverviewPage *>(m_pages.at(Page::Overview))->reformat();
     for (auto *widget : findChildren<QWidget *>())

@@ -197,6 +197,14 @@ void OperatorsPage::updateRangeBar()
                                      .arg(m_rangeScope)));
 }
 
+void OperatorsPage::setFallbackDevice(std::optional<analysis::DeviceRoof> device)
+{
+    if (device == m_fallback)
+        return;
+    m_fallback = std::move(device);
+    recompute();
+}
+
 void OperatorsPage::recompute()
 {
     const auto document = m_workspace->trace(m_traceId);
@@ -213,11 +221,25 @@ void OperatorsPage::recompute()
         opOptions.processes = m_rangeProcesses;
         kernelOptions.processes = m_rangeProcesses;
     }
+    // Each op's and kernel's work under the trace's device's roof (or Preferences' for a device
+    // the table lacks): the roofline columns.
+    analysis::RooflineOptions workOptions;
+    workOptions.everyOp = true;
+    workOptions.byShape = opOptions.grouping == analysis::OpGrouping::Shape;
+    workOptions.range = opOptions.range;
+    workOptions.processes = opOptions.processes;
+    workOptions.fallbackDevice = m_fallback;
+    analysis::RooflineOptions kernelWorkOptions = workOptions;
+    kernelWorkOptions.everyOp = false;
+    kernelWorkOptions.byShape = false;
+    kernelWorkOptions.byKernel = true;
+    const bool workColumns = opOptions.grouping == analysis::OpGrouping::Name || opOptions.grouping == analysis::OpGrouping::Shape;
     const DocumentId id = m_traceId;
     // Captures copies only: the document and the options.
     const auto jobId = m_jobs->run<Tables>(
         tr("Computing operator tables"), QStringLiteral("operators-tables"),
-        [document, opOptions, kernelOptions](ProgressReporter &progress, const StopToken &stop) -> Result<Tables> {
+        [document, opOptions, kernelOptions, workOptions, kernelWorkOptions, workColumns](ProgressReporter &progress,
+                                                                                          const StopToken &stop) -> Result<Tables> {
             const Error cancelled{"operator tables cancelled"};
             const auto &index = *document->index;
             const auto ops = analyses::opTable(*document, opOptions, stop);
@@ -226,7 +248,10 @@ void OperatorsPage::recompute()
             progress.reportPermille(700);
             const auto modules = kernels ? analyses::moduleTable(*document, opOptions.range, stop) : nullptr;
             const auto memory = modules ? analyses::opMemoryTable(*document, opOptions.range, stop) : nullptr;
-            if (!memory)
+            const auto work = memory && workColumns ? analyses::roofline(*document, workOptions, stop) : nullptr;
+            const auto kernelWork =
+                memory && index.hasDevice ? analyses::roofline(*document, kernelWorkOptions, stop) : nullptr;
+            if (!memory || stop.stopRequested())
                 return cancelled;
             Tables tables;
             tables.hasDevice = index.hasDevice;
@@ -235,8 +260,9 @@ void OperatorsPage::recompute()
             treeOptions.grouping = opOptions.grouping;
             treeOptions.device = tables.hasDevice;
             treeOptions.memory = tables.hasMemory;
+            treeOptions.work = work.get();
             tables.operators = buildOpTree(*ops, treeOptions);
-            tables.kernels = buildKernelTree(*kernels);
+            tables.kernels = buildKernelTree(*kernels, kernelWork.get());
             tables.modules = buildModuleTree(*modules, tables.hasDevice);
             tables.memory = buildOpMemoryTree(*memory);
             if (stop.stopRequested())

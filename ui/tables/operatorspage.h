@@ -3,6 +3,7 @@
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QWidget>
 
+#include "core/analysis/deviceroof.h"
 #include "core/analysis/optable.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/workspace/document.h"
@@ -61,6 +62,9 @@ public:
     // sets error when the file cannot be written.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+    // The roof for traces whose device the table lacks (Preferences), for the roofline columns.
+    void setFallbackDevice(std::optional<analysis::DeviceRoof> device);
+
 public Q_SLOTS:
     // Recomputes both tables over the events that start in [startNs, endNs) (trace time); with
     // processes, the operators and kernels of those alone (a job's rank, named by scope).
@@ -109,6 +113,7 @@ private:
     std::optional<analysis::TimeRange> m_range;
     analysis::ProcessSet m_rangeProcesses; // with the range: whose operators and kernels
     QString m_rangeScope;                  // ... and whom they are ("rank 17"); empty: all
+    std::optional<analysis::DeviceRoof> m_fallback;
 };
 
 } // namespace tables

@@ -1,6 +1,7 @@
 #include "ui/tables/tablebuild.h"
 
 #include "core/analysis/kerneltypes.h"
+#include "ui/roofline/rooflinecells.h"
 
 #include <QStringList>
 
@@ -30,6 +31,61 @@ double percentOf(qint64 part, qint64 whole)
 {
     return whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
 }
+
+std::string streamKey(std::int32_t device, std::int32_t stream)
+{
+    return std::to_string(device) + ":" + std::to_string(stream);
+}
+
+// The roofline rows of known work by (name, second key): the shape of op rows, or a kernel's
+// "device:stream" (empty when the table is not per stream: the kernel's rows on every stream
+// summed and placed again).
+class WorkRows {
+public:
+    enum Rows { Ops, Kernels, KernelsPerStream };
+    WorkRows(const analysis::Roofline *work, Rows rows) : m_work(work)
+    {
+        if (!work)
+            return;
+        for (const auto &row : work->rows) {
+            if (!row.known())
+                continue;
+            const auto key = std::make_pair(row.name, rows == Ops              ? row.shape
+                                                      : rows == Kernels ? std::string()
+                                                                        : streamKey(row.device, row.stream));
+            auto [it, added] = m_rows.try_emplace(key, row);
+            if (added)
+                continue;
+            auto &sum = it->second;
+            sum.calls += row.calls;
+            sum.timeNs += row.timeNs;
+            sum.flops += row.flops;
+            sum.bytes = sum.bytes < 0 || row.bytes < 0 ? analysis::OpWork::kUnknown : sum.bytes + row.bytes;
+            m_replace.push_back(key);
+        }
+        for (const auto &key : m_replace) {
+            auto &row = m_rows[key];
+            row.intensity = row.achievedFlops = row.achievedBandwidth = row.percentOfRoof = analysis::OpWork::kUnknown;
+            row.roof.reset();
+            row.bound = analysis::Bound::Unknown;
+            analysis::placeUnderRoof(row, work->device);
+        }
+    }
+
+    bool active() const { return m_work != nullptr; }
+    bool gpu() const { return m_work && m_work->gpu; }
+
+    const analysis::RooflineRow *find(const std::string &name, const std::string &second) const
+    {
+        const auto it = m_rows.find({name, second});
+        return it == m_rows.end() ? nullptr : &it->second;
+    }
+
+private:
+    const analysis::Roofline *m_work;
+    std::map<std::pair<std::string, std::string>, analysis::RooflineRow> m_rows;
+    std::vector<std::pair<std::string, std::string>> m_replace;
+};
 
 } // namespace
 
@@ -66,13 +122,20 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
             cDevMem = add(column::kDeviceMem, ColumnKind::Bytes, QStringLiteral("device_memory_bytes"));
         }
     }
+    const bool nested = options.grouping == OpGrouping::Module || options.grouping == OpGrouping::Stack;
+    const WorkRows work(nested ? nullptr : options.work, WorkRows::Ops);
+    int cWork = -1;
+    if (work.active()) {
+        cWork = int(tree.columns.size());
+        for (auto &c : roofline::rooflineColumns(work.gpu()))
+            tree.columns.push_back(std::move(c));
+    }
     tree.defaultSortColumn = cSelf;
     const auto set = [](std::vector<QVariant> &values, int col, QVariant value) {
         if (col >= 0)
             values[std::size_t(col)] = std::move(value);
     };
 
-    const bool nested = options.grouping == OpGrouping::Module || options.grouping == OpGrouping::Stack;
     std::map<std::pair<int, QString>, int> groups; // (parent, segment) -> node
     std::vector<GroupSums> sums;                   // by node id; only group rows use theirs
 
@@ -120,6 +183,10 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
         set(values, cCpuMem, qint64(row.cpuMemTotalBytes));
         set(values, cDevMemSelf, qint64(row.deviceMemSelfBytes));
         set(values, cDevMem, qint64(row.deviceMemTotalBytes));
+        if (cWork >= 0) {
+            const auto cells = roofline::rooflineCells(work.find(row.name, row.group), work.gpu());
+            std::copy(cells.begin(), cells.end(), values.begin() + cWork);
+        }
         const QString leafPath =
             path.isEmpty()
                 ? QString()
@@ -168,8 +235,10 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
     return tree;
 }
 
-TableTree buildKernelTree(const analysis::KernelTable &table)
+TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Roofline *roofline)
 {
+    const bool perStream = !table.rows.empty() && table.rows.front().stream >= 0;
+    const WorkRows work(roofline, perStream ? WorkRows::KernelsPerStream : WorkRows::Kernels);
     TableTree tree;
     tree.columns = {{column::kName, ColumnKind::Text, QStringLiteral("name")},
                     {column::kCount, ColumnKind::Count, QStringLiteral("count")},
@@ -182,6 +251,15 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
                     {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
                     {column::kStream, ColumnKind::Number, QStringLiteral("stream")},
                     {column::kRegion, ColumnKind::Text, QStringLiteral("compiled_region")}};
+    const std::size_t plainColumns = tree.columns.size();
+    if (work.active())
+        for (auto &c : roofline::rooflineColumns(true))
+            tree.columns.push_back(std::move(c));
+    // Group rows leave the roofline columns blank.
+    const auto widen = [&](std::vector<QVariant> values) {
+        values.resize(tree.columns.size());
+        return values;
+    };
     tree.defaultSortColumn = 2;
     // Rows are grouped by kernel type (GEMM, attention, communication, memory, ...), so that
     // kernels rank among their kind and each kind's share reads at once; one type alone is
@@ -218,8 +296,8 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
             const QString title = QString::fromUtf8(analysis::kernelTypeLabel(analysis::KernelType(t)).data());
             groups[t] =
                 tree.addNode(-1,
-                             {title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
-                              qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant(), QVariant()},
+                             widen({title, quint64(count), qint64(total), qint64(count ? total / std::int64_t(count) : 0),
+                                    qint64(minNs), qint64(maxNs), percent, QVariant(), QVariant(), QVariant(), QVariant()}),
                              QString(), title);
         }
     }
@@ -233,8 +311,8 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
             const QString path =
                 (parent >= 0 ? tree.nodes[std::size_t(parent)].path + QLatin1Char('/') : QString()) + region;
             it->second = tree.addNode(parent,
-                                      {region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs),
-                                       0.0, QVariant(), QVariant(), QVariant(), region},
+                                      widen({region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs),
+                                             0.0, QVariant(), QVariant(), QVariant(), region}),
                                       QString(), path);
         }
         auto &values = tree.nodes[std::size_t(it->second)].values;
@@ -254,13 +332,17 @@ TableTree buildKernelTree(const analysis::KernelTable &table)
         int parent = groups[std::size_t(types[r])];
         if (!row.region.empty())
             parent = regionGroup(parent, row);
-        tree.addNode(parent,
-                     {name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
-                      qint64(row.maxNs), row.percent, qs(row.launchOp),
-                      row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),
-                      row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant(),
-                      row.region.empty() ? QVariant() : QVariant(qs(row.region))},
-                     name);
+        auto values = widen({name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
+                             qint64(row.maxNs), row.percent, qs(row.launchOp),
+                             row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),
+                             row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant(),
+                             row.region.empty() ? QVariant() : QVariant(qs(row.region))});
+        if (work.active()) {
+            const auto *known = work.find(row.name, perStream ? streamKey(row.device, row.stream) : std::string());
+            const auto cells = roofline::rooflineCells(known, true);
+            std::copy(cells.begin(), cells.end(), values.begin() + std::ptrdiff_t(plainColumns));
+        }
+        tree.addNode(parent, std::move(values), name);
     }
     return tree;
 }

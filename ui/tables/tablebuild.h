@@ -5,6 +5,7 @@
 
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
+#include "core/analysis/roofline.h"
 #include "ui/tables/tabletree.h"
 
 namespace pyrometer::ui::tables {
@@ -13,6 +14,10 @@ struct OpTreeOptions {
     analysis::OpGrouping grouping = analysis::OpGrouping::Name;
     bool device = false; // device self / total columns
     bool memory = false; // CPU memory columns (and device memory with device)
+    // Each op's work under its device's roof (buildRoofline with everyOp, byShape for the Shape
+    // grouping): adds the roofline columns to the Name and Shape groupings. Only read while
+    // building.
+    const analysis::Roofline *work = nullptr;
 };
 
 // The operators table as key_averages() prints it. Name and Shape groupings are flat (Shape
@@ -24,8 +29,9 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
 
 // The kernels table: one row per kernel (memcpy, memset) and stream, grouped by kernel type
 // (analysis::classifyKernel) when the table holds more than one type, and the kernels of a
-// torch.compile region gathered under it.
-TableTree buildKernelTree(const analysis::KernelTable &table);
+// torch.compile region gathered under it. With work (buildRoofline byKernel), each kernel gains
+// the roofline columns.
+TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Roofline *work = nullptr);
 
 // Column titles, shared by the builders, the page and the tests.
 namespace column {

@@ -65,4 +65,11 @@ std::shared_ptr<const analysis::FlameTree> flameTree(const TraceDocument &docume
         options, stop, [&] { return analysis::buildFlameTree(*document.index, options, &stop); });
 }
 
+std::shared_ptr<const analysis::Roofline> roofline(const TraceDocument &document, const analysis::RooflineOptions &options,
+                                                   const StopToken &stop)
+{
+    return document.analyses.get<analysis::Roofline>(
+        options, stop, [&] { return analysis::buildRoofline(*document.index, options, &stop); });
+}
+
 } // namespace pyrometer::ui::analyses

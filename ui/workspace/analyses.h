@@ -8,6 +8,7 @@
 #include "core/analysis/moduletable.h"
 #include "core/analysis/opmemory.h"
 #include "core/analysis/optable.h"
+#include "core/analysis/roofline.h"
 #include "core/analysis/steps.h"
 #include "ui/workspace/document.h"
 
@@ -36,5 +37,8 @@ std::shared_ptr<const analysis::IdleBreakdown> idleBreakdown(const TraceDocument
                                                              const analysis::TimeRange &range, const StopToken &stop);
 std::shared_ptr<const analysis::FlameTree> flameTree(const TraceDocument &document,
                                                      const analysis::FlameOptions &options, const StopToken &stop);
+
+std::shared_ptr<const analysis::Roofline> roofline(const TraceDocument &document, const analysis::RooflineOptions &options,
+                                                   const StopToken &stop);
 
 } // namespace pyrometer::ui::analyses

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -44,6 +45,7 @@ struct TestOp {
     std::string concrete;
     int kernelUs = 0;
     std::vector<TestOp> children = {};
+    int kernels = 1; // launched one after another, each kernelUs long
 };
 
 class TraceWriter {
@@ -69,7 +71,7 @@ private:
         int at = start + 1;
         for (const auto &child : op.children)
             at = add(child, at) + 1;
-        if (op.kernelUs > 0) {
+        for (int k = 0; op.kernelUs > 0 && k < op.kernels; ++k) {
             const int correlation = ++m_correlation;
             m_events.push_back(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
                                + std::to_string(at) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(correlation) + "}}");
@@ -114,6 +116,10 @@ const RooflineRow *rowNamed(const Roofline &roofline, const std::string &name)
 
 const TestOp kGemm{"aten::mm", "[[4096, 4096], [4096, 4096]]", R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])", 200};
 const TestOp kAdd{"aten::add", "[[16777216], [16777216], []]", R"(["float", "float", "Scalar"])", R"(["", "", "1"])", 100};
+// aten::linear holding the aten::addmm that launches its 40 µs kernel.
+const TestOp kLinear{"aten::linear", "[[128, 256], [512, 256], [512]]", R"(["float", "float", "float"])", R"(["", "", ""])", 0,
+                     {{"aten::addmm", "[[512], [128, 256], [256, 512], [], []]",
+                       R"(["float", "float", "float", "Scalar", "Scalar"])", R"(["", "", "", "1", "1"])", 40}}};
 
 } // namespace
 
@@ -280,10 +286,7 @@ private Q_SLOTS:
     void eachOpCountedOnce()
     {
         QTemporaryDir dir;
-        TestOp addmm{"aten::addmm", "[[512], [128, 256], [256, 512], [], []]",
-                     R"(["float", "float", "float", "Scalar", "Scalar"])", R"(["", "", "", "1", "1"])", 40};
-        TestOp linear{"aten::linear", "[[128, 256], [512, 256], [512]]", R"(["float", "float", "float"])", R"(["", "", ""])", 0,
-                      {addmm}};
+        const TestOp linear = kLinear;
         TestOp wrapper{"aten::my_wrapper", "[[128, 256]]", R"(["float"])", R"([""])", 0, {kAdd}};
         const auto loaded = loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear, wrapper}));
         QVERIFY(loaded.index);
@@ -329,8 +332,158 @@ private Q_SLOTS:
         QCOMPARE(known, roofline.knownNs);
         QVERIFY(rowNamed(roofline, "aten::linear"));
         QVERIFY(rowNamed(roofline, "aten::scaled_dot_product_attention"));
-        for (const auto &finding : rooflineFindings(roofline))
-            QVERIFY(rowNamed(roofline, finding.op));
+        for (const auto &finding : rooflineFindings(roofline)) {
+            if (finding.kind != RooflineFinding::Kind::FuseChain) {
+                QVERIFY(rowNamed(roofline, finding.op));
+                continue;
+            }
+            const auto chain = std::find_if(roofline.chains.begin(), roofline.chains.end(),
+                                            [&](const auto &c) { return chainName(c) == finding.op; });
+            QVERIFY(chain != roofline.chains.end());
+            for (const auto &op : chain->ops)
+                QVERIFY2(rowNamed(roofline, op), op.c_str());
+        }
+        // Every op of known work launched one kernel here: by kernel, the same work over the same
+        // time, each GEMM kernel launched by aten::linear.
+        RooflineOptions byKernel;
+        byKernel.byKernel = true;
+        const auto kernels = buildRoofline(*loaded.index, byKernel);
+        QCOMPARE(kernels.totalNs, roofline.totalNs);
+        QCOMPARE(kernels.knownNs, roofline.knownNs);
+        double opFlops = 0, kernelFlops = 0;
+        for (const auto &row : roofline.rows)
+            opFlops += std::max(0.0, row.flops);
+        for (const auto &row : kernels.rows) {
+            kernelFlops += std::max(0.0, row.flops);
+            QVERIFY(row.device >= 0 && row.stream >= 0);
+            QVERIFY(!row.launcher.empty());
+        }
+        QCOMPARE(kernelFlops, opFlops);
+    }
+
+    // By kernel: a kernel has the work of the call that launched it alone; the kernels of a call
+    // that launched two are unknown. Each row names its launching op, device and stream.
+    void kernelRows()
+    {
+        QTemporaryDir dir;
+        const TestOp linear = kLinear;
+        TestOp twoKernels = kAdd;
+        twoKernels.kernels = 2;
+        twoKernels.kernelUs = 30;
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({kGemm, linear, twoKernels}));
+        QVERIFY(loaded.index);
+        RooflineOptions options;
+        options.byKernel = true;
+        const auto roofline = buildRoofline(*loaded.index, options);
+        QCOMPARE(roofline.rows.size(), std::size_t(4));
+        QCOMPARE(roofline.totalNs, 200000 + 40000 + 2 * 30000);
+        QCOMPARE(roofline.knownNs, 240000);
+        const auto *gemm = rowNamed(roofline, "kernel_1");
+        QVERIFY(gemm);
+        QCOMPARE(gemm->flops, 2.0 * 4096 * 4096 * 4096);
+        QCOMPARE(gemm->launcher, std::string("aten::mm"));
+        QCOMPARE(gemm->device, 0);
+        QCOMPARE(gemm->stream, 7);
+        QCOMPARE(gemm->bound, Bound::Compute);
+        const auto *addmmKernel = rowNamed(roofline, "kernel_2");
+        QVERIFY(addmmKernel);
+        QCOMPARE(addmmKernel->launcher, std::string("aten::linear"));
+        QCOMPARE(addmmKernel->flops, 2.0 * 128 * 256 * 512 + 128 * 512);
+        QCOMPARE(addmmKernel->timeNs, 40000);
+        for (const auto *name : {"kernel_3", "kernel_4"}) {
+            const auto *row = rowNamed(roofline, name);
+            QVERIFY2(row, name);
+            QVERIFY(!row->known());
+            QCOMPARE(row->launcher, std::string("aten::add"));
+            QCOMPARE(row->timeNs, 30000);
+        }
+        // Findings name a kernel short, with its launching op.
+        QCOMPARE(shortKernelName("void at::native::vectorized_elementwise_kernel<4, float>(int, float*)"),
+                 std::string("at::native::vectorized_elementwise_kernel<4, float>"));
+        const std::string longName = "void cutlass::Kernel2<" + std::string(100, 'x') + ">(Params)";
+        QCOMPARE(shortKernelName(longName), "cutlass::Kernel2<" + std::string(62, 'x') + "…");
+        // A CPU trace has no kernels.
+        const auto cpu = loadText(dir, R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1,
+            "ts": 1, "dur": 5, "args": {"Input Dims": [[4], [4], []], "Input type": ["float", "float", "Scalar"]}}]})");
+        QVERIFY(cpu.index);
+        QVERIFY(buildRoofline(*cpu.index, options).rows.empty());
+    }
+
+    // Every op on its own: aten::addmm inside aten::linear has a row too, each over the device
+    // time of what it launched.
+    void everyOpRows()
+    {
+        QTemporaryDir dir;
+        const TestOp linear = kLinear;
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear, linear}));
+        QVERIFY(loaded.index);
+        RooflineOptions options;
+        options.everyOp = true;
+        const auto roofline = buildRoofline(*loaded.index, options);
+        QCOMPARE(roofline.rows.size(), std::size_t(2));
+        for (const auto *name : {"aten::linear", "aten::addmm"}) {
+            const auto *row = rowNamed(roofline, name);
+            QVERIFY2(row, name);
+            QCOMPARE(row->calls, 2u);
+            QCOMPARE(row->timeNs, 80000);
+            QCOMPARE(row->flops, 2 * (2.0 * 128 * 256 * 512 + 128 * 512));
+            QVERIFY(row->roof);
+        }
+        QVERIFY(roofline.chains.empty());
+    }
+
+    // Memory-bound ops one after the other make a chain; a view between them does not break it,
+    // a compute-bound op or an op of unknown work that ran on the device does.
+    void memoryBoundChains()
+    {
+        QTemporaryDir dir;
+        const TestOp gelu{"aten::gelu", "[[16777216]]", R"(["float"])", R"([""])", 50};
+        const TestOp view{"aten::view", "[[16777216], []]", R"(["float", "IntList"])", R"(["", "[16777216]"])", 0};
+        const TestOp scatter{"aten::scatter_add_", "[[1024], [], [1024], [1024]]", R"(["float", "Int", "long int", "float"])",
+                             R"(["", "0", "", ""])", 20};
+        // A product too small for the matrix units: memory-bound, yet it ends a chain.
+        const TestOp smallMm{"aten::mm", "[[8, 64], [64, 64]]", R"(["c10::BFloat16", "c10::BFloat16"])", R"(["", ""])", 100};
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3")
+                                              .json({kAdd, view, gelu, kGemm, kAdd, gelu, scatter, kAdd, kGemm, kAdd, smallMm,
+                                                     gelu}));
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        QCOMPARE(roofline.chains.size(), std::size_t(1));
+        const auto &chain = roofline.chains.front();
+        QCOMPARE(chain.ops, (std::vector<std::string>{"aten::add", "aten::gelu"}));
+        QCOMPARE(chain.occurrences, 2u);
+        QCOMPARE(chain.timeNs, 2 * (100000 + 50000));
+        QCOMPARE(chain.bytes, 2 * (3.0 * 16777216 * 4 + 2.0 * 16777216 * 4));
+        QCOMPARE(chainName(chain), std::string("aten::add → aten::gelu"));
+        const auto findings = rooflineFindings(roofline);
+        QVERIFY(!findings.empty());
+        QCOMPARE(findings.front().kind, RooflineFinding::Kind::FuseChain);
+        QCOMPARE(findings.front().op, std::string("aten::add → aten::gelu"));
+        QVERIFY(findings.front().text.find("2 times") != std::string::npos);
+        // The chained ops get no finding of their own; the small product gets the matrix advice.
+        for (const auto &finding : findings)
+            QVERIFY(finding.kind != RooflineFinding::Kind::FuseMemoryBound || (finding.op != "aten::add" && finding.op != "aten::gelu"));
+        const auto *mm = rowNamed(roofline, "aten::mm");
+        QVERIFY(mm);
+        QCOMPARE(mm->calls, 3u);
+        const auto matrix = std::find_if(findings.begin(), findings.end(), [](const auto &f) {
+            return f.op == "aten::mm" && f.text.find("too small to reuse") != std::string::npos;
+        });
+        QVERIFY(matrix == findings.end()); // aten::mm's row holds the big GEMMs too: compute-bound
+        RooflineOptions byShape;
+        byShape.byShape = true;
+        const auto shaped = rooflineFindings(buildRoofline(*loaded.index, byShape));
+        QVERIFY(std::any_of(shaped.begin(), shaped.end(), [](const auto &f) {
+            return f.op == "aten::mm" && f.text.find("too small to reuse") != std::string::npos;
+        }));
+        // Without a roof there is no bound, so no chain.
+        const auto unknown = loadText(dir, TraceWriter("AMD Radeon Graphics").json({kAdd, gelu}));
+        QVERIFY(unknown.index);
+        QVERIFY(buildRoofline(*unknown.index).chains.empty());
+        // A long chain's name elides its middle.
+        RooflineChain longChain;
+        longChain.ops = {"a", "b", "c", "d", "e", "f", "g", "h"};
+        QCOMPARE(chainName(longChain), std::string("a → b → c → … (2 more) → f → g → h"));
     }
 };
 

@@ -116,6 +116,63 @@ private Q_SLOTS:
         QVERIFY(!model.headerData(column, Qt::Horizontal).toString().isEmpty());
     }
 
+    // Leaf layers under a roof: bytes, intensity, % of the roof at that intensity and the bound,
+    // worked by hand; blocks stay blank; without a roof the share and bound are unknown.
+    void rooflineColumns()
+    {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        auto rows = rowsFromText(kNet);
+        // block.0 (Conv2d, 6 ms): 12 GFLOP over 40 MB, float. stem.1 (ReLU, 0.5 ms): 1 MFLOP over 8 MB.
+        for (auto &row : rows) {
+            if (row.module == "block.0") {
+                row.flops = 12e9;
+                row.bytes = 40e6;
+                row.elementBytes = 4;
+            } else if (row.module == "stem.1") {
+                row.flops = 1e6;
+                row.bytes = 8e6;
+                row.elementBytes = 4;
+            }
+        }
+        // A roof of 100 GFLOP/s and 20 GB/s: the ridge at 5 FLOP/byte.
+        const auto roof = analysis::customDevice("test CPU", 100e9, 20e9);
+        LayerTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(rows, QStringLiteral("net.pt"), roof);
+        const QModelIndex root = model.index(0, 0);
+        const QModelIndex block = model.index(1, 0, root);
+        const QModelIndex conv = model.index(0, 0, block);
+        const QModelIndex relu = model.index(1, 0, model.index(0, 0, root));
+        QCOMPARE(conv.data(LayerTreeModel::QualifiedNameRole).toString(), QStringLiteral("block.0"));
+        QCOMPARE(relu.data(LayerTreeModel::QualifiedNameRole).toString(), QStringLiteral("stem.1"));
+        // The convolution: 300 FLOP/byte, compute-bound; 12 GFLOP in 6 ms is 2 TFLOP/s, twenty times
+        // the 100 GFLOP/s this roof allows: 2000% (a roof set too low shows as such).
+        QCOMPARE(conv.siblingAtColumn(LayerTreeModel::BytesColumn).data().toString(), QStringLiteral("40"));
+        QCOMPARE(conv.siblingAtColumn(LayerTreeModel::IntensityColumn).data().toString(), QStringLiteral("300"));
+        QCOMPARE(conv.siblingAtColumn(LayerTreeModel::IntensityColumn).data(LayerTreeModel::SortRole).toDouble(), 300.0);
+        QCOMPARE(conv.siblingAtColumn(LayerTreeModel::RoofColumn).data(LayerTreeModel::SortRole).toDouble(), 2000.0);
+        QCOMPARE(conv.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString(), QStringLiteral("compute"));
+        // The ReLU: 0.125 FLOP/byte, memory-bound; the roof there is 2.5 GFLOP/s; it reached
+        // 1e6 / 0.5e-3 = 2 GFLOP/s: 80%.
+        QCOMPARE(relu.siblingAtColumn(LayerTreeModel::IntensityColumn).data().toString(), QStringLiteral("0.125"));
+        QCOMPARE(relu.siblingAtColumn(LayerTreeModel::RoofColumn).data().toString(), QStringLiteral("80"));
+        QCOMPARE(relu.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString(), QStringLiteral("memory"));
+        QVERIFY(relu.siblingAtColumn(LayerTreeModel::RoofColumn).data(Qt::ToolTipRole).toString().contains(QStringLiteral("test CPU")));
+        // A block and a layer of unknown bytes.
+        QCOMPARE(block.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString(), QString());
+        QVERIFY(!model.roofline(block));
+        const QModelIndex head = model.index(2, 0, root);
+        QCOMPARE(head.siblingAtColumn(LayerTreeModel::BytesColumn).data().toString(), QStringLiteral("unknown"));
+        QCOMPARE(head.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString(), QStringLiteral("unknown"));
+
+        // No roof: intensity known, share and bound not.
+        model.setRows(rows, QStringLiteral("net.pt"));
+        const QModelIndex again = model.index(0, 0, model.index(1, 0, model.index(0, 0)));
+        QCOMPARE(again.siblingAtColumn(LayerTreeModel::IntensityColumn).data().toString(), QStringLiteral("300"));
+        QCOMPARE(again.siblingAtColumn(LayerTreeModel::RoofColumn).data().toString(), QStringLiteral("unknown"));
+        QCOMPARE(again.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString(), QStringLiteral("unknown"));
+    }
+
     void sortsNumericallyWithinParents()
     {
         LayerTreeModel model;

@@ -15,10 +15,13 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <functional>
+
 #include <qcustomplot.h>
 
-#include "ui/jobs/jobtracker.h"
+#include "core/torch/layerroofline.h"
 #include "tests/ui/maybegrab.h"
+#include "ui/jobs/jobtracker.h"
 #include "ui/model/latencyhistogram.h"
 #include "ui/model/layertreemodel.h"
 #include "ui/model/modelpage.h"
@@ -133,6 +136,30 @@ private Q_SLOTS:
         QCOMPARE(results->layerView()->model(), results->layerProxy());
         const QModelIndex root = model->index(0, LayerTreeModel::PercentColumn);
         QVERIFY(root.data(LayerTreeModel::SortRole).toDouble() > 50.0);
+
+        // The roofline columns: the run measured this CPU's roof (once, cached), and each leaf
+        // layer of known work sits under it as layerRooflineRow puts it.
+        QVERIFY(run->roof);
+        QVERIFY(run->roof->measured);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(cpuRoofCacheFile().string())));
+        int placed = 0;
+        std::function<void(const QModelIndex &)> visit = [&](const QModelIndex &parent) {
+            for (int row = 0; row < model->rowCount(parent); ++row) {
+                const auto index = model->index(row, 0, parent);
+                visit(index);
+                const auto *placedRow = model->roofline(index);
+                if (!placedRow || !placedRow->known())
+                    continue;
+                ++placed;
+                QVERIFY(*placedRow == torch::layerRooflineRow(*model->layer(index), run->roof));
+                const auto bound = index.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString();
+                QVERIFY2(bound == QStringLiteral("memory") || bound == QStringLiteral("compute"), qPrintable(bound));
+            }
+        };
+        visit({});
+        QVERIFY(placed > 0);
+        results->layerView()->expandAll();
+        maybeGrab(f.page, QStringLiteral("model-layers-roofline.png"));
 
         // The summary shows the measured numbers.
         const QString mean = results->statLabel(ProfileResultsView::Stat::Mean)->text();

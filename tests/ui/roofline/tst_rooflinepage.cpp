@@ -161,6 +161,53 @@ private Q_SLOTS:
         QVERIFY(!fallbackRoof(preferences));
     }
 
+    // Rows: GPU kernels puts each kernel under the roof with its launching op; by shape adds the
+    // input dims; the advice names the memory-bound chains.
+    void kernelAndShapeRows()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        RooflinePage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        page.show();
+        QSignalSpy shownSpy(&page, &RooflinePage::rooflineShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shownSpy.count(), 1, 20000);
+        const std::size_t opRows = page.roofline()->rows.size();
+        for (const auto &chain : page.roofline()->chains)
+            if (double(chain.timeNs) >= 0.05 * double(page.roofline()->totalNs))
+                QVERIFY2(page.advice()->text().contains(QString::fromStdString(analysis::chainName(chain)).toHtmlEscaped()),
+                         qPrintable(page.advice()->text()));
+
+        page.rowChooser()->setCurrentIndex(RooflinePage::KernelRows);
+        QTRY_COMPARE_WITH_TIMEOUT(shownSpy.count(), 2, 20000);
+        const auto *r = page.roofline();
+        QCOMPARE(page.table()->model()->rowCount(), int(r->rows.size()));
+        QVERIFY(page.table()->model()->tree().columnIndex(QStringLiteral("Kernel")) == 0);
+        int gemms = 0;
+        for (int row = 0; row < page.table()->model()->rowCount(); ++row) {
+            const auto &source = r->rows[std::size_t(row)];
+            QCOMPARE(cell(page.table(), row, QStringLiteral("Kernel")).toString(), QString::fromStdString(source.name));
+            QCOMPARE(cell(page.table(), row, QStringLiteral("Launching op")).toString(), QString::fromStdString(source.launcher));
+            if (source.known() && source.launcher == "aten::linear") {
+                ++gemms;
+                QCOMPARE(source.roof->precision, analysis::Precision::BF16);
+            }
+        }
+        QVERIFY(gemms >= 1);
+        QCOMPARE(page.plot()->points().size(),
+                 std::size_t(std::count_if(r->rows.begin(), r->rows.end(), [](const auto &row) { return row.known() && row.intensity > 0; })));
+        maybeGrab(page, QStringLiteral("roofline-kernels-h100-bert.png"));
+
+        page.rowChooser()->setCurrentIndex(RooflinePage::ShapeRows);
+        QTRY_COMPARE_WITH_TIMEOUT(shownSpy.count(), 3, 20000);
+        QVERIFY(page.roofline()->rows.size() >= opRows);
+        const int shapeColumn = page.table()->model()->tree().columnIndex(QStringLiteral("Input shape"));
+        QCOMPARE(shapeColumn, 1);
+        QCOMPARE(cell(page.table(), 0, QStringLiteral("Input shape")).toString(),
+                 QString::fromStdString(page.roofline()->rows.front().shape));
+    }
+
     void pageIsTheTenth()
     {
         QCOMPARE(kAllPages.back(), Page::Roofline);

@@ -356,6 +356,10 @@ private Q_SLOTS:
         QCOMPARE(model->results()->run()->latency.samplesMs.size(), std::size_t(4));
         QVERIFY(model->results()->histogram()->bars()->data()->size() > 0);
         QVERIFY(model->results()->layerModel()->rowCount() > 0);
+        // The roof the layers were placed under (this CPU's, measured) comes back with the run.
+        QVERIFY(model->results()->run()->roof);
+        QVERIFY(model->results()->run()->roof->measured);
+        QVERIFY(model->results()->layerModel()->roof() == model->results()->run()->roof);
         // The Sweep tab: settings, points, summary, and it is the tab shown.
         auto *sweep = model->sweepView();
         QCOMPARE(model->resultTabs()->currentWidget(), static_cast<QWidget *>(sweep));

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -11,7 +12,11 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <functional>
+
 #include "core/analysis/optable.h"
+#include "core/analysis/roofline.h"
+#include "../maybegrab.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
 #include "ui/tables/operatorspage.h"
@@ -95,6 +100,86 @@ private Q_SLOTS:
         QCOMPARE(page.kernelsPane()->proxy()->rowCount(), 0);
         page.filterBox()->clear();
         QVERIFY(page.operatorsPane()->proxy()->rowCount() > 0);
+    }
+
+    // The roofline columns: each op's work (nested ops too) and each kernel's, under the trace's
+    // device's roof, as core/analysis computes them; blank or "unknown" where not known; none in
+    // the module grouping.
+    void rooflineColumns()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OperatorsPage page(&workspace, &jobs);
+        page.resize(1600, 800);
+        page.show();
+        QSignalSpy shown(&page, &OperatorsPage::tablesShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        const auto document = workspace.trace(workspace.newestTrace());
+        QVERIFY(document);
+        analysis::RooflineOptions everyOp;
+        everyOp.everyOp = true;
+        const auto work = analysis::buildRoofline(*document->index, everyOp);
+        QVERIFY(work.device);
+
+        const auto *ops = page.operatorsPane()->model();
+        const int name = ops->tree().columnIndex(column::kName);
+        const int gflop = ops->tree().columnIndex(QStringLiteral("GFLOP"));
+        const int bound = ops->tree().columnIndex(QStringLiteral("Bound"));
+        const int roof = ops->tree().columnIndex(QStringLiteral("% of roof"));
+        QVERIFY(gflop > 0 && bound > 0 && roof > 0);
+        QVERIFY(ops->tree().columnIndex(QStringLiteral("TFLOP/s")) > 0); // a GPU trace
+        int placed = 0;
+        bool sawUnknown = false;
+        for (int row = 0; row < ops->rowCount(); ++row) {
+            const auto op = ops->index(row, name).data().toString().toStdString();
+            const auto it = std::find_if(work.rows.begin(), work.rows.end(), [&](const auto &r) { return r.name == op; });
+            const auto flops = ops->index(row, gflop).data(TableTreeModel::RawValueRole);
+            if (it == work.rows.end()) {
+                QCOMPARE(flops.toString(), QStringLiteral("unknown"));
+                QVERIFY(!ops->index(row, bound).data(TableTreeModel::RawValueRole).isValid());
+                sawUnknown = true;
+                continue;
+            }
+            ++placed;
+            QVERIFY(std::abs(flops.toDouble() - it->flops / 1e9) <= 0.006 * it->flops / 1e9);
+            QCOMPARE(ops->index(row, bound).data().toString(),
+                     QString::fromLatin1(analysis::boundName(it->bound).data()));
+            QVERIFY(std::abs(ops->index(row, roof).data(TableTreeModel::RawValueRole).toDouble() - it->percentOfRoof)
+                    <= 0.006 * it->percentOfRoof);
+        }
+        QCOMPARE(placed, int(work.rows.size())); // every op of known work has its row
+        QVERIFY(sawUnknown);                     // aten::embedding, aten::to ... have no formula
+
+        // Kernels: the GEMMs launched by aten::linear are placed, with their launching op.
+        const auto *kernels = page.kernelsPane()->model();
+        const int kernelBound = kernels->tree().columnIndex(QStringLiteral("Bound"));
+        const int launchOp = kernels->tree().columnIndex(column::kLaunchOp);
+        QVERIFY(kernelBound > 0);
+        int boundKernels = 0;
+        std::function<void(const QModelIndex &)> visit = [&](const QModelIndex &parent) {
+            for (int row = 0; row < kernels->rowCount(parent); ++row) {
+                const auto index = kernels->index(row, 0, parent);
+                visit(index);
+                const auto text = index.siblingAtColumn(kernelBound).data().toString();
+                if (text == QStringLiteral("compute") || text == QStringLiteral("memory")) {
+                    ++boundKernels;
+                    QVERIFY(!index.siblingAtColumn(launchOp).data().toString().isEmpty());
+                }
+            }
+        };
+        visit({});
+        QVERIFY(boundKernels >= 3);
+        page.tabs()->setCurrentIndex(0);
+        // The roofline columns are the last ones: scrolled to, for the screenshot.
+        auto *scroll = page.operatorsPane()->view()->horizontalScrollBar();
+        scroll->setValue(scroll->maximum());
+        maybeGrab(page, QStringLiteral("operators-roofline-columns.png"));
+
+        // Module grouping: a tree of modules, no roofline columns.
+        page.setGrouping(analysis::OpGrouping::Module);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 10000);
+        QCOMPARE(page.operatorsPane()->model()->tree().columnIndex(QStringLiteral("GFLOP")), -1);
     }
 
     void recomputesForATimeRange()
