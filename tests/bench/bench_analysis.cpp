@@ -13,6 +13,7 @@
 #include "core/analysis/launches.h"
 #include "core/analysis/memory.h"
 #include "core/analysis/optable.h"
+#include "core/analysis/roofline.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/traceindex.h"
 #include "core/trace/loader.h"
@@ -81,6 +82,19 @@ int main(int argc, char **argv)
         return static_cast<std::int64_t>(buildOpTable(*index, o).rows.size());
     });
     measure("kernels", repeats, [&] { return buildKernelTable(*index).totalNs; });
+    // The roofline: per op (with its chains), every op (the Operators table's columns) and per
+    // kernel (the Kernels table's).
+    measure("roofline", repeats, [&] { return static_cast<std::int64_t>(buildRoofline(*index).chains.size()); });
+    measure("roofline --every-op", repeats, [&] {
+        RooflineOptions o;
+        o.everyOp = true;
+        return buildRoofline(*index, o).totalNs;
+    });
+    measure("roofline --by-kernel", repeats, [&] {
+        RooflineOptions o;
+        o.byKernel = true;
+        return buildRoofline(*index, o).knownNs;
+    });
     measure("flame (ops)", repeats, [&] { return buildFlameTree(*index).nodes[0].totalNs; });
     measure("flame (ops+python)", repeats, [&] {
         FlameOptions o;
