@@ -1,10 +1,13 @@
 #include "core/analysis/opwork.h"
 
+#include "core/analysis/viewops.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace pyrometer::analysis {
@@ -535,8 +538,22 @@ int tensorDtypeBytes(std::string_view dtype)
     return it == sizes.end() ? 0 : it->second;
 }
 
+bool movesNoData(std::string_view name)
+{
+    static const std::set<std::string_view> views = {
+        "aten::view",         "aten::reshape",       "aten::_reshape_alias", "aten::_unsafe_view", "aten::as_strided",
+        "aten::transpose",    "aten::t",             "aten::permute",        "aten::expand",       "aten::slice",
+        "aten::select",       "aten::unsqueeze",     "aten::squeeze",        "aten::detach",       "aten::alias",
+        "aten::empty",        "aten::empty_strided", "aten::empty_like",     "aten::resolve_conj", "aten::resolve_neg",
+        "aten::split",        "aten::chunk",         "aten::unbind",         "aten::narrow",       "aten::flatten",
+        "aten::lift_fresh",   "aten::view_as",       "aten::unflatten",      "aten::movedim"};
+    return views.contains(name);
+}
+
 double opBytes(const OpRecord &op)
 {
+    if (movesNoData(op.name))
+        return 0;
     double bytes = 0;
     int firstSize = 0;
     for (const auto &arg : op.args) {

@@ -1,5 +1,7 @@
 #include "core/analysis/roofline.h"
 
+#include "core/analysis/viewops.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -136,19 +138,6 @@ void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device)
 }
 
 namespace {
-
-// Ops that only make a new view of their input (or an empty tensor): they move no data, so a
-// chain of memory-bound ops runs on across them.
-bool isViewOp(std::string_view name)
-{
-    static const std::set<std::string_view> views = {
-        "aten::view",        "aten::reshape",     "aten::_unsafe_view", "aten::as_strided", "aten::transpose",
-        "aten::t",           "aten::permute",     "aten::expand",       "aten::slice",      "aten::select",
-        "aten::unsqueeze",   "aten::squeeze",     "aten::detach",       "aten::alias",      "aten::empty",
-        "aten::empty_strided", "aten::resolve_conj", "aten::resolve_neg", "aten::split",    "aten::chunk",
-        "aten::unbind",      "aten::narrow",      "aten::flatten",      "aten::lift_fresh", "aten::empty_like"};
-    return views.contains(name);
-}
 
 class Builder {
 public:
@@ -458,7 +447,7 @@ private:
                 if (perCall(op) <= 0)
                     return; // a container of counted ops, or an op that ran nothing on the device
                 if (!counted) {
-                    if (m_result.gpu || !isViewOp(nameOf(op)))
+                    if (m_result.gpu || !movesNoData(nameOf(op)))
                         flush();
                     return;
                 }
