@@ -1,12 +1,50 @@
 #include "core/util/heap.h"
 
+#include <cstdint>
 #include <cstdlib> // defines __GLIBC__ where the C library is glibc
+#include <new>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+// Sanitizers bring their own operator new, which must stay in charge.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PYROMETER_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define PYROMETER_SANITIZED 1
+#endif
+#endif
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(PYROMETER_SANITIZED)
+#define PYROMETER_HUGE_PAGES 1
+#endif
+
 namespace pyrometer {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+} // namespace
+
+void adviseHugePages(void *block, std::size_t size)
+{
+#if defined(PYROMETER_HUGE_PAGES)
+    const auto address = reinterpret_cast<std::uintptr_t>(block);
+    const auto begin = (address + kHugePage - 1) & ~(kHugePage - 1);
+    const auto end = (address + size) & ~(kHugePage - 1);
+    if (end > begin)
+        ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)block;
+    (void)size;
+#endif
+}
 
 void releaseFreedMemory()
 {
@@ -16,3 +54,25 @@ void releaseFreedMemory()
 }
 
 } // namespace pyrometer
+
+#if defined(PYROMETER_HUGE_PAGES)
+// Every operator new of the program (new[], nothrow and std::allocator go through this one):
+// a block that spans whole huge pages asks for them before its first byte is written. Columns
+// of millions of events are written once, front to back, right after they are allocated; in
+// 4 KiB pages each page costs a fault, which on a virtual machine is most of the cost of the
+// write (loading a 630 MB trace: 0.68x the time with huge pages).
+void *operator new(std::size_t size)
+{
+    for (;;) {
+        if (void *block = std::malloc(size ? size : 1)) {
+            if (size >= pyrometer::kLargeBlockBytes)
+                pyrometer::adviseHugePages(block, size);
+            return block;
+        }
+        const auto handler = std::get_new_handler();
+        if (!handler)
+            throw std::bad_alloc();
+        handler();
+    }
+}
+#endif

@@ -1,5 +1,6 @@
 #include "core/util/cpufeatures.h"
 #include "core/util/format.h"
+#include "core/util/heap.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "core/util/strongid.h"
@@ -8,10 +9,42 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cstdint>
+#include <memory>
 #include <thread>
 #include <type_traits>
 
 using namespace pyrometer;
+
+namespace {
+
+// The VmFlags of the mapping of /proc/self/smaps that holds address ("" when none does).
+QByteArray vmFlagsAt(const void *address)
+{
+    QFile smaps("/proc/self/smaps");
+    if (!smaps.open(QIODevice::ReadOnly))
+        return {};
+    const auto where = reinterpret_cast<std::uintptr_t>(address);
+    bool inside = false;
+    for (const QByteArray &line : smaps.readAll().split('\n')) {
+        const auto dash = line.indexOf('-');
+        const auto space = line.indexOf(' ');
+        if (dash > 0 && space > dash && !line.startsWith("VmFlags")) {
+            bool ok1 = false, ok2 = false;
+            const auto from = line.left(dash).toULongLong(&ok1, 16);
+            const auto to = line.mid(dash + 1, space - dash - 1).toULongLong(&ok2, 16);
+            if (ok1 && ok2) {
+                inside = where >= from && where < to;
+                continue;
+            }
+        }
+        if (inside && line.startsWith("VmFlags:"))
+            return line.mid(8).trimmed();
+    }
+    return {};
+}
+
+} // namespace
 
 class TestUtil : public QObject {
     Q_OBJECT
@@ -92,6 +125,22 @@ private Q_SLOTS:
         const auto flags = QString::fromLatin1(cpuinfo.readAll()).split(QRegularExpression(QStringLiteral("\\s+")));
         const bool kernelSays = flags.contains(QStringLiteral("avx512_bf16")) || flags.contains(QStringLiteral("amx_bf16"));
         QCOMPARE(cpuHasNativeBFloat16(), kernelSays);
+    }
+
+    void largeBlocksAskForHugePages()
+    {
+        if (!QFile::exists("/sys/kernel/mm/transparent_hugepage/enabled"))
+            QSKIP("this kernel has no transparent huge pages");
+        // Columns of a large trace: operator new of the program marks their whole 2 MiB pages.
+        const std::size_t bytes = std::size_t(16) << 20;
+        const std::unique_ptr<char[]> large(new char[bytes]);
+        const auto inside = (reinterpret_cast<std::uintptr_t>(large.get()) + (std::size_t(4) << 20)) & ~((std::size_t(2) << 20) - 1);
+        const auto flags = vmFlagsAt(reinterpret_cast<const void *>(inside));
+        QVERIFY2(!flags.isEmpty(), "the block is in no mapping of /proc/self/smaps");
+        QVERIFY2(flags.split(' ').contains("hg"), flags.constData());
+        // A small block shares its mapping with everything else on the heap: it is left alone.
+        const std::unique_ptr<char[]> small(new char[4096]);
+        QVERIFY(!vmFlagsAt(small.get()).split(' ').contains("hg"));
     }
 
     void resultHoldsValueOrError()
