@@ -143,6 +143,8 @@ private:
     Result<Step> collect();
     // Cancels the queued chunks and puts the patched bytes back.
     void drain();
+    // At 1/64, 1/16, 1/4 of the file: the builder reserves room for the rest (expectRest).
+    void expectRest();
 
     const std::filesystem::path &m_file;
     ByteInput &m_input;
@@ -164,6 +166,7 @@ private:
     std::deque<std::shared_ptr<Job>> m_jobs;          // queued chunks, in file order
     std::vector<std::pair<std::size_t, char>> m_patches; // (position, original byte)
     std::size_t m_nextOpen = jsonscan::npos; // patched '[' for the chunk after the last queued
+    double m_nextExpect = 1.0 / 64; // share of the file at which the builder next reserves ahead
 };
 
 void Loader::reportProgress()
@@ -172,6 +175,21 @@ void Loader::reportProgress()
         m_progress.report(m_window.offsetOf(m_separator), m_input.fileSize());
     else
         m_progress.report(m_input.fileBytesRead(), m_input.fileSize());
+}
+
+void Loader::expectRest()
+{
+    const auto total = m_input.fileSize();
+    if (total == 0)
+        return;
+    // A gzip file's compressed bytes read stand for the share of its JSON.
+    const auto done = m_window.mapped() ? m_window.offsetOf(m_separator) : m_input.fileBytesRead();
+    const double share = static_cast<double>(done) / static_cast<double>(total);
+    if (share < m_nextExpect || share > 0.5)
+        return;
+    m_builder.expectRest(share);
+    while (m_nextExpect <= share)
+        m_nextExpect *= 4;
 }
 
 void Loader::patch(std::size_t position, char c)
@@ -282,6 +300,7 @@ Result<Loader::Step> Loader::collect()
     m_builder.absorb(*job->builder);
     m_separator = job->end;
     m_window.release(job->separator);
+    expectRest();
     return job->last ? Step::Done : Step::More;
 }
 

@@ -40,6 +40,11 @@ public:
     // Moves the events of a partial builder (the chunk that follows everything added so far)
     // into this one.
     void absorb(TraceBuilder &part);
+    // Says that what was added so far is `share` (0..1) of the input: the columns of the
+    // tracks and the args reserve room for the rest at the same pace (10% over), so that
+    // absorbing part after part appends in place instead of moving columns that doubled.
+    // Reserved room that is never written costs no memory.
+    void expectRest(double share);
 
     std::uint64_t eventCount() const { return m_trace->info.eventCount; }
 

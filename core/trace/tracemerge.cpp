@@ -18,7 +18,40 @@ void reserveMore(std::vector<T> &column, std::size_t n)
         column.reserve(std::max(column.size() + n, column.capacity() * 2));
 }
 
+// Tracks shorter than this grow geometrically: their columns are small either way.
+constexpr std::size_t kExpectFrom = 1024;
+
+template <typename T>
+void reserveAhead(std::vector<T> &column, double scale)
+{
+    const auto wanted = static_cast<std::size_t>(static_cast<double>(column.size()) * scale);
+    if (wanted > column.capacity())
+        column.reserve(wanted);
+}
+
 } // namespace
+
+void TraceBuilder::expectRest(double share)
+{
+    if (!(share > 0 && share < 1))
+        return;
+    const double scale = 1.1 / share;
+    for (auto &track : m_tracks) {
+        if (track->start.size() < kExpectFrom)
+            continue;
+        reserveAhead(track->start, scale);
+        reserveAhead(track->duration, scale);
+        reserveAhead(track->eventName, scale);
+        reserveAhead(track->category, scale);
+        reserveAhead(track->kind, scale);
+        reserveAhead(track->args, scale);
+        reserveAhead(track->sourceOffset, scale);
+    }
+    if (m_trace->args.size() >= kExpectFrom)
+        reserveAhead(m_trace->args, scale);
+    if (m_flowPoints.size() >= kExpectFrom)
+        reserveAhead(m_flowPoints, scale);
+}
 
 void TraceBuilder::absorb(TraceBuilder &part)
 {

@@ -86,14 +86,16 @@ inline std::string loadDump(const fs::path &path, int threads, std::size_t chunk
 }
 
 // Events of every kind, with B/E pairs that span many chunks and E events without a B.
-inline std::string mixedText(bool minified)
+// events: iterations of the mix (each some 4 events); 12,000 make tracks long enough for the
+// loader to reserve their columns ahead (TraceBuilder::expectRest).
+inline std::string mixedText(bool minified, int events = 300)
 {
     const std::string sp = minified ? "" : " ";
     const std::string nl = minified ? "" : "\n  ";
     std::string text = "{\"traceEvents\":" + sp + "[" + nl;
     auto add = [&](const std::string &event) { text += event + "," + nl; };
     add(R"({"ph":"E","pid":1,"tid":1,"ts":1})"); // no B at all: a warning
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < events; ++i) {
         const auto ts = std::to_string(1000 + i * 100);
         if (i % 50 == 0)
             add(R"({"ph":"B","name":"outer)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + ts + "}");

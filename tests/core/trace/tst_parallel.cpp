@@ -23,6 +23,7 @@ private slots:
         QTest::addColumn<bool>("partial");
         QTest::addRow("mixed") << "" << QString::fromStdString(mixedText(false)) << false << false;
         QTest::addRow("mixed gzip") << "" << QString::fromStdString(mixedText(false)) << true << false;
+        QTest::addRow("mixed long") << "" << QString::fromStdString(mixedText(false, 12000)) << false << false;
         QTest::addRow("mixed minified") << "" << QString::fromStdString(mixedText(true)) << false << false;
         QTest::addRow("tricky") << "" << QString::fromStdString(trickyText()) << false << false;
         auto truncated = mixedText(false);
