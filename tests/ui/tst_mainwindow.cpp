@@ -1,6 +1,7 @@
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphpage.h"
 #include "ui/flamegraph/flamegraphview.h"
+#include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
 #include "ui/model/profileresultsview.h"
@@ -28,7 +29,9 @@
 #include <QJsonObject>
 #include <QMenu>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QToolButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -156,6 +159,51 @@ private Q_SLOTS:
         // One trace and a model: Compare offers the model's variants, whichever arrived first.
         auto *compare = qobject_cast<ComparePage *>(window.pageWidget(Page::Compare));
         QCOMPARE(compare->tabs()->currentIndex(), 0);
+    }
+
+    // A big trace being loaded shows its progress in the status bar; Cancel stops it, says so,
+    // and what was open stays open and shown.
+    void cancellingALoadKeepsWhatWasOpen()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        window.openPaths({kTraces + "/debian_legacy_linear.json"});
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        const auto open = window.workspace()->traces().begin()->first;
+
+        // Some 200 MB of events: seconds to load, so there is time to cancel.
+        QTemporaryDir dir;
+        const QString big = dir.filePath("big.json");
+        {
+            QFile file(big);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"traceEvents\": [\n");
+            QByteArray block;
+            for (int i = 0; i < 10000; ++i)
+                block += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":"
+                    + QByteArray::number(i * 10) + ",\"dur\":5,\"args\":{\"External id\":" + QByteArray::number(i) + "}},\n";
+            for (int i = 0; i < 180; ++i)
+                QCOMPARE(file.write(block), block.size());
+            file.write("{\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1}]}\n");
+        }
+        window.openPaths({big});
+        auto *status = window.jobStatus();
+        QTRY_VERIFY_WITH_TIMEOUT(!status->isHidden() && status->progressBar()->value() > 0, 20000);
+        QVERIFY(status->text().contains("big.json"));
+        maybeGrab(window, "loading-progress.png");
+        status->cancelButton()->click();
+        QVERIFY(waitIdle(window));
+        QVERIFY(status->isHidden());
+        QVERIFY2(window.statusBar()->currentMessage().contains("cancelled"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(window.failureCount(), 0);
+        QCOMPARE(window.workspace()->traces().size(), std::size_t(1));
+        QCOMPARE(window.workspace()->traces().begin()->first, open);
+        auto *timeline = qobject_cast<timeline::TimelinePage *>(window.pageWidget(Page::Timeline));
+        QCOMPARE(timeline->currentTrace(), open);
     }
 
     // Opening an open trace again (by another spelling of its path) loads nothing and shows it.
