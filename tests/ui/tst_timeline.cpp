@@ -369,6 +369,11 @@ private Q_SLOTS:
             QVERIFY(!one.boxes.empty());
             QCOMPARE(two.boxes, one.boxes);
             QCOMPARE(two.counters.size(), one.counters.size());
+            for (std::size_t c = 0; c < one.counters.size(); ++c) {
+                QCOMPARE(two.counters[c].counter, one.counters[c].counter);
+                QCOMPARE(two.counters[c].y, one.counters[c].y);
+                QCOMPARE(two.counters[c].points, one.counters[c].points);
+            }
             QCOMPARE(two.eventsDrawn, one.eventsDrawn);
         }
     }
