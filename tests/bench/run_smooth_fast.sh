@@ -3,6 +3,8 @@
 #   tests/bench/run_smooth_fast.sh BUILD_DIR [BASELINE_BUILD_DIR]
 # BUILD_DIR (and the optional BASELINE_BUILD_DIR, a build of an older commit) are release
 # builds with the targets pyrometer, pyrometer-cli, trace_bench_load and trace_bench_generate.
+# A baseline build without pyrometer (the GUI) is left out of the frames; one without
+# pyrometer-cli loads the big trace through trace_bench_load alone, as BUILD_DIR then does too.
 # Traces are made from a fixture in $TMPDIR (default /tmp) when missing and kept there:
 #   ~1 GB (about 2.5 M events) and ~7.6 GB (about 19 M events) for the timeline's frames;
 #   ~630 MB and its gzip for loading; ~10 GB for the big load (set BIG_MB to change it).
@@ -11,8 +13,8 @@
 #            sizes, builds alternating (RUNS runs each, default 2);
 #   load     the loader's seconds against a bare simdjson pass over the same file, and the
 #            gzip's against `zcat` alone (ratios: lower is better);
-#   big      the 10 GB trace through `pyrometer-cli info`: wall time, peak RSS and RSS / file,
-#            beside the loader's MB/s on the 630 MB trace.
+#   big      the 10 GB trace through `pyrometer-cli info` (or trace_bench_load, see above): wall
+#            time, peak RSS and RSS / file, beside the loader's MB/s on the 630 MB trace.
 set -eu
 build=${1:?build dir}
 baseline=${2:-}
@@ -49,6 +51,7 @@ for mb in 1000 7600; do
     run=1
     while [ "$run" -le "$runs" ]; do
         for b in $builds; do
+            [ -x "$b/app/gui/pyrometer" ] || continue
             cat "$trace" > /dev/null
             json=$("$b/app/gui/pyrometer" --render-benchmark "$trace" 2>/dev/null | tail -n 1)
             echo "$json" | jq -r --arg who "$(name_of "$b")" --arg run "$run" \
@@ -73,9 +76,15 @@ done
 
 echo "== big: pyrometer-cli info on $(trace_of "$big_mb")"
 bytes=$(stat -c %s "$(trace_of "$big_mb")")
+big_with="app/cli/pyrometer-cli info"
+for b in $builds; do
+    [ -x "$b/app/cli/pyrometer-cli" ] || big_with="tests/bench/trace_bench_load pyrometer"
+done
+echo "   (through $big_with)"
 for b in $builds; do
     cat "$(trace_of "$big_mb")" > /dev/null
-    /usr/bin/time -f '%e %M' -o "$tmp/pyrometer_bench_time" "$b/app/cli/pyrometer-cli" info "$(trace_of "$big_mb")" > /dev/null
+    # shellcheck disable=SC2086 # the command and its subcommand are two words
+    /usr/bin/time -f '%e %M' -o "$tmp/pyrometer_bench_time" "$b/"$big_with "$(trace_of "$big_mb")" > /dev/null
     read -r wall kib < "$tmp/pyrometer_bench_time"
     awk -v who="$(name_of "$b")" -v wall="$wall" -v kib="$kib" -v bytes="$bytes" 'BEGIN {
         printf "%s: %.0f MB in %.2f s, peak RSS %.0f MB, %.2fx the file\n", who, bytes / 1e6, wall, kib * 1024 / 1e6,
