@@ -1,7 +1,5 @@
 #include "core/analysis/opwork.h"
 
-#include "core/analysis/viewops.h"
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

@@ -50,8 +50,12 @@ OpWork opWork(std::string_view name, std::string_view inputDims, std::string_vie
 
 // The minimum bytes of a call a model engine recorded (its tensors with their element sizes, its
 // outputs at the first tensor's): each tensor argument read once, each output written once.
-// Unknown (OpWork::kUnknown) when a tensor's element size was not recorded.
+// Unknown (OpWork::kUnknown) when a tensor's element size was not recorded; 0 for movesNoData.
 double opBytes(const OpRecord &op);
+// Ops that only make a new view of a tensor, or a tensor not yet written (aten::view, reshape,
+// t, permute, expand, empty …): they move no data, so their minimum bytes are 0 and a chain of
+// memory-bound ops runs on across them.
+bool movesNoData(std::string_view name);
 // Matrix for the products, convolutions and attention the formulas know, else Vector.
 WorkUnit opUnit(std::string_view name);
 

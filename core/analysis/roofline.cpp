@@ -1,7 +1,5 @@
 #include "core/analysis/roofline.h"
 
-#include "core/analysis/viewops.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
