@@ -73,13 +73,6 @@ inline double micros(std::int64_t ns)
     return static_cast<double>(ns) / 1000.0;
 }
 
-inline std::string fixed(double value, int decimals = 3)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(decimals) << value;
-    return out.str();
-}
-
 // A delta percentage as text: "new" for a row the base does not have (nothing to divide by).
 inline std::string deltaPercentText(const std::optional<double> &percent, int decimals)
 {

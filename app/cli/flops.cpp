@@ -17,18 +17,6 @@ struct FlopsOptions {
     EngineOptions engine;
 };
 
-std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
-{
-    std::string text;
-    for (const auto &shape : shapes) {
-        text += text.empty() ? "[" : ", [";
-        for (std::size_t i = 0; i < shape.size(); ++i)
-            text += (i ? "x" : "") + std::to_string(shape[i]);
-        text += "]";
-    }
-    return text;
-}
-
 std::string giga(double value)
 {
     char buffer[32];

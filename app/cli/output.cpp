@@ -270,6 +270,25 @@ void writeText(std::ostream &out, const std::string &text, Format format)
     writeWrapped(out, "", text, terminalColumns());
 }
 
+std::string fixed(double value, int decimals)
+{
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
+{
+    std::string text;
+    for (const auto &shape : shapes) {
+        text += text.empty() ? "[" : ", [";
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            text += (i ? "x" : "") + std::to_string(shape[i]);
+        text += "]";
+    }
+    return text;
+}
+
 std::string bytesText(std::int64_t bytes, Format format)
 {
     if (format != Format::Table)

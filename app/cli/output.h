@@ -43,6 +43,12 @@ void writeText(std::ostream &out, const std::string &text, Format format);
 // the GUI's tables); csv, md and json keep the raw count.
 std::string bytesText(std::int64_t bytes, Format format);
 
+// A number with `decimals` digits after the point: "3.142".
+std::string fixed(double value, int decimals = 3);
+
+// Tensor shapes as a table cell: "[1x3x224x224], [1x1000]".
+std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes);
+
 // The width table output fits: $COLUMNS when set, else the terminal's width when standard
 // output is one, else 80.
 std::size_t terminalColumns();

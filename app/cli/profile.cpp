@@ -27,25 +27,6 @@ struct ProfileOptions {
     EngineOptions engine;
 };
 
-std::string fixed(double value, int decimals = 3)
-{
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
-{
-    std::string text;
-    for (const auto &shape : shapes) {
-        text += text.empty() ? "[" : ", [";
-        for (std::size_t i = 0; i < shape.size(); ++i)
-            text += (i ? "x" : "") + std::to_string(shape[i]);
-        text += "]";
-    }
-    return text;
-}
-
 int runProfile(const ProfileOptions &options)
 {
     torch::RunOptions run;

@@ -11,7 +11,7 @@
 namespace pyrometer::report {
 namespace {
 
-constexpr int kLeft = 80, kRight = 20, kTop = 36, kBottom = 44;
+constexpr int kPlotLeft = 80, kPlotRight = 20, kPlotTop = 36, kPlotBottom = 44;
 
 std::string rate(double value, const char *unit)
 {
@@ -71,26 +71,26 @@ std::string renderRooflineSvg(const analysis::Roofline &roofline, int width, int
         xLow = 0.1, xHigh = 1000, yLow = 1e9, yHigh = 1e15;
     xLow = std::pow(10, std::floor(std::log10(xLow))), xHigh = std::pow(10, std::ceil(std::log10(xHigh)));
     yLow = std::pow(10, std::floor(std::log10(yLow))), yHigh = std::pow(10, std::ceil(std::log10(yHigh * 1.5)));
-    const double plotW = width - kLeft - kRight, plotH = height - kTop - kBottom;
-    const auto x = [&](double v) { return kLeft + plotW * std::log10(v / xLow) / std::log10(xHigh / xLow); };
-    const auto y = [&](double v) { return kTop + plotH * (1 - std::log10(v / yLow) / std::log10(yHigh / yLow)); };
+    const double plotW = width - kPlotLeft - kPlotRight, plotH = height - kPlotTop - kPlotBottom;
+    const auto x = [&](double v) { return kPlotLeft + plotW * std::log10(v / xLow) / std::log10(xHigh / xLow); };
+    const auto y = [&](double v) { return kPlotTop + plotH * (1 - std::log10(v / yLow) / std::log10(yHigh / yLow)); };
 
     std::ostringstream out;
     out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width
         << ' ' << height << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n";
     out << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-    out << "<text x=\"" << kLeft << "\" y=\"20\" font-size=\"14\" font-weight=\"bold\" fill=\"#1f2328\">Roofline"
+    out << "<text x=\"" << kPlotLeft << "\" y=\"20\" font-size=\"14\" font-weight=\"bold\" fill=\"#1f2328\">Roofline"
         << (roofline.device ? ": " + escapeHtml(roofline.device->name) : std::string(" (the device's roof is unknown)")) << "</text>\n";
     // Decades as grid lines, labelled.
     for (double v = xLow; v <= xHigh * 1.001; v *= 10)
-        out << "<line x1=\"" << x(v) << "\" y1=\"" << kTop << "\" x2=\"" << x(v) << "\" y2=\"" << kTop + plotH
-            << "\" stroke=\"#e1e4e8\"/><text x=\"" << x(v) << "\" y=\"" << kTop + plotH + 16 << "\" text-anchor=\"middle\" fill=\"#57606a\">"
+        out << "<line x1=\"" << x(v) << "\" y1=\"" << kPlotTop << "\" x2=\"" << x(v) << "\" y2=\"" << kPlotTop + plotH
+            << "\" stroke=\"#e1e4e8\"/><text x=\"" << x(v) << "\" y=\"" << kPlotTop + plotH + 16 << "\" text-anchor=\"middle\" fill=\"#57606a\">"
             << rate(v, "") << "</text>\n";
     for (double v = yLow; v <= yHigh * 1.001; v *= 10)
-        out << "<line x1=\"" << kLeft << "\" y1=\"" << y(v) << "\" x2=\"" << kLeft + plotW << "\" y2=\"" << y(v)
-            << "\" stroke=\"#e1e4e8\"/><text x=\"" << kLeft - 6 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\" fill=\"#57606a\">"
+        out << "<line x1=\"" << kPlotLeft << "\" y1=\"" << y(v) << "\" x2=\"" << kPlotLeft + plotW << "\" y2=\"" << y(v)
+            << "\" stroke=\"#e1e4e8\"/><text x=\"" << kPlotLeft - 6 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\" fill=\"#57606a\">"
             << rate(v, "FLOP/s") << "</text>\n";
-    out << "<text x=\"" << kLeft + plotW / 2 << "\" y=\"" << height - 8
+    out << "<text x=\"" << kPlotLeft + plotW / 2 << "\" y=\"" << height - 8
         << "\" text-anchor=\"middle\" fill=\"#1f2328\">Arithmetic intensity (FLOP/byte)</text>\n";
     // Roofs: the bandwidth's slope to the ridge, then flat at the peak.
     std::sort(roofs.begin(), roofs.end(), [](const auto &a, const auto &b) { return a.peakFlops > b.peakFlops; });
@@ -100,11 +100,11 @@ std::string renderRooflineSvg(const analysis::Roofline &roofline, int width, int
         out << "<polyline fill=\"none\" stroke=\"#1f2328\" stroke-width=\"" << (r == 0 ? 2 : 1.5) << "\""
             << (r == 0 ? "" : " stroke-dasharray=\"6 4\"") << " points=\"" << x(start) << ',' << y(start * roof.bandwidth) << ' '
             << x(roof.ridge()) << ',' << y(roof.peakFlops) << ' ' << x(xHigh) << ',' << y(roof.peakFlops) << "\"/>\n";
-        out << "<text x=\"" << kLeft + plotW - 4 << "\" y=\"" << y(roof.peakFlops) - 4 << "\" text-anchor=\"end\" fill=\"#1f2328\">"
+        out << "<text x=\"" << kPlotLeft + plotW - 4 << "\" y=\"" << y(roof.peakFlops) - 4 << "\" text-anchor=\"end\" fill=\"#1f2328\">"
             << analysis::precisionName(roof.precision) << ' ' << rate(roof.peakFlops, "FLOP/s") << "</text>\n";
     }
     if (!roofs.empty())
-        out << "<text x=\"" << x(std::max(xLow, yLow / roofs.front().bandwidth)) + 6 << "\" y=\"" << kTop + plotH - 6
+        out << "<text x=\"" << x(std::max(xLow, yLow / roofs.front().bandwidth)) + 6 << "\" y=\"" << kPlotTop + plotH - 6
             << "\" fill=\"#1f2328\">" << rate(roofs.front().bandwidth, "B/s") << "</text>\n";
     // Rows: largest first so small ones stay on top; the five heaviest named.
     std::stable_sort(placed.begin(), placed.end(), [](const auto *a, const auto *b) { return a->timeNs > b->timeNs; });

@@ -20,6 +20,11 @@ std::string formatDuration(std::int64_t nanoseconds, TimeUnit unit);
 std::string_view timeUnitName(TimeUnit unit);
 std::optional<TimeUnit> timeUnitFromName(std::string_view name);
 
+// Bytes in a binary unit, for axes and scales.
+inline constexpr double kKiB = 1024.0;
+inline constexpr double kMiB = 1024.0 * kKiB;
+inline constexpr double kGiB = 1024.0 * kMiB;
+
 // "512 B", "1.5 KiB", "230 MiB", "4.2 GiB".
 std::string formatBytes(std::uint64_t bytes);
 

@@ -9,9 +9,6 @@ namespace pyrometer::ui::plots {
 
 namespace {
 
-constexpr double kKiB = 1024.0;
-constexpr double kMiB = 1024.0 * kKiB;
-constexpr double kGiB = 1024.0 * kMiB;
 
 using record::MemoryCategory;
 

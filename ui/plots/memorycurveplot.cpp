@@ -10,8 +10,6 @@ namespace pyrometer::ui::plots {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = 1024.0 * kMiB;
 
 QColor deviceColor(std::size_t i)
 {

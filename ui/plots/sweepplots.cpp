@@ -19,7 +19,6 @@ using plots::stylePlot;
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
 
 double chartValue(SweepPlots::Chart chart, const torch::SweepPoint &point)
 {
