@@ -13,10 +13,10 @@ target_compile_options(pyrometer_options INTERFACE -fvisibility=hidden -fvisibil
 if(PYROMETER_WERROR)
     target_compile_options(pyrometer_options INTERFACE -Werror)
 endif()
-# A unity build (CMAKE_UNITY_BUILD, the ci preset's) compiles a target's sources included into
+# A unity build (PYROMETER_UNITY, the ci preset's) compiles a target's sources included into
 # a few files: GCC then takes each source for a header and warns where a class of it uses a type
 # of its own anonymous namespace, which in a source file is the usual thing to do.
-if(CMAKE_UNITY_BUILD)
+if(PYROMETER_UNITY)
     target_compile_options(pyrometer_options INTERFACE -Wno-subobject-linkage)
 endif()
 # Each test executable links libtorch and our static libraries with their debug info: with GNU
