@@ -10,7 +10,10 @@
 #   ~630 MB and its gzip for loading; ~10 GB for the big load (set BIG_MB to change it).
 # It prints:
 #   frames   median and max frame of `pyrometer --render-benchmark`, and max / median, at both
-#            sizes, builds alternating (RUNS runs each, default 2);
+#            sizes, builds alternating (RUNS runs each, default 5); then, per build and size, the
+#            same of each frame's median over the runs: on a shared machine one run's slowest
+#            frame is often another process's time slice, where a frame slow in most runs is
+#            the frame's own cost;
 #   load     the loader's seconds against a bare simdjson pass over the same file, and the
 #            gzip's against `zcat` alone (ratios: lower is better);
 #   big      the 10 GB trace through `pyrometer-cli info` (or trace_bench_load, see above): wall
@@ -18,7 +21,7 @@
 set -eu
 build=${1:?build dir}
 baseline=${2:-}
-runs=${RUNS:-2}
+runs=${RUNS:-5}
 big_mb=${BIG_MB:-10240}
 tmp=${TMPDIR:-/tmp}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,7 +49,9 @@ seconds() {
 field() { echo "$2" | tr ' ' '\n' | sed -n "s|^$1=||p"; }
 
 echo "== frames (ms), pyrometer --render-benchmark at 1920x1080"
+frames_of() { echo "$tmp/pyrometer_bench_frames_$(name_of "$1")_$2.json"; }
 for mb in 1000 7600; do
+    for b in $builds; do rm -f "$(frames_of "$b" "$mb")"; done
     trace=$(trace_of "$mb")
     run=1
     while [ "$run" -le "$runs" ]; do
@@ -54,10 +59,22 @@ for mb in 1000 7600; do
             [ -x "$b/app/gui/pyrometer" ] || continue
             cat "$trace" > /dev/null
             json=$("$b/app/gui/pyrometer" --render-benchmark "$trace" 2>/dev/null | tail -n 1)
+            echo "$json" >> "$(frames_of "$b" "$mb")"
             echo "$json" | jq -r --arg who "$(name_of "$b")" --arg run "$run" \
                 '"\($who) run \($run): events \(.events)  median \(.median_ms * 100 | round / 100)  max \(.max_ms * 100 | round / 100)  max/median \(.max_ms / .median_ms * 100 | round / 100)"'
         done
         run=$((run + 1))
+    done
+    for b in $builds; do
+        [ -f "$(frames_of "$b" "$mb")" ] || continue
+        jq -s -r --arg who "$(name_of "$b")" '
+            map(.frames_ms // empty) as $runs
+            | if ($runs | length) == 0 then "\($who): no frame times in its JSON (an older build)" else
+              ($runs | transpose | map(sort | .[length / 2 | floor])) as $f
+              | ($f | sort | .[length / 2 | floor]) as $median | ($f | max) as $max
+              | "\($who): each frame'"'"'s median of \($runs | length) runs: median \($median * 100 | round / 100)  max \($max * 100 | round / 100) (frame \($f | index($max) + 1) of \($f | length))  max/median \($max / $median * 100 | round / 100)" end' \
+            "$(frames_of "$b" "$mb")"
+        rm -f "$(frames_of "$b" "$mb")"
     done
 done
 

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace pyrometer::ui::timeline {
@@ -114,8 +115,16 @@ int runRenderBenchmark(const QString &tracePath, std::FILE *out)
     const double bytesPerEvent = double(index->memoryBytes()) / double(std::max<std::size_t>(slices, 1));
     std::fprintf(out, "timeline index: %.1f MB for %zu slices, %.2f bytes per event\n", double(index->memoryBytes()) / 1e6, slices,
                  bytesPerEvent);
-    std::fprintf(out, "{\"events\": %llu, \"frames\": %zu, \"median_ms\": %.3f, \"max_ms\": %.3f, \"index_bytes_per_event\": %.2f}\n",
-                 static_cast<unsigned long long>(trace->info.eventCount), frameMs.size(), median, sorted.back(), bytesPerEvent);
+    // Each frame too, in order, so that a script can take each frame's median over runs: one
+    // run's slowest frame on a shared machine is often another process's time slice.
+    std::string frames;
+    for (const double ms : frameMs)
+        frames += (frames.empty() ? "" : ", ") + std::to_string(ms);
+    std::fprintf(out,
+                 "{\"events\": %llu, \"frames\": %zu, \"median_ms\": %.3f, \"max_ms\": %.3f, \"index_bytes_per_event\": %.2f, "
+                 "\"frames_ms\": [%s]}\n",
+                 static_cast<unsigned long long>(trace->info.eventCount), frameMs.size(), median, sorted.back(), bytesPerEvent,
+                 frames.c_str());
     return 0;
 }
 
