@@ -17,7 +17,7 @@ using trace::StringId;
 using trace::TrackId;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint32_t kLookBack = 256;          // earlier events checked for ops open at the step's start
+constexpr std::uint32_t kOpenOpLookBack = 256;    // earlier events checked for ops open at the step's start
 constexpr std::uint32_t kScanPastStep = 256;      // unlaunched device events past the step before a scan stops
 constexpr std::uint64_t kWhatIfBudget = 1u << 24; // vertex visits of all what-ifs together
 
@@ -208,7 +208,7 @@ private:
         std::vector<std::uint32_t> ops;
         if (ti.hasOps) {
             // Ops open at the window's start: the ancestors of the events just before it.
-            for (std::uint32_t back = 1; back <= kLookBack && back <= first; ++back)
+            for (std::uint32_t back = 1; back <= kOpenOpLookBack && back <= first; ++back)
                 for (auto j = EventIndex(first - back); j.isValid(); j = ti.opParent[j.value])
                     if (ti.kind[j.value] == EventKind::Op && track.end(j) > m_start)
                         ops.push_back(j.value);

@@ -9,7 +9,7 @@ namespace pyrometer::analysis {
 
 namespace {
 
-char lower(char c)
+char asciiLower(char c)
 {
     return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
 }
@@ -17,7 +17,7 @@ char lower(char c)
 bool containsIgnoringCase(std::string_view haystack, std::string_view needle)
 {
     return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                       [](char a, char b) { return lower(a) == lower(b); }) != haystack.end();
+                       [](char a, char b) { return asciiLower(a) == asciiLower(b); }) != haystack.end();
 }
 
 using ChildIndex = std::map<std::pair<std::uint32_t, std::string_view>, std::uint32_t>;

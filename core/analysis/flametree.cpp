@@ -9,7 +9,7 @@ namespace {
 
 using trace::EventIndex;
 
-struct Builder {
+struct FlameTreeBuilder {
     FlameTree tree;
     std::unordered_map<std::uint64_t, std::uint32_t> childByKey; // (parent, name id) -> node
     std::unordered_map<std::uint32_t, std::uint32_t> threadNode; // track -> node
@@ -54,7 +54,7 @@ std::string formatMicros(std::int64_t ns)
 FlameTree buildFlameTree(const TraceIndex &index, const FlameOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
-    Builder b;
+    FlameTreeBuilder b;
     b.tree.nodes.emplace_back();
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];

@@ -75,7 +75,7 @@ std::vector<StreamSpans> streamSpans(const TraceIndex &index)
     return result;
 }
 
-struct Window {
+struct StepWindow {
     std::int64_t start;
     std::int64_t end;
     std::string step;
@@ -83,9 +83,9 @@ struct Window {
 
 // The spans (stepspans.h) of the ProfilerStep ops whose CPU annotation starts in range, in time
 // order; without any step in the trace, the range clipped to the device events' span.
-std::vector<Window> windows(const StepSpans &spans, const TimeRange &range, const std::vector<StreamSpans> &streams)
+std::vector<StepWindow> windows(const StepSpans &spans, const TimeRange &range, const std::vector<StreamSpans> &streams)
 {
-    std::vector<Window> result;
+    std::vector<StepWindow> result;
     if (spans.steps.empty()) {
         auto start = std::numeric_limits<std::int64_t>::max();
         auto end = std::numeric_limits<std::int64_t>::min();

@@ -140,7 +140,7 @@ const std::vector<Rule> &rules()
     return list;
 }
 
-bool contains(std::string_view text, const Word &word)
+bool containsWord(std::string_view text, const Word &word)
 {
     for (auto at = text.find(word.text); at != std::string_view::npos; at = text.find(word.text, at + 1)) {
         const bool excludedBefore = !word.notAfter.empty() && at >= word.notAfter.size() &&
@@ -200,7 +200,7 @@ KernelType classifyKernel(EventKind kind, std::string_view name)
     if (text.starts_with("triton_"))
         return KernelType::Triton;
     for (const auto &rule : rules()) {
-        if (std::any_of(rule.words.begin(), rule.words.end(), [&](const Word &w) { return contains(text, w); }))
+        if (std::any_of(rule.words.begin(), rule.words.end(), [&](const Word &w) { return containsWord(text, w); }))
             return rule.type;
     }
     return KernelType::Other;

@@ -27,7 +27,7 @@ std::int64_t nearestRank(std::vector<std::int64_t> &values, std::uint64_t percen
     return *nth;
 }
 
-struct Accumulator {
+struct LaunchAccumulator {
     LaunchGroup group;
     std::vector<std::int64_t> delays;
     std::int64_t callTotal = 0;
@@ -35,7 +35,7 @@ struct Accumulator {
 };
 
 // delays: whether to keep the delay (the names' groups have theirs already).
-void add(Accumulator &acc, const Launch &l, bool delays)
+void add(LaunchAccumulator &acc, const Launch &l, bool delays)
 {
     ++acc.group.count;
     if (delays)
@@ -46,7 +46,7 @@ void add(Accumulator &acc, const Launch &l, bool delays)
     acc.group.outliers += l.outlier ? 1 : 0;
 }
 
-LaunchGroup finish(Accumulator &acc)
+LaunchGroup finish(LaunchAccumulator &acc)
 {
     auto group = acc.group;
     group.delayMedianNs = nearestRank(acc.delays, 50);
@@ -254,7 +254,7 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
 
     // Per kernel name: the medians first, since an outlier is judged against its name's median.
     std::unordered_map<std::uint32_t, std::uint32_t> nameGroup;
-    std::vector<Accumulator> byName;
+    std::vector<LaunchAccumulator> byName;
     std::vector<std::uint32_t> groupOf(raw.size());
     for (std::size_t k = 0; k < raw.size(); ++k) {
         const auto [it, added] = nameGroup.try_emplace(rawName[k].value, static_cast<std::uint32_t>(byName.size()));
@@ -270,7 +270,7 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
         medians[g] = nearestRank(byName[g].delays, 50);
 
     LaunchStats stats;
-    std::vector<Accumulator> byStream(streamKeys.size());
+    std::vector<LaunchAccumulator> byStream(streamKeys.size());
     std::vector<std::vector<std::pair<std::int64_t, int>>> queuePoints(streamKeys.size());
     stats.launches.reserve(raw.size());
     for (const auto &[start, k] : order) {

@@ -10,7 +10,7 @@ using trace::TrackId;
 
 constexpr std::string_view kModulePrefix = "nn.Module: ";
 
-struct Builder {
+struct ModuleTableBuilder {
     const TraceIndex &index;
     const TimeRange &range;
     ModuleTable table;
@@ -78,7 +78,7 @@ std::string_view moduleFrameName(const TraceIndex &index, EventRef event)
 ModuleTable buildModuleTable(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
 {
     const auto &trace = *index.trace;
-    Builder b{index, range, {}, {}, std::vector<std::vector<std::int32_t>>(trace.tracks.size())};
+    ModuleTableBuilder b{index, range, {}, {}, std::vector<std::vector<std::int32_t>>(trace.tracks.size())};
     std::uint32_t sinceCheck = 0;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];

@@ -13,7 +13,7 @@ namespace {
 using trace::EventIndex;
 using trace::TrackId;
 
-struct Accumulator {
+struct OpAccumulator {
     const TraceIndex &index;
     const OpTableOptions &options;
     std::vector<std::int32_t> rowByName; // Name grouping: StringId -> row
@@ -84,7 +84,7 @@ bool inRange(const trace::Trace &trace, EventRef op, const TimeRange &range)
 // Adds value to the op's self column and to the total column of it and every enclosing op in
 // range (an enclosing op starts earlier, so only the range's start can exclude it).
 template <typename SelfField, typename TotalField>
-void attribute(Accumulator &acc, EventRef op, std::int64_t value, SelfField self, TotalField total)
+void attribute(OpAccumulator &acc, EventRef op, std::int64_t value, SelfField self, TotalField total)
 {
     const auto &trace = *acc.index.trace;
     if (!inRange(trace, op, acc.options.range) || !acc.options.processes.contains(trace.track(op.track).process.value))
@@ -201,7 +201,7 @@ std::string pythonStack(const TraceIndex &index, EventRef op, int n)
 OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
-    Accumulator acc{index, options, {}, {}, {}, -1, std::vector<std::vector<EventIndex>>(trace.tracks.size())};
+    OpAccumulator acc{index, options, {}, {}, {}, -1, std::vector<std::vector<EventIndex>>(trace.tracks.size())};
     OpTable table;
     std::uint32_t sinceCheck = 0;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {

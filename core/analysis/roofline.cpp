@@ -137,9 +137,9 @@ void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device)
 
 namespace {
 
-class Builder {
+class RooflineBuilder {
 public:
-    Builder(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
+    RooflineBuilder(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
         : m_index(index), m_trace(*index.trace), m_options(options), m_stop(stop), m_cache(*index.trace)
     {
     }
@@ -505,7 +505,7 @@ private:
 
 Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, const StopToken *stop)
 {
-    return Builder(index, options, stop).build();
+    return RooflineBuilder(index, options, stop).build();
 }
 
 std::string shortKernelName(std::string_view name)

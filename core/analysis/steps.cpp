@@ -14,7 +14,7 @@ using trace::EventIndex;
 using trace::TrackId;
 
 constexpr std::string_view kDataLoaderPrefix = "enumerate(DataLoader)";
-constexpr int kLookBack = 256; // earlier events checked for overlap with the span's start
+constexpr int kOverlapLookBack = 256; // earlier events checked for overlap with the span's start
 
 int categoryOf(const trace::Trace &trace, const TrackIndex &ti, const trace::Track &track, std::uint32_t i)
 {
@@ -79,7 +79,7 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
         // Events that began before the span and reach into it: the ancestors of the last one
         // that began before, and a few earlier ones (other lanes).
         std::vector<std::uint32_t> earlier;
-        for (std::uint32_t back = 1; back <= kLookBack && back <= first; ++back)
+        for (std::uint32_t back = 1; back <= kOverlapLookBack && back <= first; ++back)
             for (auto j = EventIndex(first - back); j.isValid(); j = track.parent[j.value])
                 earlier.push_back(j.value);
         std::sort(earlier.begin(), earlier.end());

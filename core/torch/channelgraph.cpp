@@ -304,8 +304,8 @@ private:
         for (std::size_t i = 1; i <= 4; ++i) {
             if (isNone(node->input(i)))
                 continue;
-            static const char *kNames[] = {"", "weight", "bias", "running_mean", "running_var"};
-            const auto owner = ownerOf(node->input(i), kNames[i]);
+            static const char *kParamNames[] = {"", "weight", "bias", "running_mean", "running_var"};
+            const auto owner = ownerOf(node->input(i), kParamNames[i]);
             if (!owner || (module && owner != module))
                 return unknown(node);
             module = owner;

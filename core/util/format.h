@@ -25,6 +25,9 @@ inline constexpr double kKiB = 1024.0;
 inline constexpr double kMiB = 1024.0 * kKiB;
 inline constexpr double kGiB = 1024.0 * kMiB;
 
+// Nanoseconds in a millisecond, for axes and figures in ms.
+inline constexpr double kNsPerMs = 1e6;
+
 // "512 B", "1.5 KiB", "230 MiB", "4.2 GiB".
 std::string formatBytes(std::uint64_t bytes);
 

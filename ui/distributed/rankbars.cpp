@@ -1,6 +1,7 @@
 #include "ui/distributed/rankbars.h"
 
 #include "core/report/jobreport.h"
+#include "core/util/format.h"
 #include "ui/plots/plotframe.h"
 #include "ui/workspace/jobload.h"
 
@@ -14,8 +15,7 @@ namespace pyrometer::ui::distributed {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
-constexpr int kMaxLabels = 24;
+constexpr int kMaxBarLabels = 24;
 
 } // namespace
 
@@ -89,7 +89,7 @@ void RankBars::setJob(std::shared_ptr<const analysis::JobFigures> job)
     }
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    m_tickStep = niceTickStep(count, kMaxLabels);
+    m_tickStep = niceTickStep(count, kMaxBarLabels);
     for (std::size_t i = 0; i < count; i += std::size_t(m_tickStep))
         ticker->addTick(double(i), QString::number(m_job->ranks[i].rank));
     m_plot->xAxis->setTicker(ticker);

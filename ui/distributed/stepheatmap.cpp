@@ -1,5 +1,6 @@
 #include "ui/distributed/stepheatmap.h"
 
+#include "core/util/format.h"
 #include "ui/distributed/rankbars.h"
 #include "ui/plots/plotframe.h"
 #include "ui/workspace/jobload.h"
@@ -20,8 +21,7 @@ namespace pyrometer::ui::distributed {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
-constexpr int kMaxLabels = 16;
+constexpr int kMaxAxisLabels = 16;
 
 QString measureText(analysis::StepMeasure measure)
 {
@@ -110,12 +110,12 @@ void StepHeatMap::setJob(std::shared_ptr<const analysis::JobFigures> job)
     m_map->data()->setRange(keyRange, valueRange);
 
     auto rankTicks = QSharedPointer<QCPAxisTickerText>::create();
-    const int rankStep = niceTickStep(ranks, kMaxLabels);
+    const int rankStep = niceTickStep(ranks, kMaxAxisLabels);
     for (std::size_t r = 0; r < ranks; r += std::size_t(rankStep))
         rankTicks->addTick(double(r), QString::number(m_job->ranks[r].rank));
     m_plot->yAxis->setTicker(rankTicks);
     auto stepTicks = QSharedPointer<QCPAxisTickerText>::create();
-    const int stepStep = niceTickStep(m_steps, kMaxLabels);
+    const int stepStep = niceTickStep(m_steps, kMaxAxisLabels);
     for (std::size_t s = 0; s < m_steps; s += std::size_t(stepStep))
         stepTicks->addTick(double(s), stepLabel(s));
     m_plot->xAxis->setTicker(stepTicks);

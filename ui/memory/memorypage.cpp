@@ -5,6 +5,7 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/plots/memorycategoryplot.h"
 #include "ui/plots/memorycurveplot.h"
+#include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/tables/moduletree.h"
@@ -27,11 +28,6 @@ struct MemoryData {
     tables::TableTree ops;
     std::int64_t originNs = 0;
 };
-
-QString bytesText(std::int64_t bytes)
-{
-    return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, bytes))));
-}
 
 // Where the categories came from and how finely, then what the peak held, largest first.
 QString categoryCaptionText(const record::MemoryCategories &categories, const record::MemoryPeak &peak)

@@ -5,6 +5,7 @@
 #include "ui/model/profilerun.h"
 #include "ui/plots/rooflineplot.h"
 #include "ui/roofline/rooflinecells.h"
+#include "ui/shell/displaytext.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletree.h"
 
@@ -22,11 +23,6 @@ namespace pyrometer::ui {
 using tables::ColumnKind;
 
 namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 tables::TableTree layerTree(const engine::LayerRooflines &result)
 {

@@ -1,10 +1,10 @@
 #include "ui/model/sweepview.h"
 
 #include "core/torch/accuracy.h"
-#include "core/util/format.h"
 #include "ui/compare/comparetables.h"
 #include "ui/model/modelstate.h"
 #include "ui/plots/sweepplots.h"
+#include "ui/shell/displaytext.h"
 #include "ui/tables/tableexport.h"
 
 #include <QFile>
@@ -25,11 +25,6 @@
 
 namespace pyrometer::ui {
 namespace {
-
-QString bytesText(std::int64_t bytes)
-{
-    return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, bytes))));
-}
 
 // "1,2,4,8" -> {1,2,4,8}; empty -> {} (the doubling range). False on anything else.
 bool parseBatches(const QString &text, std::vector<std::int64_t> *batches)

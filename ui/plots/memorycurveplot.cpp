@@ -9,8 +9,6 @@ namespace pyrometer::ui::plots {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
-
 QColor deviceColor(std::size_t i)
 {
     static const QColor colors[] = {QColor(0x15, 0x65, 0xc0), QColor(0x2e, 0x7d, 0x32), QColor(0xc6, 0x28, 0x28),

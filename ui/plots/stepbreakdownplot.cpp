@@ -16,8 +16,6 @@ using analysis::StepCategory;
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
-
 // "ProfilerStep#12" -> "#12": the axis has room for short labels only.
 QString shortStepName(const std::string &name)
 {

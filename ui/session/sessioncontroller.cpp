@@ -5,6 +5,7 @@
 #include "ui/model/modelpage.h"
 #include "ui/model/profileresultsview.h"
 #include "ui/session/bookmarklist.h"
+#include "ui/shell/displaytext.h"
 #include "ui/timeline/timelineindex.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
@@ -59,11 +60,6 @@ session::RunSummary summarize(const ProfileRun &run)
     summary.totalFlops = p.totalFlops;
     summary.tracePath = run.tracePath.string();
     return summary;
-}
-
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
 }
 
 } // namespace
