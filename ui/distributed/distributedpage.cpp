@@ -8,6 +8,7 @@
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/jobload.h"
 #include "ui/workspace/workspace.h"
+#include "ui/shell/displaytext.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -24,11 +25,6 @@
 namespace pyrometer::ui::distributed {
 
 namespace {
-
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QTableView *makeTable(QAbstractItemModel *proxy, QWidget *parent)
 {

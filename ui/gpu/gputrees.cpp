@@ -1,4 +1,5 @@
 #include "ui/gpu/gputrees.h"
+#include "ui/shell/displaytext.h"
 
 #include <QCoreApplication>
 
@@ -10,11 +11,6 @@ using tables::ColumnKind;
 using tables::TableTree;
 
 namespace {
-
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QString streamLabel(std::int32_t device, std::int32_t stream)
 {

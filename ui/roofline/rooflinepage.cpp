@@ -9,6 +9,7 @@
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletree.h"
 #include "ui/workspace/workspace.h"
+#include "ui/shell/displaytext.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -31,11 +32,6 @@ using tables::ColumnKind;
 namespace {
 
 enum Pages { EmptyPage, ContentPage };
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 } // namespace
 

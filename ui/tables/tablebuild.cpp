@@ -2,6 +2,7 @@
 
 #include "core/analysis/kerneltypes.h"
 #include "ui/roofline/rooflinecells.h"
+#include "ui/shell/displaytext.h"
 
 #include <QStringList>
 
@@ -12,11 +13,6 @@
 namespace pyrometer::ui::tables {
 
 namespace {
-
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 // Sums of a group row's subtree, filled bottom-up.
 struct GroupSums {
