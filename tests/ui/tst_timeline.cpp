@@ -362,10 +362,13 @@ private Q_SLOTS:
 
     void twoThreadsBuildTheSameList()
     {
-        // Split over two threads or not, the boxes and counters are the same, in the same order.
+        // Split over two threads or not, the boxes and counters are the same, in the same order:
+        // the rows the second thread takes from the back go in their places.
         for (const auto &viewport : {viewOf(0, 10'000), viewOf(90, 310), viewOf(0, 2200, 200)}) {
             const auto one = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, std::size_t(-1));
             const auto two = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, 0);
+            QCOMPARE(one.rowsBeside, std::size_t(0));
+            QVERIFY(two.rowsBeside >= 1);
             QVERIFY(!one.boxes.empty());
             QCOMPARE(two.boxes, one.boxes);
             QCOMPARE(two.counters.size(), one.counters.size());

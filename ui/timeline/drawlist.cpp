@@ -1,10 +1,13 @@
 #include "ui/timeline/drawlist.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <iterator>
+#include <memory>
 #include <thread>
 
 namespace pyrometer::ui::timeline {
@@ -323,17 +326,13 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
 
 namespace {
 
-void buildRows(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport, ColorMode colorMode,
-               int first, int last, DrawList &list)
+void buildRow(const TimelineIndex &index, const LayoutRow &row, const Viewport &viewport, EventColors &colors,
+              ColorMode colorMode, DrawList &list)
 {
-    EventColors colors(*index.trace, colorMode);
-    for (int r = first; r < last; ++r) {
-        const auto &row = layout.rows[std::size_t(r)];
-        if (row.kind == RowKind::Slices)
-            buildSliceRow(index, row, viewport, colors, colorMode, list);
-        else if (row.kind == RowKind::Counter)
-            buildCounterRow(index, row, viewport, list);
-    }
+    if (row.kind == RowKind::Slices)
+        buildSliceRow(index, row, viewport, colors, colorMode, list);
+    else if (row.kind == RowKind::Counter)
+        buildCounterRow(index, row, viewport, list);
 }
 
 // Events in view on a slice row.
@@ -359,6 +358,63 @@ std::size_t eventsInView(const TimelineIndex &index, const LayoutRow &layoutRow,
     return std::size_t(to - row.starts.begin()) - from;
 }
 
+// The rows of a frame, taken one at a time by two threads from either end: this one from the
+// front, a helper from the back, until they meet. A helper that starts late, or not at all (its
+// thread busy), takes fewer rows or none, and no thread waits for another but for the row it is
+// building: work split in advance waits for the slower half, and on a shared machine a thread
+// woken for a frame may start a few hundred microseconds late.
+class RowClaims {
+public:
+    RowClaims(int first, int last) : m_ends(pack(first, last)) {}
+    int front() { return claim(true); }
+    int back() { return claim(false); }
+
+private:
+    static std::uint64_t pack(int front, int back) { return std::uint64_t(std::uint32_t(front)) << 32 | std::uint32_t(back); }
+    // The row taken, or -1 when none is left.
+    int claim(bool fromFront)
+    {
+        auto ends = m_ends.load(std::memory_order_relaxed);
+        for (;;) {
+            const int front = int(ends >> 32);
+            const int back = int(std::uint32_t(ends));
+            if (front >= back)
+                return -1;
+            const auto next = fromFront ? pack(front + 1, back) : pack(front, back - 1);
+            if (m_ends.compare_exchange_weak(ends, next, std::memory_order_relaxed))
+                return fromFront ? front : back - 1;
+        }
+    }
+    std::atomic<std::uint64_t> m_ends; // the next row from the front, and one past the next from the back
+};
+
+// The helper's side of a frame, shared with its task, which may run after the frame is built:
+// a task that starts once the frame no longer waits for it finds it cancelled and touches
+// nothing else.
+struct HelperShare {
+    enum State { Waiting, Running, Done, Cancelled };
+    HelperShare(int first, int last) : claims(first, last) {}
+    std::atomic<int> state{Waiting};
+    std::atomic<int> rowsBuilt{0};
+    RowClaims claims;
+    // Per row the helper built, in the order built (the last rows first): the scratch list's
+    // boxes and counters after it.
+    std::vector<std::pair<std::size_t, std::size_t>> rowEnds;
+};
+
+// The helper's thread: one, kept parked between frames, so that a frame wakes a thread rather
+// than starting one.
+QThreadPool &helperPool()
+{
+    static QThreadPool *const pool = [] {
+        auto *created = new QThreadPool; // never destroyed: an idle parked thread holds nothing at exit
+        created->setMaxThreadCount(1);
+        created->setExpiryTimeout(-1);
+        return created;
+    }();
+    return *pool;
+}
+
 } // namespace
 
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
@@ -378,6 +434,7 @@ void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, con
         l.counters.clear();
         l.steps.clear();
         l.eventsDrawn = 0;
+        l.rowsBeside = 0;
     };
     clear(list);
     clear(scratch);
@@ -385,34 +442,56 @@ void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, con
     if (viewport.width <= 0 || viewport.nsPerPixel <= 0)
         return;
     const auto [first, last] = layout.rowsIn(viewport.scrollY, viewport.scrollY + viewport.height);
-    // Zoomed out over many events, the rows are split in two halves of about equal work, the
-    // first built on another thread: the boxes come out in the same order either way. A row
-    // costs about a box per pixel column with events, so no more than its width, however many
-    // events it holds; a counter row reads every column.
-    std::vector<std::size_t> work;
+    // Zoomed out over many events, a helper thread builds rows beside this one (RowClaims).
     std::size_t events = 0;
-    std::size_t total = 0;
-    for (int r = first; r < last; ++r) {
-        const auto &row = layout.rows[std::size_t(r)];
-        const auto inView = eventsInView(index, row, viewport);
-        events += inView;
-        total += work.emplace_back(row.kind == RowKind::Counter ? std::size_t(viewport.width)
-                                                                : std::min(inView, std::size_t(viewport.width)));
+    for (int r = first; r < last && events < parallelEvents; ++r)
+        events += eventsInView(index, layout.rows[std::size_t(r)], viewport);
+    const bool parallel = last - first > 1 && events >= parallelEvents && std::thread::hardware_concurrency() > 1;
+    EventColors colors(*index.trace, colorMode);
+    if (!parallel) {
+        for (int r = first; r < last; ++r)
+            buildRow(index, layout.rows[std::size_t(r)], viewport, colors, colorMode, list);
+    } else {
+        const auto share = std::make_shared<HelperShare>(first, last);
+        helperPool().start([share, &index, &layout, &viewport, colorMode, &scratch] {
+            int waiting = HelperShare::Waiting;
+            if (!share->state.compare_exchange_strong(waiting, HelperShare::Running, std::memory_order_acquire))
+                return; // the frame was built without it
+            EventColors helperColors(*index.trace, colorMode);
+            for (int r; (r = share->claims.back()) >= 0;) {
+                buildRow(index, layout.rows[std::size_t(r)], viewport, helperColors, colorMode, scratch);
+                share->rowEnds.emplace_back(scratch.boxes.size(), scratch.counters.size());
+                share->rowsBuilt.fetch_add(1, std::memory_order_release);
+            }
+            share->state.store(HelperShare::Done, std::memory_order_release);
+        });
+        // parallelEvents 0: the helper builds a row before this thread starts (tests check with
+        // it that rows built beside come out in place).
+        while (parallelEvents == 0 && share->rowsBuilt.load(std::memory_order_acquire) == 0)
+            std::this_thread::yield();
+        for (int r; (r = share->claims.front()) >= 0;)
+            buildRow(index, layout.rows[std::size_t(r)], viewport, colors, colorMode, list);
+        int waiting = HelperShare::Waiting;
+        if (!share->state.compare_exchange_strong(waiting, HelperShare::Cancelled, std::memory_order_acquire)) {
+            // It is building its last row: a wait of a row at most, spun rather than slept, as a
+            // sleeping thread is woken late.
+            while (share->state.load(std::memory_order_acquire) != HelperShare::Done)
+                std::this_thread::yield();
+            // Its rows, the last first in scratch, go after this thread's in order.
+            const auto &ends = share->rowEnds;
+            for (std::size_t k = ends.size(); k-- > 0;) {
+                const auto [boxesFrom, countersFrom] = k > 0 ? ends[k - 1] : std::pair<std::size_t, std::size_t>{};
+                const auto [boxesTo, countersTo] = ends[k];
+                list.boxes.insert(list.boxes.end(), scratch.boxes.begin() + std::ptrdiff_t(boxesFrom),
+                                  scratch.boxes.begin() + std::ptrdiff_t(boxesTo));
+                list.counters.insert(list.counters.end(),
+                                     std::make_move_iterator(scratch.counters.begin() + std::ptrdiff_t(countersFrom)),
+                                     std::make_move_iterator(scratch.counters.begin() + std::ptrdiff_t(countersTo)));
+            }
+            list.eventsDrawn += scratch.eventsDrawn;
+            list.rowsBeside = ends.size();
+        }
     }
-    int middle = first;
-    if (events >= parallelEvents && std::thread::hardware_concurrency() > 1) {
-        for (std::size_t done = 0; middle < last && done * 2 < total; ++middle)
-            done += work[std::size_t(middle - first)];
-    }
-    // The first half goes straight into the list, the second into the scratch list, appended.
-    auto firstHalf = std::async(middle > first ? std::launch::async : std::launch::deferred,
-                                [&] { buildRows(index, layout, viewport, colorMode, first, middle, list); });
-    buildRows(index, layout, viewport, colorMode, middle, last, scratch);
-    firstHalf.get();
-    list.boxes.insert(list.boxes.end(), scratch.boxes.begin(), scratch.boxes.end());
-    list.counters.insert(list.counters.end(), std::make_move_iterator(scratch.counters.begin()),
-                         std::make_move_iterator(scratch.counters.end()));
-    list.eventsDrawn += scratch.eventsDrawn;
     for (const auto &step : index.steps) {
         if (double(step.end) < viewport.startNs || double(step.start) > viewport.endNs())
             continue;

@@ -71,12 +71,14 @@ struct DrawList {
     std::vector<CounterPlot> counters;
     std::vector<StepBand> steps;
     std::size_t eventsDrawn = 0; // events covered by the boxes, merged ones included
+    std::size_t rowsBeside = 0;  // rows a second thread built
 };
 
 // Builds what one frame shows. Touches only the visible rows and, in each, the visible
 // index range; sub-pixel events are drawn a pixel column at a time. Costs
 // O(rows · (pixels + wide events) · log n), whatever the number of events.
-// With at least parallelEvents events in view, half of the rows are built on a second thread.
+// With at least parallelEvents events in view, a second thread builds rows beside this one, as
+// many as it takes before they meet (0: always, and it builds one before this thread starts).
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
                        ColorMode colorMode, std::size_t parallelEvents = 100'000);
 // The same into `list`, whose arrays keep their capacity, with `scratch` for the rows built
