@@ -17,9 +17,28 @@ namespace {
 // Events narrower than this many pixels are merged with their neighbours.
 constexpr double kMinWidth = 1.0;
 
+// std::floor and std::ceil as integers, for values within the integer's range: on x86-64 without
+// SSE4.1 the std functions are calls into libm, and a zoomed-out frame makes hundreds of
+// thousands of them (a few per pixel column and row, and per box when painting).
+std::int64_t floorInt(double x)
+{
+    const auto truncated = static_cast<std::int64_t>(x);
+    return truncated - (double(truncated) > x);
+}
+int floorInt(float x)
+{
+    const auto truncated = static_cast<int>(x);
+    return truncated - (float(truncated) > x);
+}
+int ceilInt(float x)
+{
+    const auto truncated = static_cast<int>(x);
+    return truncated + (float(truncated) < x);
+}
+
 std::int64_t timeAt(const Viewport &viewport, double x)
 {
-    return static_cast<std::int64_t>(std::floor(viewport.toNs(x)));
+    return floorInt(viewport.toNs(x));
 }
 
 float clampX(double x, const Viewport &viewport)
@@ -137,14 +156,14 @@ private:
                 ++i;
                 // Built from the summary, the row goes on event by event to the end of the
                 // column the wide event ends in, whose buckets it overlaps.
-                m_wideEndColumn = int(std::clamp(std::floor(viewport.toX(end)), -1.0, double(viewport.width)));
+                m_wideEndColumn = int(floorInt(std::clamp(viewport.toX(end), -1.0, double(viewport.width))));
                 if (endNs < end)
                     endNs = std::min(viewport.endNs(), viewport.toNs(m_wideEndColumn + 1));
                 continue;
             }
             // A sub-pixel event: the column it starts in, or the next one when it began in the
             // column drawn last and runs into this one.
-            const int column = std::max({int(std::floor(viewport.toX(start))), m_lastColumn + 1, 0});
+            const int column = std::max({int(floorInt(std::max(viewport.toX(start), -1.0))), m_lastColumn + 1, 0});
             if (column >= viewport.width)
                 break;
             const auto t0 = timeAt(viewport, column);
@@ -558,8 +577,8 @@ void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fil
 {
     separate.clear();
     for (const auto &box : boxes) {
-        const int left = int(std::floor(box.x0));
-        const int right = std::max(left + 1, int(std::ceil(box.x1)));
+        const int left = floorInt(box.x0);
+        const int right = std::max(left + 1, ceilInt(box.x1));
         separate.push_back({left, right, box.y, box.height, box.color});
     }
     separateTouching(separate);

@@ -390,7 +390,7 @@ void TimelineView::paintRows(QPainter &painter) const
         const QRgb column =
             qRgb(mix(qRed(line), base.red()), mix(qGreen(line), base.green()), mix(qBlue(line), base.blue()));
         for (const auto &[x, v] : plot.points) {
-            const int height = std::max(1, int(std::lround(v * scale)));
+            const int height = std::max(1, int(v * scale + 0.5)); // v >= 0: rounded, without a call into libm
             fills.push_back({int(x), int(x) + 1, baseline - height, height, column});
             fills.push_back({int(x), int(x) + 1, baseline - height, 1, line});
         }
