@@ -390,7 +390,6 @@ private Q_SLOTS:
         DrawList list;
         DrawList scratch;
         std::vector<Fill> fills;
-        std::vector<Fill> fillScratch;
         for (const std::size_t parallel : {std::size_t(0), std::size_t(-1)}) {
             for (const auto &viewport : {viewOf(0, 10'000), viewOf(90, 310), viewOf(0, 2200, 200), viewOf(0, 10'000)}) {
                 const auto fresh = buildDrawList(*m_index, m_layout, viewport, ColorMode::ByName, parallel);
@@ -406,7 +405,7 @@ private Q_SLOTS:
 
                 const Fill before{0, 5, 0, 3, 0xff123456u};
                 fills.assign(1, before);
-                appendJoinedFills(list.boxes, fills, fillScratch);
+                appendJoinedFills(list.boxes, fills);
                 const auto joined = joinedFills(fresh.boxes);
                 QCOMPARE(fills.size(), joined.size() + 1);
                 QCOMPARE(fills.front(), before);

@@ -549,18 +549,14 @@ constexpr int kGapMinWidth = 3;
 
 // Two boxes side by side in a row read as one bar: one that touches the next box of its row
 // ends a pixel earlier, or the next one starts a pixel later when only it is wide enough.
-void separateTouching(std::vector<Fill> &fills)
+void separateTouching(Fill &a, Fill &b)
 {
-    for (std::size_t k = 0; k + 1 < fills.size(); ++k) {
-        auto &a = fills[k];
-        auto &b = fills[k + 1];
-        if (a.y != b.y || a.height != b.height || b.left > a.right)
-            continue;
-        if (a.right - a.left > kGapMinWidth)
-            a.right = std::max(a.left + 1, b.left - 1);
-        else if (b.right - b.left > kGapMinWidth)
-            b.left = std::min(a.right + 1, b.right - 1);
-    }
+    if (a.y != b.y || a.height != b.height || b.left > a.right)
+        return;
+    if (a.right - a.left > kGapMinWidth)
+        a.right = std::max(a.left + 1, b.left - 1);
+    else if (b.right - b.left > kGapMinWidth)
+        b.left = std::min(a.right + 1, b.right - 1);
 }
 
 } // namespace
@@ -568,33 +564,42 @@ void separateTouching(std::vector<Fill> &fills)
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes)
 {
     std::vector<Fill> fills;
-    std::vector<Fill> scratch;
-    appendJoinedFills(boxes, fills, scratch);
+    appendJoinedFills(boxes, fills);
     return fills;
 }
 
-void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills, std::vector<Fill> &separate)
+void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills)
 {
-    separate.clear();
-    for (const auto &box : boxes) {
-        const int left = floorInt(box.x0);
-        const int right = std::max(left + 1, ceilInt(box.x1));
-        separate.push_back({left, right, box.y, box.height, box.color});
-    }
-    separateTouching(separate);
+    // One pass: a box's rectangle is final once the next box is seen (separateTouching may
+    // change either), and then joins the last fill or follows it. Zoomed out there are tens of
+    // thousands of boxes; a pass per step over arrays of them costs more than the steps.
     const auto start = fills.size(); // fills before it are not joined with the boxes'
-    for (const auto &fill : separate) {
+    const auto add = [&](const Fill &fill) {
         if (fills.size() > start) {
             auto &last = fills.back();
             if (last.y == fill.y && last.height == fill.height && last.color == fill.color && fill.left <= last.right &&
                 fill.right >= last.left) {
                 last.left = std::min(last.left, fill.left);
                 last.right = std::max(last.right, fill.right);
-                continue;
+                return;
             }
         }
         fills.push_back(fill);
+    };
+    Fill pending;
+    bool hasPending = false;
+    for (const auto &box : boxes) {
+        const int left = floorInt(box.x0);
+        Fill fill{left, std::max(left + 1, ceilInt(box.x1)), box.y, box.height, box.color};
+        if (hasPending) {
+            separateTouching(pending, fill);
+            add(pending);
+        }
+        pending = fill;
+        hasPending = true;
     }
+    if (hasPending)
+        add(pending);
 }
 
 } // namespace pyrometer::ui::timeline

@@ -103,8 +103,8 @@ struct Fill {
     bool operator==(const Fill &) const = default;
 };
 std::vector<Fill> joinedFills(const std::vector<DrawBox> &boxes);
-// The same appended to `fills`, with `scratch` (cleared) for the boxes' own rectangles.
-void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills, std::vector<Fill> &scratch);
+// The same appended to `fills`.
+void appendJoinedFills(const std::vector<DrawBox> &boxes, std::vector<Fill> &fills);
 
 // What a box's pixels hold, exactly: its events, and the share of its time they cover, 0..1
 // (1 event and 1 for a box of one wide event).

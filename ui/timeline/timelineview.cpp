@@ -141,7 +141,6 @@ void TimelineView::reserveFrameArrays()
     growWritten(m_drawList.boxes, boxes);
     growWritten(m_drawScratch.boxes, boxes);
     growWritten(m_fills, boxes + counterFills + 256);
-    growWritten(m_fillScratch, boxes);
 }
 
 void TimelineView::clampViewport()
@@ -396,7 +395,7 @@ void TimelineView::paintRows(QPainter &painter) const
         }
     }
     const auto boxesFrom = fills.size();
-    appendJoinedFills(m_drawList.boxes, fills, m_fillScratch);
+    appendJoinedFills(m_drawList.boxes, fills);
     for (auto fill = fills.begin() + std::ptrdiff_t(boxesFrom); fill != fills.end(); ++fill)
         fill->height -= 1;
     rasterizeFills(m_rowsLayer, fills);

@@ -160,7 +160,6 @@ private:
     mutable QImage m_rowsLayer; // reused between frames: see paintRows
     // What paintRows fills, kept from frame to frame so that painting allocates nothing.
     mutable std::vector<Fill> m_fills;
-    mutable std::vector<Fill> m_fillScratch;
     // The gutter as last drawn, and what it was drawn for: see paintGutter.
     struct GutterKey {
         std::uint64_t layout = 0;
