@@ -79,14 +79,17 @@ struct DrawList {
 // O(rows · (pixels + wide events) · log n), whatever the number of events.
 // With at least parallelEvents events in view, a second thread builds rows beside this one, as
 // many as it takes before they meet (0: always, and it builds one before this thread starts).
+// Below kParallelEvents a view is built in a tenth of a millisecond or so, less than it takes
+// to wake the thread.
+constexpr std::size_t kParallelEvents = 20'000;
 DrawList buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
-                       ColorMode colorMode, std::size_t parallelEvents = 100'000);
+                       ColorMode colorMode, std::size_t parallelEvents = kParallelEvents);
 // The same into `list`, whose arrays keep their capacity, with `scratch` for the rows built
 // beside them: a view that keeps both from frame to frame allocates no memory once they have
 // grown, and fresh memory costs a page fault per 4 KiB on its first write, as much as the
 // frame's own work on a wide view.
 void buildDrawList(const TimelineIndex &index, const TimelineLayout &layout, const Viewport &viewport,
-                   ColorMode colorMode, DrawList &list, DrawList &scratch, std::size_t parallelEvents = 100'000);
+                   ColorMode colorMode, DrawList &list, DrawList &scratch, std::size_t parallelEvents = kParallelEvents);
 
 // What painting fills: whole-pixel rectangles, each box widened to at least one pixel, and
 // neighbouring boxes of one row and colour that touch joined into one. Zoomed out, a row is
