@@ -34,6 +34,49 @@ void releaseFreedMemory()
 #endif
 }
 
+namespace {
+
+#if defined(PYROMETER_HUGE_PAGES)
+class HugePageResource final : public std::pmr::memory_resource {
+    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+    // Whole huge pages, so that the last one's tail is no other block's.
+    static std::size_t mapped(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+
+    void *do_allocate(std::size_t bytes, std::size_t alignment) override
+    {
+        if (alignment > kHugePage)
+            throw std::bad_alloc();
+        // Mapped with a huge page's slack, then cut to start at a huge page's boundary.
+        const auto size = mapped(bytes);
+        void *raw = ::mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED)
+            throw std::bad_alloc();
+        const auto address = reinterpret_cast<std::uintptr_t>(raw);
+        const auto aligned = (address + kHugePage - 1) & ~(kHugePage - 1);
+        if (aligned > address)
+            ::munmap(raw, aligned - address);
+        if (const auto tail = address + size + kHugePage - (aligned + size))
+            ::munmap(reinterpret_cast<void *>(aligned + size), tail);
+        ::madvise(reinterpret_cast<void *>(aligned), size, MADV_HUGEPAGE);
+        return reinterpret_cast<void *>(aligned);
+    }
+    void do_deallocate(void *block, std::size_t bytes, std::size_t) override { ::munmap(block, mapped(bytes)); }
+    bool do_is_equal(const std::pmr::memory_resource &other) const noexcept override { return this == &other; }
+};
+#endif
+
+} // namespace
+
+std::pmr::memory_resource *hugePageResource()
+{
+#if defined(PYROMETER_HUGE_PAGES)
+    static HugePageResource *const resource = new HugePageResource;
+    return resource;
+#else
+    return std::pmr::new_delete_resource();
+#endif
+}
+
 } // namespace pyrometer
 
 #if defined(PYROMETER_HUGE_PAGES)

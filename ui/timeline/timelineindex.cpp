@@ -1,6 +1,7 @@
 #include "ui/timeline/timelineindex.h"
 
 #include "core/analysis/launches.h"
+#include "core/util/heap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,8 +62,8 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
     const auto width = std::int64_t(1) << shift;
     const auto count = std::uint32_t((end - origin + width - 1) / width);
     row.summaryOrigin = origin;
-    auto &finest = row.summary.emplace_back();
-    finest.shift = shift;
+    auto *const memory = row.events.get_allocator().resource(); // the levels' buckets go beside the row's arrays
+    auto &finest = row.summary.emplace_back(SliceRow::SummaryLevel{shift, std::pmr::vector<SliceRow::Bucket>(memory)});
     finest.buckets.resize(std::size_t(count) + 1);
     std::uint32_t p = 0; // the first event ending after the bucket's start
     for (std::uint32_t b = 0; b <= count; ++b) {
@@ -93,8 +94,7 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
     constexpr std::size_t kFewest = 64;
     while (row.summary.back().count() > kFewest) {
         const auto &below = row.summary.back().buckets;
-        SliceRow::SummaryLevel level;
-        level.shift = row.summary.back().shift + 1;
+        SliceRow::SummaryLevel level{row.summary.back().shift + 1, std::pmr::vector<SliceRow::Bucket>(memory)};
         const auto halves = (row.summary.back().count() + 1) / 2;
         level.buckets.resize(halves + 1);
         for (std::size_t b = 0; b < halves; ++b) {
@@ -292,6 +292,14 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
 {
     auto index = std::make_shared<TimelineIndex>();
     index->trace = trace;
+    // The rows' arrays, about 28 bytes an event (memoryBytes), in one block where that is enough.
+    std::size_t events = 0;
+    for (const auto &track : trace->tracks)
+        events += track.size();
+    // Huge pages for a few of them or more: a small index's would be mostly unused.
+    const auto bytes = std::max<std::size_t>(events * 28, 1 << 16);
+    index->memory = std::make_shared<std::pmr::monotonic_buffer_resource>(
+        bytes, bytes >= (std::size_t(8) << 20) ? hugePageResource() : std::pmr::new_delete_resource());
     index->trackFirstRow.resize(trace->tracks.size());
     index->trackRowCount.resize(trace->tracks.size());
 
@@ -326,7 +334,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
         for (std::size_t e = 0; e < track.size(); ++e)
             ++counts[rowOf(e) - first];
         for (std::size_t k = 0; k < keys.size(); ++k) {
-            SliceRow row;
+            SliceRow row(index->memory.get());
             row.trackId = trace::TrackId(std::uint32_t(t));
             row.lane = std::uint16_t(keys[k] >> 16);
             row.depth = std::uint16_t(keys[k] & 0xffff);
