@@ -143,6 +143,29 @@ private Q_SLOTS:
         QVERIFY(!vmFlagsAt(small.get()).split(' ').contains("hg"));
     }
 
+    void hugePageResourceGivesAlignedAdvisedBlocks()
+    {
+        if (!QFile::exists("/sys/kernel/mm/transparent_hugepage/enabled"))
+            QSKIP("this kernel has no transparent huge pages");
+        // The timeline index's arena: blocks start at a 2 MiB boundary, in a mapping marked for
+        // huge pages, hold what is written to them, and are unmapped when given back.
+        auto *resource = pyrometer::hugePageResource();
+        const std::size_t bytes = (std::size_t(3) << 20) + 123;
+        auto *block = static_cast<unsigned char *>(resource->allocate(bytes, 64));
+        QCOMPARE(reinterpret_cast<std::uintptr_t>(block) % (std::size_t(2) << 20), std::uintptr_t(0));
+        QVERIFY2(vmFlagsAt(block).split(' ').contains("hg"), vmFlagsAt(block).constData());
+        block[0] = 1;
+        block[bytes - 1] = 2;
+        QCOMPARE(int(block[0]) + int(block[bytes - 1]), 3);
+        resource->deallocate(block, bytes, 64);
+        QVERIFY(vmFlagsAt(block).isEmpty());
+        // An arena over it, as the index uses it: its vectors live in those blocks.
+        std::pmr::monotonic_buffer_resource arena(std::size_t(4) << 20, resource);
+        std::pmr::vector<std::int64_t> values(&arena);
+        values.assign(1000, 7);
+        QVERIFY(vmFlagsAt(values.data()).split(' ').contains("hg"));
+    }
+
     void resultHoldsValueOrError()
     {
         Result<int> good(42);
