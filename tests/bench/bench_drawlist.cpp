@@ -1,9 +1,9 @@
 // The timeline's draw-list builds alone, zoom level by zoom level, on a trace once it is
 // indexed: where a frame's build time goes as the view widens.
-//   [COLD=1] [ONLY=slices|counters] drawlist_bench TRACE [REPEATS]
+//   [COLD=1] [ONLY=slices|counters] [LEVELS=N] drawlist_bench TRACE [REPEATS]
 // For each zoom (fit-all, then halving the span down to a 4096th of it), the view is placed at
 // 9 positions across the trace; each build is timed REPEATS times into lists kept from frame
-// to frame, as the view keeps them. Prints, per zoom, the events in view, the boxes, and the
+// to frame, as the view keeps them (LEVELS=N: the N widest zooms only, for a profiler). Prints, per zoom, the events in view, the boxes, and the
 // median and the slowest build over the positions (the best of the repeats for each).
 #include "core/trace/loader.h"
 #include "ui/timeline/drawlist.h"
@@ -52,7 +52,8 @@ int main(int argc, char **argv)
     DrawList scratch;
     double total = 0;
     std::printf("%-10s %12s %8s %10s %10s\n", "span", "events", "boxes", "median ms", "max ms");
-    for (int level = 0; level <= 12; ++level) {
+    const int levels = std::getenv("LEVELS") ? std::clamp(std::atoi(std::getenv("LEVELS")), 1, 13) : 13;
+    for (int level = 0; level < levels; ++level) {
         const double width = span / double(1 << level);
         std::vector<double> times;
         std::size_t events = 0;

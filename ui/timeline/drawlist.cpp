@@ -199,13 +199,20 @@ private:
     {
         const auto &buckets = level.buckets;
         const auto origin = m_row.summaryOrigin;
+        const auto bucketCount = std::uint32_t(level.count());
+        // The bucket time t falls in, clamped to [0, bucketCount] (SummaryLevel::bucketOf, with
+        // the count read once).
+        const auto bucketOf = [&](std::int64_t t) {
+            return t <= origin ? 0 : std::uint32_t(std::min<std::int64_t>((t - origin) >> level.shift, bucketCount));
+        };
         const int firstColumn = int(std::clamp(std::floor(m_viewport.toX(double(origin))), 0.0, double(m_viewport.width)));
+        auto columnEnd = bucketOf(timeAt(m_viewport, firstColumn)); // the bucket the next column starts in
         for (int c = firstColumn; c < m_viewport.width; ++c) {
-            const auto t0 = timeAt(m_viewport, c);
-            const auto b0 = level.bucketOf(t0, origin);
-            if (b0 >= level.count())
+            const auto b0 = columnEnd;
+            if (b0 >= bucketCount)
                 break;
-            const auto b1 = std::max(b0 + 1, level.bucketOf(timeAt(m_viewport, c + 1), origin));
+            columnEnd = bucketOf(timeAt(m_viewport, c + 1));
+            const auto b1 = std::max(b0 + 1, columnEnd);
             auto top = b0; // the bucket of the longest event, the first of equals
             std::uint32_t busy = 0;
             for (auto b = b0; b < b1; ++b) {
@@ -222,11 +229,12 @@ private:
                 m_i = std::max(m_i, std::uint32_t(buckets[b0].firstEnding));
                 exact(double(timeAt(m_viewport, c + 1)));
                 c = std::max({c, m_lastColumn, m_wideEndColumn});
+                columnEnd = bucketOf(timeAt(m_viewport, c + 1));
                 continue;
             }
             // The last column counts the events of the bucket its end falls in too: both edges of
             // the view then round outwards, and every event shown is counted.
-            const auto &last = buckets[c + 1 == m_viewport.width ? std::min<std::size_t>(b1 + 1, level.count()) : b1];
+            const auto &last = buckets[c + 1 == m_viewport.width ? std::min(b1 + 1, bucketCount) : b1];
             addColumn(c, busy / (SliceRow::kBusyScale * (b1 - b0)), indexedColor(longest.colors[int(m_colorMode)]),
                       buckets[b0].firstEnding, last.firstEnding + last.crossing, SliceRow::kNoEvent,
                       std::int64_t(longest.longestDuration));
