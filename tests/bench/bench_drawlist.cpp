@@ -3,8 +3,9 @@
 //   [COLD=1] [ONLY=slices|counters] [LEVELS=N] drawlist_bench TRACE [REPEATS]
 // For each zoom (fit-all, then halving the span down to a 4096th of it), the view is placed at
 // 9 positions across the trace; each build is timed REPEATS times into lists kept from frame
-// to frame, as the view keeps them (LEVELS=N: the N widest zooms only, for a profiler). Prints, per zoom, the events in view, the boxes, and the
-// median and the slowest build over the positions (the best of the repeats for each).
+// to frame, as the view keeps them (LEVELS=N: the N widest zooms only, for a profiler).
+// Prints, per zoom, the events in view, the boxes, and the median and the slowest build over
+// the positions (the best of the repeats for each).
 #include "core/trace/loader.h"
 #include "ui/timeline/drawlist.h"
 #include "ui/timeline/timelineindex.h"
