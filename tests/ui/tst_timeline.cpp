@@ -339,6 +339,81 @@ private Q_SLOTS:
         QCOMPARE(QToolTip::text(), QString::fromStdString(trace.track(index->rows[row.ref].trackId).name));
     }
 
+    void boxLabelsFitTheirBoxes()
+    {
+        // A long name whole on a box 700 pixels wide, elided inside a box 120 pixels wide, 3
+        // pixels clear of its right end, and elided longer on a box between the two. Frames
+        // after the first draw labels laid out before: the same pixels again.
+        const auto loaded = trace::loadTrace(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTimelineIndex(loaded.value());
+        const auto &trace = *index->trace;
+        TimelineView view;
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setIndex(index);
+        const QRect rows = view.rowsRect();
+        // The box of `event` once its box is `pixels` wide, and the rightmost column (in the
+        // rows area) where its label changed a pixel; -1 when it drew none.
+        const auto labelEnd = [&](trace::TrackId track, std::uint32_t event, double pixels, QImage *shown) {
+            const auto &columns = trace.track(track);
+            const double nsPerPixel = double(columns.duration[event]) / pixels;
+            const double start = double(columns.start[event]) - 40 * nsPerPixel;
+            view.setVisibleRange(start, start + nsPerPixel * rows.width());
+            QApplication::processEvents();
+            const QImage image = view.grab().toImage();
+            if (shown)
+                *shown = image;
+            for (const auto &box : view.drawList().boxes) {
+                if (box.column || box.event != event || index->rows[box.row].trackId != track)
+                    continue;
+                if (box.y < 0 || box.y + box.height > rows.height())
+                    return std::pair{-2, 0}; // not in view vertically
+                int rightmost = -1;
+                const QColor fill = QColor::fromRgba(box.color);
+                for (int x = int(box.x0); x < int(box.x1); ++x)
+                    for (int y = box.y; y < box.y + box.height - 1; ++y)
+                        if (image.pixelColor(rows.left() + x, rows.top() + y) != fill)
+                            rightmost = x;
+                return std::pair{rightmost, int(box.x1)};
+            }
+            return std::pair{-2, 0};
+        };
+        bool checked = false;
+        for (std::uint32_t t = 0; t < trace.tracks.size() && !checked; ++t) {
+            const auto &track = trace.tracks[t];
+            for (std::uint32_t e = 0; e < track.size() && !checked; ++e) {
+                // Long names on events short enough that the view is not clamped to the trace.
+                if (trace.string(track.eventName[e]).size() < 40 || track.duration[e] < 1000 ||
+                    track.duration[e] * 20 > index->spanEnd - index->spanStart)
+                    continue;
+                QImage first;
+                const auto [wideEnd, wideRight] = labelEnd(trace::TrackId(t), e, 700, &first);
+                if (wideEnd == -2)
+                    continue;
+                QVERIFY2(wideEnd >= 0, "no label drawn");
+                QVERIFY(wideEnd < wideRight - 3);
+                const int textWidth = wideEnd - 40 - 3; // the box starts 40 pixels in, its label 3 more
+                if (textWidth < 200)
+                    continue; // the whole name fits a narrow box
+                const auto [narrowEnd, narrowRight] = labelEnd(trace::TrackId(t), e, 120, nullptr);
+                QVERIFY2(narrowEnd >= 0, "no label drawn");
+                QVERIFY2(narrowEnd < narrowRight - 3,
+                         qPrintable(QStringLiteral("label ends at %1, box at %2").arg(narrowEnd).arg(narrowRight)));
+                // Between the two, a longer elision of the same label.
+                const auto [mediumEnd, mediumRight] = labelEnd(trace::TrackId(t), e, (120 + textWidth) / 2.0, nullptr);
+                QVERIFY2(mediumEnd > narrowEnd + 20 && mediumEnd < wideEnd && mediumEnd < mediumRight - 3,
+                         qPrintable(QStringLiteral("%1 (box to %2) between %3 and %4").arg(mediumEnd).arg(mediumRight).arg(narrowEnd).arg(wideEnd)));
+                QImage again;
+                labelEnd(trace::TrackId(t), e, 700, &again);
+                QCOMPARE(again, first);
+                checked = true;
+            }
+        }
+        QVERIFY(checked);
+    }
+
     void rasterizedFillsMatchQPainter()
     {
         // Writing pixels directly gives what QPainter::fillRect gives, clipping included, at

@@ -61,6 +61,7 @@ QRect TimelineView::rowsRect() const
 void TimelineView::setIndex(std::shared_ptr<const TimelineIndex> index)
 {
     m_index = std::move(index);
+    m_labels.clear(); // keyed by the trace's string ids
     m_collapsed.clear();
     m_selected.reset();
     m_range.reset();
@@ -405,28 +406,53 @@ void TimelineView::paintRows(QPainter &painter) const
     painter.setClipRect(rows);
     painter.translate(rows.topLeft());
 
-    // Labels where they fit.
+    // Labels where they fit, elided to the box less 3 pixels each side, centred in its height.
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     painter.setFont(small);
+    if (!(small == m_labelFont)) {
+        m_labels.clear();
+        m_labelFont = small;
+    }
     const QFontMetrics metrics(small);
+    const auto laidOut = [](const QString &text) {
+        QStaticText staticText(text);
+        staticText.setTextFormat(Qt::PlainText);
+        return staticText;
+    };
     for (const auto &box : m_drawList.boxes) {
         const float width = box.x1 - box.x0;
         if (box.count != 1 || width < 24 || box.event == SliceRow::kNoEvent)
             continue;
-        const auto &track = trace.track(m_index->rows[box.row].trackId);
-        const std::string_view fullName = trace.string(track.eventName[box.event]);
-        const std::string_view category = trace.string(track.category[box.event]);
-        const QString name = category == "kernel" || category == "Kernel"
-                                 ? QString::fromStdString(kernelLabel(fullName))
-                                 : QString::fromUtf8(fullName.data(), qsizetype(fullName.size()));
         const float left = std::max(box.x0, 0.0f);
         const float right = std::min(box.x1, float(rows.width()));
         if (right - left < 24)
             continue;
+        const auto &track = trace.track(m_index->rows[box.row].trackId);
+        const auto nameId = track.eventName[box.event];
+        const std::string_view category = trace.string(track.category[box.event]);
+        const bool kernel = category == "kernel" || category == "Kernel";
+        const quint64 key = quint64(kernel) << 32 | nameId.value;
+        auto label = m_labels.find(key);
+        if (label == m_labels.end()) {
+            if (m_labels.size() >= 20'000)
+                m_labels.clear(); // a bound for a long session over a trace of many names
+            const std::string_view fullName = trace.string(nameId);
+            const QString name = kernel ? QString::fromStdString(kernelLabel(fullName))
+                                        : QString::fromUtf8(fullName.data(), qsizetype(fullName.size()));
+            label = m_labels.insert(key, {laidOut(name), metrics.horizontalAdvance(name), -1, {}});
+        }
+        const int room = int(right - left - 6);
+        const QStaticText *text = &label->text;
+        if (label->width > room) {
+            if (label->elidedTo != room) {
+                label->elided = laidOut(metrics.elidedText(label->text.text(), Qt::ElideRight, room));
+                label->elidedTo = room;
+            }
+            text = &label->elided;
+        }
         painter.setPen(textColorOn(box.color));
-        painter.drawText(QRectF(left + 3, box.y, right - left - 6, box.height - 1), Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(name, Qt::ElideRight, int(right - left - 6)));
+        painter.drawStaticText(QPointF(left + 3, box.y + (box.height - 1 - metrics.height()) / 2.0), *text);
     }
 
     painter.restore();

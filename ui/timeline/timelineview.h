@@ -1,7 +1,10 @@
 #pragma once
 
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QFont>
+#include <QHash>
 #include <QImage>
+#include <QStaticText>
 #include <QWidget>
 
 #include "ui/timeline/drawlist.h"
@@ -160,6 +163,17 @@ private:
     mutable QImage m_rowsLayer; // reused between frames: see paintRows
     // What paintRows fills, kept from frame to frame so that painting allocates nothing.
     mutable std::vector<Fill> m_fills;
+    // Box labels by name (and whether it is a kernel's, shortened): laid out once, not every
+    // frame, with the last elision of each. Laying a label out and eliding it was most of a
+    // frame of a small trace, whose boxes are wide (some 20 us a label, 144 labels).
+    struct BoxLabel {
+        QStaticText text;
+        int width = 0;        // of the whole text, in pixels
+        int elidedTo = -1;    // the width `elided` was made for
+        QStaticText elided;
+    };
+    mutable QHash<quint64, BoxLabel> m_labels;
+    mutable QFont m_labelFont; // the font m_labels were laid out in
     // The gutter as last drawn, and what it was drawn for: see paintGutter.
     struct GutterKey {
         std::uint64_t layout = 0;
