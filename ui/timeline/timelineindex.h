@@ -140,7 +140,7 @@ struct TimelineIndex {
     // Where the rows' arrays are, one block for most traces, on huge pages where the system
     // allows: a zoom shows each row's arrays at places no frame read before, and in 4 KiB pages
     // each of a column's reads was a TLB miss (the first frames at a new zoom of a 19 M-event
-    // trace, about twice the time). Before the rows: they go first.
+    // trace, about twice the time). Declared before the rows, so that they are destroyed first.
     std::shared_ptr<std::pmr::monotonic_buffer_resource> memory; // shared by a copy, whose rows are elsewhere
     // The analyses' index of the same trace, for the range selection's tables. It points into
     // `trace`, which this struct keeps alive.
