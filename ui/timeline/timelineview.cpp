@@ -415,8 +415,8 @@ void TimelineView::paintRows(QPainter &painter) const
         m_labelFont = small;
     }
     const QFontMetrics metrics(small);
-    const auto laidOut = [](const QString &text) {
-        QStaticText staticText(text);
+    const auto laidOut = [](const QString &content) {
+        QStaticText staticText(content);
         staticText.setTextFormat(Qt::PlainText);
         return staticText;
     };
@@ -443,16 +443,16 @@ void TimelineView::paintRows(QPainter &painter) const
             label = m_labels.insert(key, {laidOut(name), metrics.horizontalAdvance(name), -1, {}});
         }
         const int room = int(right - left - 6);
-        const QStaticText *text = &label->text;
+        const QStaticText *shown = &label->text;
         if (label->width > room) {
             if (label->elidedTo != room) {
                 label->elided = laidOut(metrics.elidedText(label->text.text(), Qt::ElideRight, room));
                 label->elidedTo = room;
             }
-            text = &label->elided;
+            shown = &label->elided;
         }
         painter.setPen(textColorOn(box.color));
-        painter.drawStaticText(QPointF(left + 3, box.y + (box.height - 1 - metrics.height()) / 2.0), *text);
+        painter.drawStaticText(QPointF(left + 3, box.y + (box.height - 1 - metrics.height()) / 2.0), *shown);
     }
 
     painter.restore();
