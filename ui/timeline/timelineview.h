@@ -164,8 +164,8 @@ private:
     // What paintRows fills, kept from frame to frame so that painting allocates nothing.
     mutable std::vector<Fill> m_fills;
     // Box labels by name (and whether it is a kernel's, shortened): laid out once, not every
-    // frame, with the last elision of each. Laying a label out and eliding it was most of a
-    // frame of a small trace, whose boxes are wide (some 20 us a label, 144 labels).
+    // frame, with the last elision of each: on a small trace, whose boxes are wide, this took
+    // the median frame from 3.52 to 3.10 ms; drawing the glyphs is the rest of a label's cost.
     struct BoxLabel {
         QStaticText text;
         int width = 0;        // of the whole text, in pixels
