@@ -73,6 +73,20 @@ public:
         return static_cast<char *>(m_map);
     }
 
+    std::size_t readAt(std::uint64_t offset, char *dst, std::size_t size) const override
+    {
+        std::size_t done = 0;
+        while (done < size && offset + done < m_fileSize) {
+            const auto n = ::pread(m_fd.get(), dst + done, size - done, static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            done += static_cast<std::size_t>(n);
+        }
+        return done;
+    }
+
     void release(std::size_t upTo) override
     {
         upTo = upTo / m_page * m_page;

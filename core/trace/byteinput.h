@@ -35,12 +35,24 @@ public:
     // A plain regular file can instead be mapped whole: a private, writable copy-on-write view
     // of all fileSize() bytes followed by `padding` readable zero bytes, valid for the input's
     // lifetime. nullptr where the input cannot be mapped (gzip, pipes, empty files, failure);
-    // then read() is the way. Mapping avoids the copy of read() and lets chunks of the file be
-    // parsed in place by several threads.
+    // then read() is the way. The mapping gives every byte a fixed place, so that several
+    // threads can take chunks of the file at once.
     virtual char *map(std::size_t padding)
     {
         (void)padding;
         return nullptr;
+    }
+    // Reads up to size bytes of the file at offset into dst, from any thread; fewer at the end
+    // of the file or on an I/O error. Every input that map() maps reads this way too, and
+    // faster: a chunk read into a buffer of its own reaches the parser in cache, where the
+    // mapping's pages are faulted in one by one (on a VM with shadow page tables, 1.4 GB/s
+    // against 5 GB/s for pread).
+    virtual std::size_t readAt(std::uint64_t offset, char *dst, std::size_t size) const
+    {
+        (void)offset;
+        (void)dst;
+        (void)size;
+        return 0;
     }
     // Gives back the memory of mapped bytes [0, upTo) that will not be read again (RSS).
     virtual void release(std::size_t upTo) { (void)upTo; }

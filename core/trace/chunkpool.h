@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/trace/byteinput.h"
 #include "core/trace/eventparser.h"
 
 #include <chrono>
@@ -16,8 +17,9 @@
 namespace pyrometer::trace {
 
 // Worker threads that parse chunks of the events array, each into a partial TraceBuilder of
-// its own; the loader absorbs the results in file order. The text of a queued chunk must stay
-// valid and unchanged until the chunk is done or cancel() returned.
+// its own; the loader absorbs the results in file order. The text of a queued chunk (or the
+// file it is read from) must stay valid and unchanged until the chunk is done or cancel()
+// returned.
 class ChunkPool {
 public:
     struct Job {
@@ -28,6 +30,10 @@ public:
         // Or copied: the events and the closing ']' (no byte was free for the '['), parsed
         // from a copy with the '[' put in front.
         std::string_view copy;
+        // Or read from a file that maps (ByteInput::readAt): `size` bytes at fileOffset, the
+        // events and the ',' or ']' after them, read into a buffer between a '[' and a ']'.
+        const ByteInput *file = nullptr;
+        std::uint64_t fileOffset = 0;
         std::uint64_t baseOffset = 0; // JSON text offset of the '[' (real or not)
         // For the loader: window positions of the separators before and after the chunk.
         std::size_t separator = 0;

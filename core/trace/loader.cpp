@@ -135,10 +135,13 @@ private:
     // Parses [sep, end] where data[end] is the ',' or ']' after the last event of the chunk.
     ChunkResult parse(std::size_t end);
     void reportProgress();
-    // Queues chunks with guessed boundaries for the worker threads, patching the brackets that
-    // let them be parsed in place.
+    // Queues chunks with guessed boundaries for the worker threads: chunks of a mapped file are
+    // read from the file by the worker; others are parsed in place, with brackets patched
+    // around them, or copied.
     void schedule();
     void patch(std::size_t position, char c);
+    // Hands a job to the workers (started on the first); false when no thread could be started.
+    bool submit(const std::shared_ptr<Job> &job);
     // Absorbs the oldest queued chunk once parsed.
     Result<Step> collect();
     // Cancels the queued chunks and puts the patched bytes back.
@@ -219,6 +222,16 @@ void Loader::schedule()
         job->separator = separator;
         job->end = separator + 1 + boundary;
         job->last = data[job->end] == ']';
+        if (m_window.mapped()) {
+            // Read from the file into the worker's buffer (ByteInput::readAt): nothing patched.
+            job->file = &m_input;
+            job->fileOffset = m_window.offsetOf(separator + 1);
+            job->size = job->end - separator;
+            job->baseOffset = m_window.offsetOf(separator);
+            if (!submit(job))
+                return;
+            continue;
+        }
         // Where the chunk's '[' goes: the array's own, the separator itself when no chunk
         // before it is being parsed, the blank after the separator (patched when the chunk
         // before it was queued, as that chunk may read it), or a copy.
@@ -248,18 +261,25 @@ void Loader::schedule()
             job->copy = std::string_view(data + separator + 1, job->end - separator);
             job->baseOffset = m_window.offsetOf(separator);
         }
-        if (!m_pool) {
-            try {
-                m_pool = std::make_unique<ChunkPool>(m_threads, m_stop);
-            } catch (const std::system_error &) { // no threads to be had: parse on this one
-                m_threads = 0;
-                drain();
-                return;
-            }
-        }
-        m_pool->submit(job);
-        m_jobs.push_back(std::move(job));
+        if (!submit(job))
+            return;
     }
+}
+
+bool Loader::submit(const std::shared_ptr<Job> &job)
+{
+    if (!m_pool) {
+        try {
+            m_pool = std::make_unique<ChunkPool>(m_threads, m_stop);
+        } catch (const std::system_error &) { // no threads to be had: parse on this one
+            m_threads = 0;
+            drain();
+            return false;
+        }
+    }
+    m_pool->submit(job);
+    m_jobs.push_back(job);
+    return true;
 }
 
 void Loader::drain()

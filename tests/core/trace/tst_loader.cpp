@@ -1,5 +1,6 @@
 // Golden figures for every real fixture, and every kind of bad input.
 #ifndef Q_MOC_RUN // moc cannot parse C++20 library headers
+#include "core/trace/byteinput.h"
 #include "core/trace/loader.h"
 #endif
 #ifndef Q_MOC_RUN // moc cannot parse C++20 library headers
@@ -363,6 +364,37 @@ private slots:
         QVERIFY(stopped.error().message.ends_with("cancelled"));
         QVERIFY(!before.empty());
         QVERIFY2(before.front() < 1000, qPrintable(QString::number(before.front())));
+    }
+
+    // Worker threads read their chunks of a mapped file with readAt: the file's own bytes at
+    // any offset, short at its end, whatever was read or patched through the mapping.
+    void mappedFilesReadAtAnyOffset()
+    {
+        QTemporaryDir dir;
+        std::string text;
+        for (int i = 0; text.size() < 300000; ++i)
+            text += std::to_string(i * 7919 % 10007) + ',';
+        auto input = ByteInput::open(writeFile(dir, "t.json", text));
+        QVERIFY(input.ok());
+        auto &plain = *input.value();
+        char *mapped = plain.map(64);
+        QVERIFY(mapped);
+        mapped[5] = '#'; // the mapping is private: the file keeps its byte
+        std::string got(70000, '\0');
+        for (const std::size_t offset : {std::size_t(0), std::size_t(4095), std::size_t(123457)}) {
+            QCOMPARE(plain.readAt(offset, got.data(), got.size()), got.size());
+            QVERIFY(got == text.substr(offset, got.size()));
+        }
+        const auto tail = text.size() - 1000;
+        QCOMPARE(plain.readAt(tail, got.data(), got.size()), std::size_t(1000));
+        QVERIFY(got.compare(0, 1000, text, tail, 1000) == 0);
+        QCOMPARE(plain.readAt(text.size(), got.data(), got.size()), std::size_t(0));
+
+        // A gzip file neither maps nor reads at an offset: its chunks are copied.
+        auto gzip = ByteInput::open(writeFile(dir, "t.json.gz", gzipText(text)));
+        QVERIFY(gzip.ok());
+        QVERIFY(!gzip.value()->map(64));
+        QCOMPARE(gzip.value()->readAt(0, got.data(), got.size()), std::size_t(0));
     }
 };
 
