@@ -40,6 +40,7 @@ nlohmann::json infoJson(const trace::Trace &trace)
             {"tracks", info.trackCount},
             {"span_us", info.spanMicroseconds()},
             {"load_seconds", info.loadSeconds},
+            {"build_seconds", info.buildSeconds},
             {"megabytes_per_second", info.megabytesPerSecond()},
             {"warnings", info.warningCount},
             {"warning_messages", info.warnings},
@@ -70,7 +71,8 @@ TextTable infoTable(const trace::Trace &trace)
     add("span", span.str());
     std::ostringstream load;
     load << std::fixed << std::setprecision(3) << info.loadSeconds << " s (" << std::setprecision(0)
-         << info.megabytesPerSecond() << " MB/s of JSON)";
+         << info.megabytesPerSecond() << " MB/s of JSON; model built in " << std::setprecision(3)
+         << info.buildSeconds << " s)";
     add("load", load.str());
     add("warnings", std::to_string(info.warningCount));
     for (const auto &warning : info.warnings)

@@ -201,6 +201,7 @@ void addInfo(TraceInfo &to, const TraceInfo &from, const TracePart &part)
     to.processCount += from.processCount;
     to.trackCount += from.trackCount;
     to.loadSeconds += from.loadSeconds;
+    to.buildSeconds += from.buildSeconds;
     to.warningCount += from.warningCount;
     for (const auto &warning : from.warnings) {
         if (to.warnings.size() >= TraceInfo::kMaxWarnings)

@@ -530,6 +530,7 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     m_reader.reset();
     m_window.close();
     releaseFreedMemory();
+    const auto building = std::chrono::steady_clock::now();
     auto trace = m_builder.finish(m_stop, m_threads - 1); // this thread is one of them
     if (!trace)
         return cancelled();
@@ -541,7 +542,9 @@ Result<std::shared_ptr<const Trace>> Loader::run(std::chrono::steady_clock::time
     trace->info.devices = std::move(m_top.devices);
     trace->info.torchVersion = std::move(m_top.torchVersion);
     trace->gzipped = m_input.gzipped();
-    trace->info.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const auto now = std::chrono::steady_clock::now();
+    trace->info.loadSeconds = std::chrono::duration<double>(now - started).count();
+    trace->info.buildSeconds = std::chrono::duration<double>(now - building).count();
     m_progress.finish();
     return std::shared_ptr<const Trace>(std::move(trace));
 }

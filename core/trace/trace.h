@@ -174,6 +174,7 @@ struct TraceInfo {
     std::int64_t spanStart = 0; // ns; 0/0 when the trace has no timed events
     std::int64_t spanEnd = 0;
     double loadSeconds = 0;
+    double buildSeconds = 0; // of loadSeconds: building the model once every event was read
     std::uint64_t warningCount = 0;
     std::vector<std::string> warnings; // the first kMaxWarnings messages
     bool partial = false;              // a truncated file was loaded up to its valid prefix

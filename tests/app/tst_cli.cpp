@@ -73,6 +73,8 @@ private Q_SLOTS:
         QCOMPARE(json.value("tracks").toInteger(), 1);
         QVERIFY(json.value("span_us").toDouble() > 0);
         QVERIFY(json.contains("load_seconds") && json.contains("bytes"));
+        QVERIFY(json.value("build_seconds").toDouble() > 0);
+        QVERIFY(json.value("build_seconds").toDouble() < json.value("load_seconds").toDouble());
     }
 
     void infoFormats_data()

@@ -107,10 +107,10 @@ int main(int argc, char **argv)
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double peak = peakRssMb();
     const double after = currentRssMb();
-    std::printf("pyrometer(%s, threads=%d) events=%llu tracks=%zu seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
+    std::printf("pyrometer(%s, threads=%d) events=%llu tracks=%zu seconds=%.3f build_seconds=%.3f MB/s=%.0f peak_rss_MB=%.0f rss_after_MB=%.0f "
                 "model_MB=%.0f file_MB=%.0f last_event_reread=%s\n",
                 pyrometer::trace::EventReader::variant(), options.parserThreads, static_cast<unsigned long long>(trace.info.eventCount),
-                trace.tracks.size(), seconds, static_cast<double>(trace.info.jsonBytes) / 1e6 / seconds, peak, after,
+                trace.tracks.size(), seconds, trace.info.buildSeconds, static_cast<double>(trace.info.jsonBytes) / 1e6 / seconds, peak, after,
                 static_cast<double>(trace.memoryBytes()) / 1e6, static_cast<double>(trace.info.fileBytes) / 1e6,
                 rereadLastEvent(trace).c_str());
     return 0;

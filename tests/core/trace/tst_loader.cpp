@@ -104,6 +104,7 @@ private slots:
         QCOMPARE(trace.info.warningCount, 0u);
         QCOMPARE(trace.info.fileBytes, fs::file_size(path));
         QVERIFY(trace.info.loadSeconds > 0);
+        QVERIFY(trace.info.buildSeconds > 0 && trace.info.buildSeconds < trace.info.loadSeconds);
         // Every track is sorted by start and every parent encloses its child.
         for (const auto &track : trace.tracks) {
             QVERIFY(std::is_sorted(track.start.begin(), track.start.end()));
