@@ -9,10 +9,8 @@
 
 namespace pyrometer::trace {
 
-// One traceEvents entry as the JSON reader hands it to the TraceBuilder: only the fields the
-// model keeps, already typed. Reused from event to event, so it owns no text (strings are
-// interned or point into the reader's buffer for the duration of one add()).
-struct RawEvent {
+// The fixed-size fields of a RawEvent, reset from one constant per event.
+struct RawEventFields {
     std::string_view ph;
     bool hasPh = false;
     StringId name;
@@ -49,15 +47,20 @@ struct RawEvent {
     std::int64_t sortIndex = 0;
     bool hasSortIndex = false;
 
+};
+
+// One traceEvents entry as the JSON reader hands it to the TraceBuilder: only the fields the
+// model keeps, already typed. Reused from event to event, so it owns no text (strings are
+// interned or point into the reader's buffer for the duration of one add()).
+struct RawEvent : RawEventFields {
     // C values (and every numeric arg while ph is not yet known)
     std::vector<std::pair<StringId, double>> numbers;
 
+    // Every field as a new RawEvent has it; numbers keeps its capacity.
     void reset()
     {
-        auto keep = std::move(numbers);
-        keep.clear();
-        *this = RawEvent();
-        numbers = std::move(keep);
+        static_cast<RawEventFields &>(*this) = RawEventFields();
+        numbers.clear();
     }
 };
 
