@@ -39,7 +39,7 @@ std::string_view StringPool::store(std::string_view text)
 {
     if (text.size() > kBlockSize / 4) {
         // Large strings get a block of their own so they do not waste the current block.
-        auto block = std::make_unique<char[]>(text.size());
+        auto block = std::make_unique_for_overwrite<char[]>(text.size());
         std::memcpy(block.get(), text.data(), text.size());
         const std::string_view stored(block.get(), text.size());
         m_blocks.insert(m_blocks.empty() ? m_blocks.end() : m_blocks.end() - 1, std::move(block));
@@ -47,7 +47,7 @@ std::string_view StringPool::store(std::string_view text)
         return stored;
     }
     if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
-        m_blocks.push_back(std::make_unique<char[]>(kBlockSize));
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize)); // not zeroed: a builder per chunk makes one
         m_blockSize = kBlockSize;
         m_blockUsed = 0;
         m_storedBytes += kBlockSize;
