@@ -4,6 +4,7 @@
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "core/util/strongid.h"
+#include "core/util/twothreads.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -141,6 +142,35 @@ private Q_SLOTS:
         // A small block shares its mapping with everything else on the heap: it is left alone.
         const std::unique_ptr<char[]> small(new char[4096]);
         QVERIFY(!vmFlagsAt(small.get()).split(' ').contains("hg"));
+    }
+
+    // Every index once; the odd ones on a second thread when asked, none when not; an
+    // exception thrown on the second thread reaches the caller.
+    void inTwoThreadsSharesTheWork()
+    {
+        const auto self = std::this_thread::get_id();
+        for (const bool two : {false, true}) {
+            std::vector<int> runs(9, 0);
+            std::vector<std::thread::id> where(9);
+            pyrometer::inTwoThreads(runs.size(), two, [&](std::size_t i) {
+                ++runs[i];
+                where[i] = std::this_thread::get_id();
+            });
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                QCOMPARE(runs[i], 1);
+                QCOMPARE(where[i] == self, !two || i % 2 == 0);
+            }
+        }
+        bool thrown = false;
+        try {
+            pyrometer::inTwoThreads(2, true, [&](std::size_t i) {
+                if (i == 1)
+                    throw std::runtime_error("odd");
+            });
+        } catch (const std::runtime_error &error) {
+            thrown = std::string(error.what()) == "odd";
+        }
+        QVERIFY(thrown);
     }
 
     void hugePageResourceGivesAlignedAdvisedBlocks()
