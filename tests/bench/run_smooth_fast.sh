@@ -15,13 +15,15 @@
 #            frame is often another process's time slice, where a frame slow in most runs is
 #            the frame's own cost;
 #   load     the loader's seconds against a bare simdjson pass over the same file, and the
-#            gzip's against `zcat` alone (ratios: lower is better);
+#            gzip's against `zcat` alone (ratios: lower is better), each the fastest of
+#            LOAD_RUNS runs (default 3);
 #   big      the 10 GB trace through `pyrometer-cli info` (or trace_bench_load, see above): wall
 #            time, peak RSS and RSS / file, beside the loader's MB/s on the 630 MB trace.
 set -eu
 build=${1:?build dir}
 baseline=${2:-}
 runs=${RUNS:-5}
+load_runs=${LOAD_RUNS:-3}
 big_mb=${BIG_MB:-10240}
 tmp=${TMPDIR:-/tmp}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,13 +80,34 @@ for mb in 1000 7600; do
     done
 done
 
-echo "== load: seconds, and ratios to a bare simdjson pass and to zcat (lower is better)"
+echo "== load: seconds (the fastest of $load_runs runs each), and ratios to a bare simdjson pass and to zcat (lower is better)"
+# fastest COMMAND...: the output of trace_bench_load's fastest of load_runs runs. Where the page
+# cache fills the memory (the bench's own traces do), a run that must first reclaim its buffers
+# from it takes up to ten times as long: the bare pass took 0.2 s or 1.1-2.7 s, run after run.
+fastest() {
+    best=""
+    run=0
+    while [ "$run" -lt "$load_runs" ]; do
+        line=$("$@")
+        if [ -z "$best" ] || awk -v a="$(field seconds "$line")" -v b="$(field seconds "$best")" 'BEGIN { exit !(a < b) }'; then
+            best=$line
+        fi
+        run=$((run + 1))
+    done
+    echo "$best"
+}
 cat "$small" "$small.gz" > /dev/null
 zcat_s=$(seconds zcat "$small.gz")
+run=1
+while [ "$run" -lt "$load_runs" ]; do
+    again=$(seconds zcat "$small.gz")
+    zcat_s=$(awk -v a="$zcat_s" -v b="$again" 'BEGIN { print (b < a ? b : a) }')
+    run=$((run + 1))
+done
 for b in $builds; do
-    bare=$("$b/tests/bench/trace_bench_load" simdjson "$small")
-    ours=$("$b/tests/bench/trace_bench_load" pyrometer "$small")
-    gz=$("$b/tests/bench/trace_bench_load" pyrometer "$small.gz")
+    bare=$(fastest "$b/tests/bench/trace_bench_load" simdjson "$small")
+    ours=$(fastest "$b/tests/bench/trace_bench_load" pyrometer "$small")
+    gz=$(fastest "$b/tests/bench/trace_bench_load" pyrometer "$small.gz")
     awk -v who="$(name_of "$b")" -v bare="$(field seconds "$bare")" -v ours="$(field seconds "$ours")" \
         -v gz="$(field seconds "$gz")" -v zcat="$zcat_s" -v rate="$(field MB/s "$ours")" 'BEGIN {
         printf "%s: 630 MB: simdjson pass %.3f s, loader %.3f s (%s MB/s): %.2fx\n", who, bare, ours, rate, ours / bare
