@@ -46,7 +46,6 @@ struct RawEventFields {
     StringId metaLabels;
     std::int64_t sortIndex = 0;
     bool hasSortIndex = false;
-
 };
 
 // One traceEvents entry as the JSON reader hands it to the TraceBuilder: only the fields the
