@@ -47,7 +47,8 @@ std::string_view StringPool::store(std::string_view text)
         return stored;
     }
     if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
-        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize)); // not zeroed: a builder per chunk makes one
+        // Not zeroed: every chunk's builder makes one.
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(kBlockSize));
         m_blockSize = kBlockSize;
         m_blockUsed = 0;
         m_storedBytes += kBlockSize;
