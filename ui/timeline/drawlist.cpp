@@ -264,6 +264,37 @@ void buildSliceRow(const TimelineIndex &index, const LayoutRow &layoutRow, const
     SliceRowBuilder(index, layoutRow, viewport, colors, colorMode, list).build();
 }
 
+// A zoomed-out counter column is read from buckets of its summary at most 1/8 of a column
+// long: its ends round out to the buckets' by less than that on each side.
+constexpr double kCounterColumnBuckets = 8;
+
+// A counter row from its summary's level, a column from the buckets it overlaps: the column's
+// ends round out to the buckets', so a peak is never lost, and shows at most a bucket early or
+// late.
+void summarizedCounterRow(std::int64_t origin, const TimelineIndex::CounterSummary::Level &level,
+                          const trace::CounterSeries &series, const Viewport &viewport, CounterPlot &plot)
+{
+    const auto &buckets = level.share;
+    const auto count = buckets.size();
+    // The bucket time t falls in, clamped to [0, count].
+    const auto bucketOf = [&](std::int64_t t) {
+        return t <= origin ? 0 : std::size_t(std::min<std::int64_t>((t - origin) >> level.shift, std::int64_t(count)));
+    };
+    const auto last = float(series.value.back() / plot.maxValue); // in force past the last bucket
+    for (int x = 0; x < viewport.width; ++x) {
+        const auto from = timeAt(viewport, x);
+        const auto to = timeAt(viewport, x + 1);
+        if (to <= origin)
+            continue; // before the first sample
+        const auto first = bucketOf(from);
+        const auto end = std::min(bucketOf(to - 1) + 1, count);
+        auto value = first < count ? buckets[first] : last;
+        for (auto b = first + 1; b < end; ++b)
+            value = std::max(value, buckets[b]);
+        plot.points.emplace_back(float(x), value);
+    }
+}
+
 void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, const Viewport &viewport, DrawList &list)
 {
     const auto &series = index.counter(layoutRow.ref);
@@ -271,6 +302,12 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
     CounterPlot plot{layoutRow.y - viewport.scrollY, layoutRow.height, layoutRow.ref, maxValue, {}};
     const auto &time = series.time;
     if (time.empty() || maxValue <= 0) {
+        list.counters.push_back(std::move(plot));
+        return;
+    }
+    plot.points.reserve(std::size_t(viewport.width));
+    if (const auto *level = index.counterSummaries[layoutRow.ref].levelFor(viewport.nsPerPixel / kCounterColumnBuckets)) {
+        summarizedCounterRow(index.counterSummaries[layoutRow.ref].origin, *level, series, viewport, plot);
         list.counters.push_back(std::move(plot));
         return;
     }

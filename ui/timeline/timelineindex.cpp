@@ -116,6 +116,56 @@ void buildSummary(SliceRow &row, const trace::Trace &trace, const trace::Track &
         level.buckets.shrink_to_fit();
 }
 
+// A counter's summary (TimelineIndex::CounterSummary), for a counter whose largest value is
+// maxValue: the finest level in one sweep of the samples, each coarser one from pairs of the
+// level below.
+TimelineIndex::CounterSummary buildCounterSummary(const trace::CounterSeries &series, double maxValue)
+{
+    TimelineIndex::CounterSummary summary;
+    const auto n = series.time.size();
+    if (n < TimelineIndex::kCounterSummaryMinSamples || maxValue <= 0)
+        return summary;
+    const auto &time = series.time;
+    const auto &value = series.value;
+    const std::int64_t origin = time.front();
+    summary.origin = origin;
+    // The finest buckets: the power of two at or below the span cut in one per sample, or in
+    // kCounterSummaryBuckets.
+    const std::int64_t span = time.back() - origin;
+    const std::int64_t most = span / std::int64_t(std::min(n, TimelineIndex::kCounterSummaryBuckets));
+    int shift = 0;
+    while (shift < 62 && (std::int64_t(2) << shift) <= most)
+        ++shift;
+    const auto count = std::size_t(span >> shift) + 1; // the last holds the last sample
+    auto &finest = summary.levels.emplace_back(TimelineIndex::CounterSummary::Level{shift, {}}).share;
+    finest.resize(count);
+    std::size_t i = 0;
+    double inForce = value[0];
+    for (std::size_t b = 0; b < count; ++b) {
+        const auto start = origin + (std::int64_t(b) << shift);
+        const auto end = start + (std::int64_t(1) << shift);
+        while (i < n && time[i] <= start)
+            inForce = value[i++]; // the sample in force at the bucket's start
+        double largest = inForce;
+        for (; i < n && time[i] < end; ++i) {
+            inForce = value[i];
+            largest = std::max(largest, inForce);
+        }
+        finest[b] = float(largest / maxValue);
+    }
+    // Coarser levels down to a few dozen buckets.
+    constexpr std::size_t kFewest = 64;
+    while (summary.levels.back().share.size() > kFewest) {
+        const auto &below = summary.levels.back().share;
+        TimelineIndex::CounterSummary::Level level{summary.levels.back().shift + 1,
+                                                   std::vector<float>((below.size() + 1) / 2)};
+        for (std::size_t b = 0; b < level.share.size(); ++b)
+            level.share[b] = 2 * b + 1 < below.size() ? std::max(below[2 * b], below[2 * b + 1]) : below[2 * b];
+        summary.levels.push_back(std::move(level));
+    }
+    return summary;
+}
+
 // Per GPU stream, the queue of launched kernels as a counter in that stream's process.
 void addQueueCounters(TimelineIndex &index, std::shared_ptr<const analysis::LaunchStats> launches,
                       const StopToken &stop)
@@ -240,17 +290,6 @@ std::uint32_t SliceRow::firstEndingAfter(std::int64_t time, std::uint32_t from) 
     return next > from && endAt(next - 1) > time ? next - 1 : next;
 }
 
-const SliceRow::SummaryLevel *SliceRow::summaryFor(double nsPerPixel) const
-{
-    const SummaryLevel *chosen = nullptr;
-    for (const auto &level : summary) {
-        if (double(std::int64_t(1) << level.shift) > nsPerPixel)
-            break;
-        chosen = &level;
-    }
-    return chosen;
-}
-
 std::uint32_t TimelineIndex::rowOf(trace::TrackId track, trace::EventIndex event) const
 {
     const auto &columns = trace->track(track);
@@ -278,6 +317,12 @@ std::size_t TimelineIndex::memoryBytes() const
     total += bytes(counterCoarseMax);
     for (const auto &coarse : counterCoarseMax)
         total += bytes(coarse);
+    total += bytes(counterSummaries);
+    for (const auto &summary : counterSummaries) {
+        total += bytes(summary.levels);
+        for (const auto &level : summary.levels)
+            total += bytes(level.share);
+    }
     for (const auto &counter : derivedCounters)
         total += bytes(counter.time) + bytes(counter.value) + counter.name.capacity();
     for (const auto &step : steps)
@@ -396,6 +441,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
                                               [](const auto &x, const auto &y) { return x.max < y.max; })
                                  ->max);
         }
+        index->counterSummaries.push_back(buildCounterSummary(counter, index->counterMax.back()));
     }
     index->spanStart = trace->info.spanStart;
     index->spanEnd = std::max(trace->info.spanEnd, trace->info.spanStart + 1);

@@ -37,6 +37,19 @@ template <typename Before> std::size_t gallop(std::size_t from, std::size_t n, B
     return high;
 }
 
+// The coarsest of summary levels (finest first, each with a `shift`: buckets 2^shift ns long)
+// whose buckets are at most nsPerPixel long, or nullptr when none is.
+template <typename Levels> auto coarsestLevelWithin(const Levels &levels, double nsPerPixel) -> decltype(&levels[0])
+{
+    decltype(&levels[0]) chosen = nullptr;
+    for (const auto &level : levels) {
+        if (double(std::int64_t(1) << level.shift) > nsPerPixel)
+            break;
+        chosen = &level;
+    }
+    return chosen;
+}
+
 // The events of one drawn row: one (track, lane, depth). Within a row events never overlap
 // (the loader puts overlapping events on other lanes or depths), so both their starts and
 // their ends are sorted, and the visible ones are found by binary search. Starts are copied
@@ -109,7 +122,7 @@ struct SliceRow {
     std::int64_t summaryOrigin = 0;
     std::vector<SummaryLevel> summary; // finest first
     // The coarsest level whose buckets are at most nsPerPixel long, or nullptr when none is.
-    const SummaryLevel *summaryFor(double nsPerPixel) const;
+    const SummaryLevel *summaryFor(double nsPerPixel) const { return coarsestLevelWithin(summary, nsPerPixel); }
 
     std::size_t size() const { return events.size(); }
     std::int64_t durationAt(std::uint32_t position) const { return busyBefore[position + 1] - busyBefore[position]; }
@@ -180,6 +193,28 @@ struct TimelineIndex {
     // Above them, per kCounterBlock blocks (kCounterBlock² samples), their largest value: a
     // column of a fit-all view spans thousands of samples of a long counter.
     std::vector<std::vector<double>> counterCoarseMax;
+    // For wide views: per counter(c), its time cut into buckets from its first sample, level by
+    // level, each level's buckets twice as long as the level's below, each holding the largest
+    // value in force during it. A column reads the few buckets it covers at a level whose
+    // buckets are a fraction of a column, whatever the samples' density: a fit-all column of a
+    // bursty counter, a few samples or none, found its ends among the samples, a cache miss per
+    // probe on a view shown the first time. The finest level cuts the counter's time in at least
+    // as many buckets as it has samples, or as kCounterSummaryBuckets, and at most twice as many
+    // (4 bytes each, the levels above as many again); counters of fewer than
+    // kCounterSummaryMinSamples samples have none.
+    static constexpr std::size_t kCounterSummaryBuckets = std::size_t(1) << 15;
+    static constexpr std::size_t kCounterSummaryMinSamples = 4096;
+    struct CounterSummary {
+        struct Level {
+            int shift = 0;            // buckets are 2^shift ns long
+            std::vector<float> share; // per bucket, the largest value in force during it / counterMax
+        };
+        std::int64_t origin = 0;   // the first sample's time
+        std::vector<Level> levels; // finest first
+        // The coarsest level whose buckets are at most nsPerPixel long, or nullptr when none is.
+        const Level *levelFor(double nsPerPixel) const { return coarsestLevelWithin(levels, nsPerPixel); }
+    };
+    std::vector<CounterSummary> counterSummaries;
     std::int64_t spanStart = 0;
     std::int64_t spanEnd = 0;
 

@@ -344,6 +344,75 @@ private Q_SLOTS:
         QVERIFY2(higher <= 80, qPrintable(QString::number(higher))); // a peak shows early or late, now and then
     }
 
+    // A bursty counter (bursts of samples a few nanoseconds apart, then long quiet stretches),
+    // the kind whose zoomed-out columns hold a few samples each or none: its summary holds
+    // per bucket the largest value in force, and a fit-all view's columns, read from it, are
+    // never below their own largest nor above their neighbours'; where nothing changes near a
+    // column it holds the value in force exactly.
+    void burstyCounterColumnsFromTheSummary()
+    {
+        const QString file = m_dir.path() + QStringLiteral("/bursty.json");
+        {
+            std::ofstream out(file.toStdString());
+            std::mt19937 random(5);
+            out << R"({"traceEvents":[)";
+            double ts = 0;
+            for (int burst = 0; burst < 40; ++burst) {
+                for (int i = 0; i < 200; ++i) {
+                    ts += 0.001 * double(1 + random() % 5);
+                    out << R"({"ph":"C","name":"memory","pid":1,"ts":)" << ts << R"(,"args":{"bytes":)"
+                        << random() % 100000 << "}},";
+                }
+                ts += double(10'000 + random() % 50'000); // 10 to 60 ms of quiet
+            }
+            out << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":1}]})";
+        }
+        const auto index = buildTimelineIndex(load(file));
+        QVERIFY(index);
+        const auto &series = index->trace->counters[0];
+        QCOMPARE(series.time.size(), std::size_t(8000));
+        const auto &summary = index->counterSummaries[0];
+        QVERIFY(summary.levels.size() >= 2);
+        QCOMPARE(summary.origin, series.time.front());
+        // The largest value in force over [from, to), sample by sample.
+        const auto largestIn = [&](std::int64_t from, std::int64_t to) {
+            double largest = 0;
+            for (std::size_t i = 0; i < series.time.size(); ++i) {
+                if (series.time[i] < to && (i + 1 == series.time.size() || series.time[i + 1] > from))
+                    largest = std::max(largest, series.value[i]);
+            }
+            return largest;
+        };
+        for (const auto &level : {summary.levels.front(), summary.levels.back()}) {
+            const auto width = std::int64_t(1) << level.shift;
+            for (std::size_t b = 0; b < level.share.size(); b += 1 + level.share.size() / 97) {
+                const auto start = summary.origin + std::int64_t(b) * width;
+                QCOMPARE(level.share[b], float(largestIn(start, start + width) / index->counterMax[0]));
+            }
+        }
+
+        const auto layout = buildLayout(*index, {});
+        const double span = double(series.time.back() - series.time.front());
+        const Viewport view{double(series.time.front()) - 0.01 * span, span * 1.02 / 400, 400, 0, 400};
+        QVERIFY(summary.levelFor(view.nsPerPixel / 8) != nullptr); // the fit-all view reads the summary
+        const auto list = buildDrawList(*index, layout, view, ColorMode::ByCategory);
+        const auto columnLargest = [&](double x0, double x1) {
+            return float(largestIn(std::int64_t(std::floor(view.toNs(x0))), std::int64_t(std::floor(view.toNs(x1)))) /
+                         index->counterMax[0]);
+        };
+        std::size_t quiet = 0;
+        for (const auto &[x, value] : list.counters[0].points) {
+            QVERIFY2(value >= columnLargest(x, x + 1), qPrintable(QString::number(x)));
+            QVERIFY2(value <= columnLargest(x - 1, x + 2), qPrintable(QString::number(x)));
+            if (columnLargest(x - 1, x + 2) == columnLargest(x, x + 1)) {
+                QCOMPARE(value, columnLargest(x, x + 1));
+                ++quiet;
+            }
+        }
+        QVERIFY(list.counters[0].points.size() >= 390);
+        QVERIFY2(quiet >= 300, qPrintable(QString::number(quiet)));
+    }
+
     // Each GPU stream's queue of launched kernels is a counter track in the stream's process,
     // holding buildLaunchStats's queue point for point.
     void launchQueuesAreCounterTracks()
