@@ -425,6 +425,40 @@ private Q_SLOTS:
         QVERIFY(view.viewport().startNs < double(m_index->spanStart));
     }
 
+    // Zoomed all the way out, the view is fit-all's to the bit, and shows the draw list kept for
+    // it while another was shown: the same boxes a fresh build gives, in the same arrays. A
+    // change of colours drops it.
+    void wholeTraceListIsKept()
+    {
+        TimelineView view;
+        view.resize(1200, 400);
+        view.setIndex(m_index);
+        const auto whole = view.viewport();
+        const auto *kept = view.drawList().boxes.data();
+        QVERIFY(!view.drawList().boxes.empty());
+        const double middle = view.rowsRect().width() / 2.0;
+        for (int i = 0; i < 6; ++i)
+            view.zoomBy(0.5, middle);
+        view.panByPixels(300);
+        QVERIFY(view.drawList().boxes.data() != kept);
+        for (int i = 0; i < 9; ++i)
+            view.zoomBy(2.0, middle);
+        QVERIFY(view.viewport() == whole);
+        QCOMPARE(view.drawList().boxes.data(), kept);
+        const auto fresh = buildDrawList(*m_index, view.layout(), view.viewport(), view.colorMode());
+        QCOMPARE(view.drawList().boxes, fresh.boxes);
+        QCOMPARE(view.drawList().eventsDrawn, fresh.eventsDrawn);
+
+        // Other colours: the list kept is dropped, and the whole view built again in them.
+        view.zoomBy(0.5, middle);
+        view.setColorMode(view.colorMode() == ColorMode::ByName ? ColorMode::ByCategory : ColorMode::ByName);
+        view.fitAll();
+        QVERIFY(view.viewport() == whole);
+        const auto recoloured = buildDrawList(*m_index, view.layout(), view.viewport(), view.colorMode());
+        QCOMPARE(view.drawList().boxes, recoloured.boxes);
+        QVERIFY(view.drawList().boxes != fresh.boxes);
+    }
+
     // GPU streams come first unless the trace's own order is asked for; the header of the
     // process whose rows fill the top stays drawn there.
     void gpuTracksFirstAndHeadersStay()

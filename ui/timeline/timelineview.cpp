@@ -18,6 +18,7 @@ namespace {
 
 constexpr double kMinNsPerPixel = 0.01; // 1 ns spans 100 pixels at the deepest zoom
 constexpr double kViewMargin = 0.05;    // how far past the trace the view may go, as a share of it
+constexpr double kFitMargin = 0.01;     // the whole trace's view: the trace and this share of it each side
 
 QColor argb(std::uint32_t color)
 {
@@ -100,10 +101,25 @@ void TimelineView::rebuild()
     // The same window over the same rows shows the same boxes: a fit-all after a fit-all,
     // or a resize that changes nothing horizontal, keeps the draw list.
     if (m_index && (m_drawListStale || !(m_drawList.viewport == m_viewport))) {
-        // Built into the arrays of the last list: a new list's memory would be fresh pages,
-        // faulted in one by one on the frame's time.
-        reserveFrameArrays();
-        buildDrawList(*m_index, m_layout, m_viewport, m_colorMode, m_drawList, m_drawScratch);
+        if (m_drawListStale)
+            m_wholeKept = false; // built over other rows or colours
+        if (m_wholeKept && m_wholeList.viewport == m_viewport) {
+            // Back to the whole trace: its list, kept, and the list shown until now becomes
+            // the spare arrays.
+            std::swap(m_drawList, m_wholeList);
+            m_wholeKept = false;
+        } else {
+            // The whole trace's list is the one a zoomed-out frame builds over the most events,
+            // and the view users come back to: kept while another is shown.
+            if (!m_drawListStale && m_drawList.viewport == wholeViewport()) {
+                std::swap(m_drawList, m_wholeList);
+                m_wholeKept = true;
+            }
+            // Built into the arrays of the last list: a new list's memory would be fresh pages,
+            // faulted in one by one on the frame's time.
+            reserveFrameArrays();
+            buildDrawList(*m_index, m_layout, m_viewport, m_colorMode, m_drawList, m_drawScratch);
+        }
         m_drawListStale = false;
     }
     updateFrame();
@@ -141,20 +157,38 @@ void TimelineView::reserveFrameArrays()
     const auto counterFills = std::size_t(std::min(counterRows, visibleRows)) * columns * 2;
     growWritten(m_drawList.boxes, boxes);
     growWritten(m_drawScratch.boxes, boxes);
+    growWritten(m_wholeList.boxes, boxes); // whose arrays the next list may be built into
     growWritten(m_fills, boxes + counterFills + 256);
+}
+
+Viewport TimelineView::wholeViewport() const
+{
+    auto whole = m_viewport;
+    whole.width = rowsRect().width();
+    if (!m_index || whole.width <= 0)
+        return whole;
+    const double span = double(m_index->spanEnd - m_index->spanStart);
+    whole.startNs = double(m_index->spanStart) - span * kFitMargin;
+    whole.nsPerPixel = std::max(span * (1 + 2 * kFitMargin) / whole.width, kMinNsPerPixel);
+    return whole;
 }
 
 void TimelineView::clampViewport()
 {
     if (!m_index || m_viewport.width <= 0)
         return;
-    // The view never leaves the trace by more than a margin: zoomed out, it shows the whole
-    // trace and its margins at most; panned, an edge of the trace stays within a margin of
-    // the view's edge.
+    // Zoomed out, the view shows the whole trace at most, as fit-all does, and is then that
+    // view to the bit (a draw list kept for it is found again, see rebuild). Panned, an edge of
+    // the trace stays within a margin of the view's edge.
+    const auto whole = wholeViewport();
+    if (m_viewport.nsPerPixel >= whole.nsPerPixel) {
+        m_viewport.nsPerPixel = whole.nsPerPixel;
+        m_viewport.startNs = whole.startNs;
+        return;
+    }
     const double span = double(m_index->spanEnd - m_index->spanStart);
     const double margin = std::max(span * kViewMargin, 1'000.0);
-    const double maxNsPerPixel = std::max((span + 2 * margin) / m_viewport.width, kMinNsPerPixel);
-    m_viewport.nsPerPixel = std::clamp(m_viewport.nsPerPixel, kMinNsPerPixel, maxNsPerPixel);
+    m_viewport.nsPerPixel = std::max(m_viewport.nsPerPixel, kMinNsPerPixel);
     const double visible = m_viewport.nsPerPixel * m_viewport.width;
     const double minStart = double(m_index->spanStart) - margin;
     const double maxStart = double(m_index->spanEnd) + margin - visible;
@@ -177,8 +211,11 @@ void TimelineView::fitAll()
 {
     if (!m_index)
         return;
-    const double span = double(m_index->spanEnd - m_index->spanStart);
-    setVisibleRange(double(m_index->spanStart) - span * 0.01, double(m_index->spanEnd) + span * 0.01);
+    m_viewport = wholeViewport();
+    if (m_viewport.width <= 0)
+        return;
+    rebuild();
+    Q_EMIT viewportChanged();
 }
 
 void TimelineView::fitSelection()

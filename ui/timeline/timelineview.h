@@ -138,6 +138,8 @@ private:
     void reserveFrameArrays();
     void updateFrame();
     void clampViewport();
+    // The view of the whole trace at the current size, fit-all's.
+    Viewport wholeViewport() const;
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
     QRectF eventRect(const EventRef &ref) const;
     void paintGutter(QPainter &painter) const;
@@ -160,6 +162,9 @@ private:
     DrawList m_drawList;
     DrawList m_drawScratch;      // the rows built beside it, kept for its capacity (see rebuild)
     bool m_drawListStale = true; // the layout or colours changed since it was built
+    // The whole trace's list while another is shown (m_wholeKept), else spare arrays.
+    DrawList m_wholeList;
+    bool m_wholeKept = false;
     mutable QImage m_rowsLayer; // reused between frames: see paintRows
     // What paintRows fills, kept from frame to frame so that painting allocates nothing.
     mutable std::vector<Fill> m_fills;
