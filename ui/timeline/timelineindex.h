@@ -202,7 +202,7 @@ struct TimelineIndex {
     // as many buckets as it has samples, or as kCounterSummaryBuckets, and at most twice as many
     // (4 bytes each, the levels above as many again); counters of fewer than
     // kCounterSummaryMinSamples samples have none.
-    static constexpr std::size_t kCounterSummaryBuckets = std::size_t(1) << 15;
+    static constexpr std::size_t kCounterSummaryBuckets = std::size_t(1) << 17;
     static constexpr std::size_t kCounterSummaryMinSamples = 4096;
     struct CounterSummary {
         struct Level {
