@@ -160,6 +160,46 @@ private Q_SLOTS:
         QVERIFY(perEvent >= 24); // all of them are there
     }
 
+    // A small row beside long ones (1,500 events against 100,000 over the same time) gets a
+    // finest summary level of 1 to 2 events a bucket, where a long row's holds 2 to 4: a view
+    // with 2 of its events a column reads it from its summary instead of event by event.
+    void smallRowsGetAFinerSummary()
+    {
+        const QString file = m_dir.path() + QStringLiteral("/small-beside-long.json");
+        {
+            std::ofstream out(file.toStdString());
+            out << R"({"traceEvents":[)";
+            for (int i = 0; i < 100'000; ++i)
+                out << R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":1,"ts":)" << i << R"(,"dur":0.01},)";
+            for (int i = 0; i < 1'500; ++i)
+                out << R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":2,"ts":)" << i * 66.66 << R"(,"dur":1},)";
+            out << R"({"ph":"X","name":"end","cat":"cpu_op","pid":1,"tid":3,"ts":0,"dur":1}]})";
+        }
+        const auto index = buildTimelineIndex(load(file));
+        QVERIFY(index);
+        const auto rowOfThread = [&](std::int64_t tid) -> const SliceRow & {
+            for (const auto &row : index->rows) {
+                if (index->trace->track(row.trackId).tid.number == tid)
+                    return row;
+            }
+            return index->rows.front();
+        };
+        // Average events in a row's finest bucket.
+        const auto finestEvents = [](const SliceRow &row) {
+            const double span = double(row.endAt(std::uint32_t(row.size() - 1)) - row.starts.front());
+            return double(std::int64_t(1) << row.summary.front().shift) / (span / double(row.size()));
+        };
+        const auto &small = rowOfThread(2);
+        const auto &big = rowOfThread(1);
+        QCOMPARE(small.size(), std::size_t(1'500));
+        QCOMPARE(big.size(), std::size_t(100'000));
+        QVERIFY(!small.summary.empty() && !big.summary.empty());
+        QVERIFY2(finestEvents(small) >= 1 && finestEvents(small) < 2.01, qPrintable(QString::number(finestEvents(small))));
+        QVERIFY2(finestEvents(big) >= 2 && finestEvents(big) < 4.01, qPrintable(QString::number(finestEvents(big))));
+        const double smallGap = double(small.starts.back() - small.starts.front()) / double(small.size() - 1);
+        QVERIFY(small.summaryFor(2 * smallGap) != nullptr);
+    }
+
     void rowsAnswerAsALinearScanDoes()
     {
         const auto index = buildTimelineIndex(load(writeNestedTrace(m_dir.path())));
