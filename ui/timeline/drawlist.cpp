@@ -306,8 +306,9 @@ void buildCounterRow(const TimelineIndex &index, const LayoutRow &layoutRow, con
         return;
     }
     plot.points.reserve(std::size_t(viewport.width));
-    if (const auto *level = index.counterSummaries[layoutRow.ref].levelFor(viewport.nsPerPixel / kCounterColumnBuckets)) {
-        summarizedCounterRow(index.counterSummaries[layoutRow.ref].origin, *level, series, viewport, plot);
+    const auto &summary = index.counterSummaries[layoutRow.ref];
+    if (const auto *level = summary.levelFor(viewport.nsPerPixel / kCounterColumnBuckets)) {
+        summarizedCounterRow(summary.origin, *level, series, viewport, plot);
         list.counters.push_back(std::move(plot));
         return;
     }

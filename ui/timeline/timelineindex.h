@@ -91,11 +91,12 @@ struct SliceRow {
     // The summary for zoomed-out frames, where a pixel column holds a few of the row's events
     // or more: the row's time cut into buckets from `summaryOrigin`, level by level, each level's
     // buckets twice as long as the level's below, the finest holding kSummaryEvents to twice as
-    // many events on average (half as many on a small row, see buildTimelineIndex). A column reads the one or two buckets it covers at the level whose
-    // buckets are at most a column long, one after the other, and never the per-event arrays,
-    // whose reads cost a cache miss each on a view shown the first time: its ends snap to bucket
-    // edges, less than a pixel from the exact ones. Rows of fewer than kSummaryMinEvents events
-    // have none. About 6 bytes an event.
+    // many events on average (half as many on a small row, see buildTimelineIndex). A column
+    // reads the one or two buckets it covers at the level whose buckets are at most a column
+    // long, one after the other, and never the per-event arrays, whose reads cost a cache miss
+    // each on a view shown the first time: its ends snap to bucket edges, less than a pixel from
+    // the exact ones. Rows of fewer than kSummaryMinEvents events have none. About 6 bytes an
+    // event.
     static constexpr std::uint32_t kSummaryEvents = 2;
     static constexpr std::uint32_t kSummaryMinEvents = 1024;
     static constexpr std::uint32_t kNoEvent = ~std::uint32_t(0);

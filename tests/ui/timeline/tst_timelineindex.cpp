@@ -194,7 +194,8 @@ private Q_SLOTS:
         QCOMPARE(small.size(), std::size_t(1'500));
         QCOMPARE(big.size(), std::size_t(100'000));
         QVERIFY(!small.summary.empty() && !big.summary.empty());
-        QVERIFY2(finestEvents(small) >= 1 && finestEvents(small) < 2.01, qPrintable(QString::number(finestEvents(small))));
+        QVERIFY2(finestEvents(small) >= 1 && finestEvents(small) < 2.01,
+                 qPrintable(QString::number(finestEvents(small))));
         QVERIFY2(finestEvents(big) >= 2 && finestEvents(big) < 4.01, qPrintable(QString::number(finestEvents(big))));
         const double smallGap = double(small.starts.back() - small.starts.front()) / double(small.size() - 1);
         QVERIFY(small.summaryFor(2 * smallGap) != nullptr);
