@@ -2,6 +2,7 @@
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/kerneltypes.h"
 
@@ -76,7 +77,15 @@ int runKernels(const KernelsOptions &options)
                       {"min_us", micros(row.minNs)},
                       {"max_us", micros(row.maxNs)},
                       {"pct", row.percent},
-                      {"op", row.launchOp}});
+                      {"op", row.launchOp},
+                      {"display_name", analysis::shortKernelName(row.name)}});
+            const auto demangled = analysis::demangledKernelName(row.name);
+            if (demangled != row.name)
+                r["demangled"] = demangled;
+            if (row.graphCount > 0)
+                r.update({{"graph_count", row.graphCount}, {"graph_ids", row.graphIds}});
+            if (!row.hash.empty())
+                r.update({{"backend", row.backend}, {"kernel_hash", row.hash}, {"kernel_file", row.file}});
             rows.push_back(std::move(r));
         }
         nlohmann::json streams = nlohmann::json::array();
@@ -108,7 +117,11 @@ int runKernels(const KernelsOptions &options)
     // Narrow terminals keep the kind, the name, the total and its share (and the stream).
     text.dropFirst = {"min us", "max us", "avg us", "op", "count", "device"};
     for (const auto &row : table.rows) {
-        std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), row.name};
+        // CSV keeps the name as the trace wrote it, for scripts; the others show it readable.
+        auto name = options.format == Format::Csv ? row.name : analysis::shortKernelName(row.name);
+        if (!row.hash.empty() && options.format != Format::Csv)
+            name += " [" + row.backend + " " + row.hash.substr(0, 8) + "]";
+        std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), name};
         if (options.byStream)
             cells.insert(cells.end(), {std::to_string(row.device), std::to_string(row.stream)});
         cells.insert(cells.end(), {std::to_string(row.count), microsText(row.totalNs, options.format),

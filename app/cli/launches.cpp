@@ -2,6 +2,8 @@
 // correlation id), the launch delay, the launches far above their kernel's median, and how many
 // launched kernels waited on each stream.
 #include "core/analysis/launches.h"
+#include "core/analysis/graphreplays.h"
+#include "core/analysis/kernelnames.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -43,15 +45,18 @@ void writeJsonStats(const analysis::LaunchStats &stats, const trace::Trace &trac
     for (const auto &l : stats.launches) {
         if (top > 0 && rows.size() >= top)
             break;
-        rows.push_back({{"correlation", l.correlation},
-                        {"kernel", trace.string(l.kernelName)},
-                        {"device", l.device},
-                        {"stream", l.stream},
-                        {"start_us", micros(l.kernelStartNs)},
-                        {"cpu_duration_us", micros(l.callNs)},
-                        {"gpu_duration_us", micros(l.kernelNs)},
-                        {"launch_delay_us", micros(l.delayNs)},
-                        {"outlier", l.outlier}});
+        nlohmann::json row{{"correlation", l.correlation},
+                           {"kernel", trace.string(l.kernelName)},
+                           {"device", l.device},
+                           {"stream", l.stream},
+                           {"start_us", micros(l.kernelStartNs)},
+                           {"cpu_duration_us", micros(l.callNs)},
+                           {"gpu_duration_us", micros(l.kernelNs)},
+                           {"launch_delay_us", micros(l.delayNs)},
+                           {"outlier", l.outlier}};
+        if (l.isReplay())
+            row.update({{"graph_id", l.graphId}, {"graph_events", l.graphEvents}});
+        rows.push_back(std::move(row));
     }
     nlohmann::json byKernel = nlohmann::json::array(), byStream = nlohmann::json::array(),
                    queues = nlohmann::json::array();
@@ -91,7 +96,9 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
     for (const auto &l : stats.launches) {
         if (top > 0 && text.rows.size() >= top)
             break;
-        text.rows.push_back({std::to_string(l.correlation), std::string(input.trace->string(l.kernelName)), std::to_string(l.stream),
+        const auto name = l.isReplay() ? analysis::graphName(l.graphId) + " (" + std::to_string(l.graphEvents) + " events)"
+                                       : analysis::shortKernelName(input.trace->string(l.kernelName), 96);
+        text.rows.push_back({std::to_string(l.correlation), name, std::to_string(l.stream),
                              instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
                              microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
     }
@@ -114,7 +121,7 @@ TextTable groupTable(const analysis::LaunchStats &stats, Format format, std::siz
         if (top > 0 && text.rows.size() >= top)
             break;
         const auto &g = groups[i];
-        std::vector<std::string> row{g.name, std::to_string(g.count), microsText(g.delayMedianNs, format),
+        std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 96), std::to_string(g.count), microsText(g.delayMedianNs, format),
                                      microsText(g.delayP90Ns, format), microsText(g.delayMaxNs, format)};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream

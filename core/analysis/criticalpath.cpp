@@ -172,6 +172,7 @@ public:
         m_deviceCount = static_cast<std::size_t>(std::count_if(
             graph.nodes.begin(), graph.nodes.end(), [](const Node &n) { return n.kind == PathNodeKind::Device; }));
         addStreamOrder(graph);
+        addEventWaits(graph);
         addSyncWaits(graph);
         addFlows(graph);
         addForks(graph);
@@ -179,6 +180,7 @@ public:
     }
 
     std::size_t deviceCount() const { return m_deviceCount; }
+    std::size_t eventWaits() const { return m_eventWaits; }
 
 private:
     std::uint32_t addNode(Graph &graph, Node node)
@@ -352,6 +354,8 @@ private:
             auto &launch = graph.nodes[call->second];
             if (launch.kind == PathNodeKind::Cpu)
                 launch.kind = PathNodeKind::Launch;
+            m_launched[call->second].push_back(id);
+            m_streamOf[id] = m_streams.back().first;
             const auto start = track.start[i];
             if (start >= launch.end)
                 graph.link(2 * call->second + 1, 2 * id);
@@ -361,10 +365,12 @@ private:
     }
 
     // Each device event follows the one that ended last, of those on its stream that ended
-    // before it began.
+    // before it began. One that began while the event before it on the stream still ran
+    // (programmatic dependent launch lets a kernel start before its predecessor ends) ends no
+    // sooner than that one: its end follows that end, and only its time after it is its own.
     void addStreamOrder(Graph &graph)
     {
-        const auto &nodes = graph.nodes;
+        auto &nodes = graph.nodes;
         std::sort(m_streams.begin(), m_streams.end(), [&](const auto &a, const auto &b) {
             return std::tuple(a.first, nodes[a.second].start, nodes[a.second].end, a.second) <
                    std::tuple(b.first, nodes[b.second].start, nodes[b.second].end, b.second);
@@ -384,7 +390,108 @@ private:
             }
             if (previous != kNone)
                 graph.link(2 * previous + 1, 2 * id);
+            if (k > 0 && m_streams[k].first == m_streams[k - 1].first) {
+                const auto before = m_streams[k - 1].second;
+                if (nodes[before].end > nodes[id].start && nodes[before].end <= nodes[id].end) {
+                    graph.link(2 * before + 1, 2 * id + 1);
+                    nodes[id].own = nodes[id].end - nodes[before].end;
+                }
+            }
             running.push({nodes[id].end, id});
+        }
+    }
+
+    // Waits between streams: cudaEventRecord (hipEventRecord) on one stream, then
+    // cudaStreamWaitEvent on another, makes that stream's next work wait for what the first had
+    // been given before the record. The trace names neither stream (the calls carry only their
+    // correlation id), so they are read from the thread's launches: the recorded stream is that
+    // of the last launch before the record, the waiting one that of the first launch after the
+    // wait on another stream; its first device event follows the recorded work's last one. Newer
+    // torch writes the wait itself as a cuda_sync event with the record's correlation id
+    // (wait_on_cuda_event_record_corr_id) on the waiting stream: that is used where present.
+    void addEventWaits(Graph &graph)
+    {
+        const auto &nodes = graph.nodes;
+        const auto lastOf = [&](std::uint32_t call) {
+            std::uint32_t last = kNone;
+            for (const auto d : m_launched[call])
+                if (last == kNone || nodes[d].end > nodes[last].end)
+                    last = d;
+            return last;
+        };
+        const auto firstOf = [&](std::uint32_t call) {
+            std::uint32_t first = kNone;
+            for (const auto d : m_launched[call])
+                if (first == kNone || nodes[d].start < nodes[first].start)
+                    first = d;
+            return first;
+        };
+        std::unordered_map<std::uint32_t, std::uint32_t> recorded; // record call node -> device node
+        for (const auto &ids : m_threads) {
+            std::uint32_t lastLaunch = kNone; // the latest launch with device work on this thread
+            std::uint32_t pending = kNone;    // the recorded work a wait is still to be tied to
+            for (const auto id : ids) {
+                const auto name = m_trace.string(nodes[id].name);
+                if (name.find("EventRecord") != std::string_view::npos) {
+                    if (lastLaunch != kNone)
+                        recorded[id] = lastOf(lastLaunch);
+                    continue;
+                }
+                if (name.find("StreamWaitEvent") != std::string_view::npos) {
+                    pending = kNone;
+                    for (auto back = std::find(ids.begin(), ids.end(), id); back != ids.begin();) {
+                        --back;
+                        if (const auto r = recorded.find(*back); r != recorded.end()) {
+                            pending = r->second;
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                if (m_launched.find(id) == m_launched.end())
+                    continue;
+                lastLaunch = id;
+                if (pending == kNone)
+                    continue;
+                const auto first = firstOf(id);
+                if (m_streamOf[first] != m_streamOf[pending]) {
+                    if (nodes[pending].end <= nodes[first].start)
+                        graph.link(2 * pending + 1, 2 * first);
+                    ++m_eventWaits;
+                    pending = kNone;
+                }
+            }
+        }
+        // The explicit form: a cuda_sync on the waiting stream naming the record's correlation id.
+        for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
+            const auto &track = m_trace.tracks[t];
+            const auto &ti = m_index.tracks[t];
+            const auto [first, last] = m_trace.startRange(TrackId(t), m_start, m_whole ? m_end + 1 : m_end);
+            for (auto i = first.value; i < last.value; ++i) {
+                if (ti.kind[i] != EventKind::Sync)
+                    continue;
+                const auto *extra = m_trace.extra(TrackId(t), EventIndex(i));
+                if (!extra || extra->waitOnCorrelation < 0)
+                    continue;
+                const auto call = m_callOf.find(extra->waitOnCorrelation);
+                if (call == m_callOf.end())
+                    continue;
+                const auto r = recorded.find(call->second);
+                if (r == recorded.end() || r->second == kNone)
+                    continue;
+                const auto [device, stream] = deviceAndStream(m_trace, TrackId(t), i);
+                const auto key = (std::uint64_t(std::uint32_t(device)) << 32) | std::uint32_t(stream);
+                // The waiting stream's first device event at or after the wait.
+                const auto next = std::lower_bound(m_streams.begin(), m_streams.end(), std::pair(key, track.start[i]),
+                                                   [&](const auto &entry, const auto &value) {
+                                                       return std::pair(entry.first, nodes[entry.second].start) < value;
+                                                   });
+                if (next == m_streams.end() || next->first != key)
+                    continue;
+                if (nodes[r->second].end <= nodes[next->second].start)
+                    graph.link(2 * r->second + 1, 2 * next->second);
+                ++m_eventWaits;
+            }
         }
     }
 
@@ -497,6 +604,9 @@ private:
     std::vector<std::pair<std::uint64_t, std::uint32_t>> m_streams; // (device, stream), node
     std::int64_t m_maxCorrelation = -1;
     std::size_t m_deviceCount = 0;
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_launched; // call node -> its device nodes
+    std::unordered_map<std::uint32_t, std::uint64_t> m_streamOf;               // device node -> (device, stream)
+    std::size_t m_eventWaits = 0;
 };
 
 } // namespace
@@ -550,7 +660,7 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
             segment(from / 2, time[from], span);
         else if ((from & 1u) && !(to & 1u)) // end -> start: a wait (the next segment's start says how long)
             continue;
-        else if (from & 1u) // device end -> sync end: the sync's time after the device was done
+        else if (from & 1u) // device end -> sync end (or the end of a device event that overlapped it): its time after
             segment(to / 2, time[from], span);
         else if (span > 0) // call start -> device start: the call was running when it began
             segment(from / 2, time[from], span);
@@ -576,6 +686,7 @@ CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuS
         return {};
     result.graphNodes = graph.nodes.size();
     result.deviceEvents = builder.deviceCount();
+    result.eventWaits = builder.eventWaits();
     if (graph.nodes.empty()) {
         result.endNs = result.startNs;
         return result;

@@ -16,7 +16,8 @@ namespace pyrometer::analysis {
 // while the previous step's kernels ran) is cut off, so nodes, waits and shares add up to the
 // span.
 // Events are nodes; edges are the order of a CPU thread's work, a launch (call -> its kernel,
-// by correlation id), the order of a stream, a synchronisation (the last device event that
+// by correlation id; a graph replay's call -> each kernel it ran), the order of a stream, a wait of
+// one stream on an event another recorded (cudaEventRecord -> cudaStreamWaitEvent), a synchronisation (the last device event that
 // ended before a sync call ended -> that call) and flows. Each edge keeps the latency seen in
 // the trace (successor's start - predecessor's end, at least 0), so the longest path
 // reproduces the step exactly; the path is followed back from the event that ends last through
@@ -28,7 +29,8 @@ namespace pyrometer::analysis {
 //   synchronous *Memcpy calls and cuda_sync events; else Cpu; calls nested in a call join it);
 //   the time between calls under ops is split into Cpu nodes named after the innermost op.
 //   Python frames are no nodes; time under no op is a wait. cudaStreamWaitEvent is a Cpu call:
-//   it does not block the CPU.
+//   it does not block the CPU, but it ties the waiting stream's next device event to the
+//   recorded stream's last one (criticalpath.cpp: addEventWaits).
 // - A node's start is the latest end among its predecessors plus the latency the trace shows
 //   after that one (a latency per node, not per edge: with per-edge latencies every node with
 //   two predecessors would stay pinned at its observed start whatever a what-if changes). A
@@ -79,6 +81,7 @@ struct CriticalPath {
     std::vector<WhatIf> whatIfs;  // the path's longest nodes, by savedNs, largest first
     std::size_t graphNodes = 0;   // CPU stretches, calls and device events in the step's graph
     std::size_t deviceEvents = 0; // the step's device events (launched by its calls)
+    std::size_t eventWaits = 0;   // waits of one stream on another (event record -> stream wait)
     bool operator==(const CriticalPath &) const = default;
     std::int64_t lengthNs() const { return endNs - startNs; }
 };

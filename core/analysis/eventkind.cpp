@@ -20,6 +20,11 @@ std::string_view kindName(EventKind kind)
     return "other";
 }
 
+bool isGraphLaunchName(std::string_view name)
+{
+    return name.find("GraphLaunch") != std::string_view::npos;
+}
+
 KindTable::KindTable(const trace::Trace &trace)
 {
     static const std::pair<std::string_view, EventKind> known[] = {

@@ -28,6 +28,10 @@ constexpr bool isDeviceKind(EventKind kind)
 
 std::string_view kindName(EventKind kind);
 
+// Whether a runtime or driver call replays a CUDA or HIP graph (cudaGraphLaunch, hipGraphLaunch,
+// cuGraphLaunch): the device events it ran carry its correlation id.
+bool isGraphLaunchName(std::string_view name);
+
 // Category id -> kind, for one trace's string pool.
 class KindTable {
 public:

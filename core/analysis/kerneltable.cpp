@@ -1,5 +1,7 @@
 #include "core/analysis/kerneltable.h"
 
+#include "core/analysis/graphreplays.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -41,6 +43,10 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
     std::vector<KernelRow> rows;
     std::vector<std::unordered_map<std::uint32_t, std::int64_t>> opTime; // per row: op name -> ns
     std::map<std::pair<std::int32_t, std::int32_t>, StreamRow> streams;
+    std::vector<std::int64_t> graphTime; // per row: time graph replays ran
+    // Per row: launching op name -> the provenance its first op with one carries.
+    std::vector<std::unordered_map<std::uint32_t, const trace::ExtraArgs *>> sourceOf;
+    const auto calls = graphLaunchCalls(index, stop);
     KernelTable table;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
@@ -66,6 +72,8 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
                 rows.back().stream = std::get<3>(key);
                 opTime.emplace_back();
                 regionTime.emplace_back();
+                graphTime.emplace_back();
+                sourceOf.emplace_back();
             }
             auto &row = rows[it->second];
             const auto duration = track.duration[i];
@@ -74,8 +82,20 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
             ++row.count;
             row.totalNs += duration;
             table.totalNs += duration;
-            if (const auto op = ti.launchOp[i]; op.isValid()) {
-                opTime[it->second][trace.track(op.track).eventName[op.event.value].value] += duration;
+            if (isGraphEvent(trace, calls, trace::TrackId(t), i)) {
+                ++row.graphCount;
+                graphTime[it->second] += duration;
+                const auto *args = trace.eventArgs(trace::TrackId(t), trace::EventIndex(i));
+                if (args && args->graphId > 0) {
+                    const auto at = std::lower_bound(row.graphIds.begin(), row.graphIds.end(), args->graphId);
+                    if (at == row.graphIds.end() || *at != args->graphId)
+                        row.graphIds.insert(at, args->graphId);
+                }
+            } else if (const auto op = ti.launchOp[i]; op.isValid()) {
+                const auto opName = trace.track(op.track).eventName[op.event.value].value;
+                opTime[it->second][opName] += duration;
+                if (const auto *extra = trace.extra(op.track, op.event); extra && extra->kernelHash.isValid())
+                    sourceOf[it->second].try_emplace(opName, extra);
                 if (const auto region = regionOf(op); region != kNoRegion)
                     regionTime[it->second][region] += duration;
             }
@@ -96,7 +116,15 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
             if (ns > best.first || (ns == best.first && text < best.second))
                 best = {ns, text};
         }
-        row.launchOp = std::string(best.second);
+        row.launchOp = graphTime[r] > best.first ? std::string(kGraphReplayOp) : std::string(best.second);
+        // Provenance from an op of the name that launched most of its time.
+        for (const auto &[name, extra] : sourceOf[r])
+            if (trace.string(trace::StringId(name)) == row.launchOp) {
+                row.backend = std::string(trace.string(extra->kernelBackend));
+                row.hash = std::string(trace.string(extra->kernelHash));
+                row.file = std::string(trace.string(extra->kernelFile));
+                break;
+            }
         // The region of most of its time, when that is inside one at all.
         std::pair<std::int64_t, std::string_view> region{-1, {}};
         std::int64_t inRegions = 0;

@@ -33,6 +33,15 @@ struct KernelRow {
     // The torch.compile region ("Torch-Compiled Region: 0/0", "CompiledFunction") around the ops
     // that launched most of its time; empty outside one.
     std::string region;
+    // CUDA graphs: how many of its runs a graph replay ran, and the graph ids (ascending).
+    // A kernel mostly replayed names "graph replay" as its op: no op of the trace launched it.
+    std::uint64_t graphCount = 0;
+    std::vector<std::int32_t> graphIds;
+    // A compiled kernel's provenance, from the op that launched most of its time (torch.compile's
+    // Triton ops): empty when that op carries none.
+    std::string backend; // "triton"
+    std::string hash;    // the generated kernel's hash
+    std::string file;    // its source file
     std::int64_t avgNs() const { return count ? totalNs / static_cast<std::int64_t>(count) : 0; }
     bool operator==(const KernelRow &) const = default;
 };
@@ -56,6 +65,9 @@ struct KernelTable {
 // Whether an op is a torch.compile region: "Torch-Compiled Region: 0/0" (torch 2.1+) or
 // "CompiledFunction" / "CompiledFunctionBackward" (AOTAutograd's).
 bool isCompiledRegionName(std::string_view name);
+
+// The op column of a kernel that graph replays ran.
+inline constexpr std::string_view kGraphReplayOp = "graph replay";
 
 KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options = {},
                              const StopToken *stop = nullptr);

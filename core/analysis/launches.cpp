@@ -1,8 +1,11 @@
 #include "core/analysis/launches.h"
 
+#include "core/analysis/graphreplays.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -206,6 +209,8 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
     std::vector<trace::StringId> rawName;
     std::vector<std::pair<std::int32_t, std::int32_t>> streamKeys; // by first appearance
     std::vector<std::uint32_t> rawStream;
+    // Replays so far, by (correlation, device, stream) -> index into raw.
+    std::map<std::tuple<std::int64_t, std::int32_t, std::int32_t>, std::uint32_t> replayOf;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
         if (!ti.hasDevice)
@@ -220,11 +225,34 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
             if (!call.isValid())
                 continue;
             const auto &callTrack = trace.track(call.track);
+            const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
             Launch l;
-            l.correlation = trace.eventArgs(TrackId(t), EventIndex(i))->correlation;
+            l.correlation = args->correlation;
             l.kernel = {TrackId(t), EventIndex(i)};
             l.call = call;
             std::tie(l.device, l.stream) = deviceAndStream(trace, TrackId(t), i);
+            if (isGraphEvent(trace, calls, TrackId(t), i)) {
+                // One launch per replay: the first event starts it, the last one ends it.
+                const auto [it, added] = replayOf.try_emplace({l.correlation, l.device, l.stream},
+                                                              static_cast<std::uint32_t>(raw.size()));
+                if (!added) {
+                    auto &replay = raw[it->second];
+                    const auto end = std::max(replay.kernelStartNs + replay.kernelNs, track.end(EventIndex(i)));
+                    if (track.start[i] < replay.kernelStartNs) {
+                        replay.kernelStartNs = track.start[i];
+                        replay.kernel = l.kernel;
+                        rawName[it->second] = track.eventName[i];
+                    }
+                    replay.kernelNs = end - replay.kernelStartNs;
+                    replay.delayNs = replay.kernelStartNs - (replay.callStartNs + replay.callNs);
+                    ++replay.graphEvents;
+                    if (args->graphId > 0)
+                        replay.graphId = args->graphId;
+                    continue;
+                }
+                l.graphEvents = 1;
+                l.graphId = args->graphId > 0 ? args->graphId : -1;
+            }
             l.callStartNs = callTrack.start[call.event.value];
             l.callNs = callTrack.duration[call.event.value];
             l.kernelStartNs = track.start[i];
@@ -253,14 +281,17 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
         std::sort(order.begin(), order.end());
 
     // Per kernel name: the medians first, since an outlier is judged against its name's median.
-    std::unordered_map<std::uint32_t, std::uint32_t> nameGroup;
+    // A replay groups under its graph (keys past 2^32), an eager launch under its kernel's name.
+    std::unordered_map<std::uint64_t, std::uint32_t> nameGroup;
     std::vector<LaunchAccumulator> byName;
     std::vector<std::uint32_t> groupOf(raw.size());
     for (std::size_t k = 0; k < raw.size(); ++k) {
-        const auto [it, added] = nameGroup.try_emplace(rawName[k].value, static_cast<std::uint32_t>(byName.size()));
+        const bool replay = raw[k].isReplay();
+        const auto key = replay ? (std::uint64_t(1) << 32) | std::uint32_t(raw[k].graphId) : rawName[k].value;
+        const auto [it, added] = nameGroup.try_emplace(key, static_cast<std::uint32_t>(byName.size()));
         if (added) {
             byName.emplace_back();
-            byName.back().group.name = std::string(trace.string(rawName[k]));
+            byName.back().group.name = replay ? graphName(raw[k].graphId) : std::string(trace.string(rawName[k]));
         }
         groupOf[k] = it->second;
         byName[it->second].delays.push_back(raw[k].delayNs);

@@ -12,9 +12,11 @@ namespace pyrometer::analysis {
 // Kernel launches: each device event matched with the runtime or driver call that launched it
 // (the same correlation id), and how long the GPU took to start it.
 
+// A graph replay (graphreplays.h) is one launch: its call, its first device event as the
+// kernel, its span (first start to last end) as the kernel's time, its first event's delay.
 struct Launch {
     std::int64_t correlation = -1;
-    EventRef kernel; // the kernel, memcpy or memset
+    EventRef kernel; // the kernel, memcpy or memset (a replay: its first)
     EventRef call;   // cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, cudaMemcpyAsync, ...
     trace::StringId kernelName; // in the trace's strings: one copy of a name for all its launches
     std::int32_t device = -1;
@@ -26,12 +28,15 @@ struct Launch {
     std::int64_t delayNs = 0;  // launch delay: kernel start - end of the call (may be < 0 for
                                // clocks that disagree; kept as measured)
     bool outlier = false;      // delay far above the median of its kernel name (see below)
+    std::int32_t graphId = -1; // a replay: its graph id (-1 when its events do not say)
+    std::uint32_t graphEvents = 0; // a replay: the device events it ran; 0 for an eager launch
+    bool isReplay() const { return graphEvents > 0; }
     bool operator==(const Launch &) const = default;
 };
 
 // A distribution of launch delays, call and kernel durations, per kernel name or per stream.
 struct LaunchGroup {
-    std::string name;         // the kernel's name; per stream: "cuda:0 stream 7"
+    std::string name;         // the kernel's name ("graph 590" for a graph's replays); per stream: "cuda:0 stream 7"
     std::int32_t device = -1; // per stream only
     std::int32_t stream = -1; // per stream only
     std::uint64_t count = 0;
@@ -135,6 +140,7 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop = nullptr
 std::string streamName(std::int32_t device, std::int32_t stream);
 
 // Launches whose kernel starts in range. Device events without a matching call are left out.
+// A graph replay counts once (per stream it ran on), grouped under its graph's name.
 // Median and p90 are nearest-rank (the median of an even count is the lower middle value);
 // means are truncated to whole ns. Queue points at the same ns are netted: a kernel that ends
 // at the very ns the next call starts does not make the queue one longer. A call that starts

@@ -1,5 +1,7 @@
 #include "core/analysis/roofline.h"
 
+#include "core/analysis/kernelnames.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -508,19 +510,6 @@ Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options, 
     return RooflineBuilder(index, options, stop).build();
 }
 
-std::string shortKernelName(std::string_view name)
-{
-    constexpr std::size_t kLongest = 80;
-    if (name.starts_with("void "))
-        name.remove_prefix(5);
-    // Its arguments repeat its template's types; a C++ name's '(' opens them.
-    if (const auto open = name.find('('); open != std::string_view::npos && open > 0)
-        name = name.substr(0, open);
-    if (name.size() <= kLongest)
-        return std::string(name);
-    return std::string(name.substr(0, kLongest - 1)) + "…";
-}
-
 std::string chainName(const RooflineChain &chain)
 {
     constexpr std::size_t kShown = 6; // a longer chain shows its first and last three
@@ -572,7 +561,7 @@ std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
         if (!row.known() || !row.roof || share < kMinShare)
             continue;
         const std::string where = row.launcher.empty() ? row.name + (row.shape.empty() ? "" : " " + row.shape)
-                                                       : "The kernel " + shortKernelName(row.name) + " (launched by " + row.launcher + ")";
+                                                       : "The kernel " + shortKernelName(row.name, 80) + " (launched by " + row.launcher + ")";
         if (row.bound == Bound::Memory && row.unit == WorkUnit::Matrix) {
             // A product below the ridge: its operands are too small for the matrix units to reuse.
             memory.push_back({RooflineFinding::Kind::FuseMemoryBound, row.name,

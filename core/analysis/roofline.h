@@ -130,8 +130,6 @@ struct RooflineFinding {
     bool operator==(const RooflineFinding &) const = default;
 };
 std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline);
-// A kernel's name without "void " and its argument list, at most 80 characters.
-std::string shortKernelName(std::string_view name);
 // "aten::add → aten::gelu → aten::mul"; the middle of a long chain elided.
 std::string chainName(const RooflineChain &chain);
 

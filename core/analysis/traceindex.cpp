@@ -185,7 +185,10 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
             if (!args || args->correlation < 0)
                 continue;
             EventRef owner;
-            if (!stack.empty() && end <= track.start[stack.back()] + track.duration[stack.back()])
+            // A graph replay's kernels were launched by no op of this step (they carry no External
+            // id): charging them to the annotation around cudaGraphLaunch would give it the GPU.
+            if (!stack.empty() && end <= track.start[stack.back()] + track.duration[stack.back()] &&
+                !isGraphLaunchName(trace.string(track.eventName[i])))
                 owner = {TrackId(t), EventIndex(stack.back())};
             launchByCorrelation.emplace(args->correlation, owner);
         }

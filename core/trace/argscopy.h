@@ -6,7 +6,7 @@
 
 namespace pyrometer::trace {
 
-// Appends from's args and collective args to to's, their strings re-interned by id (a map from
+// Appends from's args, collective and extra args to to's, their strings re-interned by id (a map from
 // from's string ids to to's), collective args re-indexed past to's args. Returns the index the
 // first of from's args got: add it to from's tracks' args indices. Capacity grows
 // geometrically, so that appending part after part stays linear.
@@ -30,6 +30,13 @@ std::uint32_t appendArgs(Trace &to, const Trace &from, RemapString id)
         collective.groupDesc = id(collective.groupDesc);
         collective.groupRanks = id(collective.groupRanks);
         to.collectiveArgs.emplace_back(base + index, collective);
+    }
+    for (auto [index, extra] : from.extraArgs) {
+        extra.kernelBackend = id(extra.kernelBackend);
+        extra.kernelHash = id(extra.kernelHash);
+        extra.kernelFile = id(extra.kernelFile);
+        extra.kernelKwargs = id(extra.kernelKwargs);
+        to.extraArgs.emplace_back(base + index, extra);
     }
     return base;
 }

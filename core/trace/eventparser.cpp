@@ -225,6 +225,20 @@ struct Impl {
         return Outcome::Ok;
     }
 
+    // An extra text arg: strings only, others are ignored.
+    Outcome readExtraText(od::value &value, StringId &out)
+    {
+        od::json_type type;
+        if (const auto error = value.type().get(type))
+            return fail(error);
+        if (type != od::json_type::string)
+            return Outcome::Ok;
+        if (const auto outcome = readStringId(value, out); outcome != Outcome::Ok)
+            return outcome;
+        raw.hasExtra = true;
+        return Outcome::Ok;
+    }
+
     StringId compactJson(std::string_view text)
     {
         // Shapes are written pretty-printed in newer traces; interning them without blanks
@@ -391,6 +405,31 @@ struct Impl {
                     raw.deviceId = static_cast<std::int32_t>(number);
                 else if (keyIs(key, "Device Type") && readInteger(v, number))
                     raw.deviceType = static_cast<std::int32_t>(number);
+                break;
+            case 'g':
+                if (keyIs(key, "graph id") && readInteger(v, number))
+                    raw.args.graphId = static_cast<std::int32_t>(number);
+                break;
+            case 'k':
+                if (key[1] == 'e' && (keyIs(key, "kernel_backend") || keyIs(key, "kernel_hash") ||
+                                      keyIs(key, "kernel_file") || keyIs(key, "kernel_kwargs"))) {
+                    auto &out = key[7] == 'b'   ? raw.extra.kernelBackend
+                                : key[7] == 'h' ? raw.extra.kernelHash
+                                : key[7] == 'f' ? raw.extra.kernelFile
+                                                : raw.extra.kernelKwargs;
+                    if (readExtraText(v, out) == Outcome::Fatal)
+                        return Outcome::Fatal;
+                    continue;
+                }
+                break;
+            case 'w':
+                if (keyIs(key, "wait_on_cuda_event_record_corr_id") && readInteger(v, number)) {
+                    raw.extra.waitOnCorrelation = number;
+                    raw.hasExtra = true;
+                } else if (keyIs(key, "wait_on_stream") && readInteger(v, number)) {
+                    raw.extra.waitOnStream = static_cast<std::int32_t>(number);
+                    raw.hasExtra = true;
+                }
                 break;
             case 'n':
                 if (keyIs(key, "name")) {

@@ -32,6 +32,8 @@ struct RawEventFields {
     bool hasArgs = false;
     CollectiveArgs collective;
     bool hasCollective = false;
+    ExtraArgs extra;
+    bool hasExtra = false;
 
     // [memory] fields
     std::int64_t bytes = 0;

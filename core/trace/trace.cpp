@@ -24,6 +24,17 @@ const CollectiveArgs *Trace::collective(TrackId trackId, EventIndex event) const
     return it != collectiveArgs.end() && it->first == index ? &it->second : nullptr;
 }
 
+const ExtraArgs *Trace::extra(TrackId trackId, EventIndex event) const
+{
+    const auto &t = track(trackId);
+    if (extraArgs.empty() || !event.isValid() || event.value >= t.size() || t.args[event.value] == Track::kNoArgs)
+        return nullptr;
+    const auto index = t.args[event.value];
+    const auto it = std::lower_bound(extraArgs.begin(), extraArgs.end(), index,
+                                     [](const auto &entry, std::uint32_t value) { return entry.first < value; });
+    return it != extraArgs.end() && it->first == index ? &it->second : nullptr;
+}
+
 std::uint64_t Trace::sliceCount() const
 {
     std::uint64_t count = 0;
@@ -78,7 +89,7 @@ std::size_t Trace::memoryBytes() const
 {
     std::size_t bytes = strings.memoryBytes() + args.capacity() * sizeof(EventArgs)
         + flows.capacity() * sizeof(Flow) + markers.capacity() * sizeof(Marker)
-        + collectiveArgs.capacity() * sizeof(collectiveArgs[0]);
+        + collectiveArgs.capacity() * sizeof(collectiveArgs[0]) + extraArgs.capacity() * sizeof(extraArgs[0]);
     for (const auto &t : tracks) {
         bytes += t.start.capacity() * 8 + t.duration.capacity() * 8 + t.eventName.capacity() * 4
             + t.category.capacity() * 4 + t.kind.capacity() + t.lane.capacity() * 2

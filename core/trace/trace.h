@@ -36,6 +36,9 @@ struct EventArgs {
     std::int64_t externalId = -1;
     std::int32_t device = -1;
     std::int32_t stream = -1;
+    // "graph id": the CUDA graph a replayed device event belongs to; 0 (eager) or -1 (absent)
+    // otherwise. Graph kernels carry the correlation id of the cudaGraphLaunch that replayed them.
+    std::int32_t graphId = -1;
     StringId inputDims;  // raw JSON text of "Input Dims" / "Input dims", e.g. [[1, 3], []]
     StringId inputTypes; // raw JSON text of "Input type"
     // Raw JSON text of "Concrete Inputs" (torch 2.x): the values of scalar and list arguments,
@@ -162,6 +165,21 @@ struct CollectiveArgs {
     bool operator==(const CollectiveArgs &) const = default;
 };
 
+// Args that few events carry, kept beside EventArgs by args index (as CollectiveArgs are).
+// Strings invalid and numbers -1 when absent.
+struct ExtraArgs {
+    // A compiled kernel's provenance on the op that launches it (torch.compile's Triton ops).
+    StringId kernelBackend; // "kernel_backend", e.g. "triton"
+    StringId kernelHash;    // "kernel_hash"
+    StringId kernelFile;    // "kernel_file": the generated source
+    StringId kernelKwargs;  // "kernel_kwargs", e.g. "XBLOCK=512"
+    // A cuda_sync "Wait Event" of newer torch: the correlation id of the cudaEventRecord whose
+    // event this stream waits for, and the stream that recorded it.
+    std::int64_t waitOnCorrelation = -1; // "wait_on_cuda_event_record_corr_id"
+    std::int32_t waitOnStream = -1;      // "wait_on_stream"
+    bool operator==(const ExtraArgs &) const = default;
+};
+
 // The figures `pyrometer-cli info` prints and the Overview shows.
 struct TraceInfo {
     std::filesystem::path file;
@@ -209,12 +227,15 @@ struct Trace {
     std::vector<Marker> markers;
     // Events with collective args, by their index into args (sorted): few events have them.
     std::vector<std::pair<std::uint32_t, CollectiveArgs>> collectiveArgs;
+    // Events with ExtraArgs, by their index into args (sorted).
+    std::vector<std::pair<std::uint32_t, ExtraArgs>> extraArgs;
 
     std::string_view string(StringId id) const { return strings.view(id); }
     const Track &track(TrackId id) const { return tracks[id.value]; }
     const Process &process(ProcessId id) const { return processes[id.value]; }
     const EventArgs *eventArgs(TrackId track, EventIndex event) const;
     const CollectiveArgs *collective(TrackId track, EventIndex event) const;
+    const ExtraArgs *extra(TrackId track, EventIndex event) const;
     std::uint64_t sliceCount() const;
 
     // Events of a track whose start lies in [from, to): an index range found by binary search.

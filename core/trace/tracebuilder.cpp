@@ -128,12 +128,14 @@ void TraceBuilder::addSlice(const RawEvent &event, SliceKind kind, std::int64_t 
     track.category.push_back(event.category);
     track.kind.push_back(kind);
     track.sourceOffset.push_back(event.sourceOffset);
-    if (event.hasArgs && (event.args != EventArgs() || event.hasCollective)) {
+    if (event.hasArgs && (event.args != EventArgs() || event.hasCollective || event.hasExtra)) {
         const auto index = static_cast<std::uint32_t>(m_trace->args.size());
         track.args.push_back(index);
         m_trace->args.push_back(event.args);
         if (event.hasCollective)
             m_trace->collectiveArgs.emplace_back(index, event.collective);
+        if (event.hasExtra)
+            m_trace->extraArgs.emplace_back(index, event.extra);
     } else {
         track.args.push_back(Track::kNoArgs);
     }

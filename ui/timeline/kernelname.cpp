@@ -1,5 +1,7 @@
 #include "ui/timeline/kernelname.h"
 
+#include "core/analysis/kernelnames.h"
+
 
 namespace pyrometer::ui::timeline {
 
@@ -107,6 +109,12 @@ std::string shorten(std::string_view name, int depth)
 
 std::string kernelLabel(std::string_view name)
 {
+    // A mangled name (CUPTI writes some so) is read as its demangled signature.
+    if (name.starts_with("_Z")) {
+        const auto readable = analysis::shortKernelName(name, 0);
+        if (!readable.starts_with("_Z"))
+            return shorten(readable, 0);
+    }
     return shorten(name, 0);
 }
 

@@ -2,6 +2,7 @@
 // and rooflines worked by hand: a GEMM and an elementwise op on an H100, an unknown device, an op
 // of unknown work, each op counted once.
 #include "analysistestutil.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/roofline.h"
 
 #include <QTemporaryDir>
@@ -398,10 +399,11 @@ private Q_SLOTS:
             QCOMPARE(row->timeNs, 30000);
         }
         // Findings name a kernel short, with its launching op.
-        QCOMPARE(shortKernelName("void at::native::vectorized_elementwise_kernel<4, float>(int, float*)"),
-                 std::string("at::native::vectorized_elementwise_kernel<4, float>"));
+        QCOMPARE(shortKernelName("void at::native::vectorized_elementwise_kernel<4, float>(int, float*)", 80),
+                 std::string("vectorized_elementwise_kernel<4, float>"));
         const std::string longName = "void cutlass::Kernel2<" + std::string(100, 'x') + ">(Params)";
-        QCOMPARE(shortKernelName(longName), "cutlass::Kernel2<" + std::string(62, 'x') + "…");
+        // 80 characters, the middle given way to one "…" (three bytes).
+        QCOMPARE(shortKernelName(longName, 80), "Kernel2<" + std::string(32, 'x') + "…" + std::string(38, 'x') + ">");
         // A CPU trace has no kernels.
         const auto cpu = loadText(dir, R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1,
             "ts": 1, "dur": 5, "args": {"Input Dims": [[4], [4], []], "Input type": ["float", "float", "Scalar"]}}]})");
