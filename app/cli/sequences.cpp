@@ -3,6 +3,7 @@
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kernelsequences.h"
 
 #include <iostream>
@@ -47,18 +48,23 @@ int runSequences(SequencesOptions options)
                             {"stream", s.stream},
                             {"occurrences", s.occurrences},
                             {"total_us", micros(s.totalNs)},
-                            {"gap_us", micros(s.gapNs)}});
+                            {"gap_us", micros(s.gapNs)},
+                            {"replayed_pct", s.replayedPct}});
         writeJson(std::cout, {{"rows", rows}});
         return kSuccess;
     }
     TextTable text;
-    text.header = {"length", "occurrences", "stream", "total us", "gaps us", "kernels", "ops"};
-    text.rightAligned = {true, true, true, true, true, false, false};
-    text.dropFirst = {"ops", "gaps us", "stream"};
-    for (const auto &s : sequences)
+    text.header = {"length", "occurrences", "stream", "total us", "gaps us", "graph %", "kernels", "ops"};
+    text.rightAligned = {true, true, true, true, true, true, false, false};
+    text.dropFirst = {"ops", "gaps us", "graph %", "stream"};
+    for (const auto &s : sequences) {
+        std::vector<std::string> names;
+        for (const auto &k : s.kernels)
+            names.push_back(options.format == Format::Csv ? k : analysis::shortKernelName(k, 48));
         text.rows.push_back({std::to_string(s.kernels.size()), std::to_string(s.occurrences), std::to_string(s.stream),
                              microsText(s.totalNs, options.format), microsText(s.gapNs, options.format),
-                             joined(s.kernels, " > "), joined(s.ops, " > ")});
+                             fixed(s.replayedPct, 0), joined(names, " > "), joined(s.ops, " > ")});
+    }
     writeTable(std::cout, text, options.format);
     return kSuccess;
 }

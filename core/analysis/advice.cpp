@@ -1,6 +1,9 @@
 #include "core/analysis/advice.h"
 
 #include "core/analysis/advicefixes.h"
+#include "core/analysis/graphadvice.h"
+#include "core/analysis/graphreplays.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kernelsequences.h"
 
 #include "core/analysis/kerneltable.h"
@@ -95,7 +98,7 @@ void dataLoaderRule(const std::vector<StepRow> &steps, const AdviceOptions &opti
 // the whole trace when it has no steps): one slow step, a warm-up or a checkpoint, is not a
 // pattern to act on.
 void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, const AdviceOptions &options,
-                 std::vector<Finding> &out)
+                 const GraphReplays &graphs, std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -103,6 +106,12 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
     int hits = 0, counted = 0;
     for (const auto &step : steps) {
         if (step.durationNs <= 0 || step.gpuBusyNs == 0)
+            continue;
+        // A step that captures a CUDA graph records its launches instead of running them: its
+        // GPU is idle by design.
+        if (std::any_of(graphs.captures.begin(), graphs.captures.end(), [&](const GraphCapture &c) {
+                return c.startNs < step.startNs + step.durationNs && c.endNs > step.startNs;
+            }))
             continue;
         ++counted;
         const auto stepIdle = step.durationNs - step.gpuBusyNs;
@@ -137,8 +146,10 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
          {},
          start,
          end,
-         "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove CPU-GPU "
-         "syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
+         graphs.any() ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+                        "CPU-GPU syncs between graph replays, or raise the batch size."
+                      : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+                        "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
 }
 
 void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::vector<Finding> &out)
@@ -194,7 +205,7 @@ void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::v
 }
 
 void kernelRules(const TraceIndex &index, const Platform &platform, const AdviceOptions &options,
-                 std::vector<Finding> &out)
+                 const GraphReplays &graphs, const LaunchCalls &calls, std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -212,8 +223,11 @@ void kernelRules(const TraceIndex &index, const Platform &platform, const Advice
         for (std::uint32_t i = 0; i < track.size(); ++i) {
             if (ti.kind[i] != EventKind::Kernel)
                 continue;
-            ++count;
             kernelNs += track.duration[i];
+            // A replayed graph launches its kernels at once: only eager ones cost a launch each.
+            if (graphs.any() && isGraphEvent(trace, calls, TrackId(t), i))
+                continue;
+            ++count;
             if (track.duration[i] < options.tinyKernelNs) {
                 ++tiny;
                 tinyNs += track.duration[i];
@@ -247,16 +261,21 @@ void kernelRules(const TraceIndex &index, const Platform &platform, const Advice
         out.push_back(
             {"tiny_kernels",
              "Many tiny kernels: the run is launch-bound",
-             std::to_string(tiny) + " of " + std::to_string(count) + " kernels run under " +
-                 std::to_string(options.tinyKernelNs / 1000) + " us, less than it takes to launch them",
+             std::to_string(tiny) + " of " + std::to_string(count) + (graphs.any() ? " eager" : "") +
+                 " kernels run under " + std::to_string(options.tinyKernelNs / 1000) +
+                 " us, less than it takes to launch them" +
+                 (graphs.any() ? " (kernels that CUDA graph replays ran are not counted)" : ""),
              {{"tiny_kernels", double(tiny), "count"},
               {"tiny_kernel_pct", 100.0 * double(tiny) / double(count), "%"},
               {"tiny_kernel_us", static_cast<double>(tinyNs) / 1000.0, "us"}},
              {},
              trace.info.spanStart,
              trace.info.spanEnd,
-             "Cut launches: torch.compile (mode=\"reduce-overhead\" adds CUDA graphs), capture the step with CUDA "
-             "graphs, fuse elementwise ops, use foreach/fused optimizers, or raise the batch size."});
+             graphs.any()
+                 ? "Cut the eager launches between graph replays: capture them into the graph too (the code that "
+                   "launches them runs outside the captured region), fuse elementwise ops, or raise the batch size."
+                 : "Cut launches: torch.compile (mode=\"reduce-overhead\" adds CUDA graphs), capture the step with "
+                   "CUDA graphs, fuse elementwise ops, use foreach/fused optimizers, or raise the batch size."});
     }
     if (tensorCores && kernelNs > 0 &&
         static_cast<double>(nchwNs) > options.slowKernelFraction * static_cast<double>(kernelNs)) {
@@ -426,21 +445,25 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
 
 // A run of kernels that repeats, with the GPU idle between them for a good part of their own
 // time: launch-bound work that a fused kernel or a CUDA graph runs at once.
-void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
+void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, bool replaysGraphs,
+                         std::vector<Finding> &out)
 {
     SequenceOptions sequenceOptions;
     sequenceOptions.minLength = 3;
-    sequenceOptions.top = 1;
+    sequenceOptions.top = 8;
     const auto sequences = findKernelSequences(index, sequenceOptions);
-    if (sequences.empty())
+    // A run that graph replays launch is launched at once already (graphadvice.h judges those).
+    const auto eager = std::find_if(sequences.begin(), sequences.end(),
+                                    [](const KernelSequence &s) { return s.replayedPct < 50.0; });
+    if (eager == sequences.end())
         return;
-    const auto &s = sequences.front();
+    const auto &s = *eager;
     if (s.totalNs <= 0 || static_cast<double>(s.gapNs) < options.repeatedGapFraction * static_cast<double>(s.totalNs))
         return;
     const auto &info = index.trace->info;
     out.push_back({"repeated_kernels",
                    "A run of kernels repeats, with the GPU waiting between them",
-                   "The same " + std::to_string(s.kernels.size()) + " kernels (from " + s.kernels.front() + ") run " +
+                   "The same " + std::to_string(s.kernels.size()) + " kernels (from " + shortKernelName(s.kernels.front(), 80) + ") run " +
                        std::to_string(s.occurrences) + " times on stream " + std::to_string(s.stream) + ": " +
                        formatDuration(s.totalNs) + " of kernels with " + formatDuration(s.gapNs) + " idle between them",
                    {{"length", double(s.kernels.size()), "count"},
@@ -450,9 +473,12 @@ void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, 
                    {},
                    info.spanStart,
                    info.spanEnd,
-                   "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's Sequences "
-                   "tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or torch.compile "
-                   "mode=\"reduce-overhead\")."});
+                   replaysGraphs
+                       ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+                         "Sequences tab) or move it inside the captured region, so the graph replays it too."
+                       : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+                         "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "
+                         "torch.compile mode=\"reduce-overhead\")."});
 }
 
 } // namespace
@@ -463,18 +489,21 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     const auto steps = stepsOrTrace(index);
     if (stop && stop->stopRequested())
         return {};
+    const auto calls = index.hasDevice ? graphLaunchCalls(index, stop) : LaunchCalls{};
+    const auto graphs = index.hasDevice ? buildGraphReplays(index, calls, {}, stop) : GraphReplays{};
     dataLoaderRule(steps, options, findings);
     syncRule(index, steps, findings);
-    gpuIdleRule(index, steps, options, findings);
+    gpuIdleRule(index, steps, options, graphs, findings);
     const auto platform = platformOf(index.trace->info, index.hasDevice);
-    kernelRules(index, platform, options, findings);
+    kernelRules(index, platform, options, graphs, calls, findings);
+    graphReplayRule(index, graphs, findings);
     if (stop && stop->stopRequested())
         return {};
     dominantOpRule(index, options, findings);
     churnRule(index, steps, options, findings);
     optimizerRule(index, platform, findings);
     if (index.hasDevice)
-        repeatedKernelsRule(index, options, findings);
+        repeatedKernelsRule(index, options, graphs.any(), findings);
     return findings;
 }
 

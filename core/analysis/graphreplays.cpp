@@ -122,7 +122,7 @@ GraphReplays buildGraphReplays(const TraceIndex &index, const LaunchCalls &calls
                 r.correlation = correlation;
                 r.device = device;
                 r.stream = stream;
-                r.call = calls.of(ref);
+                r.call = ref.track.value < calls.byTrack.size() ? calls.of(ref) : EventRef{};
                 r.first = ref;
                 r.startNs = track.start[i];
                 r.endNs = track.start[i] + ns;

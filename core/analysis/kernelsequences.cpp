@@ -26,7 +26,14 @@
 // rotation that occurs most often, of equals the one that occurs first in the stream (where the
 // cycle was entered), with its own count. A run that is a shorter run repeated ("A B C A B C")
 // is that run's cycle again, and is left out when the shorter one may be reported (minLength).
+//
+// Windows of one longer cycle (a 20-kernel CUDA graph replayed, seen through runs of at most 16)
+// are not rotations of each other, and each occurs as often. Rows are therefore taken in rank
+// order, each counting only its occurrences on kernels that no row before it holds: a window of
+// a cycle already reported keeps too few, and the rows' times add up to at most the kernels'.
 #include "core/analysis/kernelsequences.h"
+
+#include "core/analysis/graphreplays.h"
 
 #include <algorithm>
 #include <limits>
@@ -427,20 +434,65 @@ std::vector<KernelSequence> findKernelSequences(const TraceIndex &index, const S
         return {};
     const auto &trace = *index.trace;
     const auto streams = collectStreams(index, options.range);
-    Ranking ranking(options.top);
+    // More candidates than rows: those whose kernels a better row already holds give way.
+    Ranking ranking(options.top > 0 ? options.top * 8 + 64 : 0);
     for (std::uint32_t s = 0; s < streams.size(); ++s) {
         if (!countRuns(trace, streams[s], s, options, ranking, stop))
             return {};
     }
+    const auto calls = graphLaunchCalls(index, stop);
+    std::vector<std::vector<char>> claimed(streams.size());
+    const auto nameOf = [&](const EventRef &ref) { return trace.track(ref.track).eventName[ref.event.value]; };
     std::vector<KernelSequence> result;
-    for (const auto &c : ranking.take()) {
+    for (auto c : ranking.take()) {
+        if (options.top > 0 && result.size() >= options.top)
+            break;
+        if (stop && stop->stopRequested())
+            return {};
         const auto &stream = streams[c.stream];
+        // Its occurrences on kernels no better row holds, non-overlapping, from the left: a
+        // rotation or window of a longer cycle already reported finds few, and the rows' times
+        // add up to at most the kernels' time.
+        auto &taken = claimed[c.stream];
+        taken.resize(stream.kernels.size(), 0);
+        std::vector<std::uint32_t> found;
+        for (std::size_t i = 0; i + c.length <= stream.kernels.size();) {
+            std::uint32_t k = 0;
+            while (k < c.length && !taken[i + k] && nameOf(stream.kernels[i + k]) == nameOf(stream.kernels[c.first + k]))
+                ++k;
+            if (k == c.length) {
+                found.push_back(static_cast<std::uint32_t>(i));
+                i += c.length;
+            } else {
+                ++i;
+            }
+        }
+        if (found.size() < std::max<std::uint64_t>(1, options.minOccurrences))
+            continue;
+        c.count = found.size();
+        c.totalNs = c.gapNs = 0;
+        std::uint64_t replayed = 0;
+        for (const auto i : found) {
+            for (std::uint32_t k = 0; k < c.length; ++k) {
+                const auto &ref = stream.kernels[i + k];
+                const auto &track = trace.track(ref.track);
+                taken[i + k] = 1;
+                c.totalNs += track.duration[ref.event.value];
+                if (k + 1 < c.length) {
+                    const auto &next = stream.kernels[i + k + 1];
+                    c.gapNs += std::max<std::int64_t>(0, trace.track(next.track).start[next.event.value] -
+                                                             track.end(ref.event));
+                }
+                replayed += isGraphEvent(trace, calls, ref.track, ref.event.value) ? 1 : 0;
+            }
+        }
         KernelSequence sequence;
         sequence.device = stream.device;
         sequence.stream = stream.stream;
         sequence.occurrences = c.count;
         sequence.totalNs = c.totalNs;
         sequence.gapNs = c.gapNs;
+        sequence.replayedPct = 100.0 * double(replayed) / double(c.count * c.length);
         for (std::uint32_t k = 0; k < c.length; ++k) {
             const auto &ref = stream.kernels[c.first + k];
             sequence.kernels.emplace_back(trace.string(trace.track(ref.track).eventName[ref.event.value]));

@@ -18,6 +18,7 @@ struct KernelSequence {
     std::uint64_t occurrences = 0; // non-overlapping repeats on that stream
     std::int64_t totalNs = 0;      // the kernels' time over every occurrence
     std::int64_t gapNs = 0;        // summed idle time between the kernels inside the runs
+    double replayedPct = 0;        // of its kernels' runs, those CUDA graph replays ran
     bool operator==(const KernelSequence &) const = default;
 };
 
@@ -31,7 +32,8 @@ struct SequenceOptions {
 };
 
 // The most frequent runs (by occurrences x length, then time), a run dropped when a longer one
-// of as many occurrences contains it. Kernels only: memcpy and memset neither join nor break a
+// of as many occurrences contains it; each row counts only occurrences on kernels no row ranked
+// before it holds, so rows never count a kernel twice. Kernels only: memcpy and memset neither join nor break a
 // run (rules in kernelsequences.cpp).
 std::vector<KernelSequence> findKernelSequences(const TraceIndex &index, const SequenceOptions &options = {},
                                                 const StopToken *stop = nullptr);

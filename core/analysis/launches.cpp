@@ -140,7 +140,8 @@ std::string describeQueues(const QueueSummary &summary)
 
 std::string streamName(std::int32_t device, std::int32_t stream)
 {
-    auto name = "stream " + std::to_string(stream);
+    auto name = stream >= kFirstLogicalLane ? "lane " + std::to_string(stream - kFirstLogicalLane)
+                                            : "stream " + std::to_string(stream);
     return device >= 0 ? "cuda:" + std::to_string(device) + " " + name : name;
 }
 

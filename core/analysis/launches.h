@@ -135,8 +135,12 @@ struct LaunchCalls {
 };
 LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop = nullptr);
 
-// The name of a stream in tables: "cuda:0 stream 7" ("stream 7" when the device is unknown).
-// ROCm traces say "cuda" too, as torch names its HIP devices.
+// Newer torch puts a graph's kernels on logical lanes, "stream" ids from 100000 up: lane N.
+inline constexpr std::int32_t kFirstLogicalLane = 100000;
+
+// The name of a stream in tables: "cuda:0 stream 7" ("stream 7" when the device is unknown;
+// "cuda:0 lane 2" for logical lane 100002). ROCm traces say "cuda" too, as torch names its HIP
+// devices.
 std::string streamName(std::int32_t device, std::int32_t stream);
 
 // Launches whose kernel starts in range. Device events without a matching call are left out.

@@ -2,11 +2,13 @@
 
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/idlecauses.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kernelsequences.h"
 #include "core/analysis/kerneltypes.h"
 #include "core/analysis/launches.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -175,16 +177,26 @@ Section sequencesSection(const analysis::TraceIndex &index, const std::string &p
         section.paragraphs.push_back("No run of kernels repeats three times or more on a stream.");
         return section;
     }
-    section.paragraphs.push_back("Runs of consecutive kernels that repeat on a stream: candidates for fusion "
-                                 "(torch.compile) or CUDA graphs, which launch a whole run at once.");
-    Table table{
-        "", {"Kernels", "Length", "Repeats", "Time", "Gaps inside"}, {false, true, true, true, true}, {}, {true}};
+    const bool replayed = std::any_of(sequences.begin(), sequences.end(),
+                                      [](const analysis::KernelSequence &s) { return s.replayedPct >= 50.0; });
+    section.paragraphs.push_back(
+        replayed ? "Runs of consecutive kernels that repeat on a stream. Those a CUDA graph replays (Graph %) are "
+                   "launched at once already: what is left to gain there is fusing them (torch.compile) and the "
+                   "gaps inside the replay; the others are candidates for fusion or for capture into the graph."
+                 : "Runs of consecutive kernels that repeat on a stream: candidates for fusion (torch.compile) or "
+                   "CUDA graphs, which launch a whole run at once.");
+    Table table{"",
+                {"Kernels", "Length", "Repeats", "Time", "Gaps inside", "Graph %"},
+                {false, true, true, true, true, true},
+                {},
+                {true}};
     for (const auto &s : sequences) {
         std::string names;
         for (const auto &k : s.kernels)
-            names += (names.empty() ? "" : " > ") + k;
+            names += (names.empty() ? "" : " > ") + analysis::shortKernelName(k, 64);
         table.rows.push_back({names, std::to_string(s.kernels.size()), std::to_string(s.occurrences),
-                              formatDuration(s.totalNs, options.timeUnit), formatDuration(s.gapNs, options.timeUnit)});
+                              formatDuration(s.totalNs, options.timeUnit), formatDuration(s.gapNs, options.timeUnit),
+                              std::to_string(std::lround(s.replayedPct))});
     }
     section.tables.push_back(std::move(table));
     return section;
