@@ -13,7 +13,7 @@
 namespace pyrometer::cli {
 namespace {
 
-enum class LaunchRows { Launch, Kernel, Stream };
+enum class LaunchRows { Launch, Kernel, Stream, Graph };
 
 struct LaunchesOptions {
     std::string trace;
@@ -39,7 +39,56 @@ nlohmann::json groupJson(const analysis::LaunchGroup &g)
     return json;
 }
 
-void writeJsonStats(const analysis::LaunchStats &stats, const trace::Trace &trace, std::size_t top)
+nlohmann::json graphsJson(const analysis::GraphReplays &graphs, const trace::Trace &trace)
+{
+    nlohmann::json rows = nlohmann::json::array(), captures = nlohmann::json::array();
+    for (const auto &g : graphs.graphs)
+        rows.push_back({{"graph_id", g.graphId},
+                        {"device", g.device},
+                        {"stream", g.stream},
+                        {"replays", g.replays},
+                        {"kernels", g.events},
+                        {"span_us", micros(g.spanNs)},
+                        {"busy_us", micros(g.busyNs)},
+                        {"gap_us", micros(g.gapNs())},
+                        {"first_kernel_delay_median_us", micros(g.delayMedianNs)},
+                        {"longest_kernel", g.longestKernel},
+                        {"longest_kernel_us", micros(g.longestKernelNs)}});
+    for (const auto &c : graphs.captures)
+        captures.push_back({{"start_us", micros(c.startNs)},
+                            {"end_us", micros(c.endNs)},
+                            {"calls", c.calls},
+                            {"thread", trace.track(c.begin.track).name}});
+    return {{"graphs", rows},
+            {"captures", captures},
+            {"replays", graphs.replays.size()},
+            {"graph_events", graphs.graphEvents},
+            {"eager_events", graphs.eagerEvents},
+            {"graph_device_us", micros(graphs.graphDeviceNs)},
+            {"eager_device_us", micros(graphs.eagerDeviceNs)},
+            {"gap_inside_replays_us", micros(graphs.gapInsideNs)}};
+}
+
+TextTable graphTable(const analysis::GraphReplays &graphs, Format format, std::size_t top)
+{
+    TextTable text;
+    text.header = {"graph", "stream", "replays", "kernels", "span us", "busy us", "gaps us", "delay us",
+                   "longest kernel"};
+    text.rightAligned = {false, true, true, true, true, true, true, true, false};
+    text.dropFirst = {"longest kernel", "delay us", "kernels", "span us"};
+    for (const auto &g : graphs.graphs) {
+        if (top > 0 && text.rows.size() >= top)
+            break;
+        text.rows.push_back({analysis::graphName(g.graphId), std::to_string(g.stream), std::to_string(g.replays),
+                             std::to_string(g.events), microsText(g.spanNs, format), microsText(g.busyNs, format),
+                             microsText(g.gapNs(), format), microsText(g.delayMedianNs, format),
+                             format == Format::Csv ? g.longestKernel : analysis::shortKernelName(g.longestKernel, 64)});
+    }
+    return text;
+}
+
+void writeJsonStats(const analysis::LaunchStats &stats, const analysis::GraphReplays &graphs,
+                    const trace::Trace &trace, std::size_t top)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto &l : stats.launches) {
@@ -84,7 +133,8 @@ void writeJsonStats(const analysis::LaunchStats &stats, const trace::Trace &trac
                             {"max_length", stats.queue.maxLength},
                             {"window_us", micros(stats.queue.windowNs)},
                             {"empty_us", micros(stats.queue.emptyNs)},
-                            {"idle_share", stats.queue.emptyShare()}}}});
+                            {"idle_share", stats.queue.emptyShare()}}},
+                          {"cuda_graphs", graphsJson(graphs, trace)}});
 }
 
 TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &input, Format format, std::size_t top)
@@ -142,8 +192,21 @@ int runLaunches(const LaunchesOptions &options)
     if (!range)
         return kBadInput;
     const auto stats = analysis::buildLaunchStats(*input->index, *range);
+    const auto graphs = analysis::buildGraphReplays(*input->index, *range);
     if (options.format == Format::Json) {
-        writeJsonStats(stats, *input->trace, options.top);
+        writeJsonStats(stats, graphs, *input->trace, options.top);
+        return kSuccess;
+    }
+    if (options.by == LaunchRows::Graph) {
+        writeTable(std::cout, graphTable(graphs, options.format, options.top), options.format);
+        if (options.format != Format::Csv) {
+            std::cout << '\n';
+            writeText(std::cout,
+                      std::to_string(graphs.replays.size()) + " replays ran " + std::to_string(graphs.graphEvents) +
+                          " device events; " + std::to_string(graphs.eagerEvents) + " were launched one by one; " +
+                          std::to_string(graphs.captures.size()) + " captures.",
+                      options.format);
+        }
         return kSuccess;
     }
     if (options.by == LaunchRows::Launch) {
@@ -157,8 +220,8 @@ int runLaunches(const LaunchesOptions &options)
         for (const auto &q : stats.queues)
             writeText(std::cout,
                       "Queue of device " + std::to_string(q.device) + " stream " + std::to_string(q.stream) +
-                          ": at most " + std::to_string(q.maxLength) + " launched kernels waiting, at " +
-                          microsText(q.maxAtNs, options.format) + " us",
+                          ": at most " + std::to_string(q.maxLength) + " launches waiting, " +
+                          instantText(q.maxAtNs, *input, options.format) + " us after the trace start",
                       options.format);
         writeText(std::cout, analysis::describeQueues(stats.queue), options.format);
     }
@@ -173,8 +236,12 @@ void setupLaunches(CLI::App &command, int *exitCode)
     command.add_option("TRACE", options->trace, "A .json or .json.gz trace, or a TensorBoard log directory")
         ->required();
     addChoiceOption(command, "--by", options->by,
-                    {{"launch", LaunchRows::Launch}, {"kernel", LaunchRows::Kernel}, {"stream", LaunchRows::Stream}},
-                    "Tables: every launch, or their distributions per kernel name or per stream (json has all)");
+                    {{"launch", LaunchRows::Launch},
+                     {"kernel", LaunchRows::Kernel},
+                     {"stream", LaunchRows::Stream},
+                     {"graph", LaunchRows::Graph}},
+                    "Tables: every launch, their distributions per kernel name or per stream, or the CUDA graphs "
+                    "and their replays (json has all)");
     addCountOption(command, "--top", options->top, 1, "Only the first N rows", false);
     addRangeOption(command, &options->range);
     addFormatOption(command, &options->format);

@@ -5,6 +5,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/variantoptions.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/roofline.h"
 #include "core/engine/layerrooflines.h"
 #include "core/torch/cpuroof.h"
@@ -251,6 +252,8 @@ int runRoofline(const RooflineCliOptions &options)
             if (options.byKernel) {
                 r["kernel"] = row.name;
                 r["launching_op"] = row.launcher;
+                if (!row.source.empty())
+                    r["kernel_source"] = row.source;
                 r["device_index"] = row.device;
                 r["stream"] = row.stream;
             } else {
@@ -286,7 +289,9 @@ int runRoofline(const RooflineCliOptions &options)
         text.rightAligned[1] = false;
     text.dropFirst = {"input dims", "launching op", "GB/s", "MB", "calls", "roof", "GFLOP"};
     for (const auto &row : roofline.rows) {
-        std::vector<std::string> cells{row.name};
+        std::vector<std::string> cells{options.byKernel && options.format != Format::Csv
+                                           ? analysis::shortKernelName(row.name, 96)
+                                           : row.name};
         if (options.byShape)
             cells.push_back(row.shape);
         if (options.byKernel)

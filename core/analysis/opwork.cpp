@@ -583,15 +583,40 @@ WorkUnit opUnit(std::string_view name)
     return WorkUnit::Vector;
 }
 
+namespace {
+
+// torch.compile's generated pointwise and reduction kernels (Inductor's triton_poi_, triton_red_,
+// triton_per_ ops): their tensor arguments are every buffer they read or write, outputs
+// included, so each is moved once; one operation per element of the largest is a lower bound
+// on their FLOPs. Templates (triton_tem_: GEMMs and the like) have no formula.
+const Handler *generatedKernelHandler(std::string_view name)
+{
+    static const Handler generated{[](Call &call) {
+                                       double largest = 0;
+                                       for (const auto &arg : call.args)
+                                           if (arg.tensor)
+                                               largest = std::max(largest, elementsOf(arg.shape));
+                                       return Found{largest, true};
+                                   },
+                                   WorkUnit::Vector};
+    for (const std::string_view prefix : {"triton_poi_", "triton_red_", "triton_per_"})
+        if (name.starts_with(prefix))
+            return &generated;
+    return nullptr;
+}
+
+} // namespace
+
 OpWork opWork(std::string_view name, std::string_view inputDims, std::string_view inputTypes, std::string_view concrete)
 {
     OpWork work;
     const auto &table = handlers();
-    const auto handler = table.find(name);
-    if (handler == table.end())
+    const auto found = table.find(name);
+    const Handler *handler = found != table.end() ? &found->second : generatedKernelHandler(name);
+    if (!handler)
         return work;
     work.hasFormula = true;
-    work.unit = handler->second.unit;
+    work.unit = handler->unit;
     auto args = parseArgs(inputDims, inputTypes, concrete);
     if (!args)
         return work;
@@ -600,9 +625,9 @@ OpWork opWork(std::string_view name, std::string_view inputDims, std::string_vie
     if (!first)
         return work;
     work.dtype = first->type;
-    const auto found = handler->second.work(call);
-    work.flops = found.flops;
-    if (!found.outputsKnown)
+    const auto result = handler->work(call);
+    work.flops = result.flops;
+    if (!result.outputsKnown)
         return work;
     double bytes = 0;
     for (const auto &arg : call.args)

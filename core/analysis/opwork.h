@@ -46,6 +46,9 @@ struct OpWork {
 //   the tensor arguments; the backward forms of these cost their forward's FLOPs per gradient
 //   element and write one gradient.
 // - sum and mean: output from the reduced dims and keepdim in Concrete Inputs.
+// - torch.compile's generated pointwise and reduction kernels (triton_poi_, triton_red_,
+//   triton_per_ ops): every tensor argument is a buffer read or written once (outputs are among
+//   them); FLOPs are the largest buffer's elements, one operation each, a lower bound.
 OpWork opWork(std::string_view name, std::string_view inputDims, std::string_view inputTypes, std::string_view concrete);
 
 // The minimum bytes of a call a model engine recorded (its tensors with their element sizes, its

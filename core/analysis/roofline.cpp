@@ -386,6 +386,7 @@ private:
                 ++perCall(op);
         });
         std::map<std::pair<Key, std::string>, std::int64_t> launcherNs;
+        std::map<std::pair<Key, std::string>, EventRef> launcherOp; // a call of each, for its provenance
         forEachDeviceEvent([&](EventRef event, EventRef launch) {
             const auto [op, known] = owner(launch);
             if (!inScope(op))
@@ -401,6 +402,7 @@ private:
                 addWork(sum, m_cache.work(m_trace.track(op.track), op.event.value));
             addTime(sum, event, ns);
             launcherNs[{key, std::string(nameOf(op))}] += ns;
+            launcherOp.try_emplace({key, std::string(nameOf(op))}, op);
             m_result.totalNs += ns;
             if (alone)
                 m_result.knownNs += ns;
@@ -410,7 +412,15 @@ private:
             auto &best = most[key.first];
             if (ns > best) {
                 best = ns;
-                m_sums[key.first].row.launcher = key.second;
+                auto &row = m_sums[key.first].row;
+                row.launcher = key.second;
+                row.source.clear();
+                const auto op = launcherOp[key];
+                if (const auto *extra = op.isValid() ? m_trace.extra(op.track, op.event) : nullptr;
+                    extra && extra->kernelHash.isValid())
+                    row.source = std::string(m_trace.string(extra->kernelBackend)) + " " +
+                                 std::string(m_trace.string(extra->kernelHash)) + " " +
+                                 std::string(m_trace.string(extra->kernelFile));
             }
         }
     }

@@ -71,6 +71,8 @@ struct RooflineRow {
     // byKernel rows: the op that launched most of its known time (or of its time, when unknown),
     // and the kernel's device and stream.
     std::string launcher;
+    // byKernel rows of a generated kernel: "triton HASH FILE" from its launching op's args.
+    std::string source;
     std::int32_t device = -1;
     std::int32_t stream = -1;
     bool known() const { return flops >= 0; }

@@ -7,6 +7,7 @@
 #include "core/report/stepsummary.h"
 
 #include "core/analysis/advice.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
 #include "core/analysis/stepcolors.h"
@@ -206,13 +207,39 @@ Section kernelsSection(const analysis::KernelTable &kernels, const std::string &
         section.paragraphs.push_back("The trace has no GPU kernels, memcpy or memset.");
         return section;
     }
+    // CUDA graphs and generated source only where the trace has them: most traces have neither.
+    const bool graphs = std::any_of(kernels.rows.begin(), kernels.rows.end(),
+                                    [](const analysis::KernelRow &k) { return k.graphCount > 0; });
+    const bool sources = std::any_of(kernels.rows.begin(), kernels.rows.end(),
+                                     [](const analysis::KernelRow &k) { return !k.hash.empty(); });
     Table table{"", {"Kernel", "Kind", "Count", "Total", "Average", "%", "Launched by"},
                 {false, false, true, true, true, true, false}, {}, {true, false, false, false, false, false, true}};
+    if (graphs) {
+        table.header.push_back("CUDA graphs");
+        table.rightAligned.push_back(false);
+        table.names.push_back(false);
+    }
+    if (sources) {
+        table.header.push_back("Generated source");
+        table.rightAligned.push_back(false);
+        table.names.push_back(true);
+    }
     for (const auto &kernel : kernels.rows) {
-        table.rows.push_back({kernel.name, std::string(analysis::kindName(kernel.kind)), std::to_string(kernel.count),
-                              formatDuration(kernel.totalNs, options.timeUnit),
-                              formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
-                              kernel.launchOp});
+        std::vector<std::string> row{analysis::demangledKernelName(kernel.name), std::string(analysis::kindName(kernel.kind)),
+                                     std::to_string(kernel.count), formatDuration(kernel.totalNs, options.timeUnit),
+                                     formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
+                                     kernel.launchOp};
+        if (graphs) {
+            std::string ids;
+            for (std::size_t g = 0; g < kernel.graphIds.size() && g < 4; ++g)
+                ids += (g ? ", " : "") + std::to_string(kernel.graphIds[g]);
+            if (kernel.graphIds.size() > 4)
+                ids += ", … (" + std::to_string(kernel.graphIds.size()) + " graphs)";
+            row.push_back(ids);
+        }
+        if (sources)
+            row.push_back(kernel.hash.empty() ? std::string() : kernel.backend + " " + kernel.hash + " " + kernel.file);
+        table.rows.push_back(std::move(row));
     }
     section.tables.push_back(std::move(table));
     return section;

@@ -10,6 +10,8 @@
 
 #include "clitestutil.h"
 
+#include <QSet>
+
 #include <cmath>
 
 using namespace pyrometer::testing;
@@ -21,6 +23,8 @@ const QString kGoldens = QStringLiteral(PYROMETER_FIXTURES_DIR "/analysis/");
 const QString kBert = kTraces + "gaunernst_bert-small-uncased__1016001.json.gz";
 const QString kAlexnet = kTraces + "benchmark_result_2869224_1695835535_trace.json.gz";
 const QString kResnet = kTraces + "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const QString kVllm = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_gb10_cudagraphs.pt.trace.json.gz");
+const QString kXdit = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/xdit_sd35_mi300x_compile.json.gz");
 
 QJsonObject json(const QStringList &arguments)
 {
@@ -246,7 +250,8 @@ private Q_SLOTS:
         const auto launches = runCli({"launches", kAlexnet}, "120");
         QCOMPARE(launches.exitCode, 0);
         QVERIFY(launches.out.contains("median delay us"));
-        QVERIFY(launches.out.contains("launched kernels waiting"));
+        QVERIFY(launches.out.contains("launches waiting"));
+        QVERIFY(launches.out.contains("us after the trace start"));
         QVERIFY(!launches.out.contains("total delay"));
         QVERIFY2(launches.out.contains("CPU-bound: while work was queued"), qPrintable(launches.out));
         const auto path = runCli({"critical-path", kBert}, "120");
@@ -256,6 +261,54 @@ private Q_SLOTS:
         const auto idle = runCli({"idle", kBert}, "120");
         QCOMPARE(idle.exitCode, 0);
         QVERIFY(idle.out.contains("host wait"));
+    }
+
+    // A trace that replays CUDA graphs, through every subcommand that reads launches: replays
+    // counted once, graph ids in the kernels' JSON, graph-aware advice, readable names.
+    void cudaGraphsOnTheCommandLine()
+    {
+        const auto graphs = runCli({"launches", kVllm, "--by", "graph"}, "200");
+        QCOMPARE(graphs.exitCode, 0);
+        QVERIFY2(graphs.out.contains("graph 590"), qPrintable(graphs.out));
+        QVERIFY(graphs.out.contains("650 replays ran 12820 device events; 2310 were launched one by one"));
+        const auto launches = json({"launches", kVllm, "--format", "json"});
+        QCOMPARE(launches["cuda_graphs"].toObject()["replays"].toInt(), 650);
+        QCOMPARE(launches["cuda_graphs"].toObject()["graphs"].toArray().size(), 65);
+        for (const auto &stream : launches["by_stream"].toArray())
+            QCOMPARE(stream.toObject()["count"].toInt(), stream.toObject()["stream"].toInt() == 7 ? 2950 : 10);
+        const auto kernels = json({"kernels", kVllm, "--format", "json"});
+        const auto top = kernels["rows"].toArray().first().toObject();
+        QCOMPARE(top["op"].toString(), QStringLiteral("graph replay"));
+        QCOMPARE(top["display_name"].toString(), QStringLiteral("device_kernel<GemmUniversal<\u2026>>"));
+        QVERIFY(top["graph_ids"].toArray().size() > 1);
+        QVERIFY(top["graph_count"].toInt() > 0);
+        const auto advise = runCli({"advise", kVllm, "--format", "json"});
+        QCOMPARE(advise.exitCode, 0);
+        QVERIFY(advise.out.contains("\"cuda_graphs\""));
+        QVERIFY(!advise.out.contains("reduce-overhead"));
+        const auto path = json({"critical-path", kVllm, "--format", "json"});
+        QVERIFY(path["device_us"].toDouble() > 0.95 * path["length_us"].toDouble());
+    }
+
+    // Triton ops name their kernels' provenance: 26 generated kernels on the xDiT trace.
+    void tritonProvenanceOnTheCommandLine()
+    {
+        const auto kernels = json({"kernels", kXdit, "--format", "json"});
+        QSet<QString> hashes;
+        for (const auto &row : kernels["rows"].toArray()) {
+            const auto r = row.toObject();
+            if (!r.contains("kernel_hash"))
+                continue;
+            QCOMPARE(r["backend"].toString(), QStringLiteral("triton"));
+            QVERIFY(r["kernel_file"].toString().endsWith(r["kernel_hash"].toString() + ".py"));
+            hashes.insert(r["kernel_hash"].toString());
+        }
+        QCOMPARE(hashes.size(), 26);
+        const auto roofline = json({"roofline", kXdit, "--by-kernel", "--format", "json"});
+        int sourced = 0;
+        for (const auto &row : roofline["rows"].toArray())
+            sourced += row.toObject().contains("kernel_source") ? 1 : 0;
+        QVERIFY(sourced > 0);
     }
 
     void badInputExitsTwo_data()

@@ -60,7 +60,8 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
       m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)), m_launchVerdict(new QLabel(this)),
       m_idle(new tables::TablePane(this)), m_path(new tables::TablePane(this)),
       m_sequences(new tables::TablePane(this)), m_step(new QComboBox(this)), m_pathKind(new QComboBox(this)),
-      m_pathMinimum(new QSpinBox(this)), m_pathSummary(new QLabel(this))
+      m_pathMinimum(new QSpinBox(this)), m_pathSummary(new QLabel(this)), m_graphs(new tables::TablePane(this)),
+      m_graphsSummary(new QLabel(this))
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -151,10 +152,26 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     sequencesLayout->setContentsMargins(0, 4, 0, 0);
     sequencesLayout->addWidget(caption(tr("<b>Kernel sequences that repeat</b> on a stream, with the ops that launched "
                                           "them: candidates for fusion (torch.compile) or CUDA graphs, which launch a "
-                                          "whole sequence at once."),
+                                          "whole sequence at once. Those a graph replays already (<i>In CUDA "
+                                          "graphs</i>) gain from fusion and from the gaps inside them only. No two "
+                                          "rows count a kernel twice."),
                                        sequences));
     sequencesLayout->addWidget(m_sequences, 1);
     m_tabs->addTab(sequences, tr("Sequences"));
+
+    auto *graphs = new QWidget(m_tabs);
+    auto *graphsLayout = new QVBoxLayout(graphs);
+    graphsLayout->setContentsMargins(0, 4, 0, 0);
+    graphsLayout->addWidget(caption(tr("<b>CUDA graphs</b> \u2014 each replay (one cudaGraphLaunch) is one launch: its "
+                                       "kernels, its span from first kernel start to last kernel end, the GPU's idle "
+                                       "time inside it, and its first kernel's delay after the launch call. Expand a "
+                                       "graph for its replays."),
+                                    graphs));
+    m_graphsSummary->setWordWrap(true);
+    m_graphsSummary->setTextFormat(Qt::RichText);
+    graphsLayout->addWidget(m_graphsSummary);
+    graphsLayout->addWidget(m_graphs, 1);
+    m_tabs->addTab(graphs, tr("CUDA graphs"));
 
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_tabs);
@@ -204,7 +221,7 @@ void GpuPage::showTrace(DocumentId id)
     m_traceId = document ? id : kNoDocument;
     if (!document) {
         m_data.reset();
-        for (auto *pane : {m_launches, m_streams, m_idle, m_path, m_sequences})
+        for (auto *pane : {m_launches, m_streams, m_idle, m_path, m_sequences, m_graphs})
             pane->setTree({});
         m_stack->setCurrentIndex(EmptyPage);
         return;
@@ -231,6 +248,8 @@ void GpuPage::showTrace(DocumentId id)
                                              : analysis::buildCriticalPath(index, data->steps[data->pathStep], 10, &stop);
             progress.reportPermille(800);
             data->sequences = analysis::findKernelSequences(index, {}, &stop);
+            progress.reportPermille(900);
+            data->graphs = analysis::buildGraphReplays(index, {}, &stop);
             if (stop.stopRequested())
                 return cancelled;
             return std::shared_ptr<const GpuData>(data);
@@ -259,18 +278,40 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
     using analysis::IdleCause;
     const auto &idle = m_data->idle->totalNs;
     m_summary->setText(
-        tr("%1 launches, %2 outliers &nbsp;\u00b7&nbsp; at most <b>%3</b> launched kernels waiting on "
+        tr("%1 launches%7, %2 outliers &nbsp;\u00b7&nbsp; at most <b>%3</b> launches waiting on "
            "one stream &nbsp;\u00b7&nbsp; idle in steps: host wait <b>%4</b>, kernel wait <b>%5</b>, other %6")
             .arg(l.launches.size())
             .arg(outliers)
             .arg(l.maxQueueLength)
             .arg(duration(idle[std::size_t(IdleCause::HostWait)]), duration(idle[std::size_t(IdleCause::KernelWait)]),
-                 duration(idle[std::size_t(IdleCause::Other)])));
+                 duration(idle[std::size_t(IdleCause::Other)]),
+                 m_data->graphs.replays.empty()
+                     ? QString()
+                     : tr(" (%1 of them CUDA graph replays)").arg(m_data->graphs.replays.size())));
     m_launchVerdict->setText(QString::fromStdString(analysis::describeQueues(l.queue)).toHtmlEscaped());
     m_launches->setTree(buildLaunchTree(l, false));
     m_streams->setTree(buildLaunchTree(l, true));
     m_idle->setTree(buildIdleTree(*m_data->idle));
     m_sequences->setTree(buildSequenceTree(m_data->sequences));
+    const auto &graphs = m_data->graphs;
+    m_graphs->setTree(buildGraphTree(graphs, m_data->index->trace->info.spanStart));
+    const auto deviceNs = graphs.graphDeviceNs + graphs.eagerDeviceNs;
+    m_graphsSummary->setText(
+        graphs.replays.empty()
+            ? (graphs.captures.empty() ? tr("No CUDA graph replays in this trace: every kernel was launched on its own.")
+                                       : tr("%n graph capture(s) and no replay: what the capture launched did not run.",
+                                            nullptr, int(graphs.captures.size())))
+            : tr("<b>%1</b> replays of <b>%2</b> graphs ran <b>%3</b> kernels, %4% of the GPU's time; %5 kernels were "
+                 "launched one by one (%6). The GPU idled <b>%7</b> inside replays.%8")
+                  .arg(graphs.replays.size())
+                  .arg(graphs.graphs.size())
+                  .arg(graphs.graphEvents)
+                  .arg(deviceNs > 0 ? 100.0 * double(graphs.graphDeviceNs) / double(deviceNs) : 0.0, 0, 'f', 1)
+                  .arg(graphs.eagerEvents)
+                  .arg(duration(graphs.eagerDeviceNs), duration(graphs.gapInsideNs))
+                  .arg(graphs.captures.empty() ? QString()
+                                               : tr(" %n capture(s) recorded graphs here.", nullptr,
+                                                    int(graphs.captures.size()))));
     m_step->clear();
     for (std::size_t i = 0; i < m_data->steps.size(); ++i) {
         const auto &s = m_data->steps[i];

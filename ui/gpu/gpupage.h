@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/graphreplays.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kernelsequences.h"
 #include "core/analysis/launches.h"
@@ -42,12 +43,13 @@ struct GpuData {
     std::size_t pathStep = 0;              // which of them the path is of (the longest span)
     analysis::CriticalPath path;
     std::vector<analysis::KernelSequence> sequences;
+    analysis::GraphReplays graphs; // CUDA graph replays and captures
 };
 
 // The GPU page, for one open trace: why the GPU waited and what to fuse or overlap. Launches
 // (each kernel's launch delay per kernel name and stream, the outliers, the queue of launched
 // kernels per stream), idle time per step and stream by cause, the critical path of a step with
-// what-ifs, and the kernel sequences that repeat. Rows and buttons show their events in the
+// what-ifs, the kernel sequences that repeat, and CUDA graphs: each graph's replays. Rows and buttons show their events in the
 // Timeline. Every figure is core/analysis's.
 class GpuPage final : public QWidget {
     Q_OBJECT
@@ -70,6 +72,8 @@ public:
     tables::TablePane *idlePane() const { return m_idle; }
     tables::TablePane *pathPane() const { return m_path; }
     tables::TablePane *sequencesPane() const { return m_sequences; }
+    tables::TablePane *graphsPane() const { return m_graphs; }
+    QLabel *graphsSummary() const { return m_graphsSummary; }
     QComboBox *stepChooser() const { return m_step; }
     QComboBox *pathKindChooser() const { return m_pathKind; } // item data: analysis::PathKindBits
     QSpinBox *pathMinimum() const { return m_pathMinimum; }   // µs
@@ -110,6 +114,8 @@ private:
     QComboBox *m_pathKind;
     QSpinBox *m_pathMinimum;
     QLabel *m_pathSummary;
+    tables::TablePane *m_graphs;
+    QLabel *m_graphsSummary;
     DocumentId m_traceId = kNoDocument;
     std::shared_ptr<const GpuData> m_data;
 };

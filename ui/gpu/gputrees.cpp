@@ -1,9 +1,13 @@
 #include "ui/gpu/gputrees.h"
 #include "ui/shell/displaytext.h"
 
+#include "core/analysis/kernelnames.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace pyrometer::ui::gpu {
 
@@ -14,6 +18,8 @@ namespace {
 
 QString streamLabel(std::int32_t device, std::int32_t stream)
 {
+    if (stream >= analysis::kFirstLogicalLane)
+        return QCoreApplication::translate("GpuTables", "GPU %1 lane %2").arg(device).arg(stream - analysis::kFirstLogicalLane);
     return QCoreApplication::translate("GpuTables", "GPU %1 stream %2").arg(device).arg(stream);
 }
 
@@ -148,24 +154,67 @@ TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequenc
                     {column::kStreamName, ColumnKind::Text, QStringLiteral("stream")},
                     {column::kTime, ColumnKind::Duration, QStringLiteral("total_us")},
                     {column::kGaps, ColumnKind::Duration, QStringLiteral("gap_us")},
+                    {column::kInGraphs, ColumnKind::Percent, QStringLiteral("replayed_pct")},
                     {column::kOp, ColumnKind::Text, QStringLiteral("op")}};
     tree.defaultSortColumn = 4;
     for (const auto &s : sequences) {
-        const QString first = s.kernels.empty() ? QString() : qs(s.kernels.front());
+        const QString first = s.kernels.empty() ? QString() : qs(analysis::shortKernelName(s.kernels.front(), 64));
         const QString title =
             QCoreApplication::translate("GpuTables", "%1 kernels from %2").arg(s.kernels.size()).arg(first);
         const int group =
             tree.addNode(-1,
                          {title, quint64(s.kernels.size()), quint64(s.occurrences), streamLabel(s.device, s.stream),
-                          qint64(s.totalNs), qint64(s.gapNs), QVariant()},
+                          qint64(s.totalNs), qint64(s.gapNs), s.replayedPct, QVariant()},
                          QString(), title);
         for (std::size_t k = 0; k < s.kernels.size(); ++k) {
             const QString kernel = qs(s.kernels[k]);
             tree.addNode(group,
-                         {kernel, QVariant(), QVariant(), QVariant(), QVariant(), QVariant(),
-                          k < s.ops.size() ? QVariant(qs(s.ops[k])) : QVariant()},
+                         {qs(analysis::shortKernelName(s.kernels[k])), QVariant(), QVariant(), QVariant(), QVariant(),
+                          QVariant(), QVariant(), k < s.ops.size() ? QVariant(qs(s.ops[k])) : QVariant()},
                          kernel, title + QLatin1Char('/') + kernel);
         }
+    }
+    return tree;
+}
+
+TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs)
+{
+    TableTree tree;
+    tree.columns = {{column::kGraph, ColumnKind::Text, QStringLiteral("graph")},
+                    {column::kStreamName, ColumnKind::Text, QStringLiteral("stream")},
+                    {column::kReplays, ColumnKind::Count, QStringLiteral("replays")},
+                    {column::kEvents, ColumnKind::Count, QStringLiteral("kernels")},
+                    {column::kStart, ColumnKind::Duration, QStringLiteral("start_us")},
+                    {column::kSpan, ColumnKind::Duration, QStringLiteral("span_us")},
+                    {column::kBusy, ColumnKind::Duration, QStringLiteral("busy_us")},
+                    {column::kGaps, ColumnKind::Duration, QStringLiteral("gap_us")},
+                    {column::kFirstDelay, ColumnKind::Duration, QStringLiteral("first_kernel_delay_us")},
+                    {column::kLongestKernel, ColumnKind::Text, QStringLiteral("longest_kernel")}};
+    tree.defaultSortColumn = 6; // graphs by busy time
+    std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t>, int> rowOf;
+    for (const auto &g : graphs.graphs) {
+        const QString name = qs(analysis::graphName(g.graphId));
+        const QString stream = streamLabel(g.device, g.stream);
+        rowOf[{g.graphId, g.device, g.stream}] =
+            tree.addNode(-1,
+                         {name, stream, quint64(g.replays), quint64(g.events), QVariant(), qint64(g.spanNs),
+                          qint64(g.busyNs), qint64(g.gapNs()), qint64(g.delayMedianNs),
+                          qs(analysis::shortKernelName(g.longestKernel, 64))},
+                         QString(), name + QLatin1Char(' ') + stream);
+    }
+    // Each replay under its graph, in time order (its first kernel is what it shows).
+    std::map<int, int> numberOf;
+    for (const auto &r : graphs.replays) {
+        const auto parent = rowOf.find({r.graphId, r.device, r.stream});
+        if (parent == rowOf.end())
+            continue;
+        const auto number = ++numberOf[parent->second];
+        const QString name = QCoreApplication::translate("GpuTables", "replay %1").arg(number);
+        tree.addNode(parent->second,
+                     {name, streamLabel(r.device, r.stream), QVariant(), quint64(r.eventCount),
+                      qint64(r.startNs - originNs), qint64(r.spanNs()), qint64(r.busyNs), qint64(r.gapNs()),
+                      r.call.isValid() ? QVariant(qint64(r.delayNs())) : QVariant(), QVariant()},
+                     QString(), tree.nodes[std::size_t(parent->second)].path + QLatin1Char('/') + name);
     }
     return tree;
 }

@@ -5,6 +5,7 @@
 
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/criticalpathrows.h"
+#include "core/analysis/graphreplays.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kernelsequences.h"
 #include "core/analysis/launches.h"
@@ -33,6 +34,9 @@ tables::TableTree buildCriticalPathTree(const analysis::CriticalPath &path, cons
 // Repeated kernel sequences: length, occurrences, stream, time, the kernels (a group row) and,
 // under it, each kernel with the op that launched it.
 tables::TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences);
+
+// CUDA graphs: one row per graph (and stream) with its replays' sums, each replay under it.
+tables::TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs);
 
 // "Kernel wait" and the like, and the path node kinds ("CPU", "Launch", "Sync", "GPU").
 QString pathNodeKindLabel(analysis::PathNodeKind kind);
@@ -70,6 +74,12 @@ inline const QString kOccurrences = QStringLiteral("Occurrences");
 inline const QString kTime = QStringLiteral("Time");
 inline const QString kGaps = QStringLiteral("Gaps inside");
 inline const QString kOp = QStringLiteral("Launching op");
+inline const QString kGraph = QStringLiteral("Graph / replay");
+inline const QString kInGraphs = QStringLiteral("In CUDA graphs");
+inline const QString kReplays = QStringLiteral("Replays");
+inline const QString kEvents = QStringLiteral("Kernels");
+inline const QString kFirstDelay = QStringLiteral("First-kernel delay");
+inline const QString kLongestKernel = QStringLiteral("Longest kernel");
 } // namespace column
 
 } // namespace pyrometer::ui::gpu

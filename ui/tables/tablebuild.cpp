@@ -1,9 +1,11 @@
 #include "ui/tables/tablebuild.h"
 
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kerneltypes.h"
 #include "ui/roofline/rooflinecells.h"
 #include "ui/shell/displaytext.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -13,6 +15,9 @@
 namespace pyrometer::ui::tables {
 
 namespace {
+
+// Graph ids listed in a kernel's row before the rest are counted.
+constexpr std::size_t kGraphIdsShown = 4;
 
 // Sums of a group row's subtree, filled bottom-up.
 struct GroupSums {
@@ -246,7 +251,9 @@ TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Ro
                     {column::kLaunchOp, ColumnKind::Text, QStringLiteral("op")},
                     {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
                     {column::kStream, ColumnKind::Number, QStringLiteral("stream")},
-                    {column::kRegion, ColumnKind::Text, QStringLiteral("compiled_region")}};
+                    {column::kRegion, ColumnKind::Text, QStringLiteral("compiled_region")},
+                    {column::kGraphs, ColumnKind::Text, QStringLiteral("graph_ids")},
+                    {column::kSource, ColumnKind::Text, QStringLiteral("kernel_source")}};
     const std::size_t plainColumns = tree.columns.size();
     if (work.active())
         for (auto &c : roofline::rooflineColumns(true))
@@ -300,15 +307,15 @@ TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Ro
     // Kernels of a torch.compile region gather under it inside their type's group: the Triton
     // kernels of one compiled graph together.
     std::map<std::pair<int, QString>, int> regionGroups;
-    const auto regionGroup = [&](int parent, const analysis::KernelRow &row) {
-        const QString region = qs(row.region);
+    const auto regionGroup = [&](int parent, const analysis::KernelRow &row, const QString &region) {
         auto [it, added] = regionGroups.try_emplace({parent, region}, -1);
         if (added) {
             const QString path =
                 (parent >= 0 ? tree.nodes[std::size_t(parent)].path + QLatin1Char('/') : QString()) + region;
             it->second = tree.addNode(parent,
                                       widen({region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs),
-                                             0.0, QVariant(), QVariant(), QVariant(), region}),
+                                             0.0, QVariant(), QVariant(), QVariant(),
+                                             row.region.empty() ? QVariant() : QVariant(region)}),
                                       QString(), path);
         }
         auto &values = tree.nodes[std::size_t(it->second)].values;
@@ -327,12 +334,23 @@ TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Ro
         const QString name = qs(row.name);
         int parent = groups[std::size_t(types[r])];
         if (!row.region.empty())
-            parent = regionGroup(parent, row);
-        auto values = widen({name, quint64(row.count), qint64(row.totalNs), qint64(row.avgNs()), qint64(row.minNs),
-                             qint64(row.maxNs), row.percent, qs(row.launchOp),
+            parent = regionGroup(parent, row, qs(row.region));
+        else if (2 * row.graphCount > row.count)
+            parent = regionGroup(parent, row, QCoreApplication::translate("KernelTable", "CUDA graph replays"));
+        QString graphs;
+        for (std::size_t g = 0; g < row.graphIds.size() && g < kGraphIdsShown; ++g)
+            graphs += (g ? QStringLiteral(", ") : QString()) + QString::number(row.graphIds[g]);
+        if (row.graphIds.size() > kGraphIdsShown)
+            graphs += QCoreApplication::translate("KernelTable", ", \u2026 (%1 graphs)").arg(row.graphIds.size());
+        const QVariant source = row.hash.empty() ? QVariant()
+                                                 : QVariant(qs(row.backend) + QLatin1Char(' ') + qs(row.hash) +
+                                                            QStringLiteral(" (") + qs(row.file) + QLatin1Char(')'));
+        auto values = widen({qs(analysis::shortKernelName(row.name)), quint64(row.count), qint64(row.totalNs),
+                             qint64(row.avgNs()), qint64(row.minNs), qint64(row.maxNs), row.percent, qs(row.launchOp),
                              row.device >= 0 ? QVariant(qint64(row.device)) : QVariant(),
                              row.stream >= 0 ? QVariant(qint64(row.stream)) : QVariant(),
-                             row.region.empty() ? QVariant() : QVariant(qs(row.region))});
+                             row.region.empty() ? QVariant() : QVariant(qs(row.region)),
+                             graphs.isEmpty() ? QVariant() : QVariant(graphs), source});
         if (work.active()) {
             const auto *known = work.find(row.name, perStream ? streamKey(row.device, row.stream) : std::string());
             const auto cells = roofline::rooflineCells(known, true);

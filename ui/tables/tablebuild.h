@@ -29,7 +29,9 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
 
 // The kernels table: one row per kernel (memcpy, memset) and stream, grouped by kernel type
 // (analysis::classifyKernel) when the table holds more than one type, and the kernels of a
-// torch.compile region gathered under it. With work (buildRoofline byKernel), each kernel gains
+// torch.compile region gathered under it, those CUDA graph replays ran under "CUDA graph replays".
+// Names read short (analysis::shortKernelName); the full name is the row's event name (tooltip,
+// export, Timeline). With work (buildRoofline byKernel), each kernel gains
 // the roofline columns.
 TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Roofline *work = nullptr);
 
@@ -57,6 +59,8 @@ inline const QString kLaunchOp = QStringLiteral("Launching op");
 inline const QString kDevice = QStringLiteral("Device");
 inline const QString kStream = QStringLiteral("Stream");
 inline const QString kRegion = QStringLiteral("Compiled region");
+inline const QString kGraphs = QStringLiteral("CUDA graphs");
+inline const QString kSource = QStringLiteral("Generated source");
 } // namespace column
 
 } // namespace pyrometer::ui::tables

@@ -155,7 +155,10 @@ QVariant TableTreeModel::data(const QModelIndex &index, int role) const
         case ColumnKind::Duration: return QString::number(double(value.toLongLong()) / 1000.0, 'f', 3);
         case ColumnKind::Percent: return QString::number(value.toDouble(), 'f', 2);
         case ColumnKind::Text:
-            return column == 0 && !n->path.isEmpty() ? n->path : value.toString();
+            // A row shown by a short name (a kernel's) exports the full name it stands for.
+            if (column == 0 && !n->path.isEmpty())
+                return n->path;
+            return column == 0 && !n->eventName.isEmpty() ? n->eventName : value.toString();
         default: return value.toString();
         }
     case FilterRole:

@@ -1,5 +1,6 @@
 #include "ui/timeline/eventdetails.h"
 
+#include "core/analysis/kernelnames.h"
 #include "core/util/format.h"
 #include "ui/shell/preferences.h"
 
@@ -52,7 +53,11 @@ QString eventDetailsHtml(const TimelineIndex &index, const EventRef &ref)
     const auto &trace = *index.trace;
     const auto &track = trace.track(ref.track);
     const auto e = ref.event;
-    QString html = QStringLiteral("<h3>%1</h3><table>").arg(text(trace.string(track.eventName[e])));
+    const auto name = trace.string(track.eventName[e]);
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(text(name));
+    // A mangled kernel name (CUPTI writes some so) reads as its demangled signature too.
+    if (const auto demangled = analysis::demangledKernelName(name); demangled != name)
+        html += row(QObject::tr("Demangled"), text(demangled));
     html += row(QObject::tr("Category"), text(trace.string(track.category[e])));
     html += row(QObject::tr("Track"), QString::fromStdString(trace.process(track.process).name + " / " + track.name).toHtmlEscaped());
     html += row(QObject::tr("Start"), QObject::tr("%1 after the trace start (ts %2 \u00b5s)")
@@ -82,7 +87,24 @@ QString eventDetailsHtml(const TimelineIndex &index, const EventRef &ref)
         if (args->externalId >= 0)
             html += row(QObject::tr("External id"), QString::number(args->externalId));
         if (args->device >= 0)
-            html += row(QObject::tr("Device / stream"), QStringLiteral("%1 / %2").arg(args->device).arg(args->stream));
+            html += row(QObject::tr("Device / stream"),
+                        QString::fromStdString(analysis::streamName(args->device, args->stream)).toHtmlEscaped());
+        if (args->graphId > 0)
+            html += row(QObject::tr("CUDA graph"),
+                        QObject::tr("graph %1: replayed by the cudaGraphLaunch of correlation %2")
+                            .arg(args->graphId)
+                            .arg(args->correlation));
+    }
+    if (const auto *extra = trace.extra(ref.track, trace::EventIndex(e))) {
+        if (extra->kernelHash.isValid())
+            html += row(QObject::tr("Generated kernel"),
+                        QStringLiteral("%1 %2<br>%3 %4")
+                            .arg(text(trace.string(extra->kernelBackend)), text(trace.string(extra->kernelHash)),
+                                 text(trace.string(extra->kernelFile)), text(trace.string(extra->kernelKwargs))));
+        if (extra->waitOnCorrelation >= 0)
+            html += row(QObject::tr("Waits on"), QObject::tr("the event recorded by correlation %1 (stream %2)")
+                                                     .arg(extra->waitOnCorrelation)
+                                                     .arg(extra->waitOnStream));
     }
     QStringList stack;
     for (auto parent = track.parent[e]; parent.isValid(); parent = track.parent[parent.value])

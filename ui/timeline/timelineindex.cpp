@@ -1,5 +1,7 @@
 #include "ui/timeline/timelineindex.h"
 
+#include "core/analysis/graphreplays.h"
+
 #include "core/analysis/launches.h"
 #include "core/util/heap.h"
 
@@ -190,6 +192,40 @@ void addQueueCounters(TimelineIndex &index, std::shared_ptr<const analysis::Laun
         series.time = queue.timeNs;
         series.value.assign(queue.length.begin(), queue.length.end());
         index.derivedCounters.push_back(std::move(series));
+    }
+}
+
+// Per GPU stream that runs CUDA graph replays, which graph runs when: the graph's id from its
+// first kernel's start to its last kernel's end, 0 between replays, so that a stream's replays
+// read as one row beside its kernels.
+void addGraphCounters(TimelineIndex &index, const StopToken &stop)
+{
+    if (!index.analysis->hasDevice)
+        return;
+    const auto calls = analysis::graphLaunchCalls(*index.analysis, &stop);
+    const auto graphs = analysis::buildGraphReplays(*index.analysis, calls, {}, &stop);
+    std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> seriesOf;
+    for (const auto &replay : graphs.replays) {
+        const auto [it, added] = seriesOf.try_emplace({replay.device, replay.stream}, index.derivedCounters.size());
+        if (added) {
+            trace::CounterSeries series;
+            series.process = index.trace->track(replay.first.track).process;
+            series.name = "CUDA graph replays, " + analysis::streamName(-1, replay.stream);
+            index.derivedCounters.push_back(std::move(series));
+        }
+        auto &series = index.derivedCounters[it->second];
+        const double id = replay.graphId > 0 ? replay.graphId : 1;
+        // Back to back with the replay before: its end is this one's start.
+        if (!series.time.empty() && series.time.back() == replay.startNs && series.value.back() == 0) {
+            series.value.back() = id;
+        } else if (series.time.empty() || series.time.back() < replay.startNs) {
+            series.time.push_back(replay.startNs);
+            series.value.push_back(id);
+        } else {
+            continue; // overlaps the one before (a graph over several streams shown on one): skipped
+        }
+        series.time.push_back(replay.endNs);
+        series.value.push_back(0);
     }
 }
 
@@ -432,6 +468,7 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
     if (!index->analysis)
         return nullptr;
     addQueueCounters(*index, std::move(launches), stop);
+    addGraphCounters(*index, stop);
     for (std::uint32_t c = 0; c < index->counterCount(); ++c) {
         const auto &counter = index->counter(c);
         index->counterMax.push_back(
