@@ -118,7 +118,7 @@ int runKernels(const KernelsOptions &options)
     text.dropFirst = {"min us", "max us", "avg us", "op", "count", "device"};
     for (const auto &row : table.rows) {
         // CSV keeps the name as the trace wrote it, for scripts; the others show it readable.
-        auto name = options.format == Format::Csv ? row.name : analysis::shortKernelName(row.name);
+        auto name = options.format == Format::Csv ? row.name : analysis::shortKernelName(row.name, 0);
         if (!row.hash.empty() && options.format != Format::Csv)
             name += " [" + row.backend + " " + row.hash.substr(0, 8) + "]";
         std::vector<std::string> cells{std::string(analysis::kindName(row.kind)), name};

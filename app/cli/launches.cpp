@@ -147,7 +147,7 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
         if (top > 0 && text.rows.size() >= top)
             break;
         const auto name = l.isReplay() ? analysis::graphName(l.graphId) + " (" + std::to_string(l.graphEvents) + " events)"
-                                       : analysis::shortKernelName(input.trace->string(l.kernelName), 96);
+                                       : analysis::shortKernelName(input.trace->string(l.kernelName), 0);
         text.rows.push_back({std::to_string(l.correlation), name, std::to_string(l.stream),
                              instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
                              microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
@@ -171,7 +171,7 @@ TextTable groupTable(const analysis::LaunchStats &stats, Format format, std::siz
         if (top > 0 && text.rows.size() >= top)
             break;
         const auto &g = groups[i];
-        std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 96), std::to_string(g.count), microsText(g.delayMedianNs, format),
+        std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 0), std::to_string(g.count), microsText(g.delayMedianNs, format),
                                      microsText(g.delayP90Ns, format), microsText(g.delayMaxNs, format)};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream

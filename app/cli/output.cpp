@@ -258,6 +258,18 @@ void writeTable(std::ostream &out, const TextTable &table, Format format)
         }
         return;
     }
+    // Cells may hold "…" of their own (a kernel's short name collapses templates to <…>): a
+    // terminal without UTF-8 gets "..." there too.
+    static const bool utf8 = terminalTakesUtf8();
+    if (!utf8) {
+        auto plain = table;
+        for (auto &row : plain.rows)
+            for (auto &cell : row)
+                for (std::size_t at; (at = cell.find("\u2026")) != std::string::npos;)
+                    cell.replace(at, std::string_view("\u2026").size(), "...");
+        writeGrid(out, plain, terminalColumns());
+        return;
+    }
     writeGrid(out, table, terminalColumns());
 }
 

@@ -57,7 +57,9 @@ TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const auto &g = groups[i];
         const QString name = streams ? streamLabel(g.device, g.stream) : qs(g.name);
-        std::vector<QVariant> values{name, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns), qint64(g.delayMaxNs)};
+        // A kernel reads by its short name; the row stands for the full one (tooltip, Timeline).
+        const QString shown = streams ? name : qs(analysis::shortKernelName(g.name));
+        std::vector<QVariant> values{shown, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns), qint64(g.delayMaxNs)};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream
             values.insert(values.end(), {std::round(q.meanDepth() * 10.0) / 10.0, quint64(q.maxLength), 100.0 * q.emptyShare()});

@@ -210,7 +210,7 @@ void addGraphCounters(TimelineIndex &index, const StopToken &stop)
         if (added) {
             trace::CounterSeries series;
             series.process = index.trace->track(replay.first.track).process;
-            series.name = "CUDA graph replays, " + analysis::streamName(-1, replay.stream);
+            series.name = "graph replays, " + analysis::streamName(-1, replay.stream);
             index.derivedCounters.push_back(std::move(series));
         }
         auto &series = index.derivedCounters[it->second];

@@ -20,6 +20,8 @@
 
 #include "../maybegrab.h"
 #include "core/analysis/criticalpath.h"
+#include "core/analysis/graphreplays.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/criticalpathrows.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltypes.h"
@@ -49,6 +51,8 @@ const QString kAlexnet =
 const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
 const QString kResnet = QStringLiteral(PYROMETER_FIXTURES_DIR
                                        "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+const QString kVllm =
+    QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_gb10_cudagraphs.pt.trace.json.gz");
 const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
 
 using tables::TableTreeModel;
@@ -89,7 +93,11 @@ private Q_SLOTS:
         QCOMPARE(page.launchesPane()->model()->rowCount(), int(stats.byKernel.size()));
         for (int r = 0; r < int(stats.byKernel.size()); ++r) {
             const auto &g = stats.byKernel[std::size_t(r)];
-            QCOMPARE(cell(page.launchesPane(), r, gpu::column::kKernel).toString().toStdString(), g.name);
+            // Shown short; the row stands for the full name.
+            QCOMPARE(cell(page.launchesPane(), r, gpu::column::kKernel).toString().toStdString(),
+                     analysis::shortKernelName(g.name));
+            QCOMPARE(page.launchesPane()->model()->index(r, 0).data(TableTreeModel::EventNameRole).toString().toStdString(),
+                     g.name);
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kLaunches).toULongLong(), g.count);
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kMedianDelay).toLongLong(), g.delayMedianNs);
         }
@@ -247,6 +255,44 @@ private Q_SLOTS:
         QCOMPARE(jumps.count(), outliers > 0 ? 1 : 0);
         if (outliers > 0) // each outlier's kernel and its call
             QCOMPARE(jumps.at(0).at(1).value<overview::TimelineJump>().events.size(), 2 * outliers);
+    }
+
+    // A trace that replays CUDA graphs: the CUDA graphs tab holds one row per graph with its
+    // replays under it, as buildGraphReplays found them; the summary says replays are launches.
+    void cudaGraphsTab()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        page.resize(1500, 900);
+        page.show();
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(kVllm);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+        const auto *data = page.data();
+        QVERIFY(data);
+        const auto graphs = analysis::buildGraphReplays(*data->index);
+        QCOMPARE(data->graphs, graphs);
+        QCOMPARE(graphs.replays.size(), std::size_t(650));
+        auto *pane = page.graphsPane();
+        QAbstractItemModelTester tester(pane->model());
+        QCOMPARE(pane->model()->rowCount(), int(graphs.graphs.size()));
+        std::uint64_t replays = 0;
+        for (int r = 0; r < pane->model()->rowCount(); ++r) {
+            const auto row = pane->model()->index(r, 0);
+            QCOMPARE(quint64(pane->model()->rowCount(row)), cell(pane, r, gpu::column::kReplays).toULongLong());
+            replays += cell(pane, r, gpu::column::kReplays).toULongLong();
+        }
+        QCOMPARE(replays, std::uint64_t(650));
+        QVERIFY(page.graphsSummary()->text().contains(QStringLiteral("<b>650</b> replays")));
+        QVERIFY(page.summary()->text().contains(QStringLiteral("650 of them CUDA graph replays")));
+        // The path runs through stream 7's kernels: the GPU holds most of it.
+        QVERIFY(double(data->path.deviceNs) > 0.95 * double(data->path.lengthNs()));
+        page.tabs()->setCurrentIndex(page.tabs()->count() - 1);
+        pane->view()->expand(pane->view()->model()->index(0, 0));
+        maybeGrab(page, QStringLiteral("gpu-cuda-graphs.png"));
+        page.tabs()->setCurrentIndex(0);
+        maybeGrab(page, QStringLiteral("gpu-graph-launches.png"));
     }
 
     void cpuTraceSaysWhy()

@@ -1,4 +1,5 @@
 // Qt first: moc cannot parse <compare> (included by core headers) before a Qt header.
+#include <QFile>
 #include <QHelpEvent>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -486,6 +487,46 @@ private Q_SLOTS:
         for (const auto &row : layout.rows)
             queueRows += row.kind == RowKind::Counter && row.ref >= index->trace->counters.size() ? 1 : 0;
         QCOMPARE(queueRows, stats.queues.size());
+    }
+
+    // A stream that replays CUDA graphs gets a counter row of its replays: the graph id from a
+    // replay's first kernel start to its last kernel end, 0 between them. Two replays of graph 5
+    // (kernels 100-110 and 112-130 µs; 200-220 µs) and one of graph 6 back to back (220-230 µs).
+    void graphReplaysAreACounterTrack()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("graphs.json"));
+        {
+            QFile out(file);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            const auto call = [](int ts, int correlation) {
+                return QStringLiteral(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 1,
+                    "ts": %1, "dur": 5, "args": {"correlation": %2}},)")
+                    .arg(ts)
+                    .arg(correlation);
+            };
+            const auto kernel = [](int ts, int dur, int correlation, int graph) {
+                return QStringLiteral(R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": %1,
+                    "dur": %2, "args": {"device": 0, "stream": 7, "correlation": %3, "graph id": %4}},)")
+                    .arg(ts)
+                    .arg(dur)
+                    .arg(correlation)
+                    .arg(graph);
+            };
+            QString text = QStringLiteral(R"({"traceEvents": [)") + call(50, 1) + kernel(100, 10, 1, 5) +
+                           kernel(112, 18, 1, 5) + call(150, 2) + kernel(200, 20, 2, 5) + call(160, 3) +
+                           kernel(220, 10, 3, 6);
+            text.chop(1);
+            out.write((text + QStringLiteral("]}")).toUtf8());
+        }
+        const auto index = buildTimelineIndex(load(file));
+        QVERIFY(index);
+        const auto graphs = std::find_if(index->derivedCounters.begin(), index->derivedCounters.end(),
+                                         [](const trace::CounterSeries &c) { return c.name.starts_with("graph replays"); });
+        QVERIFY(graphs != index->derivedCounters.end());
+        QCOMPARE(graphs->name, std::string("graph replays, stream 7"));
+        constexpr std::int64_t us = 1000;
+        QCOMPARE(graphs->time, (std::vector<std::int64_t>{100 * us, 130 * us, 200 * us, 220 * us, 230 * us}));
+        QCOMPARE(graphs->value, (std::vector<double>{5, 0, 5, 6, 0}));
     }
 
     void summaryFramesMatchExactOnes()
