@@ -2,11 +2,11 @@
 // correlation id), the launch delay, the launches far above their kernel's median, and how many
 // launched kernels waited on each stream.
 #include "core/analysis/launches.h"
-#include "core/analysis/graphreplays.h"
-#include "core/analysis/kernelnames.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/analysis/graphreplays.h"
+#include "core/analysis/kernelnames.h"
 
 #include <iostream>
 
@@ -72,8 +72,8 @@ nlohmann::json graphsJson(const analysis::GraphReplays &graphs, const trace::Tra
 TextTable graphTable(const analysis::GraphReplays &graphs, Format format, std::size_t top)
 {
     TextTable text;
-    text.header = {"graph", "stream", "replays", "kernels", "span us", "busy us", "gaps us", "delay us",
-                   "longest kernel"};
+    text.header = {"graph",   "stream",  "replays",  "kernels",       "span us",
+                   "busy us", "gaps us", "delay us", "longest kernel"};
     text.rightAligned = {false, true, true, true, true, true, true, true, false};
     text.dropFirst = {"longest kernel", "delay us", "kernels", "span us"};
     for (const auto &g : graphs.graphs) {
@@ -87,8 +87,8 @@ TextTable graphTable(const analysis::GraphReplays &graphs, Format format, std::s
     return text;
 }
 
-void writeJsonStats(const analysis::LaunchStats &stats, const analysis::GraphReplays &graphs,
-                    const trace::Trace &trace, std::size_t top)
+void writeJsonStats(const analysis::LaunchStats &stats, const analysis::GraphReplays &graphs, const trace::Trace &trace,
+                    std::size_t top)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto &l : stats.launches) {
@@ -146,8 +146,9 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
     for (const auto &l : stats.launches) {
         if (top > 0 && text.rows.size() >= top)
             break;
-        const auto name = l.isReplay() ? analysis::graphName(l.graphId) + " (" + std::to_string(l.graphEvents) + " events)"
-                                       : analysis::shortKernelName(input.trace->string(l.kernelName), 0);
+        const auto name = l.isReplay()
+                              ? analysis::graphName(l.graphId) + " (" + std::to_string(l.graphEvents) + " events)"
+                              : analysis::shortKernelName(input.trace->string(l.kernelName), 0);
         text.rows.push_back({std::to_string(l.correlation), name, std::to_string(l.stream),
                              instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
                              microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
@@ -171,8 +172,9 @@ TextTable groupTable(const analysis::LaunchStats &stats, Format format, std::siz
         if (top > 0 && text.rows.size() >= top)
             break;
         const auto &g = groups[i];
-        std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 0), std::to_string(g.count), microsText(g.delayMedianNs, format),
-                                     microsText(g.delayP90Ns, format), microsText(g.delayMaxNs, format)};
+        std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 0), std::to_string(g.count),
+                                     microsText(g.delayMedianNs, format), microsText(g.delayP90Ns, format),
+                                     microsText(g.delayMaxNs, format)};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream
             row.insert(row.end(), {fixed(q.meanDepth(), 1), std::to_string(q.maxLength), fixed(100.0 * q.emptyShare(), 1)});

@@ -1,12 +1,12 @@
 // pyrometer-cli roofline TRACE|MODEL: each op's (or a model's layer's, across batch sizes) FLOPs,
 // bytes, intensity, achieved rate and how far below its device's roof it runs, compute- or
 // memory-bound.
+#include "core/analysis/roofline.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/variantoptions.h"
 #include "core/analysis/kernelnames.h"
-#include "core/analysis/roofline.h"
 #include "core/engine/layerrooflines.h"
 #include "core/torch/cpuroof.h"
 
@@ -289,9 +289,8 @@ int runRoofline(const RooflineCliOptions &options)
         text.rightAligned[1] = false;
     text.dropFirst = {"input dims", "launching op", "GB/s", "MB", "calls", "roof", "GFLOP"};
     for (const auto &row : roofline.rows) {
-        std::vector<std::string> cells{options.byKernel && options.format != Format::Csv
-                                           ? analysis::shortKernelName(row.name, 96)
-                                           : row.name};
+        std::vector<std::string> cells{
+            options.byKernel && options.format != Format::Csv ? analysis::shortKernelName(row.name, 96) : row.name};
         if (options.byShape)
             cells.push_back(row.shape);
         if (options.byKernel)

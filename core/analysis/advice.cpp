@@ -146,10 +146,11 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
          {},
          start,
          end,
-         graphs.any() ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
-                        "CPU-GPU syncs between graph replays, or raise the batch size."
-                      : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
-                        "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
+         graphs.any()
+             ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+               "CPU-GPU syncs between graph replays, or raise the batch size."
+             : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+               "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
 }
 
 void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::vector<Finding> &out)
@@ -453,28 +454,28 @@ void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, 
     sequenceOptions.top = 8;
     const auto sequences = findKernelSequences(index, sequenceOptions);
     // A run that graph replays launch is launched at once already (graphadvice.h judges those).
-    const auto eager = std::find_if(sequences.begin(), sequences.end(),
-                                    [](const KernelSequence &s) { return s.replayedPct < 50.0; });
+    const auto eager =
+        std::find_if(sequences.begin(), sequences.end(), [](const KernelSequence &s) { return s.replayedPct < 50.0; });
     if (eager == sequences.end())
         return;
     const auto &s = *eager;
     if (s.totalNs <= 0 || static_cast<double>(s.gapNs) < options.repeatedGapFraction * static_cast<double>(s.totalNs))
         return;
     const auto &info = index.trace->info;
-    out.push_back({"repeated_kernels",
-                   "A run of kernels repeats, with the GPU waiting between them",
-                   "The same " + std::to_string(s.kernels.size()) + " kernels (from " + shortKernelName(s.kernels.front(), 80) + ") run " +
-                       std::to_string(s.occurrences) + " times on stream " + std::to_string(s.stream) + ": " +
-                       formatDuration(s.totalNs) + " of kernels with " + formatDuration(s.gapNs) + " idle between them",
-                   {{"length", double(s.kernels.size()), "count"},
-                    {"occurrences", double(s.occurrences), "count"},
-                    {"kernel_us", static_cast<double>(s.totalNs) / 1000.0, "us"},
-                    {"gap_us", static_cast<double>(s.gapNs) / 1000.0, "us"}},
-                   {},
-                   info.spanStart,
-                   info.spanEnd,
-                   replaysGraphs
-                       ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+    out.push_back(
+        {"repeated_kernels",
+         "A run of kernels repeats, with the GPU waiting between them",
+         "The same " + std::to_string(s.kernels.size()) + " kernels (from " + shortKernelName(s.kernels.front(), 80) +
+             ") run " + std::to_string(s.occurrences) + " times on stream " + std::to_string(s.stream) + ": " +
+             formatDuration(s.totalNs) + " of kernels with " + formatDuration(s.gapNs) + " idle between them",
+         {{"length", double(s.kernels.size()), "count"},
+          {"occurrences", double(s.occurrences), "count"},
+          {"kernel_us", static_cast<double>(s.totalNs) / 1000.0, "us"},
+          {"gap_us", static_cast<double>(s.gapNs) / 1000.0, "us"}},
+         {},
+         info.spanStart,
+         info.spanEnd,
+         replaysGraphs ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
                          "Sequences tab) or move it inside the captured region, so the graph replays it too."
                        : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
                          "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "

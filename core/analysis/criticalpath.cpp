@@ -42,7 +42,6 @@ bool isSyncName(std::string_view name)
     return name.find("Memcpy") != std::string_view::npos && name.find("Async") == std::string_view::npos;
 }
 
-
 // Builds the nodes and edges of the step [windowStart, windowEnd) (the CPU part; device events
 // launched in it may end later).
 class GraphBuilder {
@@ -503,7 +502,7 @@ private:
     std::int64_t m_maxCorrelation = -1;
     std::size_t m_deviceCount = 0;
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_launched; // call node -> its device nodes
-    std::unordered_map<std::uint32_t, std::uint64_t> m_streamOf;               // device node -> (device, stream)
+    std::unordered_map<std::uint32_t, std::uint64_t> m_streamOf;              // device node -> (device, stream)
     std::size_t m_eventWaits = 0;
 };
 

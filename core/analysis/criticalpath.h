@@ -17,11 +17,10 @@ namespace pyrometer::analysis {
 // span.
 // Events are nodes; edges are the order of a CPU thread's work, a launch (call -> its kernel,
 // by correlation id; a graph replay's call -> each kernel it ran), the order of a stream, a wait of
-// one stream on an event another recorded (cudaEventRecord -> cudaStreamWaitEvent), a synchronisation (the last device event that
-// ended before a sync call ended -> that call) and flows. Each edge keeps the latency seen in
-// the trace (successor's start - predecessor's end, at least 0), so the longest path
-// reproduces the step exactly; the path is followed back from the event that ends last through
-// the predecessor that bound each start.
+// one stream on an event another recorded (cudaEventRecord -> cudaStreamWaitEvent), a synchronisation (the last device
+// event that ended before a sync call ended -> that call) and flows. Each edge keeps the latency seen in the trace
+// (successor's start - predecessor's end, at least 0), so the longest path reproduces the step exactly; the path is
+// followed back from the event that ends last through the predecessor that bound each start.
 //
 // How the trace becomes that graph (criticalpath.cpp has the details):
 // - CPU threads (tracks with ops or runtime calls and no device events): each runtime/driver call

@@ -59,21 +59,22 @@ void graphReplayRule(const TraceIndex &index, const GraphReplays &graphs, std::v
             break;
         examples.push_back(r.first);
     }
-    out.push_back({"cuda_graphs",
-                   "CUDA graph replays run most of the GPU's work",
-                   detail,
-                   {{"replays", double(graphs.replays.size()), "count"},
-                    {"graphs", double(graphs.graphs.size()), "count"},
-                    {"graph_device_pct", deviceNs > 0 ? 100.0 * double(graphs.graphDeviceNs) / double(deviceNs) : 0.0, "%"},
-                    {"eager_events", double(graphs.eagerEvents), "count"},
-                    {"eager_us", static_cast<double>(graphs.eagerDeviceNs) / 1000.0, "us"},
-                    {"gap_inside_replays_us", static_cast<double>(graphs.gapInsideNs) / 1000.0, "us"},
-                    {"longest_kernel_pct",
-                     graphs.graphDeviceNs > 0 ? 100.0 * double(longestNs) / double(graphs.graphDeviceNs) : 0.0, "%"}},
-                   examples,
-                   trace.info.spanStart,
-                   trace.info.spanEnd,
-                   fix});
+    out.push_back(
+        {"cuda_graphs",
+         "CUDA graph replays run most of the GPU's work",
+         detail,
+         {{"replays", double(graphs.replays.size()), "count"},
+          {"graphs", double(graphs.graphs.size()), "count"},
+          {"graph_device_pct", deviceNs > 0 ? 100.0 * double(graphs.graphDeviceNs) / double(deviceNs) : 0.0, "%"},
+          {"eager_events", double(graphs.eagerEvents), "count"},
+          {"eager_us", static_cast<double>(graphs.eagerDeviceNs) / 1000.0, "us"},
+          {"gap_inside_replays_us", static_cast<double>(graphs.gapInsideNs) / 1000.0, "us"},
+          {"longest_kernel_pct",
+           graphs.graphDeviceNs > 0 ? 100.0 * double(longestNs) / double(graphs.graphDeviceNs) : 0.0, "%"}},
+         examples,
+         trace.info.spanStart,
+         trace.info.spanEnd,
+         fix});
     if (graphs.graphDeviceNs * 2 < deviceNs)
         out.back().title = "CUDA graph replays run part of the GPU's work";
 }

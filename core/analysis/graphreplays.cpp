@@ -20,7 +20,7 @@ bool nameHas(std::string_view name, std::string_view part)
 
 struct ReplayAccumulator {
     GraphReplay replay;
-    std::vector<std::pair<std::int64_t, std::int64_t>> spans; // device events: start, end
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // device events: start, end
     std::vector<std::pair<std::uint32_t, std::int64_t>> names; // device events: name id, duration
 };
 

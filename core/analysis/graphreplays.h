@@ -20,17 +20,17 @@ namespace pyrometer::analysis {
 // streams counts once per stream it ran on).
 struct GraphReplay {
     std::int64_t correlation = -1;
-    EventRef call;       // the graph launch
-    EventRef first;      // its first device event
+    EventRef call;             // the graph launch
+    EventRef first;            // its first device event
     std::int32_t graphId = -1; // -1 when its events do not say
     std::int32_t device = -1;
     std::int32_t stream = -1;
     std::uint32_t eventCount = 0; // kernels, copies and sets it ran
     std::int64_t callStartNs = 0;
     std::int64_t callNs = 0;
-    std::int64_t startNs = 0;  // its first device event's start
-    std::int64_t endNs = 0;    // its last device event's end
-    std::int64_t busyNs = 0;   // the union of its device events
+    std::int64_t startNs = 0;   // its first device event's start
+    std::int64_t endNs = 0;     // its last device event's end
+    std::int64_t busyNs = 0;    // the union of its device events
     std::int64_t longestNs = 0; // its longest device event
     EventRef longest;
     std::int64_t spanNs() const { return endNs - startNs; }
@@ -47,11 +47,11 @@ struct GraphRow {
     std::int32_t device = -1;
     std::int32_t stream = -1;
     std::uint64_t replays = 0;
-    std::uint64_t events = 0;   // device events over all replays
-    std::int64_t spanNs = 0;    // summed replay spans
-    std::int64_t busyNs = 0;    // summed device time inside them
+    std::uint64_t events = 0;       // device events over all replays
+    std::int64_t spanNs = 0;        // summed replay spans
+    std::int64_t busyNs = 0;        // summed device time inside them
     std::int64_t delayMedianNs = 0; // first-event delay, nearest rank
-    std::string longestKernel;  // the device event with the most time over its replays
+    std::string longestKernel;      // the device event with the most time over its replays
     std::int64_t longestKernelNs = 0;
     std::int64_t gapNs() const { return spanNs - busyNs; }
     bool operator==(const GraphRow &) const = default;
@@ -68,14 +68,14 @@ struct GraphCapture {
 };
 
 struct GraphReplays {
-    std::vector<GraphReplay> replays;  // by start
-    std::vector<GraphRow> graphs;      // by busy time, largest first
+    std::vector<GraphReplay> replays;   // by start
+    std::vector<GraphRow> graphs;       // by busy time, largest first
     std::vector<GraphCapture> captures; // by start
     std::uint64_t graphEvents = 0;      // device events run by replays
     std::uint64_t eagerEvents = 0;      // device events launched one by one
     std::int64_t graphDeviceNs = 0;     // their summed durations
     std::int64_t eagerDeviceNs = 0;
-    std::int64_t gapInsideNs = 0;       // summed idle inside replays
+    std::int64_t gapInsideNs = 0; // summed idle inside replays
     bool any() const { return !replays.empty() || !captures.empty(); }
     bool operator==(const GraphReplays &) const = default;
 };

@@ -458,7 +458,8 @@ std::vector<KernelSequence> findKernelSequences(const TraceIndex &index, const S
         std::vector<std::uint32_t> found;
         for (std::size_t i = 0; i + c.length <= stream.kernels.size();) {
             std::uint32_t k = 0;
-            while (k < c.length && !taken[i + k] && nameOf(stream.kernels[i + k]) == nameOf(stream.kernels[c.first + k]))
+            while (k < c.length && !taken[i + k] &&
+                   nameOf(stream.kernels[i + k]) == nameOf(stream.kernels[c.first + k]))
                 ++k;
             if (k == c.length) {
                 found.push_back(static_cast<std::uint32_t>(i));

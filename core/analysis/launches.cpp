@@ -234,8 +234,8 @@ LaunchStats buildLaunchStats(const TraceIndex &index, const TimeRange &range, co
             std::tie(l.device, l.stream) = deviceAndStream(trace, TrackId(t), i);
             if (isGraphEvent(trace, calls, TrackId(t), i)) {
                 // One launch per replay: the first event starts it, the last one ends it.
-                const auto [it, added] = replayOf.try_emplace({l.correlation, l.device, l.stream},
-                                                              static_cast<std::uint32_t>(raw.size()));
+                const auto [it, added] =
+                    replayOf.try_emplace({l.correlation, l.device, l.stream}, static_cast<std::uint32_t>(raw.size()));
                 if (!added) {
                     auto &replay = raw[it->second];
                     const auto end = std::max(replay.kernelStartNs + replay.kernelNs, track.end(EventIndex(i)));

@@ -571,7 +571,8 @@ std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
         if (!row.known() || !row.roof || share < kMinShare)
             continue;
         const std::string where = row.launcher.empty() ? row.name + (row.shape.empty() ? "" : " " + row.shape)
-                                                       : "The kernel " + shortKernelName(row.name, 80) + " (launched by " + row.launcher + ")";
+                                                       : "The kernel " + shortKernelName(row.name, 80) +
+                                                             " (launched by " + row.launcher + ")";
         if (row.bound == Bound::Memory && row.unit == WorkUnit::Matrix) {
             // A product below the ridge: its operands are too small for the matrix units to reuse.
             memory.push_back({RooflineFinding::Kind::FuseMemoryBound, row.name,

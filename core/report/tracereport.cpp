@@ -225,9 +225,12 @@ Section kernelsSection(const analysis::KernelTable &kernels, const std::string &
         table.names.push_back(true);
     }
     for (const auto &kernel : kernels.rows) {
-        std::vector<std::string> row{analysis::demangledKernelName(kernel.name), std::string(analysis::kindName(kernel.kind)),
-                                     std::to_string(kernel.count), formatDuration(kernel.totalNs, options.timeUnit),
-                                     formatDuration(kernel.avgNs(), options.timeUnit), fixed(kernel.percent, 1),
+        std::vector<std::string> row{analysis::demangledKernelName(kernel.name),
+                                     std::string(analysis::kindName(kernel.kind)),
+                                     std::to_string(kernel.count),
+                                     formatDuration(kernel.totalNs, options.timeUnit),
+                                     formatDuration(kernel.avgNs(), options.timeUnit),
+                                     fixed(kernel.percent, 1),
                                      kernel.launchOp};
         if (graphs) {
             std::string ids;

@@ -87,9 +87,9 @@ EventIndex Trace::sliceStartingAt(TrackId trackId, std::int64_t time) const
 
 std::size_t Trace::memoryBytes() const
 {
-    std::size_t bytes = strings.memoryBytes() + args.capacity() * sizeof(EventArgs)
-        + flows.capacity() * sizeof(Flow) + markers.capacity() * sizeof(Marker)
-        + collectiveArgs.capacity() * sizeof(collectiveArgs[0]) + extraArgs.capacity() * sizeof(extraArgs[0]);
+    std::size_t bytes = strings.memoryBytes() + args.capacity() * sizeof(EventArgs) + flows.capacity() * sizeof(Flow) +
+                        markers.capacity() * sizeof(Marker) + collectiveArgs.capacity() * sizeof(collectiveArgs[0]) +
+                        extraArgs.capacity() * sizeof(extraArgs[0]);
     for (const auto &t : tracks) {
         bytes += t.start.capacity() * 8 + t.duration.capacity() * 8 + t.eventName.capacity() * 4
             + t.category.capacity() * 4 + t.kind.capacity() + t.lane.capacity() * 2

@@ -222,8 +222,9 @@ private Q_SLOTS:
                 auto expected = csv[r].value(column);
                 if (arguments.first() == QLatin1String("kernels") && printed.header[c] == QLatin1String("name"))
                     expected = QString::fromStdString(pyrometer::analysis::shortKernelName(expected.toStdString(), 0));
-                QVERIFY2(shows(shown, expected),
-                         qPrintable(QStringLiteral("row %1, %2: table \"%3\", csv \"%4\"").arg(r).arg(printed.header[c], shown, csv[r].value(column))));
+                QVERIFY2(shows(shown, expected), qPrintable(QStringLiteral("row %1, %2: table \"%3\", csv \"%4\"")
+                                                                .arg(r)
+                                                                .arg(printed.header[c], shown, csv[r].value(column))));
             }
         }
         // The rest were left out for the width, and the note says which, and how to see them.

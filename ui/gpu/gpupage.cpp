@@ -57,8 +57,8 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
                                 "on a machine with a GPU to see launches, idle causes and the critical path."),
                              tr("Kernels, memcpy and memset events are needed"), this)),
       m_traceChooser(new TraceChooser(workspace, this)), m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)),
-      m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)), m_launchVerdict(new QLabel(this)),
-      m_idle(new tables::TablePane(this)), m_path(new tables::TablePane(this)),
+      m_launches(new tables::TablePane(this)), m_streams(new tables::TablePane(this)),
+      m_launchVerdict(new QLabel(this)), m_idle(new tables::TablePane(this)), m_path(new tables::TablePane(this)),
       m_sequences(new tables::TablePane(this)), m_step(new QComboBox(this)), m_pathKind(new QComboBox(this)),
       m_pathMinimum(new QSpinBox(this)), m_pathSummary(new QLabel(this)), m_graphs(new tables::TablePane(this)),
       m_graphsSummary(new QLabel(this))
@@ -298,9 +298,10 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
     const auto deviceNs = graphs.graphDeviceNs + graphs.eagerDeviceNs;
     m_graphsSummary->setText(
         graphs.replays.empty()
-            ? (graphs.captures.empty() ? tr("No CUDA graph replays in this trace: every kernel was launched on its own.")
-                                       : tr("%n graph capture(s) and no replay: what the capture launched did not run.",
-                                            nullptr, int(graphs.captures.size())))
+            ? (graphs.captures.empty()
+                   ? tr("No CUDA graph replays in this trace: every kernel was launched on its own.")
+                   : tr("%n graph capture(s) and no replay: what the capture launched did not run.", nullptr,
+                        int(graphs.captures.size())))
             : tr("<b>%1</b> replays of <b>%2</b> graphs ran <b>%3</b> kernels, %4% of the GPU's time; %5 kernels were "
                  "launched one by one (%6). The GPU idled <b>%7</b> inside replays.%8")
                   .arg(graphs.replays.size())
@@ -309,9 +310,9 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
                   .arg(deviceNs > 0 ? 100.0 * double(graphs.graphDeviceNs) / double(deviceNs) : 0.0, 0, 'f', 1)
                   .arg(graphs.eagerEvents)
                   .arg(duration(graphs.eagerDeviceNs), duration(graphs.gapInsideNs))
-                  .arg(graphs.captures.empty() ? QString()
-                                               : tr(" %n capture(s) recorded graphs here.", nullptr,
-                                                    int(graphs.captures.size()))));
+                  .arg(graphs.captures.empty()
+                           ? QString()
+                           : tr(" %n capture(s) recorded graphs here.", nullptr, int(graphs.captures.size()))));
     m_step->clear();
     for (std::size_t i = 0; i < m_data->steps.size(); ++i) {
         const auto &s = m_data->steps[i];

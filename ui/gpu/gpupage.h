@@ -49,8 +49,8 @@ struct GpuData {
 // The GPU page, for one open trace: why the GPU waited and what to fuse or overlap. Launches
 // (each kernel's launch delay per kernel name and stream, the outliers, the queue of launched
 // kernels per stream), idle time per step and stream by cause, the critical path of a step with
-// what-ifs, the kernel sequences that repeat, and CUDA graphs: each graph's replays. Rows and buttons show their events in the
-// Timeline. Every figure is core/analysis's.
+// what-ifs, the kernel sequences that repeat, and CUDA graphs: each graph's replays. Rows and buttons show their events
+// in the Timeline. Every figure is core/analysis's.
 class GpuPage final : public QWidget {
     Q_OBJECT
 public:

@@ -312,11 +312,11 @@ TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Ro
         if (added) {
             const QString path =
                 (parent >= 0 ? tree.nodes[std::size_t(parent)].path + QLatin1Char('/') : QString()) + region;
-            it->second = tree.addNode(parent,
-                                      widen({region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs),
-                                             0.0, QVariant(), QVariant(), QVariant(),
-                                             row.region.empty() ? QVariant() : QVariant(region)}),
-                                      QString(), path);
+            it->second = tree.addNode(
+                parent,
+                widen({region, quint64(0), qint64(0), QVariant(), qint64(row.minNs), qint64(row.maxNs), 0.0, QVariant(),
+                       QVariant(), QVariant(), row.region.empty() ? QVariant() : QVariant(region)}),
+                QString(), path);
         }
         auto &values = tree.nodes[std::size_t(it->second)].values;
         const auto count = values[1].toULongLong() + row.count;

@@ -2,7 +2,6 @@
 
 #include "core/analysis/kernelnames.h"
 
-
 namespace pyrometer::ui::timeline {
 
 namespace {

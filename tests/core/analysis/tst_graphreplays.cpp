@@ -104,8 +104,8 @@ private slots:
         for (const auto &[key, count] : golden["launches_per_stream"].items())
             expected[key] = count.get<std::uint64_t>();
         QCOMPARE(perStream, expected);
-        const auto replays = std::count_if(stats.launches.begin(), stats.launches.end(),
-                                           [](const Launch &l) { return l.isReplay(); });
+        const auto replays =
+            std::count_if(stats.launches.begin(), stats.launches.end(), [](const Launch &l) { return l.isReplay(); });
         QCOMPARE(std::uint64_t(replays), golden["replays_per_stream"]["0:7"].get<std::uint64_t>());
         // Every replay's events together: as many as the graph events the golden found.
         std::uint64_t events = 0;
@@ -179,11 +179,11 @@ private slots:
             QVERIFY2(f.fix.find("reduce-overhead") == std::string::npos, f.rule.c_str());
             QVERIFY2(f.fix.find("capture the step with CUDA") == std::string::npos, f.rule.c_str());
         }
-        const auto graphs = std::find_if(findings.begin(), findings.end(),
-                                         [](const Finding &f) { return f.rule == "cuda_graphs"; });
+        const auto graphs =
+            std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "cuda_graphs"; });
         QVERIFY(graphs != findings.end());
-        const auto tiny = std::find_if(findings.begin(), findings.end(),
-                                       [](const Finding &f) { return f.rule == "tiny_kernels"; });
+        const auto tiny =
+            std::find_if(findings.begin(), findings.end(), [](const Finding &f) { return f.rule == "tiny_kernels"; });
         if (tiny != findings.end()) // counts eager kernels only
             QVERIFY(tiny->evidence.front().value <= golden["eager_events"].get<double>());
 
@@ -206,17 +206,17 @@ private slots:
     {
         QTemporaryDir dir;
         const auto loaded = loadText(dir, traceOf({
-            call("cudaStreamBeginCapture", 1, 2, 1),
-            call("cudaLaunchKernel", 4, 3, 2),
-            call("cudaLaunchKernel", 8, 3, 3),
-            call("cudaLaunchKernel", 12, 3, 4),
-            call("cudaStreamEndCapture", 16, 2, 5),
-            call("cudaGraphInstantiate", 20, 10, 6),
-            call("cudaGraphLaunch", 50, 10, 10),
-            device("kernel", "k_a", 7, 100, 10, 10, 5),
-            device("kernel", "k_b", 7, 112, 18, 10, 5),
-            device("kernel", "k_c", 7, 135, 5, 10, 5),
-        }));
+                                              call("cudaStreamBeginCapture", 1, 2, 1),
+                                              call("cudaLaunchKernel", 4, 3, 2),
+                                              call("cudaLaunchKernel", 8, 3, 3),
+                                              call("cudaLaunchKernel", 12, 3, 4),
+                                              call("cudaStreamEndCapture", 16, 2, 5),
+                                              call("cudaGraphInstantiate", 20, 10, 6),
+                                              call("cudaGraphLaunch", 50, 10, 10),
+                                              device("kernel", "k_a", 7, 100, 10, 10, 5),
+                                              device("kernel", "k_b", 7, 112, 18, 10, 5),
+                                              device("kernel", "k_c", 7, 135, 5, 10, 5),
+                                          }));
         QVERIFY(loaded.index);
         const auto graphs = buildGraphReplays(*loaded.index);
         QCOMPARE(graphs.captures.size(), std::size_t(1));
@@ -269,7 +269,8 @@ private slots:
             call("cudaStreamSynchronize", 60, 570, 5),
         };
         if (explicitWait)
-            events.push_back(R"({"ph": "X", "cat": "cuda_sync", "name": "Wait Event", "pid": 0, "tid": 13, "ts": 30, "dur": 0,
+            events.push_back(
+                R"({"ph": "X", "cat": "cuda_sync", "name": "Wait Event", "pid": 0, "tid": 13, "ts": 30, "dur": 0,
                 "args": {"device": 0, "stream": 13, "correlation": 3, "wait_on_stream": 7,
                          "wait_on_cuda_event_record_corr_id": 2}})");
         else
@@ -290,8 +291,8 @@ private slots:
         const auto path = buildCriticalPath(*loaded.index, EventRef{});
         QCOMPARE(path.eventWaits, std::size_t(1));
         QCOMPARE(path.deviceNs, 510 * us);
-        QVERIFY(std::any_of(path.nodes.begin(), path.nodes.end(),
-                            [](const PathNode &n) { return n.name == "big_gemm"; }));
+        QVERIFY(
+            std::any_of(path.nodes.begin(), path.nodes.end(), [](const PathNode &n) { return n.name == "big_gemm"; }));
     }
 
     // Newer torch: a graph's kernels on logical lanes (stream 100000 + N) and a process of GPU
@@ -299,15 +300,16 @@ private slots:
     void logicalLanesAndCounters()
     {
         QTemporaryDir dir;
-        const auto loaded = loadText(dir, traceOf({
-            R"({"ph": "M", "name": "process_name", "pid": 9, "args": {"name": "GPU 0 Counters"}})",
-            R"({"ph": "C", "name": "SM active", "pid": 9, "ts": 100, "args": {"value": 0.5}})",
-            R"({"ph": "C", "name": "SM active", "pid": 9, "ts": 150, "args": {"value": 0.75}})",
-            R"({"ph": "C", "name": "DRAM bandwidth", "pid": 9, "ts": 100, "args": {"GB/s": 1200}})",
-            call("cudaGraphLaunch", 50, 10, 10),
-            device("kernel", "k_a", 100002, 100, 10, 10, 3),
-            device("kernel", "k_b", 100002, 115, 10, 10, 3),
-        }));
+        const auto loaded =
+            loadText(dir, traceOf({
+                              R"({"ph": "M", "name": "process_name", "pid": 9, "args": {"name": "GPU 0 Counters"}})",
+                              R"({"ph": "C", "name": "SM active", "pid": 9, "ts": 100, "args": {"value": 0.5}})",
+                              R"({"ph": "C", "name": "SM active", "pid": 9, "ts": 150, "args": {"value": 0.75}})",
+                              R"({"ph": "C", "name": "DRAM bandwidth", "pid": 9, "ts": 100, "args": {"GB/s": 1200}})",
+                              call("cudaGraphLaunch", 50, 10, 10),
+                              device("kernel", "k_a", 100002, 100, 10, 10, 3),
+                              device("kernel", "k_b", 100002, 115, 10, 10, 3),
+                          }));
         QVERIFY(loaded.index);
         QCOMPARE(streamName(0, 100002), std::string("cuda:0 lane 2"));
         QCOMPARE(streamName(0, 7), std::string("cuda:0 stream 7"));
@@ -337,12 +339,13 @@ private slots:
             << "vectorized_elementwise_kernel<4, FillFunctor<…>, array<…>>";
         QTest::newRow("mangled") << "_ZN7cutlass13device_kernelIN4cute6kernelEEEvNT_6ParamsE"
                                  << "device_kernel<kernel>";
-        QTest::newRow("anonymous namespace")
-            << "void (anonymous namespace)::softmax_warp_forward<float, float, float, 5, false>(float*, float const*, int)"
-            << "softmax_warp_forward<float, float, float, 5, false>";
+        QTest::newRow("anonymous namespace") << "void (anonymous namespace)::softmax_warp_forward<float, float, float, "
+                                                "5, false>(float*, float const*, int)"
+                                             << "softmax_warp_forward<float, float, float, 5, false>";
         QTest::newRow("copy") << "Memcpy HtoD (Pinned -> Device)"
                               << "Memcpy HtoD (Pinned -> Device)";
-        QTest::newRow("triton") << "triton_poi_fused_0" << "triton_poi_fused_0";
+        QTest::newRow("triton") << "triton_poi_fused_0"
+                                << "triton_poi_fused_0";
     }
 
     void kernelNames()

@@ -20,10 +20,10 @@
 
 #include "../maybegrab.h"
 #include "core/analysis/criticalpath.h"
-#include "core/analysis/graphreplays.h"
-#include "core/analysis/kernelnames.h"
 #include "core/analysis/criticalpathrows.h"
+#include "core/analysis/graphreplays.h"
 #include "core/analysis/idlecauses.h"
+#include "core/analysis/kernelnames.h"
 #include "core/analysis/kerneltypes.h"
 #include "core/analysis/launches.h"
 #include "ui/gpu/gpupage.h"
@@ -51,8 +51,7 @@ const QString kAlexnet =
 const QString kBert = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/gaunernst_bert-small-uncased__1016001.json.gz");
 const QString kResnet = QStringLiteral(PYROMETER_FIXTURES_DIR
                                        "/traces/tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-const QString kVllm =
-    QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_gb10_cudagraphs.pt.trace.json.gz");
+const QString kVllm = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_gb10_cudagraphs.pt.trace.json.gz");
 const QString kCpu = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
 
 using tables::TableTreeModel;
@@ -96,8 +95,9 @@ private Q_SLOTS:
             // Shown short; the row stands for the full name.
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kKernel).toString().toStdString(),
                      analysis::shortKernelName(g.name));
-            QCOMPARE(page.launchesPane()->model()->index(r, 0).data(TableTreeModel::EventNameRole).toString().toStdString(),
-                     g.name);
+            QCOMPARE(
+                page.launchesPane()->model()->index(r, 0).data(TableTreeModel::EventNameRole).toString().toStdString(),
+                g.name);
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kLaunches).toULongLong(), g.count);
             QCOMPARE(cell(page.launchesPane(), r, gpu::column::kMedianDelay).toLongLong(), g.delayMedianNs);
         }

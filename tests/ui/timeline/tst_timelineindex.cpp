@@ -499,7 +499,8 @@ private Q_SLOTS:
             QFile out(file);
             QVERIFY(out.open(QIODevice::WriteOnly));
             const auto call = [](int ts, int correlation) {
-                return QStringLiteral(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 1,
+                return QStringLiteral(
+                           R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 1, "tid": 1,
                     "ts": %1, "dur": 5, "args": {"correlation": %2}},)")
                     .arg(ts)
                     .arg(correlation);
@@ -520,8 +521,9 @@ private Q_SLOTS:
         }
         const auto index = buildTimelineIndex(load(file));
         QVERIFY(index);
-        const auto graphs = std::find_if(index->derivedCounters.begin(), index->derivedCounters.end(),
-                                         [](const trace::CounterSeries &c) { return c.name.starts_with("graph replays"); });
+        const auto graphs =
+            std::find_if(index->derivedCounters.begin(), index->derivedCounters.end(),
+                         [](const trace::CounterSeries &c) { return c.name.starts_with("graph replays"); });
         QVERIFY(graphs != index->derivedCounters.end());
         QCOMPARE(graphs->name, std::string("graph replays, stream 7"));
         constexpr std::int64_t us = 1000;
