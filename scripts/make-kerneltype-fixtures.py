@@ -59,7 +59,9 @@ TYPE_ORDER = ["communication", "memory", "gemm", "convolution", "attention", "no
 # (type, pattern) in the order they are tried, on the lower-cased name; the first match wins.
 RULES = [
     ("triton", r"^triton_"),
-    ("communication", r"nccl|rccl"),
+    ("communication", r"nccl|rccl|deep_ep|intranode|internode|notify_dispatch|notify_combine|pplx|"
+                      r"cross_device_reduce|nvshmem|msccl|allreduce|all_reduce|allgather|all_gather|"
+                      r"reduce_scatter|reducescatter|alltoall|all_to_all"),
     ("attention", r"flash|fmha|sdpa|mem_efficient|attention|attn"),
     ("convolution", r"conv(?!ert)|fprop|dgrad|wgrad|winograd|fft1d|fft2d|im2col|col2im|scudnn|"
                     r"884cudnn|1688cudnn|16816cudnn|cask_cudnn|igemm"),

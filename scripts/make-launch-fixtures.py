@@ -9,6 +9,9 @@ timestamps), and writes:
   NAME.launchqueues.csv   per (device, stream): launches, the longest queue and when it began,
                           the window (first to last queue change), the time in it with nothing
                           queued, and the integral of the queue's length over it (ns x launches)
+  NAME.launchdevices.csv  per device: the window over its streams (first to last queue change of
+                          any) and the time in it with nothing queued on any stream (the window
+                          less the union of the streams' queued stretches)
 
 Rules (the same as core/analysis/launches.h documents, written again here):
   - correlation ids <= 0 match nothing; of several calls with one id, the one that started last
@@ -158,6 +161,8 @@ def write(name):
     by_stream = defaultdict(list)
     for l in launches:
         by_stream[(l["device"], l["stream"])].append(l)
+    queued = defaultdict(list)  # device -> [start, end) stretches with work queued on a stream
+    bounds = {}                 # device -> (first, last) queue change
     with open(os.path.join(OUT, name + ".launchqueues.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["device", "stream", "launches", "max_queue", "max_at_ns", "window_ns", "empty_ns", "depth_ns_sum"])
@@ -179,7 +184,22 @@ def write(name):
                         empty += span
                     else:
                         depth += level * span
+                        queued[key[0]].append((t, times[i + 1]))
+            first, last = bounds.get(key[0], (times[0], times[-1]))
+            bounds[key[0]] = (min(first, times[0]), max(last, times[-1]))
             w.writerow([key[0], key[1], len(by_stream[key]), best, best_at, times[-1] - times[0], empty, depth])
+    with open(os.path.join(OUT, name + ".launchdevices.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["device", "window_ns", "empty_ns"])
+        for device in sorted(bounds):
+            first, last = bounds[device]
+            covered, end = 0, first
+            for a, b in sorted(queued[device]):
+                a = max(a, end)
+                if b > a:
+                    covered += b - a
+                    end = b
+            w.writerow([device, last - first, (last - first) - covered])
     print("%s: %d launches, %d names, %d streams" % (name, len(launches), len(by_name), len(by_stream)))
 
 

@@ -6,11 +6,13 @@
 #include "app/cli/traceinput.h"
 #include "core/analysis/timerange.h"
 #include "core/analysis/traceindex.h"
+#include "core/analysis/workclass.h"
 #include "core/trace/loader.h"
 #include "core/trace/tracesource.h"
 
 #include <cstdio>
 #include <iomanip>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -97,6 +99,33 @@ inline std::string microsText(std::int64_t ns, Format format)
 inline std::string instantText(std::int64_t ns, const AnalysisInput &input, Format format)
 {
     return microsText(ns - input.trace->info.spanStart, format);
+}
+
+// For subcommands about device work: on a trace without any, says why on stderr (an empty table
+// with no word looks like a failure).
+inline void explainNoDeviceWork(const AnalysisInput &input)
+{
+    if (!input.index->hasDevice)
+        std::cerr << "note: " << analysis::noDeviceWorkText(*input.index) << '\n';
+}
+
+// For subcommands about operators: on a trace without any, says what it holds instead.
+inline void explainNoOps(const AnalysisInput &input)
+{
+    std::uint64_t python = 0;
+    bool ops = false;
+    for (const auto &track : input.index->tracks) {
+        ops = ops || track.hasOps;
+        for (const auto kind : track.kind)
+            python += kind == analysis::EventKind::Python ? 1 : 0;
+    }
+    if (ops)
+        return;
+    if (python > 0)
+        std::cerr << "note: this trace holds no operators (cpu_op or user_annotation), only " << python
+                  << " Python frames (python_function): flame --events python shows them\n";
+    else
+        std::cerr << "note: this trace holds no operators (cpu_op or user_annotation)\n";
 }
 
 } // namespace pyrometer::cli

@@ -2,10 +2,11 @@
 // the chain of dependencies whose length is a step's time (criticalpath.h's model), as rows
 // (criticalpathrows.h: CPU nodes grouped under their top-level op), each one's share, and what-ifs.
 #include "core/analysis/criticalpath.h"
-#include "core/analysis/criticalpathrows.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/analysis/criticalpathrows.h"
+#include "core/analysis/workclass.h"
 
 #include <iostream>
 
@@ -59,8 +60,7 @@ int runCriticalPath(const CriticalPathOptions &options)
     const auto &steps = spans.steps;
     if (options.step >= 0 && std::size_t(options.step) >= steps.size())
         return badInput(options.trace + ": --step " + std::to_string(options.step) + ": the trace has " +
-                        std::to_string(steps.size()) + " ProfilerSteps (0 to " +
-                        std::to_string(int(steps.size()) - 1) + ")");
+                        std::to_string(steps.size()) + " steps (0 to " + std::to_string(int(steps.size()) - 1) + ")");
     // By default the longest step: where a fix pays most.
     const auto chosen = options.step >= 0 ? options.step : analysis::longestStep(steps);
     const auto path = chosen == analysis::kNoStep
@@ -135,8 +135,9 @@ int runCriticalPath(const CriticalPathOptions &options)
     writeText(std::cout,
               (path.step.empty() ? std::string("The trace") : path.step) + ": " +
                   microsText(path.lengthNs(), options.format) + " us on the critical path: CPU " +
-                  microsText(path.cpuNs, options.format) + " us, GPU " + microsText(path.deviceNs, options.format) +
-                  " us, waiting between them " + microsText(path.waitNs, options.format) + " us.",
+                  microsText(path.cpuNs, options.format) + " us, " + analysis::acceleratorName(index) + " " +
+                  microsText(path.deviceNs, options.format) + " us, waiting between them " +
+                  microsText(path.waitNs, options.format) + " us.",
               options.format);
     if (!path.whatIfs.empty()) {
         std::cout << '\n';

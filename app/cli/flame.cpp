@@ -48,6 +48,8 @@ int runFlame(const FlameCliOptions &options)
     const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
+    if (options.events == analysis::FlameEvents::Ops)
+        explainNoOps(*input);
     analysis::FlameOptions flameOptions;
     flameOptions.events = options.events;
     flameOptions.threadRoots = !options.noThreads;

@@ -37,6 +37,7 @@ int runIdle(const IdleOptions &options)
     const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
+    explainNoDeviceWork(*input);
     const auto idle = analysis::buildIdleBreakdown(*input->index, *range);
     if (options.format == Format::Json) {
         nlohmann::json streams = nlohmann::json::array(), gaps = nlohmann::json::array();

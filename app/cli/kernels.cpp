@@ -57,6 +57,7 @@ int runKernels(const KernelsOptions &options)
     const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
+    explainNoDeviceWork(*input);
     if (options.by == KernelGrouping::Type)
         return writeKernelTypes(*input->index, *range, options);
     analysis::KernelTableOptions tableOptions;

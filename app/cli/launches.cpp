@@ -7,11 +7,19 @@
 #include "app/cli/commands.h"
 #include "core/analysis/graphreplays.h"
 #include "core/analysis/kernelnames.h"
+#include "core/analysis/workclass.h"
 
 #include <iostream>
 
 namespace pyrometer::cli {
 namespace {
+
+// A kernel that starts before its launching call returns (the usual case on an idle GPU) waited
+// for nothing: tables show 0, not the negative difference; JSON keeps the measured value.
+std::int64_t shownDelay(std::int64_t ns)
+{
+    return std::max<std::int64_t>(0, ns);
+}
 
 enum class LaunchRows { Launch, Kernel, Stream, Graph };
 
@@ -81,7 +89,7 @@ TextTable graphTable(const analysis::GraphReplays &graphs, Format format, std::s
             break;
         text.rows.push_back({analysis::graphName(g.graphId), std::to_string(g.stream), std::to_string(g.replays),
                              std::to_string(g.events), microsText(g.spanNs, format), microsText(g.busyNs, format),
-                             microsText(g.gapNs(), format), microsText(g.delayMedianNs, format),
+                             microsText(g.gapNs(), format), microsText(shownDelay(g.delayMedianNs), format),
                              format == Format::Csv ? g.longestKernel : analysis::shortKernelName(g.longestKernel, 64)});
     }
     return text;
@@ -151,7 +159,8 @@ TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &i
                               : analysis::shortKernelName(input.trace->string(l.kernelName), 0);
         text.rows.push_back({std::to_string(l.correlation), name, std::to_string(l.stream),
                              instantText(l.kernelStartNs, input, format), microsText(l.callNs, format),
-                             microsText(l.kernelNs, format), microsText(l.delayNs, format), l.outlier ? "yes" : ""});
+                             microsText(l.kernelNs, format), microsText(shownDelay(l.delayNs), format),
+                             l.outlier ? "yes" : ""});
     }
     return text;
 }
@@ -173,8 +182,9 @@ TextTable groupTable(const analysis::LaunchStats &stats, Format format, std::siz
             break;
         const auto &g = groups[i];
         std::vector<std::string> row{streams ? g.name : analysis::shortKernelName(g.name, 0), std::to_string(g.count),
-                                     microsText(g.delayMedianNs, format), microsText(g.delayP90Ns, format),
-                                     microsText(g.delayMaxNs, format)};
+                                     microsText(shownDelay(g.delayMedianNs), format),
+                                     microsText(shownDelay(g.delayP90Ns), format),
+                                     microsText(shownDelay(g.delayMaxNs), format)};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream
             row.insert(row.end(), {fixed(q.meanDepth(), 1), std::to_string(q.maxLength), fixed(100.0 * q.emptyShare(), 1)});
@@ -193,6 +203,7 @@ int runLaunches(const LaunchesOptions &options)
     const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
+    explainNoDeviceWork(*input);
     const auto stats = analysis::buildLaunchStats(*input->index, *range);
     const auto graphs = analysis::buildGraphReplays(*input->index, *range);
     if (options.format == Format::Json) {
@@ -225,7 +236,8 @@ int runLaunches(const LaunchesOptions &options)
                           ": at most " + std::to_string(q.maxLength) + " launches waiting, " +
                           instantText(q.maxAtNs, *input, options.format) + " us after the trace start",
                       options.format);
-        writeText(std::cout, analysis::describeQueues(stats.queue), options.format);
+        writeText(std::cout, analysis::describeQueues(stats.queue, analysis::acceleratorName(*input->index)),
+                  options.format);
     }
     return kSuccess;
 }

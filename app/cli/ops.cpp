@@ -27,6 +27,7 @@ int runOps(const OpsOptions &options)
     const auto range = parseRangeOption(options.range, *input, options.trace);
     if (!range)
         return kBadInput;
+    explainNoOps(*input);
     analysis::OpTableOptions tableOptions;
     tableOptions.grouping = options.by;
     tableOptions.sort = options.sort;

@@ -1,8 +1,10 @@
-// pyrometer-cli steps TRACE: time per ProfilerStep by category (the TensorBoard plugin's rule).
+// pyrometer-cli steps TRACE: time per step (ProfilerStep, else optimizer steps, else a repeated
+// annotation) by category (the TensorBoard plugin's rule).
 #include "core/analysis/steps.h"
-#include "core/analysis/utilization.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
+#include "core/analysis/utilization.h"
+#include "core/analysis/workclass.h"
 
 #include <iostream>
 
@@ -77,6 +79,7 @@ int runSteps(const StepsOptions &options)
                                {"time_us", micros(busy.spanNs)},
                                {"utilization", busy.utilization()}});
         writeJson(std::cout, {{"rows", rows},
+                              {"step_rule", analysis::stepRuleText(breakdown.rule, breakdown.ruleExample)},
                               {"mean_step",
                                {{"mean_us", micros(mean.meanNs)},
                                 {"steady", mean.steady},
@@ -112,13 +115,17 @@ int runSteps(const StepsOptions &options)
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
+    if (options.format == Format::Table)
+        writeText(std::cout, analysis::stepRuleText(breakdown.rule, breakdown.ruleExample), options.format);
     if (options.format == Format::Table && !breakdown.steps.empty())
         writeText(std::cout, "Steps: " + analysis::describeStepMean(mean), options.format);
+    const auto device = analysis::acceleratorName(*input->index);
     for (const auto &busy : gpu.devices)
         writeText(std::cout,
-                  "GPU " + std::to_string(busy.device) + " busy " + fixed(100.0 * busy.utilization(), 1) + "% of the " +
-                      (gpu.overSteps ? "step time" : "trace's span (no steps)") + ": " + microsText(busy.busyNs, options.format) + " of " +
-                      microsText(busy.spanNs, options.format) + " us",
+                  device + " " + std::to_string(busy.device) + " busy " + fixed(100.0 * busy.utilization(), 1) +
+                      "% of the " + (gpu.overSteps ? "step time" : "trace's span (no steps)") + ": " +
+                      microsText(busy.busyNs, options.format) + " of " + microsText(busy.spanNs, options.format) +
+                      " us",
                   options.format);
     return kSuccess;
 }

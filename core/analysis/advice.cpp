@@ -9,11 +9,13 @@
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
 #include "core/analysis/steps.h"
+#include "core/analysis/workclass.h"
 #include "core/util/format.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <limits>
 
 namespace pyrometer::analysis {
 namespace {
@@ -94,11 +96,200 @@ void dataLoaderRule(const std::vector<StepRow> &steps, const AdviceOptions &opti
          "and copy with .to(device, non_blocking=True)."});
 }
 
+// The length of a union of intervals.
+std::int64_t unionNs(std::vector<std::pair<std::int64_t, std::int64_t>> intervals)
+{
+    std::sort(intervals.begin(), intervals.end());
+    std::int64_t total = 0, end = std::numeric_limits<std::int64_t>::min();
+    for (const auto &[from, to] : intervals) {
+        const auto start = std::max(from, end);
+        if (to > start) {
+            total += to - start;
+            end = to;
+        }
+    }
+    return total;
+}
+
+// The host's blocking calls (workclass.h: synchronizations, blocking copies, item()) in the
+// spans, each counted once: a call inside an item() is the item's.
+struct BlockingCalls {
+    std::uint64_t count = 0;
+    std::int64_t ns = 0;           // wall time some thread was blocked: the union over threads
+    std::int64_t spansNs = 0;      // the spans looked at
+    std::vector<EventRef> longest; // the longest first, up to five
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+BlockingCalls blockingCalls(const TraceIndex &index, const std::vector<StepRow> &steps)
+{
+    const auto &trace = *index.trace;
+    BlockingCalls calls;
+    std::vector<std::pair<std::int64_t, EventRef>> found;
+    std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
+    for (const auto &step : steps) {
+        const auto stepEnd = step.startNs + step.durationNs;
+        calls.spansNs += step.durationNs;
+        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+            const auto &ti = index.tracks[t];
+            if (!ti.hasOps)
+                continue;
+            const auto &track = trace.tracks[t];
+            const auto [first, last] = trace.startRange(TrackId(t), step.startNs, stepEnd);
+            std::int64_t readEnd = std::numeric_limits<std::int64_t>::min(); // the item() open now
+            for (auto i = first.value; i < last.value; ++i) {
+                const auto kind = ti.kind[i];
+                const auto name = trace.string(track.eventName[i]);
+                bool blocking = false;
+                if (kind == EventKind::Op && isHostReadOp(name)) {
+                    // aten::item calls _local_scalar_dense: count the outer one only.
+                    blocking = track.start[i] >= readEnd;
+                    readEnd = std::max(readEnd, track.end(EventIndex(i)));
+                } else if (kind == EventKind::Runtime) {
+                    blocking = blocksHost(runtimeCallOf(name)) && track.start[i] >= readEnd;
+                }
+                if (!blocking)
+                    continue;
+                if (calls.count++ == 0 || track.start[i] < calls.startNs)
+                    calls.startNs = track.start[i];
+                calls.endNs = std::max(calls.endNs, track.end(EventIndex(i)));
+                intervals.push_back({track.start[i], track.end(EventIndex(i))});
+                found.push_back({-track.duration[i], {TrackId(t), EventIndex(i)}});
+            }
+        }
+    }
+    std::sort(found.begin(), found.end());
+    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
+        calls.longest.push_back(found[k].second);
+    calls.ns = unionNs(std::move(intervals));
+    return calls;
+}
+
+// Fires when the host's blocking calls take at least syncFraction of the spans: a few
+// microseconds of item() are not worth a finding, a copy that blocks for 42 ms is.
+void syncRule(const TraceIndex &index, const BlockingCalls &calls, const AdviceOptions &options,
+              std::vector<Finding> &out)
+{
+    if (calls.count == 0 || !index.hasDevice || calls.spansNs <= 0 ||
+        static_cast<double>(calls.ns) < options.syncFraction * static_cast<double>(calls.spansNs))
+        return;
+    const auto &trace = *index.trace;
+    const auto longest = calls.longest.front();
+    const auto &track = trace.track(longest.track);
+    const auto device = acceleratorName(index);
+    out.push_back(
+        {"sync",
+         "The CPU waits for the " + device + " inside steps",
+         std::to_string(calls.count) + " calls wait for the " + device +
+             " (synchronize, blocking copies, item()): a thread is blocked for " + formatDuration(calls.ns) + ", " +
+             percentText(double(calls.ns) / double(calls.spansNs)) + " of the time; the longest, " +
+             std::string(trace.string(track.eventName[longest.event.value])) + ", blocks for " +
+             formatDuration(track.duration[longest.event.value]),
+         {{"syncs", double(calls.count), "count"},
+          {"sync_us", static_cast<double>(calls.ns) / 1000.0, "us"},
+          {"sync_pct", 100.0 * double(calls.ns) / double(calls.spansNs), "%"},
+          {"longest_sync_us", static_cast<double>(track.duration[longest.event.value]) / 1000.0, "us"}},
+         calls.longest,
+         calls.startNs,
+         calls.endNs,
+         "Avoid .item(), .cpu(), .numpy(), print(tensor) and explicit synchronize() in the loop; keep metrics on the "
+         "device and read them every N steps; copy with .to(device, non_blocking=True) from pinned memory, so a copy "
+         "does not wait for the work queued before it."});
+}
+
+// Runtime allocation and free calls (cudaMalloc/cudaFree, hipMalloc/hipFree, cuMemCreate, ...):
+// PyTorch's caching allocator makes them rare after the first step; many of them, or a long
+// time in them, mean the cache is bypassed or emptied.
+struct AllocatorCalls {
+    std::uint64_t allocations = 0;
+    std::uint64_t frees = 0;
+    std::int64_t allocateNs = 0;
+    std::int64_t freeNs = 0;
+    std::int64_t spansNs = 0;
+    std::string heaviest; // the call name with the most time
+    bool hip = false;
+    std::vector<EventRef> examples; // the longest calls
+    std::int64_t ns() const { return allocateNs + freeNs; }
+};
+
+AllocatorCalls allocatorCalls(const TraceIndex &index, const std::vector<StepRow> &steps)
+{
+    const auto &trace = *index.trace;
+    AllocatorCalls calls;
+    std::vector<std::pair<std::int64_t, EventRef>> found;
+    std::vector<std::int64_t> byName(trace.strings.size(), 0);
+    for (const auto &step : steps) {
+        calls.spansNs += step.durationNs;
+        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+            const auto &ti = index.tracks[t];
+            if (!ti.hasOps)
+                continue;
+            const auto &track = trace.tracks[t];
+            const auto [first, last] = trace.startRange(TrackId(t), step.startNs, step.startNs + step.durationNs);
+            for (auto i = first.value; i < last.value; ++i) {
+                if (ti.kind[i] != EventKind::Runtime)
+                    continue;
+                const auto name = trace.string(track.eventName[i]);
+                const auto call = runtimeCallOf(name);
+                if (call != RuntimeCall::Allocate && call != RuntimeCall::Free)
+                    continue;
+                (call == RuntimeCall::Allocate ? calls.allocations : calls.frees) += 1;
+                (call == RuntimeCall::Allocate ? calls.allocateNs : calls.freeNs) += track.duration[i];
+                byName[track.eventName[i].value] += track.duration[i];
+                calls.hip = calls.hip || name.starts_with("hip");
+                found.push_back({-track.duration[i], {TrackId(t), EventIndex(i)}});
+            }
+        }
+    }
+    if (const auto top = std::max_element(byName.begin(), byName.end()); top != byName.end() && *top > 0)
+        calls.heaviest = std::string(trace.string(trace::StringId(std::uint32_t(top - byName.begin()))));
+    std::sort(found.begin(), found.end());
+    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
+        calls.examples.push_back(found[k].second);
+    return calls;
+}
+
+void allocatorRule(const std::vector<StepRow> &steps, const AllocatorCalls &calls, const AdviceOptions &options,
+                   std::vector<Finding> &out)
+{
+    if (calls.spansNs <= 0 || calls.allocations + calls.frees < options.allocatorMinCalls ||
+        static_cast<double>(calls.ns()) < options.allocatorFraction * static_cast<double>(calls.spansNs))
+        return;
+    const auto perStep = (calls.allocations + calls.frees) / std::max<std::size_t>(1, steps.size());
+    const std::string api = calls.hip ? "hipMalloc/hipFree" : "cudaMalloc/cudaFree";
+    const std::string conf = calls.hip ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+    const bool wholeTrace = steps.size() == 1 && steps.front().name == kWholeTrace;
+    out.push_back(
+        {"allocator",
+         "Runtime allocations and frees take the time: the caching allocator is bypassed",
+         std::to_string(calls.allocations) + " allocation and " + std::to_string(calls.frees) + " free calls (" + api +
+             ") take " + formatDuration(calls.ns()) + ", " + percentText(double(calls.ns()) / double(calls.spansNs)) +
+             " of the " + (wholeTrace ? "trace" : "step time") + "; " + calls.heaviest + " most of it" +
+             (wholeTrace ? std::string() : ", " + std::to_string(perStep) + " calls per step"),
+         {{"allocations", double(calls.allocations), "count"},
+          {"frees", double(calls.frees), "count"},
+          {"allocate_us", static_cast<double>(calls.allocateNs) / 1000.0, "us"},
+          {"free_us", static_cast<double>(calls.freeNs) / 1000.0, "us"},
+          {"allocator_pct", 100.0 * double(calls.ns()) / double(calls.spansNs), "%"}},
+         calls.examples,
+         steps.front().startNs,
+         steps.back().startNs + steps.back().durationNs,
+         "PyTorch's caching allocator should serve every step after the first without these calls. Remove "
+         "torch.cuda.empty_cache() (and gc.collect()) from the loop; check that caching is not turned off "
+         "(PYTORCH_NO_CUDA_MEMORY_CACHING); if the cache is freed because memory runs out or is fragmented by "
+         "changing shapes, set " +
+             conf +
+             "=expandable_segments:True, pad inputs to a few shapes, or lower the batch size, and keep tensors "
+             "made every step preallocated."});
+}
+
 // Fires when the GPU idles for more than gpuIdleFraction of the step time in most steps (or in
 // the whole trace when it has no steps): one slow step, a warm-up or a checkpoint, is not a
 // pattern to act on.
 void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, const AdviceOptions &options,
-                 const GraphReplays &graphs, std::vector<Finding> &out)
+                 const GraphReplays &graphs, const AllocatorCalls &allocator, const BlockingCalls &blocking,
+                 std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -127,7 +318,8 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
         return;
     const double fraction = static_cast<double>(idle) / static_cast<double>(total);
     const bool wholeTrace = steps.size() == 1 && steps.front().name == kWholeTrace;
-    std::string detail = "The GPU runs nothing for " + percentText(fraction);
+    const auto device = acceleratorName(index);
+    std::string detail = "The " + device + " runs nothing for " + percentText(fraction);
     if (wholeTrace)
         detail += " of the trace (it has no profiler steps)";
     else if (counted == 1)
@@ -135,78 +327,34 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
     else
         detail += " of the step time; " + std::to_string(hits) + " of " + std::to_string(counted) +
                   " steps idle for more than " + percentText(options.gpuIdleFraction) + " of theirs";
-    out.push_back(
-        {"gpu_idle",
-         "The GPU is idle for much of each step",
-         detail,
-         {{"gpu_idle_pct", 100.0 * fraction, "%"},
-          {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
-          {"steps", double(hits), "count"},
-          {"steps_with_gpu_work", double(counted), "count"}},
-         {},
-         start,
-         end,
-         graphs.any()
-             ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
-               "CPU-GPU syncs between graph replays, or raise the batch size."
-             : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
-               "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile."});
-}
-
-void syncRule(const TraceIndex &index, const std::vector<StepRow> &steps, std::vector<Finding> &out)
-{
-    const auto &trace = *index.trace;
-    static constexpr std::array<std::string_view, 8> syncCalls{
-        "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "hipDeviceSynchronize",
-        "hipStreamSynchronize",  "hipEventSynchronize",   "aten::item",           "aten::_local_scalar_dense"};
-    std::uint64_t count = 0;
-    std::int64_t time = 0;
-    std::vector<EventRef> examples;
-    std::int64_t start = 0, end = 0;
-    for (const auto &step : steps) {
-        const auto stepEnd = step.startNs + step.durationNs;
-        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-            const auto &ti = index.tracks[t];
-            if (!ti.hasOps)
-                continue;
-            const auto &track = trace.tracks[t];
-            const auto [first, last] = trace.startRange(TrackId(t), step.startNs, stepEnd);
-            for (auto i = first.value; i < last.value; ++i) {
-                if (ti.kind[i] != EventKind::Runtime && ti.kind[i] != EventKind::Op)
-                    continue;
-                const auto name = trace.string(track.eventName[i]);
-                if (std::find(syncCalls.begin(), syncCalls.end(), name) == syncCalls.end())
-                    continue;
-                // aten::item calls _local_scalar_dense: count the outer one only.
-                if (name == "aten::_local_scalar_dense" && ti.opParent[i].isValid() &&
-                    trace.string(track.eventName[ti.opParent[i].value]) == "aten::item")
-                    continue;
-                if (count++ == 0)
-                    start = track.start[i];
-                end = std::max(end, track.end(EventIndex(i)));
-                time += track.duration[i];
-                if (examples.size() < 5)
-                    examples.push_back({TrackId(t), EventIndex(i)});
-            }
-        }
+    // What the host did meanwhile, when one thing explains most of the idle time: the fix is that.
+    std::string fix =
+        graphs.any() ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+                       "CPU-GPU syncs between graph replays, or raise the batch size."
+                     : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+                       "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile.";
+    if (2 * allocator.ns() >= idle) {
+        detail += "; runtime allocation and free calls take " + formatDuration(allocator.ns()) + " meanwhile";
+        fix = "The " + device + " waits for the host's allocation and free calls: see the allocator finding.";
+    } else if (2 * blocking.ns >= idle) {
+        detail += "; the host waits in blocking calls for " + formatDuration(blocking.ns) + " meanwhile";
+        fix = "The " + device + " idles while the host waits on it: see the sync finding.";
     }
-    if (count == 0 || !index.hasDevice)
-        return;
-    out.push_back(
-        {"sync",
-         "CPU-GPU synchronizations inside steps",
-         std::to_string(count) + " calls wait for the GPU (item(), .cpu(), cudaDeviceSynchronize, ...), " +
-             "so the CPU cannot queue work ahead",
-         {{"syncs", double(count), "count"}, {"sync_us", static_cast<double>(time) / 1000.0, "us"}},
-         examples,
-         start,
-         end,
-         "Avoid .item(), .cpu(), .numpy(), print(tensor) and explicit synchronize() in the training loop; keep "
-         "metrics on the GPU and read them every N steps; use non_blocking=True copies."});
+    out.push_back({"gpu_idle",
+                   "The " + device + " is idle for much of each step",
+                   detail,
+                   {{"gpu_idle_pct", 100.0 * fraction, "%"},
+                    {"gpu_idle_us", static_cast<double>(idle) / 1000.0, "us"},
+                    {"steps", double(hits), "count"},
+                    {"steps_with_gpu_work", double(counted), "count"}},
+                   {},
+                   start,
+                   end,
+                   fix});
 }
 
 void kernelRules(const TraceIndex &index, const Platform &platform, const AdviceOptions &options,
-                 const GraphReplays &graphs, const LaunchCalls &calls, std::vector<Finding> &out)
+                 const GraphReplays &graphs, const LaunchCalls &calls, LaunchBound bound, std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -257,7 +405,9 @@ void kernelRules(const TraceIndex &index, const Platform &platform, const Advice
                 nchwExample = row.name;
         }
     }
-    if (count > 0 && tiny >= options.tinyKernelMinCount &&
+    // The launch verdict (launches.h) decides: where launches queue deep behind running kernels and
+    // the device is rarely empty, their overhead is hidden and tiny kernels cost no launch time.
+    if (bound != LaunchBound::GpuBound && count > 0 && tiny >= options.tinyKernelMinCount &&
         static_cast<double>(tiny) >= options.tinyKernelFraction * static_cast<double>(count)) {
         out.push_back(
             {"tiny_kernels",
@@ -332,30 +482,48 @@ std::vector<EventRef> firstCalls(const TraceIndex &index, std::string_view name,
     return examples;
 }
 
+// Judges operators, not the annotations and compiled regions around them (workclass.h): their
+// self time is the gaps between the ops they hold, not a cost of their own.
 void dominantOpRule(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
 {
     const auto table = buildOpTable(index);
-    if (table.selfSumNs <= 0)
+    const auto annotations = annotationNames(index);
+    std::int64_t opSelfNs = 0;
+    for (const auto &row : table.rows)
+        if (!annotations.count(row.name) && row.name != "ProfilerStep*" && !isProfilerStep(row.name))
+            opSelfNs += row.selfNs;
+    if (opSelfNs <= 0)
         return;
     for (const auto &row : table.rows) {
-        if (row.name == "ProfilerStep*" || isProfilerStep(row.name))
+        if (row.name == "ProfilerStep*" || isProfilerStep(row.name) || annotations.count(row.name))
             continue;
-        const double fraction = static_cast<double>(row.selfNs) / static_cast<double>(table.selfSumNs);
+        const double fraction = static_cast<double>(row.selfNs) / static_cast<double>(opSelfNs);
         if (fraction <= options.dominantOpFraction)
             break; // rows are sorted by self time
+        const auto examples = firstCalls(index, row.name, 5);
+        const bool compiled = !examples.empty() && insideCompiledRegion(index, examples.front());
         out.push_back(
             {"dominant_op",
              "One operator takes most of the time",
-             row.name + " takes " + percentText(fraction) + " of all operator self time in " +
-                 std::to_string(row.calls) + " calls",
+             row.name + " takes " + percentText(fraction) + " of all operator self time (annotations left out) in " +
+                 std::to_string(row.calls) + " calls" +
+                 (row.calls > 1 && 2 * row.maxNs > row.totalNs
+                      ? "; one call of " + formatDuration(row.maxNs) +
+                            " holds most of it (a one-time cost such as a first call's kernel loading or "
+                            "autotuning is not the op's steady cost)"
+                      : std::string()),
              {{"self_pct", 100.0 * fraction, "%"},
               {"self_us", static_cast<double>(row.selfNs) / 1000.0, "us"},
               {"calls", double(row.calls), "count"}},
-             firstCalls(index, row.name, 5),
+             examples,
              index.trace->info.spanStart,
              index.trace->info.spanEnd,
-             "Look at this operator first: check its input shapes (ops --by shape), whether it runs in the layout "
-             "and precision you expect, and whether a fused or compiled version (torch.compile) exists."});
+             compiled ? "Look at this operator first: it runs inside a torch.compile graph already, so check its "
+                        "input shapes (ops --by shape), the layout and precision it runs in, and the kernels it "
+                        "launches (kernels, with their generated source)."
+                      : "Look at this operator first: check its input shapes (ops --by shape), whether it runs in the "
+                        "layout and precision you expect, and whether a fused or compiled version (torch.compile) "
+                        "exists."});
     }
 }
 
@@ -400,7 +568,7 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
     const auto &trace = *index.trace;
     std::uint64_t steps = 0;
     std::vector<EventRef> examples;
-    std::string name;
+    std::string name, fixName;
     std::int64_t start = 0, end = 0, time = 0;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
@@ -413,16 +581,30 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
             const auto text = trace.string(track.eventName[i]);
             if (text.rfind("Optimizer.step#", 0) != 0)
                 continue;
+            // Nested optimizer steps (torchrec's CombinedOptimizer holding Adam) are one step: count
+            // the outermost, and name the innermost torch.optim class for the fix.
+            bool nested = false;
+            for (auto p = ti.opParent[i]; p.isValid() && !nested; p = ti.opParent[p.value])
+                nested = trace.string(track.eventName[p.value]).starts_with("Optimizer.step#");
+            if (nested)
+                continue;
+            std::string_view known = isTorchOptimizer(optimizerClass(text)) ? text : std::string_view();
             // Fused and foreach optimizers call aten::_fused_* / aten::_foreach_* inside the step.
             bool fused = false;
-            for (auto j = i + 1; j < track.size() && track.start[j] < track.end(EventIndex(i)) && !fused; ++j)
-                fused = ti.kind[j] == EventKind::Op &&
-                        containsAny(trace.string(track.eventName[j]), {"_fused_", "_foreach_"});
+            for (auto j = i + 1; j < track.size() && track.start[j] < track.end(EventIndex(i)) && !fused; ++j) {
+                if (ti.kind[j] != EventKind::Op)
+                    continue;
+                const auto inner = trace.string(track.eventName[j]);
+                fused = containsAny(inner, {"_fused_", "_foreach_"});
+                if (inner.starts_with("Optimizer.step#") && isTorchOptimizer(optimizerClass(inner)))
+                    known = inner;
+            }
             if (fused)
                 continue;
             if (steps++ == 0) {
                 start = track.start[i];
                 name = std::string(text);
+                fixName = std::string(known.empty() ? text : known);
             }
             end = track.end(EventIndex(i));
             time += track.duration[i];
@@ -441,7 +623,7 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
          examples,
          start,
          end,
-         optimizerFix(platform, name)});
+         optimizerFix(platform, fixName)});
 }
 
 // A run of kernels that repeats, with the GPU idle between them for a good part of their own
@@ -475,11 +657,13 @@ void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, 
          {},
          info.spanStart,
          info.spanEnd,
-         replaysGraphs ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
-                         "Sequences tab) or move it inside the captured region, so the graph replays it too."
-                       : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
-                         "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "
-                         "torch.compile mode=\"reduce-overhead\")."});
+         acceleratorName(index) != "GPU"
+             ? "Fuse the run: torch.compile the module that launches it (its ops are in the GPU page's Sequences tab)."
+         : replaysGraphs ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+                           "Sequences tab) or move it inside the captured region, so the graph replays it too."
+                         : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+                           "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "
+                           "torch.compile mode=\"reduce-overhead\")."});
 }
 
 } // namespace
@@ -492,11 +676,15 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
         return {};
     const auto calls = index.hasDevice ? graphLaunchCalls(index, stop) : LaunchCalls{};
     const auto graphs = index.hasDevice ? buildGraphReplays(index, calls, {}, stop) : GraphReplays{};
+    const auto blocking = blockingCalls(index, steps);
+    const auto allocator = allocatorCalls(index, steps);
     dataLoaderRule(steps, options, findings);
-    syncRule(index, steps, findings);
-    gpuIdleRule(index, steps, options, graphs, findings);
+    allocatorRule(steps, allocator, options, findings);
+    syncRule(index, blocking, options, findings);
+    gpuIdleRule(index, steps, options, graphs, allocator, blocking, findings);
     const auto platform = platformOf(index.trace->info, index.hasDevice);
-    kernelRules(index, platform, options, graphs, calls, findings);
+    const auto bound = index.hasDevice ? buildLaunchStats(index, {}, stop).queue.bound : LaunchBound::None;
+    kernelRules(index, platform, options, graphs, calls, bound, findings);
     graphReplayRule(index, graphs, findings);
     if (stop && stop->stopRequested())
         return {};

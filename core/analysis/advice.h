@@ -40,6 +40,9 @@ struct AdviceOptions {
     std::uint64_t churnPerStep = 1000; // allocations plus frees per step
     double slowKernelFraction = 0.10;  // fp32 / NCHW kernels: of device time
     double repeatedGapFraction = 0.25; // a repeating kernel run: idle inside it, of its kernel time
+    double syncFraction = 0.02;        // the host's blocking calls, of the step time
+    double allocatorFraction = 0.05;   // runtime allocation and free calls, of the step time
+    std::uint64_t allocatorMinCalls = 10;
     bool operator==(const AdviceOptions &) const = default;
 };
 

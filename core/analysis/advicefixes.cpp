@@ -34,6 +34,23 @@ std::optional<std::pair<int, int>> fusedSince(std::string_view optimizer, Platfo
 
 } // namespace
 
+bool isTorchOptimizer(std::string_view name)
+{
+    static constexpr std::string_view classes[] = {"SGD",    "Adam",  "AdamW",      "Adagrad",   "Adadelta",
+                                                   "Adamax", "ASGD",  "NAdam",      "RAdam",     "RMSprop",
+                                                   "Rprop",  "LBFGS", "SparseAdam", "Adafactor", "Muon"};
+    return std::find(std::begin(classes), std::end(classes), name) != std::end(classes);
+}
+
+std::string optimizerClass(std::string_view stepName)
+{
+    if (const auto hash = stepName.find('#'); hash != std::string_view::npos) {
+        const auto rest = stepName.substr(hash + 1);
+        return std::string(rest.substr(0, rest.find('.')));
+    }
+    return {};
+}
+
 Platform platformOf(const trace::TraceInfo &info, bool hasDevice)
 {
     Platform platform;
@@ -100,12 +117,12 @@ std::string precisionFix(const Platform &platform)
 std::string optimizerFix(const Platform &platform, std::string_view stepName)
 {
     // "Optimizer.step#Adam.step" -> "Adam"
-    std::string optimizer = "Optimizer";
-    if (const auto hash = stepName.find('#'); hash != std::string_view::npos) {
-        const auto rest = stepName.substr(hash + 1);
-        if (const auto name = rest.substr(0, rest.find('.')); !name.empty())
-            optimizer = name;
-    }
+    std::string optimizer = optimizerClass(stepName);
+    if (optimizer.empty())
+        optimizer = "Optimizer";
+    if (!isTorchOptimizer(optimizer))
+        return optimizer + " is not one of torch.optim's classes: give the optimizers it wraps foreach=True (or "
+                           "fused=True where they offer it), or compile the optimizer step with torch.compile.";
     const std::string call = "torch.optim." + optimizer + "(params, ";
     const auto fused = fusedSince(optimizer, platform.device);
     const std::string onWhat = platform.device == Platform::Device::Cpu ? " for a CPU run" : "";

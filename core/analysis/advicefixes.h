@@ -35,9 +35,15 @@ bool hasTensorCores(const Platform &platform);
 // GradScaler on Volta and Turing, bf16 on AMD; conditional when the GPU is unknown.
 std::string precisionFix(const Platform &platform);
 
+// Whether torch.optim has a class of this name ("Adam": yes; torchrec's "CombinedOptimizer": no).
+bool isTorchOptimizer(std::string_view name);
+// "Optimizer.step#Adam.step" -> "Adam"; "" when the name has no '#'.
+std::string optimizerClass(std::string_view stepName);
+
 // The fix for an optimizer that updates one tensor at a time, keeping its class
 // ("Adam" from "Optimizer.step#Adam.step"): foreach from torch 1.12, fused Adam/AdamW on CUDA
-// from 2.0, fused SGD on CUDA from 2.3 and fused on the CPU from 2.4, torch.compile from 2.0.
+// from 2.0, fused SGD on CUDA from 2.3 and fused on the CPU from 2.4, torch.compile from 2.0. A class torch.optim does
+// not have is not named as one.
 std::string optimizerFix(const Platform &platform, std::string_view stepName);
 
 } // namespace pyrometer::analysis

@@ -213,11 +213,11 @@ std::vector<StepKernels> stepKernels(const TraceIndex &index, const StepSpans &s
         const auto &track = trace.tracks[t];
         for (std::uint32_t i = 0; i < track.size(); ++i) {
             const auto step = spans.of(TrackId(t), i);
-            if (ti.kind[i] != EventKind::Kernel || step == kNoStep)
+            if (ti.kind[i] != EventKind::Kernel || step < 0)
                 continue;
             auto &kernels = result[static_cast<std::size_t>(step)];
             const Interval span{track.start[i], track.end(EventIndex(i))};
-            if (isCommunicationKernelName(trace.string(track.eventName[i])))
+            if (isCommunicationEvent(trace, TrackId(t), i))
                 kernels.communication.push_back(span);
             else
                 kernels.compute.push_back(span);
@@ -227,12 +227,6 @@ std::vector<StepKernels> stepKernels(const TraceIndex &index, const StepSpans &s
 }
 
 } // namespace
-
-bool isCommunicationKernelName(std::string_view name)
-{
-    const auto lower = lowered(name);
-    return lower.find("nccl") != std::string::npos || lower.find("rccl") != std::string::npos;
-}
 
 std::string canonicalCollective(std::string_view name)
 {
@@ -364,7 +358,7 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
                 const Interval span{track.start[i], track.start[i] + track.duration[i]};
                 switch (ti.kind[i]) {
                 case EventKind::Kernel:
-                    if (isCommunicationKernelName(trace.string(track.eventName[i]))) {
+                    if (isCommunicationEvent(trace, id, i)) {
                         communication.push_back(span);
                         EventRef annotation;
                         auto d = describeChain(index, ti.launchOp.empty() ? EventRef{} : ti.launchOp[i], annotation);

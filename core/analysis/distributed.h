@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/traceindex.h"
+#include "core/analysis/workclass.h"
 #include "core/util/progress.h"
 
 #include <cstdint>
@@ -12,9 +13,6 @@ namespace pyrometer::analysis {
 
 // Figures of one rank of a distributed job: pure functions of its trace, so that ranks are
 // summarised one at a time and only these summaries are kept.
-
-// A GPU kernel that communicates: its name contains "nccl" or "rccl" (any case).
-bool isCommunicationKernelName(std::string_view name);
 
 // A collective's name as torch spells it in annotations and args ("nccl:all_reduce",
 // "allreduce", "_all_gather_base", "reduce_scatter_tensor", "gloo:all_reduce", "alltoall_base",

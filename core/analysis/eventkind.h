@@ -32,14 +32,22 @@ std::string_view kindName(EventKind kind);
 // cuGraphLaunch): the device events it ran carry its correlation id.
 bool isGraphLaunchName(std::string_view name);
 
-// Category id -> kind, for one trace's string pool.
+// Category id -> kind, for one trace's string pool: the categories of CUDA, ROCm and Kineto's other
+// accelerators (MTIA, XPU, HPU, PrivateUse1), MTIA's transfers and waits by name, and any other
+// category whose events end a launch flow (ac2g) as device work.
 class KindTable {
 public:
     explicit KindTable(const trace::Trace &trace);
     EventKind kind(const trace::Track &track, std::uint32_t event) const;
 
 private:
+    struct ByName {
+        trace::StringId category;
+        trace::StringId name;
+        EventKind kind;
+    };
     std::vector<EventKind> m_byCategory;
+    std::vector<ByName> m_byName; // few: checked for every event
 };
 
 } // namespace pyrometer::analysis

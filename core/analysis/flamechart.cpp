@@ -32,7 +32,8 @@ FlameChart buildFlameChart(const TraceIndex &index, FlameEvents events, const St
     for (const auto &process : trace.processes) {
         for (const auto trackId : process.tracks) {
             const auto &ti = index.track(trackId);
-            if (!ti.hasOps || (stop && stop->stopRequested()))
+            if (ti.frameParent.empty() || (chart.events == FlameEvents::Ops && !ti.hasOps) ||
+                (stop && stop->stopRequested()))
                 continue;
             const auto &track = trace.track(trackId);
             FlameChartThread thread;

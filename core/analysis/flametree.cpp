@@ -58,7 +58,8 @@ FlameTree buildFlameTree(const TraceIndex &index, const FlameOptions &options, c
     b.tree.nodes.emplace_back();
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
-        if (!ti.hasOps || (stop && stop->stopRequested()))
+        if (ti.frameParent.empty() || (options.events == FlameEvents::Ops && !ti.hasOps) ||
+            (stop && stop->stopRequested()))
             continue;
         const auto &track = trace.tracks[t];
         const auto wanted = [&](std::uint32_t i) {

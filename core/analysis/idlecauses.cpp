@@ -191,4 +191,31 @@ IdleBreakdown buildIdleBreakdown(const TraceIndex &index, const TimeRange &range
     return result;
 }
 
+std::array<double, kIdleCauseCount> workWeightedIdle(const std::vector<StreamIdle> &streams)
+{
+    std::array<double, kIdleCauseCount> weighted{};
+    std::int64_t busy = 0;
+    for (const auto &s : streams)
+        busy += s.busyNs;
+    if (busy <= 0)
+        return weighted;
+    for (const auto &s : streams)
+        for (std::size_t c = 0; c < kIdleCauseCount; ++c)
+            weighted[c] += static_cast<double>(s.idleNs[c]) * static_cast<double>(s.busyNs) / static_cast<double>(busy);
+    return weighted;
+}
+
+int dominantIdleCause(const std::vector<StreamIdle> &streams)
+{
+    const auto weighted = workWeightedIdle(streams);
+    for (std::size_t c = 0; c < kIdleCauseCount; ++c) {
+        bool most = weighted[c] > 0;
+        for (std::size_t o = 0; o < kIdleCauseCount && most; ++o)
+            most = o == c || weighted[c] > weighted[o];
+        if (most)
+            return static_cast<int>(c);
+    }
+    return -1;
+}
+
 } // namespace pyrometer::analysis

@@ -60,6 +60,13 @@ struct IdleBreakdown {
 // A stream has a row in a step when any of its device events overlaps the step; events of zero
 // length are no busy time and end no gap. Events that overlap (extra lanes) or touch are merged,
 // so every gap is at least 1 ns. The launching call is launchCalls()'s (launches.h).
+// Each cause's idle time with every stream weighted by its share of the busy time: a side
+// stream with 7 µs of work beside a 98%-busy one does not decide what the device waited for.
+// The dominant cause, for "mostly host wait" verdicts, comes from these.
+std::array<double, kIdleCauseCount> workWeightedIdle(const std::vector<StreamIdle> &streams);
+// The cause with the most weighted idle time, if one has more than each other one; else -1.
+int dominantIdleCause(const std::vector<StreamIdle> &streams);
+
 IdleBreakdown buildIdleBreakdown(const TraceIndex &index, const TimeRange &range = {}, const StopToken *stop = nullptr);
 
 } // namespace pyrometer::analysis

@@ -10,11 +10,6 @@
 
 namespace pyrometer::analysis {
 
-bool isCompiledRegionName(std::string_view name)
-{
-    return name.starts_with("Torch-Compiled Region") || name.starts_with("CompiledFunction");
-}
-
 KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &options, const StopToken *stop)
 {
     const auto &trace = *index.trace;
@@ -116,7 +111,8 @@ KernelTable buildKernelTable(const TraceIndex &index, const KernelTableOptions &
             if (ns > best.first || (ns == best.first && text < best.second))
                 best = {ns, text};
         }
-        row.launchOp = graphTime[r] > best.first ? std::string(kGraphReplayOp) : std::string(best.second);
+        row.launchOp =
+            graphTime[r] > 0 && graphTime[r] > best.first ? std::string(kGraphReplayOp) : std::string(best.second);
         // Provenance from an op of the name that launched most of its time.
         for (const auto &[name, extra] : sourceOf[r])
             if (trace.string(trace::StringId(name)) == row.launchOp) {

@@ -2,6 +2,7 @@
 
 #include "core/analysis/timerange.h"
 #include "core/analysis/traceindex.h"
+#include "core/analysis/workclass.h"
 
 #include <cstdint>
 #include <string>
@@ -61,10 +62,6 @@ struct KernelTable {
     std::int64_t totalNs = 0;
     bool operator==(const KernelTable &) const = default;
 };
-
-// Whether an op is a torch.compile region: "Torch-Compiled Region: 0/0" (torch 2.1+) or
-// "CompiledFunction" / "CompiledFunctionBackward" (AOTAutograd's).
-bool isCompiledRegionName(std::string_view name);
 
 // The op column of a kernel that graph replays ran.
 inline constexpr std::string_view kGraphReplayOp = "graph replay";

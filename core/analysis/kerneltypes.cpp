@@ -8,7 +8,8 @@
 //
 //   Triton         starts with `triton_` (torch.compile's Inductor kernels: triton_poi_fused_*,
 //                  triton_red_*, triton_per_*, triton_tem_*), whatever else the name holds.
-//   Communication  nccl, rccl.
+//   Communication  isCommunicationKernelName (workclass.h): NCCL/RCCL, DeepEP's dispatch and
+//                  combine, custom all-reduce, NVSHMEM, MSCCL++, kernels named for a collective.
 //   Attention      flash, fmha, sdpa, mem_efficient, attention, attn.
 //   Convolution    conv (not in `convert`), fprop, dgrad, wgrad (cuDNN/xmma/CUTLASS implicit-GEMM
 //                  convolutions, so before GEMM), winograd, fft1d, fft2d (cuDNN's FFT convolution;
@@ -34,6 +35,8 @@
 // breakdowns it writes check that both agree on the real traces.
 #include "core/analysis/kerneltypes.h"
 
+#include "core/analysis/workclass.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -57,7 +60,6 @@ struct Rule {
 const std::vector<Rule> &rules()
 {
     static const std::vector<Rule> list{
-        {KernelType::Communication, {{"nccl"}, {"rccl"}}},
         {KernelType::Attention, {{"flash"}, {"fmha"}, {"sdpa"}, {"mem_efficient"}, {"attention"}, {"attn"}}},
         {KernelType::Convolution,
          {{"conv", {}, "ert"},
@@ -199,6 +201,8 @@ KernelType classifyKernel(EventKind kind, std::string_view name)
     const std::string_view text(lower);
     if (text.starts_with("triton_"))
         return KernelType::Triton;
+    if (isCommunicationKernelName(text))
+        return KernelType::Communication;
     for (const auto &rule : rules()) {
         if (std::any_of(rule.words.begin(), rule.words.end(), [&](const Word &w) { return containsWord(text, w); }))
             return rule.type;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -107,34 +108,83 @@ std::string_view launchBoundName(LaunchBound bound)
     return "";
 }
 
+namespace {
+
+// A device's time with nothing queued on any of its streams, over the device's window (first
+// point to last of its streams): the union of the streams' queued stretches, not their sum.
+std::pair<std::int64_t, std::int64_t> deviceWindowAndEmpty(const std::vector<const QueueSeries *> &streams)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> queued; // [start, end) with work queued
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
+    for (const auto *q : streams) {
+        if (q->timeNs.empty())
+            continue;
+        first = std::min(first, q->timeNs.front());
+        last = std::max(last, q->timeNs.back());
+        for (std::size_t i = 0; i + 1 < q->timeNs.size(); ++i)
+            if (q->length[i] > 0)
+                queued.push_back({q->timeNs[i], q->timeNs[i + 1]});
+    }
+    if (first >= last)
+        return {0, 0};
+    std::sort(queued.begin(), queued.end());
+    std::int64_t covered = 0, end = first;
+    for (const auto &[from, to] : queued) {
+        const auto a = std::max(from, end);
+        if (to > a) {
+            covered += to - a;
+            end = to;
+        }
+    }
+    return {last - first, (last - first) - covered};
+}
+
+} // namespace
+
 QueueSummary summarizeQueues(const std::vector<QueueSeries> &queues)
 {
     QueueSummary summary;
+    std::map<std::int32_t, std::vector<const QueueSeries *>> byDevice;
     for (const auto &q : queues) {
-        summary.windowNs += q.windowNs;
-        summary.emptyNs += q.emptyNs;
+        // Depth is weighted by each stream's queued time: a side stream with a few µs of work
+        // barely moves it.
         summary.queuedNs += q.queuedNs;
         summary.depthNsSum += q.depthNsSum;
         summary.maxLength = std::max(summary.maxLength, q.maxLength);
+        byDevice[q.device].push_back(&q);
+    }
+    for (const auto &[device, streams] : byDevice) {
+        const auto [window, empty] = deviceWindowAndEmpty(streams);
+        summary.windowNs += window;
+        summary.emptyNs += empty;
     }
     if (summary.queuedNs > 0)
-        summary.bound = summary.meanDepth() >= kGpuBoundDepth ? LaunchBound::GpuBound : LaunchBound::CpuBound;
+        summary.bound = summary.meanDepth() >= kGpuBoundDepth && summary.emptyShare() < kHostBoundEmptyShare
+                            ? LaunchBound::GpuBound
+                            : LaunchBound::CpuBound;
     return summary;
 }
 
-std::string describeQueues(const QueueSummary &summary)
+std::string describeQueues(const QueueSummary &summary, std::string_view device)
 {
     if (summary.bound == LaunchBound::None)
         return {};
     char meanText[32];
     std::snprintf(meanText, sizeof meanText, "%.1f", summary.meanDepth());
     const auto idle = std::to_string(std::llround(summary.emptyShare() * 100.0)) + "%";
-    std::string text = std::string(launchBoundName(summary.bound)) + ": while work was queued, " + meanText +
+    const std::string name(device);
+    const bool gpu = summary.bound == LaunchBound::GpuBound;
+    std::string text = (gpu ? name + "-bound" : std::string("CPU-bound")) + ": while work was queued, " + meanText +
                        " launches waited on a stream on average (at most " + std::to_string(summary.maxLength) + "), ";
-    text += summary.bound == LaunchBound::GpuBound
-                ? "so a launch's delay is time queued behind other kernels and the launch overhead is hidden."
-                : "so a launch's delay is its launch cost and the GPU waits for the CPU.";
-    text += " The GPU sat idle with nothing queued for " + idle + " of the streams' time.";
+    if (gpu)
+        text += "so a launch's delay is time queued behind other kernels and the launch overhead is hidden.";
+    else if (summary.meanDepth() >= kGpuBoundDepth)
+        text += "but the " + name + " sat idle with nothing queued on any stream for " + idle +
+                " of its time: then it waits for the CPU.";
+    else
+        text += "so a launch's delay is its launch cost and the " + name + " waits for the CPU.";
+    if (gpu || summary.meanDepth() < kGpuBoundDepth)
+        text += " The " + name + " sat idle with nothing queued on any stream for " + idle + " of its time.";
     return text;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pyrometer::analysis {
@@ -75,16 +76,23 @@ struct QueueSeries {
     bool operator==(const QueueSeries &) const = default;
 };
 
-// What a launch delay means in a trace. GPU-bound: while work is queued, on average at least
-// kGpuBoundDepth launches wait on the stream (one runs, the others queue behind it), so a launch's
-// delay is time queued behind other kernels and the launch overhead is hidden; summing those
-// delays counts the same queueing once per waiting launch. CPU-bound: the queue holds less, a
-// launch's delay is its launch cost, and the GPU waits for the CPU.
+// What a launch delay means in a trace: the one launch verdict every page, report and advice
+// rule shows. GPU-bound: while work is queued, on average at least kGpuBoundDepth launches wait
+// on the stream (one runs, the others queue behind it), so a launch's delay is time queued
+// behind other kernels and the launch overhead is hidden; summing those delays counts the same
+// queueing once per waiting launch; and the device is rarely empty (below kHostBoundEmptyShare
+// of its time with nothing queued on any stream). CPU-bound: the queue holds less, or the
+// device sits empty for longer: a launch's delay is its launch cost, and the GPU waits for the
+// CPU.
 enum class LaunchBound : std::uint8_t { None, GpuBound, CpuBound };
 inline constexpr double kGpuBoundDepth = 2.0;
+inline constexpr double kHostBoundEmptyShare = 0.25;
 std::string_view launchBoundName(LaunchBound bound); // "", "GPU-bound", "CPU-bound"
 
-// Every stream's queue together: the sums of their windows, empty and queued time and depth.
+// Every stream's queue together. Window and empty time are per device, over the union of its
+// streams (an idle copy stream beside a busy compute stream leaves the device busy), summed over
+// devices; queued time and depth are the streams' sums, so the mean depth weighs each stream by
+// its queued time.
 struct QueueSummary {
     std::int64_t windowNs = 0;
     std::int64_t emptyNs = 0;
@@ -99,7 +107,8 @@ struct QueueSummary {
 QueueSummary summarizeQueues(const std::vector<QueueSeries> &queues);
 
 // One sentence for a page or the CLI: which case the trace is in and what its delays mean.
-std::string describeQueues(const QueueSummary &summary);
+// device: the accelerator's word (workclass.h acceleratorName).
+std::string describeQueues(const QueueSummary &summary, std::string_view device = "GPU");
 
 struct LaunchStats {
     std::vector<Launch> launches;      // in kernel start order

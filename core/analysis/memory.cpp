@@ -11,8 +11,13 @@ std::string deviceName(std::int32_t deviceType, std::int32_t deviceId)
 {
     if (deviceType == 0)
         return "cpu";
-    if (deviceType == 1)
-        return "cuda:" + std::to_string(deviceId);
+    // c10::DeviceType's numbers, named as torch names them.
+    static const std::pair<std::int32_t, std::string_view> names[] = {{1, "cuda"}, {6, "hip"},   {8, "maia"},
+                                                                      {9, "xla"},  {12, "xpu"},  {13, "mps"},
+                                                                      {15, "hpu"}, {19, "mtia"}, {20, "privateuseone"}};
+    for (const auto &[type, name] : names)
+        if (type == deviceType)
+            return std::string(name) + ":" + std::to_string(deviceId);
     return "device" + std::to_string(deviceType) + ":" + std::to_string(deviceId);
 }
 

@@ -169,6 +169,60 @@ OpRow topLevelMemory(const TraceIndex &index, const TimeRange &range, const Proc
     return row;
 }
 
+// A bounded range's ops, clipped to it: every op that overlaps the range counts the part of its
+// time inside it (total), less the parts of the ops nested in it (self); a call counts where it
+// starts. Adjacent ranges add up to the whole, and a 10 ms range holds no op longer than 10 ms.
+void addClipped(OpAccumulator &acc, OpTable &table, TrackId t)
+{
+    const auto &trace = *acc.index.trace;
+    const auto &ti = acc.index.track(t);
+    const auto &track = trace.track(t);
+    const auto a = acc.options.range.start;
+    const auto b = acc.options.range.end;
+    const auto [firstId, lastId] = trace.startRange(t, a, b);
+    std::vector<std::uint32_t> ops;
+    // Ops open at the range's start: the last op that began before it and its ancestors.
+    for (auto j = firstId.value; j-- > 0;) {
+        if (ti.kind[j] != EventKind::Op)
+            continue;
+        for (auto e = EventIndex(j); e.isValid(); e = ti.opParent[e.value])
+            if (track.end(e) > a)
+                ops.push_back(e.value);
+        break;
+    }
+    std::reverse(ops.begin(), ops.end()); // parents first
+    for (auto i = firstId.value; i < lastId.value; ++i)
+        if (ti.kind[i] == EventKind::Op)
+            ops.push_back(i);
+    std::unordered_map<std::uint32_t, std::int64_t> self;
+    const auto clipped = [&](std::uint32_t i) {
+        return std::max<std::int64_t>(0, std::min(track.end(EventIndex(i)), b) - std::max(track.start[i], a));
+    };
+    for (const auto i : ops) {
+        self[i] += clipped(i);
+        if (const auto p = ti.opParent[i]; p.isValid())
+            self[p.value] -= clipped(i);
+    }
+    for (const auto i : ops) {
+        const EventRef op{t, EventIndex(i)};
+        const auto ownSelf = self[i];
+        table.selfSumNs += ownSelf;
+        if (acc.folded(op)) {
+            acc.rowOf(acc.shownAs(op)).selfNs += ownSelf;
+            continue;
+        }
+        auto &row = acc.rowOf(op);
+        row.totalNs += clipped(i);
+        row.selfNs += ownSelf;
+        if (track.start[i] < a)
+            continue; // its call counts in the range where it starts
+        const auto duration = track.duration[i];
+        row.minNs = row.calls ? std::min(row.minNs, duration) : duration;
+        row.maxNs = row.calls ? std::max(row.maxNs, duration) : duration;
+        ++row.calls;
+    }
+}
+
 } // namespace
 
 std::string modulePath(const TraceIndex &index, EventRef op)
@@ -210,6 +264,10 @@ OpTable buildOpTable(const TraceIndex &index, const OpTableOptions &options, con
             continue;
         const auto &track = trace.tracks[t];
         acc.foldedInto[t] = foldRepeats(track, ti);
+        if (!options.range.isAll()) {
+            addClipped(acc, table, TrackId(t));
+            continue;
+        }
         const auto [first, last] = eventsIn(trace, TrackId(t), options.range);
         for (auto i = first; i < last; ++i) {
             if (ti.kind[i] != EventKind::Op)

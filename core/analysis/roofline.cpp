@@ -597,11 +597,22 @@ std::vector<RooflineFinding> rooflineFindings(const Roofline &roofline)
                                            : ""),
                               share});
         } else if (row.bound == Bound::Compute && row.percentOfRoof < kFarBelowRoof) {
+            // Suggest only what the op does not already do: a faster dtype to FP32/FP64 ops, and
+            // channels_last to convolutions.
+            const auto precision = row.roof->precision;
+            std::vector<std::string> tries;
+            if (precision == Precision::FP32 || precision == Precision::FP64)
+                tries.push_back("a faster dtype (BF16, TF32)");
+            if (isConvolution(row.name + row.launcher))
+                tries.push_back("channels_last layout");
+            tries.push_back("shapes that are multiples of 8");
+            std::string suggestion;
+            for (std::size_t k = 0; k < tries.size(); ++k)
+                suggestion += (k == 0 ? "" : k + 1 == tries.size() ? ", or " : ", ") + tries[k];
             compute.push_back({RooflineFinding::Kind::BelowComputeRoof, row.name,
-                               where + " is compute-bound but reaches " + percent(row.percentOfRoof) + " of the "
-                                   + std::string(precisionName(row.roof->precision)) + " peak (" + percent(100 * share)
-                                   + " of the time): try a faster dtype (BF16, TF32), channels_last layout, or shapes "
-                                     "that are multiples of 8 so the matrix units tile it fully.",
+                               where + " is compute-bound but reaches " + percent(row.percentOfRoof) + " of the " +
+                                   std::string(precisionName(precision)) + " peak (" + percent(100 * share) +
+                                   " of the time): try " + suggestion + " so the matrix units tile it fully.",
                                share});
         }
     }

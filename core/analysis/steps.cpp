@@ -50,7 +50,11 @@ std::string_view stepCategoryName(StepCategory category)
     return names[static_cast<std::size_t>(category)];
 }
 
-StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
+namespace {
+
+// skip: the device events it marks kLaunchedBefore (queued before the profiler started): they
+// run in the first step but are none of its work.
+StepRow breakdownOf(const TraceIndex &index, std::int64_t s, std::int64_t e, const StepSpans *skip)
 {
     const auto &trace = *index.trace;
     StepRow row;
@@ -73,8 +77,11 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
         const auto &track = trace.tracks[t];
         const auto [firstId, lastId] = trace.startRange(TrackId(t), s, e);
         const auto first = firstId.value;
+        const auto skipped = [&](std::uint32_t i) {
+            return skip && isDeviceKind(ti.kind[i]) && skip->of(TrackId(t), i) == kLaunchedBefore;
+        };
         for (auto i = first; i < lastId.value; ++i)
-            if (const auto c = categoryOf(trace, ti, track, i); c >= 0)
+            if (const auto c = categoryOf(trace, ti, track, i); c >= 0 && !skipped(i))
                 add(track.start[i], track.end(EventIndex(i)), c);
         // Events that began before the span and reach into it: the ancestors of the last one
         // that began before, and a few earlier ones (other lanes).
@@ -86,7 +93,7 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
         earlier.erase(std::unique(earlier.begin(), earlier.end()), earlier.end());
         for (const auto j : earlier)
             if (track.end(EventIndex(j)) > s)
-                if (const auto c = categoryOf(trace, ti, track, j); c >= 0)
+                if (const auto c = categoryOf(trace, ti, track, j); c >= 0 && !skipped(j))
                     add(track.start[j], track.end(EventIndex(j)), c);
     }
     std::sort(points.begin(), points.end(), [](const Point &a, const Point &b) { return a.time < b.time; });
@@ -138,17 +145,26 @@ StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
     return row;
 }
 
+} // namespace
+
+StepRow breakdownSpan(const TraceIndex &index, std::int64_t s, std::int64_t e)
+{
+    return breakdownOf(index, s, e, nullptr);
+}
+
 StepBreakdown buildStepBreakdown(const TraceIndex &index, const TimeRange &range, const StopToken *stop)
 {
     StepBreakdown result;
     result.hasDevice = index.hasDevice;
     const auto spans = buildStepSpans(index, stop);
+    result.rule = spans.rule;
+    result.ruleExample = spans.ruleExample;
     for (const auto &step : spans.steps) {
         if (stop && stop->stopRequested())
             return {};
         if (!range.contains(step.cpuStartNs))
             continue;
-        auto row = breakdownSpan(index, step.startNs, step.endNs);
+        auto row = breakdownOf(index, step.startNs, step.endNs, &spans);
         row.name = step.name;
         row.cpuStartNs = step.cpuStartNs;
         row.cpuEndNs = step.cpuEndNs;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/stepspans.h"
 #include "core/analysis/timerange.h"
 #include "core/analysis/traceindex.h"
 
@@ -42,10 +43,13 @@ struct StepRow {
 struct StepBreakdown {
     std::vector<StepRow> steps; // in time order
     bool hasDevice = false;
+    StepRule rule = StepRule::None; // how the steps were found (stepspans.h)
+    std::string ruleExample;        // the annotation that marks them
     bool operator==(const StepBreakdown &) const = default;
 };
 
-// One row per ProfilerStep#N op whose CPU annotation starts in range, over the step's span
+// One row per step (findSteps: ProfilerStep#N, else optimizer steps, else a repeated annotation)
+// whose CPU annotation starts in range, over the step's span
 // (stepspans.h: from its CPU start, or the previous step's end, to the later of its CPU end and
 // the end of the device work it launched), so that a step's kernels that run while the CPU is
 // already in the next step count in their own step. Within the span, time is split by what ran

@@ -1,6 +1,7 @@
 #include "core/analysis/stepspans.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace pyrometer::analysis {
 
@@ -35,6 +36,174 @@ std::vector<EventRef> profilerSteps(const TraceIndex &index)
     return result;
 }
 
+namespace {
+
+bool anyLaunchRecorded(const LaunchCalls &calls)
+{
+    for (const auto &track : calls.byTrack)
+        for (const auto &call : track)
+            if (call.isValid())
+                return true;
+    return false;
+}
+
+constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
+
+bool isAnnotationOf(const trace::Trace &trace, const trace::Track &track, std::uint32_t i)
+{
+    return track.category[i].isValid() && trace.string(track.category[i]) == "user_annotation";
+}
+
+// Outermost Optimizer.step#… annotations: iteration k ends where the k-th one ends.
+std::vector<StepMark> optimizerSteps(const TraceIndex &index)
+{
+    const auto &trace = *index.trace;
+    std::vector<StepMark> marks;
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasOps)
+            continue;
+        const auto &track = trace.tracks[t];
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            if (ti.kind[i] != EventKind::Op || !trace.string(track.eventName[i]).starts_with(kOptimizerStepPrefix))
+                continue;
+            bool nested = false;
+            for (auto p = ti.opParent[i]; p.isValid() && !nested; p = ti.opParent[p.value])
+                nested = trace.string(track.eventName[p.value]).starts_with(kOptimizerStepPrefix);
+            if (!nested)
+                marks.push_back({std::string(trace.string(track.eventName[i])),
+                                 {TrackId(t), EventIndex(i)},
+                                 track.start[i],
+                                 track.end(EventIndex(i))});
+        }
+    }
+    std::sort(marks.begin(), marks.end(),
+              [](const StepMark &a, const StepMark &b) { return a.cpuStartNs < b.cpuStartNs; });
+    std::int64_t previousEnd = trace.info.spanStart;
+    for (std::size_t k = 0; k < marks.size(); ++k) {
+        auto &mark = marks[k];
+        mark.name += " #" + std::to_string(k + 1);
+        const auto end = mark.cpuEndNs;
+        mark.cpuStartNs = std::min(previousEnd, mark.cpuStartNs);
+        previousEnd = end;
+    }
+    return marks;
+}
+
+// Calls of the top-level annotation that repeats with the most time.
+std::vector<StepMark> repeatedAnnotations(const TraceIndex &index)
+{
+    const auto &trace = *index.trace;
+    struct Calls {
+        std::uint64_t count = 0;
+        std::int64_t totalNs = 0;
+    };
+    std::vector<Calls> byName(trace.strings.size());
+    for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        const auto &ti = index.tracks[t];
+        if (!ti.hasOps)
+            continue;
+        const auto &track = trace.tracks[t];
+        for (std::uint32_t i = 0; i < track.size(); ++i)
+            if (ti.kind[i] == EventKind::Op && !ti.opParent[i].isValid() && isAnnotationOf(trace, track, i)) {
+                auto &calls = byName[track.eventName[i].value];
+                ++calls.count;
+                calls.totalNs += track.duration[i];
+            }
+    }
+    // The calls of one name, in time order, if they follow one another (a step ends before the
+    // next begins) and cover at least kRepeatedCoverage of the trace: concurrent requests of a
+    // server, or a short marker repeated often, are not steps.
+    const auto callsOf = [&](std::uint32_t name) {
+        std::vector<StepMark> marks;
+        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
+            const auto &ti = index.tracks[t];
+            if (!ti.hasOps)
+                continue;
+            const auto &track = trace.tracks[t];
+            for (std::uint32_t i = 0; i < track.size(); ++i)
+                if (ti.kind[i] == EventKind::Op && track.eventName[i].value == name && !ti.opParent[i].isValid() &&
+                    isAnnotationOf(trace, track, i))
+                    marks.push_back({std::string(trace.string(track.eventName[i])),
+                                     {TrackId(t), EventIndex(i)},
+                                     track.start[i],
+                                     track.end(EventIndex(i))});
+        }
+        std::sort(marks.begin(), marks.end(),
+                  [](const StepMark &a, const StepMark &b) { return a.cpuStartNs < b.cpuStartNs; });
+        for (std::size_t k = 1; k < marks.size(); ++k)
+            if (marks[k].cpuStartNs < marks[k - 1].cpuEndNs)
+                return std::vector<StepMark>{};
+        return marks;
+    };
+    const auto span = trace.info.spanEnd - trace.info.spanStart;
+    std::vector<std::uint32_t> candidates;
+    for (std::uint32_t n = 0; n < byName.size(); ++n)
+        if (byName[n].count >= kMinRepeatedAnnotations &&
+            static_cast<double>(byName[n].totalNs) >= kRepeatedCoverage * static_cast<double>(span))
+            candidates.push_back(n);
+    std::sort(candidates.begin(), candidates.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return byName[a].totalNs > byName[b].totalNs; });
+    std::vector<StepMark> marks;
+    for (const auto n : candidates)
+        if (marks = callsOf(n); !marks.empty())
+            break;
+    for (std::size_t k = 0; k < marks.size(); ++k)
+        marks[k].name += " #" + std::to_string(k + 1);
+    return marks;
+}
+
+} // namespace
+
+std::string stepRuleText(StepRule rule, std::string_view example)
+{
+    const std::string named = example.empty() ? std::string() : " (" + std::string(example) + ")";
+    switch (rule) {
+    case StepRule::ProfilerStep: return "Steps are the trace's ProfilerStep#N annotations.";
+    case StepRule::OptimizerStep:
+        return "Steps end where the optimizer's steps end" + named + ": the trace has no ProfilerStep.";
+    case StepRule::RepeatedAnnotation:
+        return "Steps are the calls of a repeated top-level annotation" + named +
+               ": the trace has no ProfilerStep or optimizer step.";
+    case StepRule::None: break;
+    }
+    return "No steps: the trace has no ProfilerStep, optimizer step or repeated top-level annotation; figures are "
+           "over the whole trace.";
+}
+
+StepMarks findSteps(const TraceIndex &index)
+{
+    const auto &trace = *index.trace;
+    StepMarks result;
+    for (const auto ref : profilerSteps(index)) {
+        const auto &track = trace.track(ref.track);
+        result.marks.push_back({std::string(trace.string(track.eventName[ref.event.value])), ref,
+                                track.start[ref.event.value], track.end(ref.event)});
+    }
+    if (!result.marks.empty()) {
+        result.rule = StepRule::ProfilerStep;
+        return result;
+    }
+    if (result.marks = optimizerSteps(index); !result.marks.empty()) {
+        result.rule = StepRule::OptimizerStep;
+        return result;
+    }
+    if (result.marks = repeatedAnnotations(index); !result.marks.empty())
+        result.rule = StepRule::RepeatedAnnotation;
+    return result;
+}
+
+namespace {
+
+// A device event with a correlation id (whose call the trace does not hold).
+bool launchedOutsideWindow(const trace::Trace &trace, trace::TrackId track, std::uint32_t event)
+{
+    const auto *args = trace.eventArgs(track, EventIndex(event));
+    return args && args->correlation > 0;
+}
+
+} // namespace
+
 std::int32_t stepAtCpuTime(const std::vector<StepSpan> &steps, std::int64_t time)
 {
     // The last step that starts at or before time; steps on the CPU follow one another.
@@ -52,24 +221,30 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
 {
     const auto &trace = *index.trace;
     StepSpans result;
-    for (const auto ref : profilerSteps(index)) {
-        const auto &track = trace.track(ref.track);
+    auto found = findSteps(index);
+    result.rule = found.rule;
+    if (!found.marks.empty()) {
+        const auto &first = found.marks.front().event;
+        result.ruleExample = std::string(trace.string(trace.track(first.track).eventName[first.event.value]));
+    }
+    for (auto &mark : found.marks) {
         StepSpan step;
-        step.name = std::string(trace.string(track.eventName[ref.event.value]));
-        step.event = ref;
-        step.cpuStartNs = track.start[ref.event.value];
-        step.cpuEndNs = track.end(ref.event);
+        step.name = std::move(mark.name);
+        step.event = mark.event;
+        step.cpuStartNs = mark.cpuStartNs;
+        step.cpuEndNs = mark.cpuEndNs;
         result.steps.push_back(std::move(step));
     }
     result.step.resize(trace.tracks.size());
     if (index.hasDevice && !result.steps.empty()) {
-        LaunchCalls found;
+        LaunchCalls ownCalls;
         if (!knownCalls) {
-            found = launchCalls(index, stop);
+            ownCalls = launchCalls(index, stop);
             if (stop && stop->stopRequested())
                 return {};
         }
-        const auto &calls = knownCalls ? *knownCalls : found;
+        const auto &calls = knownCalls ? *knownCalls : ownCalls;
+        const bool launchesRecorded = anyLaunchRecorded(calls);
         for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
             const auto &ti = index.tracks[t];
             if (!ti.hasDevice)
@@ -77,6 +252,14 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
             const auto &track = trace.tracks[t];
             auto &steps = result.step[t];
             steps.assign(track.size(), kNoStep);
+            // The first start on this stream of an event whose call the trace holds: what ran
+            // before it without a call had been queued before the profiler started.
+            auto firstLaunched = std::numeric_limits<std::int64_t>::max();
+            for (std::uint32_t i = 0; i < track.size() && launchesRecorded; ++i)
+                if (isDeviceKind(ti.kind[i]) && calls.of(TrackId(t), i).isValid()) {
+                    firstLaunched = track.start[i];
+                    break;
+                }
             for (std::uint32_t i = 0; i < track.size(); ++i) {
                 if (!isDeviceKind(ti.kind[i]))
                     continue;
@@ -84,6 +267,10 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
                 if (const auto call = calls.of(TrackId(t), i); call.isValid()) {
                     s = stepAtCpuTime(result.steps, trace.track(call.track).start[call.event.value]);
                     ++result.byLaunch;
+                } else if (launchesRecorded && track.start[i] < firstLaunched &&
+                           launchedOutsideWindow(trace, TrackId(t), i)) {
+                    steps[i] = kLaunchedBefore; // queued before the profiler started: no step's work
+                    continue;
                 } else {
                     s = stepAtCpuTime(result.steps, track.start[i]);
                     ++result.byTime;

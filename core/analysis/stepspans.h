@@ -26,6 +26,10 @@ namespace pyrometer::analysis {
 // CPU figures use the CPU span; per-step device figures, the attribution and the span.
 
 inline constexpr std::int32_t kNoStep = -1;
+// A device event launched before the profiler started: its correlation id has no call in a
+// trace that records launches, and it ran on its stream before any event launched in the trace
+// (it was queued already). It belongs to no step, and no step's breakdown counts it.
+inline constexpr std::int32_t kLaunchedBefore = -2;
 
 struct StepSpan {
     std::string name;  // "ProfilerStep#12"
@@ -42,11 +46,48 @@ struct StepSpan {
     bool operator==(const StepSpan &) const = default;
 };
 
+// How a trace's steps were found, the first rule that finds any:
+//  - ProfilerStep: torch.profiler's ProfilerStep#N annotations (prof.step() in the loop);
+//  - OptimizerStep: without those, the optimizer's Optimizer.step#… annotations (the outermost
+//    of nested ones, as torchrec's CombinedOptimizer holds Adam's): an iteration ends where its
+//    optimizer step ends, so step k runs from step k-1's end (the trace's start for the first);
+//  - RepeatedAnnotation: else the top-level annotation (user_annotation) with three or more
+//    calls that follow one another (none overlaps the next: concurrent requests of a server are
+//    not steps) and cover at least kRepeatedCoverage of the trace, the most time first: each
+//    call is a step, over its own span (vLLM's execute_context_… per scheduler step);
+//  - None: no steps; analyses take the whole trace as one span.
+enum class StepRule : std::uint8_t { None, ProfilerStep, OptimizerStep, RepeatedAnnotation };
+// One sentence on how the steps were found: "Steps end where the optimizer's steps end
+// (Optimizer.step#SGD.step): the trace has no ProfilerStep.", ...
+std::string stepRuleText(StepRule rule, std::string_view example = {});
+inline constexpr std::size_t kMinRepeatedAnnotations = 3;
+inline constexpr double kRepeatedCoverage = 0.5;
+
+struct StepMark {
+    std::string name;
+    EventRef event; // the annotation that marks the step
+    std::int64_t cpuStartNs = 0;
+    std::int64_t cpuEndNs = 0;
+    bool operator==(const StepMark &) const = default;
+};
+
+struct StepMarks {
+    StepRule rule = StepRule::None;
+    std::vector<StepMark> marks; // by CPU start
+    bool operator==(const StepMarks &) const = default;
+};
+
+// The steps of a trace by the first rule above that finds any (cheap: no device work looked at).
+StepMarks findSteps(const TraceIndex &index);
+
 struct StepSpans {
+    StepRule rule = StepRule::None;              // how steps were found
+    std::string ruleExample;                     // the annotation's name ("Optimizer.step#SGD.step")
     std::vector<StepSpan> steps;                 // by CPU start
     std::vector<std::vector<std::int32_t>> step; // by TrackId, per event: a device event's step
-                                                 // (index into steps) or kNoStep; empty for
-                                                 // tracks without device events
+                                                 // (index into steps), kNoStep or
+                                                 // kLaunchedBefore; empty for tracks without
+                                                 // device events
     std::uint64_t byLaunch = 0; // device events attributed through their launching call
     std::uint64_t byTime = 0;   // device events without one, attributed by time
 
@@ -62,7 +103,7 @@ struct StepSpans {
 // The ProfilerStep#N ops of a trace, in time order (cheap: no device work looked at).
 std::vector<EventRef> profilerSteps(const TraceIndex &index);
 
-// Every ProfilerStep#N op of the trace, with its device work. Empty when stopped.
+// Every step of the trace (findSteps), with its device work. Empty when stopped.
 StepSpans buildStepSpans(const TraceIndex &index, const StopToken *stop = nullptr);
 // The same with the launching calls found already.
 StepSpans buildStepSpans(const TraceIndex &index, const LaunchCalls &calls, const StopToken *stop = nullptr);

@@ -118,13 +118,17 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
             ti.hasDevice = ti.hasDevice || isDeviceKind(kind);
         }
         index->hasDevice = index->hasDevice || ti.hasDevice;
+        // A thread of Python frames alone (a front-end process traced with with_stack) has frames
+        // to nest for flame graphs though it has no ops.
+        const bool hasFrames = ti.hasOps || std::any_of(ti.kind.begin(), ti.kind.end(),
+                                                        [](EventKind k) { return k == EventKind::Python; });
         sinceCheck += n;
         if (stop && sinceCheck > kStopCheckInterval) {
             sinceCheck = 0;
             if (stop->stopRequested())
                 return nullptr;
         }
-        if (!ti.hasOps)
+        if (!hasFrames)
             continue;
 
         ti.opParent.assign(n, EventIndex());

@@ -1,5 +1,7 @@
 #include "core/report/gpureport.h"
 
+#include "core/analysis/workclass.h"
+
 #include "core/analysis/criticalpath.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kernelnames.h"
@@ -57,7 +59,7 @@ Section launchesSection(const analysis::TraceIndex &index, const std::string &pr
                                  "x it and 50 us more). Launch delay = kernel "
                                  "start - end of the launching call.");
     const auto duration = [&](std::int64_t ns) { return formatDuration(ns, options.timeUnit); };
-    if (const auto verdict = analysis::describeQueues(stats.queue); !verdict.empty())
+    if (const auto verdict = analysis::describeQueues(stats.queue, analysis::acceleratorName(index)); !verdict.empty())
         section.paragraphs.push_back(verdict);
     Table kernels{"Launch delay per kernel",
                   {"Kernel", "Launches", "Median delay", "p90", "Max", "Outliers"},

@@ -149,9 +149,13 @@ void TraceBuilder::addMetadata(const RawEvent &event)
         auto &process = *m_processes[processIndex(event.pid)];
         if (what == "process_name" && event.metaName.isValid())
             process.name = event.metaName;
-        else if (what == "process_labels" && event.metaLabels.isValid())
-            process.labels = event.metaLabels;
-        else if (what == "process_sort_index" && event.hasSortIndex) {
+        else if (what == "process_labels" && event.metaLabels.isValid()) {
+            // Kineto labels its host pid "CPU" and pids 0..N-1 "GPU i"; a host whose pid is one of
+            // those numbers (pid 1 in a container) gets both. Its events are the host's: "CPU" stays.
+            const bool hostLabelled = process.labels.isValid() && m_trace->strings.view(process.labels) == "CPU";
+            if (!hostLabelled)
+                process.labels = event.metaLabels;
+        } else if (what == "process_sort_index" && event.hasSortIndex) {
             process.sortIndex = event.sortIndex;
             process.hasSortIndex = true;
         }

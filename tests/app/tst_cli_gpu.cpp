@@ -132,19 +132,26 @@ private Q_SLOTS:
         // than the trace.
         QVERIFY(!byKernel.first().toObject().contains("launch_delay_total_us"));
         QVERIFY(byKernel.first().toObject().contains("launch_delay_sum_us"));
-        // Every stream's time with nothing queued over every stream's window, and the mean depth
-        // while queued, from the golden's sums: (3162406000 + 1588000) launch-ns over
-        // (12920299000 - 9796683000) + (12012830000 - 12011629000) = 3124817000 ns queued is 1.01
-        // launches: CPU-bound.
+        // The mean depth while queued, from the streams' sums: (3162406000 + 1588000) launch-ns
+        // over (12920299000 - 9796683000) + (12012830000 - 12011629000) = 3124817000 ns queued is
+        // 1.01 launches: CPU-bound. The idle share is the device's, over the union of its streams
+        // (launchdevices.csv): 9796030000 of 12920299000 ns with nothing queued on any stream.
         qint64 window = 0, empty = 0, depth = 0;
         for (const auto &q : golden("a100_alexnet.launchqueues.csv")) {
             window += q["window_ns"].toLongLong();
             empty += q["empty_ns"].toLongLong();
             depth += q["depth_ns_sum"].toLongLong();
         }
+        qint64 deviceWindow = 0, deviceEmpty = 0;
+        for (const auto &d : golden("a100_alexnet.launchdevices.csv")) {
+            deviceWindow += d["window_ns"].toLongLong();
+            deviceEmpty += d["empty_ns"].toLongLong();
+        }
+        QCOMPARE(deviceWindow, qint64(12920299000));
+        QCOMPARE(deviceEmpty, qint64(9796030000));
         const auto queue = out.value("queue").toObject();
         QCOMPARE(queue.value("bound").toString(), QStringLiteral("CPU-bound"));
-        QVERIFY(std::abs(queue.value("idle_share").toDouble() - double(empty) / double(window)) < 1e-9);
+        QVERIFY(std::abs(queue.value("idle_share").toDouble() - double(deviceEmpty) / double(deviceWindow)) < 1e-9);
         QVERIFY(std::abs(queue.value("mean_depth").toDouble() - double(depth) / double(window - empty)) < 1e-9);
     }
 

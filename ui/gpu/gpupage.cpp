@@ -1,5 +1,7 @@
 #include "ui/gpu/gpupage.h"
 
+#include "core/analysis/workclass.h"
+
 #include "core/util/format.h"
 #include "ui/gpu/gputrees.h"
 #include "ui/jobs/jobtracker.h"
@@ -288,7 +290,9 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
                  m_data->graphs.replays.empty()
                      ? QString()
                      : tr(" (%1 of them CUDA graph replays)").arg(m_data->graphs.replays.size())));
-    m_launchVerdict->setText(QString::fromStdString(analysis::describeQueues(l.queue)).toHtmlEscaped());
+    m_launchVerdict->setText(
+        QString::fromStdString(analysis::describeQueues(l.queue, analysis::acceleratorName(*m_data->index)))
+            .toHtmlEscaped());
     m_launches->setTree(buildLaunchTree(l, false));
     m_streams->setTree(buildLaunchTree(l, true));
     m_idle->setTree(buildIdleTree(*m_data->idle));

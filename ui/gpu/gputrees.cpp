@@ -61,8 +61,10 @@ TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
         const QString name = streams ? streamLabel(g.device, g.stream) : qs(g.name);
         // A kernel reads by its short name; the row stands for the full one (tooltip, Timeline).
         const QString shown = streams ? name : qs(analysis::shortKernelName(g.name));
-        std::vector<QVariant> values{shown, quint64(g.count), qint64(g.delayMedianNs), qint64(g.delayP90Ns),
-                                     qint64(g.delayMaxNs)};
+        // A kernel that started before its call returned waited for nothing: 0, not less.
+        std::vector<QVariant> values{shown, quint64(g.count), qint64(std::max<std::int64_t>(0, g.delayMedianNs)),
+                                     qint64(std::max<std::int64_t>(0, g.delayP90Ns)),
+                                     qint64(std::max<std::int64_t>(0, g.delayMaxNs))};
         if (streams) {
             const auto &q = stats.queues[i]; // both by device, then stream
             values.insert(values.end(), {std::round(q.meanDepth() * 10.0) / 10.0, quint64(q.maxLength), 100.0 * q.emptyShare()});
@@ -200,11 +202,12 @@ TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t orig
     for (const auto &g : graphs.graphs) {
         const QString name = qs(analysis::graphName(g.graphId));
         const QString stream = streamLabel(g.device, g.stream);
-        rowOf[{g.graphId, g.device, g.stream}] = tree.addNode(
-            -1,
-            {name, stream, quint64(g.replays), quint64(g.events), QVariant(), qint64(g.spanNs), qint64(g.busyNs),
-             qint64(g.gapNs()), qint64(g.delayMedianNs), qs(analysis::shortKernelName(g.longestKernel, 64))},
-            QString(), name + QLatin1Char(' ') + stream);
+        rowOf[{g.graphId, g.device, g.stream}] =
+            tree.addNode(-1,
+                         {name, stream, quint64(g.replays), quint64(g.events), QVariant(), qint64(g.spanNs),
+                          qint64(g.busyNs), qint64(g.gapNs()), qint64(std::max<std::int64_t>(0, g.delayMedianNs)),
+                          qs(analysis::shortKernelName(g.longestKernel, 64))},
+                         QString(), name + QLatin1Char(' ') + stream);
     }
     // Each replay under its graph, in time order (its first kernel is what it shows).
     std::map<int, int> numberOf;
@@ -217,7 +220,8 @@ TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t orig
         tree.addNode(parent->second,
                      {name, streamLabel(r.device, r.stream), QVariant(), quint64(r.eventCount),
                       qint64(r.startNs - originNs), qint64(r.spanNs()), qint64(r.busyNs), qint64(r.gapNs()),
-                      r.call.isValid() ? QVariant(qint64(r.delayNs())) : QVariant(), QVariant()},
+                      r.call.isValid() ? QVariant(qint64(std::max<std::int64_t>(0, r.delayNs()))) : QVariant(),
+                      QVariant()},
                      QString(), tree.nodes[std::size_t(parent->second)].path + QLatin1Char('/') + name);
     }
     return tree;

@@ -21,6 +21,7 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
 
     data.steps = steps->steps;
     data.hasProfilerSteps = !data.steps.empty();
+    data.stepRule = analysis::stepRuleText(steps->rule, steps->ruleExample);
     if (data.steps.empty() && info.spanEnd > info.spanStart) {
         data.steps.push_back(analysis::breakdownSpan(ix, info.spanStart, info.spanEnd));
         data.steps.back().name = "whole trace";

@@ -25,7 +25,8 @@ struct OverviewData {
     std::shared_ptr<const trace::Trace> trace;
     std::shared_ptr<const analysis::TraceIndex> index;
     std::vector<analysis::StepRow> steps; // ProfilerSteps; one row "whole trace" when it has none
-    bool hasProfilerSteps = false;
+    bool hasProfilerSteps = false;        // steps of any rule (stepspans.h findSteps)
+    std::string stepRule;                 // how they were found, a sentence
     analysis::GpuUtilization utilization; // per GPU, over the step time (or the span without steps)
     analysis::OpTable topOps;             // by self time
     analysis::KernelTable topKernels;     // by total time

@@ -399,9 +399,11 @@ void OverviewPage::populate(std::shared_ptr<const OverviewData> result)
     m_data = std::move(result);
     const auto &d = *m_data;
     fillHeadline(d);
+    // How the steps were found (ProfilerStep, optimizer steps or a repeated annotation).
     m_stepTitle->setText(d.hasProfilerSteps
-                             ? tr("Each ProfilerStep's wall time by what ran during it (hover a bar for its values).")
-                             : tr("No ProfilerStep in this trace (record with a schedule and prof.step()): the "
+                             ? tr("Each step's wall time by what ran during it (hover a bar for its values). %1")
+                                   .arg(QString::fromStdString(d.stepRule))
+                             : tr("No steps in this trace (record with a schedule and prof.step()): the "
                                   "whole trace as one bar."));
     m_stepPlot->setSteps(d.steps);
     fillUtilization(d);
@@ -645,7 +647,6 @@ void OverviewPage::fillGpuAnalyses(const OverviewData &d)
         return;
     m_kernelTypes->setBreakdown(d.kernelTypes);
     m_idle->clear();
-    std::int64_t host = 0, kernel = 0, other = 0;
     for (const auto &s : d.streamIdle) {
         using analysis::IdleCause;
         const auto span = std::max<std::int64_t>(1, s.spanNs);
@@ -659,16 +660,15 @@ void OverviewPage::fillGpuAnalyses(const OverviewData &d)
         for (std::size_t c = 0; c < values.size(); ++c)
             item->setToolTip(int(c) + 1,
                              tr("%1 of the steps' time").arg(percent(100.0 * double(values[c]) / double(span))));
-        host += s.ns(IdleCause::HostWait);
-        kernel += s.ns(IdleCause::KernelWait);
-        other += s.ns(IdleCause::Other);
     }
     fitRows(m_idle, m_idle->topLevelItemCount());
     QString text = d.hasProfilerSteps ? tr("Inside the steps, summed over them.") : tr("Over the trace's GPU span.");
-    if (host > kernel && host > other)
+    // Streams weighted by their work: a side stream's idle does not decide the verdict.
+    const auto dominant = analysis::dominantIdleCause(d.streamIdle);
+    if (dominant == int(analysis::IdleCause::HostWait))
         text += QLatin1Char(' ') + tr("Mostly host wait: the CPU does not launch fast enough (CUDA graphs, "
                                       "torch.compile or larger batches help).");
-    else if (kernel > host && kernel > other)
+    else if (dominant == int(analysis::IdleCause::KernelWait))
         text += QLatin1Char(' ') + tr("Mostly kernel wait: launched kernels wait on other streams or events.");
     if (d.maxQueueLength == 1)
         text += QLatin1Char(' ') +

@@ -62,6 +62,24 @@ struct Loaded {
     std::shared_ptr<const TraceIndex> index;
 };
 
+// A real trace of 2025-2026 in tests/fixtures/traces2026.
+inline std::filesystem::path fixture2026(const std::string &file)
+{
+    return std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces2026" / file;
+}
+
+// Loads a trace file and indexes it (not cached); empty, with a warning naming the problem,
+// when it cannot be loaded.
+inline Loaded loadTracePath(const std::filesystem::path &path)
+{
+    auto loaded = trace::loadTrace(path);
+    if (!loaded.ok()) {
+        qWarning("%s", loaded.error().message.c_str());
+        return {};
+    }
+    return {loaded.value(), buildTraceIndex(*loaded.value())};
+}
+
 // Loads (once per process) a fixture and its index; empty when it cannot be loaded. Tests call
 // verifyFixtures() from initTestCase first, so a missing file fails by name instead of crashing.
 inline Loaded loadFixture(const std::string &name)

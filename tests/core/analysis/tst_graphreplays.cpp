@@ -33,7 +33,7 @@ constexpr std::int64_t us = 1000;
 
 std::filesystem::path vllmPath()
 {
-    return std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces2026" / "vllm_gb10_cudagraphs.pt.trace.json.gz";
+    return fixture2026("vllm_gb10_cudagraphs.pt.trace.json.gz");
 }
 
 nlohmann::json vllmGolden()
@@ -42,21 +42,11 @@ nlohmann::json vllmGolden()
     return nlohmann::json::parse(in);
 }
 
-Loaded loadPath(const std::filesystem::path &path)
-{
-    auto loaded = trace::loadTrace(path);
-    if (!loaded.ok()) {
-        qWarning("%s", loaded.error().message.c_str());
-        return {};
-    }
-    return {loaded.value(), buildTraceIndex(*loaded.value())};
-}
-
 Loaded loadText(const QTemporaryDir &dir, const std::string &text)
 {
     const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
     std::ofstream(path) << text;
-    return loadPath(path);
+    return loadTracePath(path);
 }
 
 // One process with a CPU thread (pid 1, tid 1) and a GPU (pid 0, streams as tids); times in µs.
@@ -93,7 +83,7 @@ private slots:
     // Launches count a replay once: per stream, eager launches plus replays, as the golden counts.
     void vllmReplaysAreOneLaunchEach()
     {
-        const auto loaded = loadPath(vllmPath());
+        const auto loaded = loadTracePath(vllmPath());
         QVERIFY(loaded.index);
         const auto golden = vllmGolden();
         const auto stats = buildLaunchStats(*loaded.index);
@@ -133,7 +123,7 @@ private slots:
     // The kernels' rows name the graphs that ran them; a replayed kernel's op is the replay.
     void vllmKernelRowsNameTheirGraphs()
     {
-        const auto loaded = loadPath(vllmPath());
+        const auto loaded = loadTracePath(vllmPath());
         QVERIFY(loaded.index);
         const auto golden = vllmGolden();
         const auto table = buildKernelTable(*loaded.index);
@@ -154,7 +144,7 @@ private slots:
     // kernels, and its device time is the GPU's busy time (98% of the trace), not a few µs.
     void vllmCriticalPathFollowsTheEventWait()
     {
-        const auto loaded = loadPath(vllmPath());
+        const auto loaded = loadTracePath(vllmPath());
         QVERIFY(loaded.index);
         const auto golden = vllmGolden();
         const auto path = buildCriticalPath(*loaded.index, EventRef{}, 2);
@@ -171,7 +161,7 @@ private slots:
     // sequences' rows never count a kernel twice.
     void vllmAdviceKnowsGraphs()
     {
-        const auto loaded = loadPath(vllmPath());
+        const auto loaded = loadTracePath(vllmPath());
         QVERIFY(loaded.index);
         const auto golden = vllmGolden();
         const auto findings = adviseTrace(*loaded.index);
@@ -361,8 +351,7 @@ private slots:
     // each row with the backend, hash and source file of the op that launched it.
     void tritonProvenance()
     {
-        const auto loaded =
-            loadPath(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces2026" / "xdit_sd35_mi300x_compile.json.gz");
+        const auto loaded = loadTracePath(fixture2026("xdit_sd35_mi300x_compile.json.gz"));
         QVERIFY(loaded.index);
         const auto table = buildKernelTable(*loaded.index);
         std::set<std::string> hashes;

@@ -211,6 +211,22 @@ private slots:
         QCOMPARE(idleCauseLabel(IdleCause::KernelWait), std::string_view("Kernel wait"));
         QCOMPARE(idleCauseLabel(IdleCause::Other), std::string_view("Other"));
     }
+
+    // A side stream with 7 µs of work and 990 µs of kernel wait beside a 98%-busy stream whose
+    // 20 µs idle is host wait: summed, kernel wait wins; weighted by work (7/987 and 980/987),
+    // host wait does: 20 x 980/987 = 19.86 µs against 990 x 7/987 = 7.02 µs.
+    void verdictWeighsStreamsByWork()
+    {
+        const std::vector<StreamIdle> streams{
+            {"", 0, 7, 1000'000, 980'000, {20'000, 0, 0}},
+            {"", 0, 13, 1000'000, 7'000, {3'000, 990'000, 0}},
+        };
+        const auto weighted = workWeightedIdle(streams);
+        QVERIFY(std::abs(weighted[0] - (20'000.0 * 980 / 987 + 3'000.0 * 7 / 987)) < 1e-6);
+        QVERIFY(std::abs(weighted[1] - 990'000.0 * 7 / 987) < 1e-6);
+        QCOMPARE(dominantIdleCause(streams), int(IdleCause::HostWait));
+        QCOMPARE(dominantIdleCause({}), -1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIdleCauses)

@@ -46,6 +46,16 @@ private slots:
         }
     }
 
+    // Devices by c10::DeviceType as torch names them: a ROCm run's memory events say HIP (6).
+    void deviceNames()
+    {
+        QCOMPARE(deviceName(0, -1), std::string("cpu"));
+        QCOMPARE(deviceName(1, 0), std::string("cuda:0"));
+        QCOMPARE(deviceName(6, 2), std::string("hip:2"));
+        QCOMPARE(deviceName(19, 17), std::string("mtia:17"));
+        QCOMPARE(deviceName(42, 1), std::string("device42:1"));
+    }
+
     void totalsAndTopOps()
     {
         const auto loaded = loadFixture("h100_bert");

@@ -7,8 +7,10 @@
 #endif
 
 #include <QObject>
+#include <QTemporaryDir>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace pyrometer;
@@ -103,7 +105,37 @@ private slots:
             QVERIFY(table.rows[i - 1].selfNs >= table.rows[i].selfNs);
     }
 
-    // Adjacent ranges add up to the whole: each op is counted once, by its start.
+    // A range's table is clipped to it: outer (0-1000 µs) holds inner (100-900 µs), which holds
+    // later (300-350 µs). Over 200-400 µs: outer 200 µs total, 0 self; inner 200 total, 150 self;
+    // later 50 and 50, its one call; outer and inner began before the range: no calls there.
+    void rangesClipTheirOps()
+    {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+        std::ofstream(path) << R"({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
+{"ph":"X","cat":"cpu_op","name":"inner","pid":1,"tid":1,"ts":100,"dur":800},
+{"ph":"X","cat":"cpu_op","name":"later","pid":1,"tid":1,"ts":300,"dur":50},
+{"ph":"X","cat":"cpu_op","name":"after","pid":1,"tid":1,"ts":1100,"dur":50}]})";
+        auto loaded = trace::loadTrace(path);
+        QVERIFY(loaded.ok());
+        const auto index = buildTraceIndex(*loaded.value());
+        constexpr std::int64_t us = 1000;
+        const auto rows =
+            byName(buildOpTable(*index, options(OpGrouping::Name, OpSort::Self, 0, {200 * us, 400 * us})));
+        QCOMPARE(rows.size(), std::size_t(3));
+        QCOMPARE(rows.at("outer").totalNs, 200 * us);
+        QCOMPARE(rows.at("outer").selfNs, 0 * us);
+        QCOMPARE(rows.at("outer").calls, std::uint64_t(0));
+        QCOMPARE(rows.at("inner").totalNs, 200 * us);
+        QCOMPARE(rows.at("inner").selfNs, 150 * us);
+        QCOMPARE(rows.at("later").totalNs, 50 * us);
+        QCOMPARE(rows.at("later").selfNs, 50 * us);
+        QCOMPARE(rows.at("later").calls, std::uint64_t(1));
+    }
+
+    // Adjacent ranges add up to the whole: each call is counted once, by its start, and each
+    // op's time by the part of it inside each range.
     void rangesAddUp_data()
     {
         QTest::addColumn<QString>("fixture");

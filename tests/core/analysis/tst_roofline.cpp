@@ -487,6 +487,43 @@ private Q_SLOTS:
         longChain.ops = {"a", "b", "c", "d", "e", "f", "g", "h"};
         QCOMPARE(chainName(longChain), std::string("a → b → c → … (2 more) → f → g → h"));
     }
+
+    // A compute-bound op far below its peak gets only the changes it has not made: no "try
+    // BF16" to a BF16 product, channels_last only for convolutions.
+    void belowTheRoofSuggestsWhatIsNotDone()
+    {
+        Roofline roofline;
+        roofline.gpu = true;
+        roofline.totalNs = 300;
+        const auto row = [](std::string name, Precision precision) {
+            RooflineRow r;
+            r.name = std::move(name);
+            r.calls = 1;
+            r.timeNs = 100;
+            r.flops = 1e9;
+            r.bytes = 1e6;
+            r.roof = Roof{precision, 1e15, 1e12};
+            r.percentOfRoof = 10;
+            r.bound = Bound::Compute;
+            return r;
+        };
+        roofline.rows = {row("aten::mm", Precision::BF16), row("aten::conv2d", Precision::FP32),
+                         row("aten::bmm", Precision::FP32)};
+        std::map<std::string, std::string> texts;
+        for (const auto &finding : rooflineFindings(roofline))
+            if (finding.kind == RooflineFinding::Kind::BelowComputeRoof)
+                texts[finding.op] = finding.text;
+        QCOMPARE(texts.size(), std::size_t(3));
+        QVERIFY2(texts["aten::mm"].find("BF16, TF32") == std::string::npos, texts["aten::mm"].c_str());
+        QVERIFY2(texts["aten::mm"].find("channels_last") == std::string::npos, texts["aten::mm"].c_str());
+        QVERIFY2(texts["aten::mm"].find("try shapes that are multiples of 8") != std::string::npos,
+                 texts["aten::mm"].c_str());
+        QVERIFY2(texts["aten::conv2d"].find("try a faster dtype (BF16, TF32), channels_last layout, or shapes") !=
+                     std::string::npos,
+                 texts["aten::conv2d"].c_str());
+        QVERIFY2(texts["aten::bmm"].find("try a faster dtype (BF16, TF32), or shapes") != std::string::npos,
+                 texts["aten::bmm"].c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRoofline)

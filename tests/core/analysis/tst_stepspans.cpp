@@ -13,6 +13,9 @@
 #endif
 
 #include <QObject>
+#include <QTemporaryDir>
+
+#include <fstream>
 
 using namespace pyrometer;
 using namespace pyrometer::analysis;
@@ -213,6 +216,95 @@ private slots:
         QCOMPARE(path.nodes.back().name, std::string("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
         QCOMPARE(path.nodes.back().durationNs, 3000 * us);
         QCOMPARE(path.deviceNs, 7000 * us);
+    }
+
+    // No ProfilerStep: the five Optimizer.step#SGD.step annotations of the MI300X run end its
+    // iterations. Their ends, after the trace's first event, by a script over the JSON (ms):
+    // 118.311, 233.954, 1248.660, 2317.027, 3393.106; the first step starts with the trace.
+    void optimizerStepsWithoutProfilerStep()
+    {
+        auto loaded = trace::loadTrace(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces2026" /
+                                       "mi300x_ddp_resnet18.json.gz");
+        QVERIFY(loaded.ok());
+        const auto index = buildTraceIndex(*loaded.value());
+        const auto spans = buildStepSpans(*index);
+        QCOMPARE(int(spans.rule), int(StepRule::OptimizerStep));
+        QCOMPARE(spans.ruleExample, std::string("Optimizer.step#SGD.step"));
+        QCOMPARE(spans.steps.size(), std::size_t(5));
+        const double endsMs[] = {118.31128784179687, 233.9538330078125, 1248.6596970214844, 2317.026823974609,
+                                 3393.106421875};
+        const auto t0 = loaded.value()->info.spanStart;
+        QCOMPARE(spans.steps[0].cpuStartNs, t0);
+        for (std::size_t k = 0; k < 5; ++k) {
+            QVERIFY2(std::abs(double(spans.steps[k].cpuEndNs - t0) / 1e6 - endsMs[k]) < 0.001,
+                     std::to_string(spans.steps[k].cpuEndNs - t0).c_str());
+            if (k > 0)
+                QCOMPARE(spans.steps[k].cpuStartNs, spans.steps[k - 1].cpuEndNs);
+            QCOMPARE(spans.steps[k].name, "Optimizer.step#SGD.step #" + std::to_string(k + 1));
+        }
+        const auto breakdown = buildStepBreakdown(*index);
+        QCOMPARE(breakdown.steps.size(), std::size_t(5));
+        QCOMPARE(int(breakdown.rule), int(StepRule::OptimizerStep));
+    }
+
+    // Without ProfilerStep or optimizer: a top-level annotation called one after another over
+    // most of the trace is the step; called concurrently (a server's requests) it is not.
+    void repeatedAnnotationSteps()
+    {
+        const auto steps = [](bool overlap) {
+            std::string events;
+            for (int k = 0; k < 4; ++k) {
+                const int start = k * 1000 + (overlap && k == 2 ? -500 : 0);
+                events += R"({"ph":"X","cat":"user_annotation","name":"generate","pid":1,"tid":)" +
+                          std::to_string(overlap && k == 2 ? 2 : 1) + R"(,"ts":)" + std::to_string(start) +
+                          R"(,"dur":900},)";
+                events += R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)" +
+                          std::to_string(k * 1000 + 100) + R"(,"dur":500},)";
+            }
+            events += R"({"ph":"X","cat":"user_annotation","name":"log","pid":1,"tid":1,"ts":3950,"dur":10},)";
+            events += R"({"ph":"X","cat":"user_annotation","name":"log","pid":1,"tid":1,"ts":3970,"dur":10},)";
+            events += R"({"ph":"X","cat":"user_annotation","name":"log","pid":1,"tid":1,"ts":3990,"dur":10})";
+            QTemporaryDir dir;
+            const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+            std::ofstream(path) << "{\"traceEvents\":[" << events << "]}";
+            auto loaded = trace::loadTrace(path);
+            return loaded.ok() ? buildStepSpans(*buildTraceIndex(*loaded.value())) : StepSpans{};
+        };
+        const auto sequential = steps(false);
+        QCOMPARE(int(sequential.rule), int(StepRule::RepeatedAnnotation));
+        QCOMPARE(sequential.steps.size(), std::size_t(4));
+        QCOMPARE(sequential.steps[1].name, std::string("generate #2"));
+        QCOMPARE(sequential.steps[1].cpuStartNs, std::int64_t(1000 * us));
+        QCOMPARE(sequential.steps[1].cpuEndNs, std::int64_t(1900 * us));
+        const auto concurrent = steps(true);
+        QCOMPARE(int(concurrent.rule), int(StepRule::None));
+        QVERIFY(concurrent.steps.empty());
+    }
+
+    // A kernel launched before the profiler started (its correlation id's call is not in the
+    // trace) runs at 10-500 µs, inside step 1's span: it is none of step 1's work. Step 1's own
+    // kernel, launched at 550 µs, runs 600-700 µs: 100 µs of kernel time, not 590.
+    void kernelsLaunchedBeforeTheWindow()
+    {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "trace.json";
+        std::ofstream(path) << R"({"traceEvents":[
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":540,"dur":20},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":550,"dur":5,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","name":"before","pid":0,"tid":7,"ts":10,"dur":490,"args":{"device":0,"stream":7,"correlation":1}},
+{"ph":"X","cat":"kernel","name":"own","pid":0,"tid":7,"ts":600,"dur":100,"args":{"device":0,"stream":7,"correlation":2}}]})";
+        auto loaded = trace::loadTrace(path);
+        QVERIFY(loaded.ok());
+        const auto index = buildTraceIndex(*loaded.value());
+        const auto spans = buildStepSpans(*index);
+        QCOMPARE(spans.steps.size(), std::size_t(1));
+        QCOMPARE(spans.steps[0].deviceEvents, std::uint64_t(1));
+        QCOMPARE(spans.steps[0].gpuStartNs, std::int64_t(600 * us));
+        const auto breakdown = buildStepBreakdown(*index);
+        QCOMPARE(breakdown.steps.size(), std::size_t(1));
+        QCOMPARE(breakdown.steps[0].ns(StepCategory::Kernel), std::int64_t(100 * us));
+        QCOMPARE(breakdown.steps[0].gpuBusyNs, std::int64_t(100 * us));
     }
 };
 

@@ -94,6 +94,27 @@ private slots:
         QCOMPARE(trace->info.phaseCounts.at("M"), 6u);
     }
 
+    // Kineto labels the host pid "CPU" and pids 0..N-1 "GPU i": a host whose pid is 1 gets both
+    // labels, in either order; it is the host, labelled "CPU".
+    void hostPidAlsoLabelledGpu()
+    {
+        for (const bool cpuFirst : {true, false}) {
+            const std::string cpu =
+                R"({"name": "process_labels", "ph": "M", "pid": 1, "tid": 0, "args": {"labels": "CPU"}},)";
+            const std::string gpu =
+                R"({"name": "process_labels", "ph": "M", "pid": 1, "tid": 0, "args": {"labels": "GPU 1"}},)";
+            const auto trace = load(R"({"traceEvents": [
+            {"ph": "X", "cat": "python_function", "name": "f", "pid": 1, "tid": 1, "ts": 1, "dur": 10},
+            {"name": "process_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "python3"}},)" +
+                                    (cpuFirst ? cpu + gpu : gpu + cpu) + R"(
+            {"name": "process_name", "ph": "M", "pid": 2, "tid": 0, "args": {"name": "python3"}}]})");
+            QVERIFY(trace);
+            QCOMPARE(trace->processes.size(), 1u);
+            QCOMPARE(trace->processes[0].label, std::string("CPU"));
+            QCOMPARE(trace->processes[0].name, std::string("python3 (CPU)"));
+        }
+    }
+
     void overlappingEventsGetLanes()
     {
         // Kernels on one stream that overlap without nesting, a nested pair, and a zero-length one.

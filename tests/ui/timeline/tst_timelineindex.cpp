@@ -489,6 +489,24 @@ private Q_SLOTS:
         QCOMPARE(queueRows, stats.queues.size());
     }
 
+    // Kineto's "Process -1" (its overhead events) is no rank of its own: a single trace is one
+    // part; in a combined trace each part's pids, -1 included, stay in that part.
+    void negativePidsStayInTheirPart()
+    {
+        const auto process = [](std::int64_t pid) {
+            trace::Process p;
+            p.pid.number = pid;
+            return p;
+        };
+        QCOMPARE(processPart(process(-1)), 0u);
+        QCOMPARE(processPart(process(865)), 0u);
+        QCOMPARE(processPart(process((std::int64_t(3) << 32) - 1)), 3u);
+        QCOMPARE(processPart(process((std::int64_t(3) << 32) + 865)), 3u);
+        trace::Trace single;
+        single.processes = {process(865), process(-1), process(0)};
+        QCOMPARE(traceParts(single), std::vector<std::uint32_t>{0});
+    }
+
     // A stream that replays CUDA graphs gets a counter row of its replays: the graph id from a
     // replay's first kernel start to its last kernel end, 0 between them. Two replays of graph 5
     // (kernels 100-110 and 112-130 µs; 200-220 µs) and one of graph 6 back to back (220-230 µs).
