@@ -19,6 +19,7 @@ int runAdvise(const AdviseOptions &options)
     const auto input = loadAnalysisInput(options.trace);
     if (!input)
         return kBadInput;
+    explainNoOps(*input);
     const auto findings = analysis::adviseTrace(*input->index);
     const auto &trace = *input->trace;
     if (options.format == Format::Json) {

@@ -289,7 +289,7 @@ void allocatorRule(const std::vector<StepRow> &steps, const AllocatorCalls &call
 // pattern to act on.
 void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, const AdviceOptions &options,
                  const GraphReplays &graphs, const AllocatorCalls &allocator, const BlockingCalls &blocking,
-                 std::vector<Finding> &out)
+                 bool compiled, std::vector<Finding> &out)
 {
     if (!index.hasDevice)
         return;
@@ -331,6 +331,9 @@ void gpuIdleRule(const TraceIndex &index, const std::vector<StepRow> &steps, con
     std::string fix =
         graphs.any() ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
                        "CPU-GPU syncs between graph replays, or raise the batch size."
+        : compiled   ? "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
+                       "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs: the run is "
+                       "compiled already, so torch.compile(mode=\"reduce-overhead\") replays its graphs."
                      : "Keep the GPU fed: overlap data loading (num_workers, pin_memory, non_blocking copies), remove "
                        "CPU-GPU syncs, raise the batch size, or cut launch overhead with CUDA graphs / torch.compile.";
     if (2 * allocator.ns() >= idle) {
@@ -579,14 +582,9 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
             if (ti.kind[i] != EventKind::Op)
                 continue;
             const auto text = trace.string(track.eventName[i]);
-            if (text.rfind("Optimizer.step#", 0) != 0)
-                continue;
             // Nested optimizer steps (torchrec's CombinedOptimizer holding Adam) are one step: count
             // the outermost, and name the innermost torch.optim class for the fix.
-            bool nested = false;
-            for (auto p = ti.opParent[i]; p.isValid() && !nested; p = ti.opParent[p.value])
-                nested = trace.string(track.eventName[p.value]).starts_with("Optimizer.step#");
-            if (nested)
+            if (!isOutermostOptimizerStep(index, {TrackId(t), EventIndex(i)}))
                 continue;
             std::string_view known = isTorchOptimizer(optimizerClass(text)) ? text : std::string_view();
             // Fused and foreach optimizers call aten::_fused_* / aten::_foreach_* inside the step.
@@ -596,7 +594,7 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
                     continue;
                 const auto inner = trace.string(track.eventName[j]);
                 fused = containsAny(inner, {"_fused_", "_foreach_"});
-                if (inner.starts_with("Optimizer.step#") && isTorchOptimizer(optimizerClass(inner)))
+                if (isOptimizerStepName(inner) && isTorchOptimizer(optimizerClass(inner)))
                     known = inner;
             }
             if (fused)
@@ -628,7 +626,7 @@ void optimizerRule(const TraceIndex &index, const Platform &platform, std::vecto
 
 // A run of kernels that repeats, with the GPU idle between them for a good part of their own
 // time: launch-bound work that a fused kernel or a CUDA graph runs at once.
-void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, bool replaysGraphs,
+void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, bool replaysGraphs, bool compiled,
                          std::vector<Finding> &out)
 {
     SequenceOptions sequenceOptions;
@@ -661,9 +659,12 @@ void repeatedKernelsRule(const TraceIndex &index, const AdviceOptions &options, 
              ? "Fuse the run: torch.compile the module that launches it (its ops are in the GPU page's Sequences tab)."
          : replaysGraphs ? "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
                            "Sequences tab) or move it inside the captured region, so the graph replays it too."
-                         : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
-                           "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "
-                           "torch.compile mode=\"reduce-overhead\")."});
+         : compiled
+             ? "The run is compiled already: replay it with CUDA graphs (torch.compile(mode=\"reduce-overhead\")), "
+               "so its launches cost one, or fuse it further (its ops are in the GPU page's Sequences tab)."
+             : "Fuse the run (torch.compile the module that launches it: its ops are in the GPU page's "
+               "Sequences tab) or capture it once and replay it with CUDA graphs (torch.cuda.graphs, or "
+               "torch.compile mode=\"reduce-overhead\")."});
 }
 
 } // namespace
@@ -681,7 +682,11 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     dataLoaderRule(steps, options, findings);
     allocatorRule(steps, allocator, options, findings);
     syncRule(index, blocking, options, findings);
-    gpuIdleRule(index, steps, options, graphs, allocator, blocking, findings);
+    // A run torch.compile compiled is not told to compile: its regions (workclass.h) show it.
+    const auto annotations = annotationNames(index);
+    const bool compiled = std::any_of(annotations.begin(), annotations.end(),
+                                      [](const std::string &n) { return isCompiledRegionName(n); });
+    gpuIdleRule(index, steps, options, graphs, allocator, blocking, compiled, findings);
     const auto platform = platformOf(index.trace->info, index.hasDevice);
     const auto bound = index.hasDevice ? buildLaunchStats(index, {}, stop).queue.bound : LaunchBound::None;
     kernelRules(index, platform, options, graphs, calls, bound, findings);
@@ -692,7 +697,7 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     churnRule(index, steps, options, findings);
     optimizerRule(index, platform, findings);
     if (index.hasDevice)
-        repeatedKernelsRule(index, options, graphs.any(), findings);
+        repeatedKernelsRule(index, options, graphs.any(), compiled, findings);
     return findings;
 }
 

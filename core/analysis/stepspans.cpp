@@ -1,5 +1,7 @@
 #include "core/analysis/stepspans.h"
 
+#include "core/analysis/workclass.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -47,11 +49,22 @@ bool anyLaunchRecorded(const LaunchCalls &calls)
     return false;
 }
 
-constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
-
 bool isAnnotationOf(const trace::Trace &trace, const trace::Track &track, std::uint32_t i)
 {
     return track.category[i].isValid() && trace.string(track.category[i]) == "user_annotation";
+}
+
+StepMark markOf(const trace::Trace &trace, TrackId t, std::uint32_t i)
+{
+    const auto &track = trace.track(t);
+    return {
+        std::string(trace.string(track.eventName[i])), {t, EventIndex(i)}, track.start[i], track.end(EventIndex(i))};
+}
+
+void sortByStart(std::vector<StepMark> &marks)
+{
+    std::sort(marks.begin(), marks.end(),
+              [](const StepMark &a, const StepMark &b) { return a.cpuStartNs < b.cpuStartNs; });
 }
 
 // Outermost Optimizer.step#… annotations: iteration k ends where the k-th one ends.
@@ -65,20 +78,11 @@ std::vector<StepMark> optimizerSteps(const TraceIndex &index)
             continue;
         const auto &track = trace.tracks[t];
         for (std::uint32_t i = 0; i < track.size(); ++i) {
-            if (ti.kind[i] != EventKind::Op || !trace.string(track.eventName[i]).starts_with(kOptimizerStepPrefix))
-                continue;
-            bool nested = false;
-            for (auto p = ti.opParent[i]; p.isValid() && !nested; p = ti.opParent[p.value])
-                nested = trace.string(track.eventName[p.value]).starts_with(kOptimizerStepPrefix);
-            if (!nested)
-                marks.push_back({std::string(trace.string(track.eventName[i])),
-                                 {TrackId(t), EventIndex(i)},
-                                 track.start[i],
-                                 track.end(EventIndex(i))});
+            if (ti.kind[i] == EventKind::Op && isOutermostOptimizerStep(index, {TrackId(t), EventIndex(i)}))
+                marks.push_back(markOf(trace, TrackId(t), i));
         }
     }
-    std::sort(marks.begin(), marks.end(),
-              [](const StepMark &a, const StepMark &b) { return a.cpuStartNs < b.cpuStartNs; });
+    sortByStart(marks);
     std::int64_t previousEnd = trace.info.spanStart;
     for (std::size_t k = 0; k < marks.size(); ++k) {
         auto &mark = marks[k];
@@ -124,13 +128,9 @@ std::vector<StepMark> repeatedAnnotations(const TraceIndex &index)
             for (std::uint32_t i = 0; i < track.size(); ++i)
                 if (ti.kind[i] == EventKind::Op && track.eventName[i].value == name && !ti.opParent[i].isValid() &&
                     isAnnotationOf(trace, track, i))
-                    marks.push_back({std::string(trace.string(track.eventName[i])),
-                                     {TrackId(t), EventIndex(i)},
-                                     track.start[i],
-                                     track.end(EventIndex(i))});
+                    marks.push_back(markOf(trace, TrackId(t), i));
         }
-        std::sort(marks.begin(), marks.end(),
-                  [](const StepMark &a, const StepMark &b) { return a.cpuStartNs < b.cpuStartNs; });
+        sortByStart(marks);
         for (std::size_t k = 1; k < marks.size(); ++k)
             if (marks[k].cpuStartNs < marks[k - 1].cpuEndNs)
                 return std::vector<StepMark>{};
@@ -175,11 +175,8 @@ StepMarks findSteps(const TraceIndex &index)
 {
     const auto &trace = *index.trace;
     StepMarks result;
-    for (const auto ref : profilerSteps(index)) {
-        const auto &track = trace.track(ref.track);
-        result.marks.push_back({std::string(trace.string(track.eventName[ref.event.value])), ref,
-                                track.start[ref.event.value], track.end(ref.event)});
-    }
+    for (const auto ref : profilerSteps(index))
+        result.marks.push_back(markOf(trace, ref.track, ref.event.value));
     if (!result.marks.empty()) {
         result.rule = StepRule::ProfilerStep;
         return result;

@@ -139,6 +139,24 @@ std::unordered_set<std::string> annotationNames(const TraceIndex &index)
     return names;
 }
 
+bool isOptimizerStepName(std::string_view name)
+{
+    return name.starts_with("Optimizer.step#");
+}
+
+bool isOutermostOptimizerStep(const TraceIndex &index, EventRef op)
+{
+    const auto &trace = *index.trace;
+    const auto &ti = index.track(op.track);
+    const auto &track = trace.track(op.track);
+    if (!isOptimizerStepName(trace.string(track.eventName[op.event.value])))
+        return false;
+    for (auto p = ti.opParent[op.event.value]; p.isValid(); p = ti.opParent[p.value])
+        if (isOptimizerStepName(trace.string(track.eventName[p.value])))
+            return false;
+    return true;
+}
+
 bool insideCompiledRegion(const TraceIndex &index, EventRef op)
 {
     const auto &trace = *index.trace;

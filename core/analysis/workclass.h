@@ -63,6 +63,11 @@ bool isCompiledRegionName(std::string_view name);
 // annotations ("gloo:all_reduce") time the collective itself and are not among them.
 std::unordered_set<std::string> annotationNames(const TraceIndex &index);
 
+// An optimizer's step annotation ("Optimizer.step#Adam.step"); an outermost one is one step of
+// the optimizer however deep its nested ones go (torchrec's CombinedOptimizer holding Adam).
+bool isOptimizerStepName(std::string_view name);
+bool isOutermostOptimizerStep(const TraceIndex &index, EventRef op);
+
 // Whether an op event runs inside a compiled region (one of its enclosing ops is one).
 bool insideCompiledRegion(const TraceIndex &index, EventRef op);
 

@@ -25,6 +25,9 @@ const QString kAlexnet = kTraces + "benchmark_result_2869224_1695835535_trace.js
 const QString kResnet = kTraces + "tb_logdir/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
 const QString kVllm = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_gb10_cudagraphs.pt.trace.json.gz");
 const QString kXdit = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/xdit_sd35_mi300x_compile.json.gz");
+const QString kMtia = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/mtia_inference_rank_0.json.gz");
+const QString kMi300x = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/mi300x_ddp_resnet18.json.gz");
+const QString kFrontEnd = QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/vllm_async_llm_cpu.pt.trace.json.gz");
 
 QJsonObject json(const QStringList &arguments)
 {
@@ -268,6 +271,53 @@ private Q_SLOTS:
         const auto idle = runCli({"idle", kBert}, "120");
         QCOMPARE(idle.exitCode, 0);
         QVERIFY(idle.out.contains("host wait"));
+    }
+
+    // The 2026 traces a new user tries: steps found without ProfilerStep and said so, the MTIA
+    // named, empty device tables explained, Python frames in the flame graph, no negative
+    // delays in tables.
+    void traces2026OnTheCommandLine()
+    {
+        const auto steps = runCli({"steps", kMi300x}, "200");
+        QCOMPARE(steps.exitCode, 0);
+        QVERIFY2(steps.out.contains("Steps end where the optimizer's steps end (Optimizer.step#SGD.step)"),
+                 qPrintable(steps.out));
+        QVERIFY(steps.out.contains("Optimizer.step#SGD.step #5"));
+        QCOMPARE(json({"steps", kMi300x, "--format", "json"})["rows"].toArray().size(), 5);
+
+        const auto path = runCli({"critical-path", kMtia}, "200");
+        QCOMPARE(path.exitCode, 0);
+        QVERIFY2(path.out.contains(", MTIA "), qPrintable(path.out));
+
+        const auto kernels = runCli({"kernels", kFrontEnd});
+        QCOMPARE(kernels.exitCode, 0);
+        QVERIFY2(kernels.err.contains("note: This trace holds no kernels"), qPrintable(kernels.err));
+        const auto ops = runCli({"ops", kFrontEnd});
+        QVERIFY2(ops.err.contains("18155 Python frames"), qPrintable(ops.err));
+        // Its 18,155 frames, by the collapsed stacks' counts.
+        const auto flame = runCli({"flame", kFrontEnd, "--events", "python", "--format", "csv"});
+        QCOMPARE(flame.exitCode, 0);
+        const auto rows = parseCsv(flame.out);
+        QVERIFY(rows.size() > 1);
+        const auto calls = rows.front().indexOf(QStringLiteral("calls"));
+        QVERIFY(calls >= 0);
+        qint64 frames = 0;
+        for (int r = 1; r < rows.size(); ++r)
+            frames += rows[r][calls].toLongLong();
+        QCOMPARE(frames, qint64(18155));
+
+        // The A100 trace has a kernel whose median delay is -6 µs: shown as 0.
+        const auto launches = runCli({"launches", kAlexnet, "--format", "csv"});
+        QCOMPARE(launches.exitCode, 0);
+        const auto table = parseCsv(launches.out);
+        const auto median = table.front().indexOf(QStringLiteral("median delay us"));
+        QVERIFY(median >= 0);
+        for (int r = 1; r < table.size(); ++r)
+            QVERIFY2(table[r][median].toDouble() >= 0, qPrintable(table[r].join(',')));
+        bool negative = false;
+        for (const auto &g : json({"launches", kAlexnet, "--format", "json"})["by_kernel"].toArray())
+            negative = negative || g.toObject()["launch_delay_median_us"].toDouble() < 0;
+        QVERIFY(negative); // JSON keeps the measured value
     }
 
     // A trace that replays CUDA graphs, through every subcommand that reads launches: replays

@@ -22,6 +22,7 @@
 #include "../core/analysis/analysistestutil.h"
 #include "core/analysis/kerneltable.h"
 #include "core/util/format.h"
+#include "tests/ui/maybegrab.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/plots/stepbreakdownplot.h"
@@ -301,6 +302,50 @@ private Q_SLOTS:
         QVERIFY(page.stepPlot()->stepCount() >= 1); // the whole trace as one bar
         for (auto *layer : page.stepPlot()->layers())
             QVERIFY(layer->name() != QStringLiteral("Kernel"));
+    }
+
+    // Traces of 2026: MTIA's device is named as such, and no CUDA-graph advice reaches it; the
+    // MI300X run's host wait is its allocator, as the advice says; a front-end process with
+    // Python frames only says so where its operators would be.
+    void accelerators2026()
+    {
+        const auto path = [](const char *file) {
+            return QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/") + QLatin1String(file);
+        };
+        {
+            JobTracker jobs;
+            Workspace workspace(&jobs);
+            OverviewPage page(&workspace, &jobs);
+            QVERIFY(openAndWait(page, workspace, path("mtia_inference_rank_0.json.gz")));
+            const auto tiles = headlineTiles(page.headline()->text());
+            QVERIFY2(tiles.contains(QStringLiteral("MTIA 17 busy in the trace")), qPrintable(tiles.keys().join('|')));
+            QCOMPARE(tiles.value(QStringLiteral("devices")), QStringLiteral("MTIA 17"));
+            QVERIFY2(!page.idleNote()->text().contains(QStringLiteral("CUDA graphs")),
+                     qPrintable(page.idleNote()->text()));
+            QVERIFY(page.idleNote()->text().contains(QStringLiteral("MTIA 17 stream")));
+            maybeGrab(page, QStringLiteral("overview-mtia"));
+        }
+        {
+            JobTracker jobs;
+            Workspace workspace(&jobs);
+            OverviewPage page(&workspace, &jobs);
+            QVERIFY(openAndWait(page, workspace, path("mi300x_ddp_resnet18.json.gz")));
+            QVERIFY2(page.idleNote()->text().contains(QStringLiteral("allocation and free calls")),
+                     qPrintable(page.idleNote()->text()));
+            QCOMPARE(headlineTiles(page.headline()->text()).value(QStringLiteral("steps")), QStringLiteral("5"));
+        }
+        {
+            JobTracker jobs;
+            Workspace workspace(&jobs);
+            OverviewPage page(&workspace, &jobs);
+            QVERIFY(openAndWait(page, workspace, path("vllm_async_llm_cpu.pt.trace.json.gz")));
+            QVERIFY(page.opsNote()->isVisibleTo(&page));
+            QVERIFY(!page.topOpsTable()->isVisibleTo(&page));
+            QVERIFY2(page.opsNote()->text().contains(QStringLiteral("Python frames only")),
+                     qPrintable(page.opsNote()->text()));
+            QVERIFY(headlineTiles(page.headline()->text()).value(QStringLiteral("devices")) ==
+                    QStringLiteral("CPU only"));
+        }
     }
 
     // A truncated file loaded in part says so in the headline, not only far below; the load

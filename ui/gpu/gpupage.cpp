@@ -293,12 +293,13 @@ void GpuPage::populate(std::shared_ptr<const GpuData> data)
     m_launchVerdict->setText(
         QString::fromStdString(analysis::describeQueues(l.queue, analysis::acceleratorName(*m_data->index)))
             .toHtmlEscaped());
-    m_launches->setTree(buildLaunchTree(l, false));
-    m_streams->setTree(buildLaunchTree(l, true));
-    m_idle->setTree(buildIdleTree(*m_data->idle));
-    m_sequences->setTree(buildSequenceTree(m_data->sequences));
+    const auto device = QString::fromStdString(analysis::acceleratorName(*m_data->index));
+    m_launches->setTree(buildLaunchTree(l, false, device));
+    m_streams->setTree(buildLaunchTree(l, true, device));
+    m_idle->setTree(buildIdleTree(*m_data->idle, device));
+    m_sequences->setTree(buildSequenceTree(m_data->sequences, device));
     const auto &graphs = m_data->graphs;
-    m_graphs->setTree(buildGraphTree(graphs, m_data->index->trace->info.spanStart));
+    m_graphs->setTree(buildGraphTree(graphs, m_data->index->trace->info.spanStart, device));
     const auto deviceNs = graphs.graphDeviceNs + graphs.eagerDeviceNs;
     m_graphsSummary->setText(
         graphs.replays.empty()

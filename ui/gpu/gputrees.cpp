@@ -16,13 +16,14 @@ using tables::TableTree;
 
 namespace {
 
-QString streamLabel(std::int32_t device, std::int32_t stream)
+QString streamLabel(const QString &word, std::int32_t device, std::int32_t stream)
 {
     if (stream >= analysis::kFirstLogicalLane)
-        return QCoreApplication::translate("GpuTables", "GPU %1 lane %2")
+        return QCoreApplication::translate("GpuTables", "%1 %2 lane %3")
+            .arg(word)
             .arg(device)
             .arg(stream - analysis::kFirstLogicalLane);
-    return QCoreApplication::translate("GpuTables", "GPU %1 stream %2").arg(device).arg(stream);
+    return QCoreApplication::translate("GpuTables", "%1 %2 stream %3").arg(word).arg(device).arg(stream);
 }
 
 } // namespace
@@ -38,7 +39,7 @@ QString pathNodeKindLabel(analysis::PathNodeKind kind)
     return {};
 }
 
-TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
+TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams, const QString &device)
 {
     // No total delay: in a GPU-bound loop it sums the same queueing once per waiting launch.
     TableTree tree;
@@ -58,7 +59,7 @@ TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
     const auto &groups = streams ? stats.byStream : stats.byKernel;
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const auto &g = groups[i];
-        const QString name = streams ? streamLabel(g.device, g.stream) : qs(g.name);
+        const QString name = streams ? streamLabel(device, g.device, g.stream) : qs(g.name);
         // A kernel reads by its short name; the row stands for the full one (tooltip, Timeline).
         const QString shown = streams ? name : qs(analysis::shortKernelName(g.name));
         // A kernel that started before its call returned waited for nothing: 0, not less.
@@ -75,7 +76,7 @@ TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams)
     return tree;
 }
 
-TableTree buildIdleTree(const analysis::IdleBreakdown &idle)
+TableTree buildIdleTree(const analysis::IdleBreakdown &idle, const QString &device)
 {
     using analysis::IdleCause;
     TableTree tree;
@@ -96,7 +97,7 @@ TableTree buildIdleTree(const analysis::IdleBreakdown &idle)
             group =
                 tree.addNode(-1, {title, QVariant(), qint64(0), qint64(0), qint64(0), qint64(0)}, qs(s.step), title);
         }
-        const QString label = streamLabel(s.device, s.stream);
+        const QString label = streamLabel(device, s.device, s.stream);
         tree.addNode(group,
                      {label, qint64(s.spanNs), qint64(s.busyNs), qint64(s.ns(IdleCause::HostWait)),
                       qint64(s.ns(IdleCause::KernelWait)), qint64(s.ns(IdleCause::Other))},
@@ -152,7 +153,7 @@ TableTree buildCriticalPathTree(const analysis::CriticalPath &path, const std::v
     return tree;
 }
 
-TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences)
+TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences, const QString &device)
 {
     TableTree tree;
     tree.columns = {{column::kSequence, ColumnKind::Text, QStringLiteral("kernels")},
@@ -168,11 +169,11 @@ TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequenc
         const QString first = s.kernels.empty() ? QString() : qs(analysis::shortKernelName(s.kernels.front(), 64));
         const QString title =
             QCoreApplication::translate("GpuTables", "%1 kernels from %2").arg(s.kernels.size()).arg(first);
-        const int group =
-            tree.addNode(-1,
-                         {title, quint64(s.kernels.size()), quint64(s.occurrences), streamLabel(s.device, s.stream),
-                          qint64(s.totalNs), qint64(s.gapNs), s.replayedPct, QVariant()},
-                         QString(), title);
+        const int group = tree.addNode(-1,
+                                       {title, quint64(s.kernels.size()), quint64(s.occurrences),
+                                        streamLabel(device, s.device, s.stream), qint64(s.totalNs), qint64(s.gapNs),
+                                        s.replayedPct, QVariant()},
+                                       QString(), title);
         for (std::size_t k = 0; k < s.kernels.size(); ++k) {
             const QString kernel = qs(s.kernels[k]);
             tree.addNode(group,
@@ -184,7 +185,7 @@ TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequenc
     return tree;
 }
 
-TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs)
+TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs, const QString &device)
 {
     TableTree tree;
     tree.columns = {{column::kGraph, ColumnKind::Text, QStringLiteral("graph")},
@@ -201,7 +202,7 @@ TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t orig
     std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t>, int> rowOf;
     for (const auto &g : graphs.graphs) {
         const QString name = qs(analysis::graphName(g.graphId));
-        const QString stream = streamLabel(g.device, g.stream);
+        const QString stream = streamLabel(device, g.device, g.stream);
         rowOf[{g.graphId, g.device, g.stream}] =
             tree.addNode(-1,
                          {name, stream, quint64(g.replays), quint64(g.events), QVariant(), qint64(g.spanNs),
@@ -218,7 +219,7 @@ TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t orig
         const auto number = ++numberOf[parent->second];
         const QString name = QCoreApplication::translate("GpuTables", "replay %1").arg(number);
         tree.addNode(parent->second,
-                     {name, streamLabel(r.device, r.stream), QVariant(), quint64(r.eventCount),
+                     {name, streamLabel(device, r.device, r.stream), QVariant(), quint64(r.eventCount),
                       qint64(r.startNs - originNs), qint64(r.spanNs()), qint64(r.busyNs), qint64(r.gapNs()),
                       r.call.isValid() ? QVariant(qint64(std::max<std::int64_t>(0, r.delayNs()))) : QVariant(),
                       QVariant()},

@@ -14,15 +14,17 @@
 namespace pyrometer::ui::gpu {
 
 // The GPU page's tables as TableTrees, for TablePane: sortable, filterable, copyable. Each
-// formats what core/analysis computed; none computes a figure of its own.
+// formats what core/analysis computed; none computes a figure of its own. `device` is the
+// accelerator's word for stream names ("GPU 0 stream 7", "MTIA 17 stream 101").
 
 // Launch delay distributions: per kernel name (a row stands for that kernel's events), or
 // per stream.
-tables::TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams);
+tables::TableTree buildLaunchTree(const analysis::LaunchStats &stats, bool streams,
+                                  const QString &device = QStringLiteral("GPU"));
 
 // Per step and stream: busy time and idle time by cause (host wait, kernel wait, other), the
 // steps as groups.
-tables::TableTree buildIdleTree(const analysis::IdleBreakdown &idle);
+tables::TableTree buildIdleTree(const analysis::IdleBreakdown &idle, const QString &device = QStringLiteral("GPU"));
 
 // The critical path's rows (buildPathRows: CPU nodes grouped under their top-level op, an "Op"
 // row with the nodes that passed the filter as children), longest first: name, kind, nodes held,
@@ -33,10 +35,12 @@ tables::TableTree buildCriticalPathTree(const analysis::CriticalPath &path, cons
 
 // Repeated kernel sequences: length, occurrences, stream, time, the kernels (a group row) and,
 // under it, each kernel with the op that launched it.
-tables::TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences);
+tables::TableTree buildSequenceTree(const std::vector<analysis::KernelSequence> &sequences,
+                                    const QString &device = QStringLiteral("GPU"));
 
 // CUDA graphs: one row per graph (and stream) with its replays' sums, each replay under it.
-tables::TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs);
+tables::TableTree buildGraphTree(const analysis::GraphReplays &graphs, std::int64_t originNs,
+                                 const QString &device = QStringLiteral("GPU"));
 
 // "Kernel wait" and the like, and the path node kinds ("CPU", "Launch", "Sync", "GPU").
 QString pathNodeKindLabel(analysis::PathNodeKind kind);

@@ -1,5 +1,7 @@
 #include "ui/overview/overviewdata.h"
 
+#include "core/analysis/workclass.h"
+
 #include "ui/workspace/analyses.h"
 
 #include <algorithm>
@@ -22,6 +24,10 @@ Result<OverviewData> computeOverview(const TraceDocument &document, const StopTo
     data.steps = steps->steps;
     data.hasProfilerSteps = !data.steps.empty();
     data.stepRule = analysis::stepRuleText(steps->rule, steps->ruleExample);
+    data.accelerator = QString::fromStdString(analysis::acceleratorName(ix));
+    for (const auto &track : ix.tracks)
+        data.pythonFrames +=
+            std::uint64_t(std::count(track.kind.begin(), track.kind.end(), analysis::EventKind::Python));
     if (data.steps.empty() && info.spanEnd > info.spanStart) {
         data.steps.push_back(analysis::breakdownSpan(ix, info.spanStart, info.spanEnd));
         data.steps.back().name = "whole trace";

@@ -27,6 +27,8 @@ struct OverviewData {
     std::vector<analysis::StepRow> steps; // ProfilerSteps; one row "whole trace" when it has none
     bool hasProfilerSteps = false;        // steps of any rule (stepspans.h findSteps)
     std::string stepRule;                 // how they were found, a sentence
+    QString accelerator = QStringLiteral("GPU"); // the device's word (workclass.h): "GPU", "MTIA"
+    std::uint64_t pythonFrames = 0;              // python_function events: what a trace without ops holds
     analysis::GpuUtilization utilization; // per GPU, over the step time (or the span without steps)
     analysis::OpTable topOps;             // by self time
     analysis::KernelTable topKernels;     // by total time

@@ -51,9 +51,9 @@ QString percent(double value)
     return QStringLiteral("%1%").arg(value, 0, 'f', value < 10 ? 1 : 0);
 }
 
-QString gpuName(std::int32_t device)
+QString gpuName(const QString &accelerator, std::int32_t device)
 {
-    return QObject::tr("GPU %1").arg(device);
+    return QObject::tr("%1 %2").arg(accelerator).arg(device);
 }
 
 // Secondary text in rich text: the palette's, which reads at 4.5:1 in both themes (a
@@ -269,6 +269,8 @@ QWidget *OverviewPage::buildContent()
     auto *tables = new QHBoxLayout;
     auto *ops = section(tr("Top operators by self time"), m_traceSections);
     auto *opsLayout = new QVBoxLayout(ops);
+    m_opsNote = note(ops);
+    opsLayout->addWidget(m_opsNote);
     m_topOps = compactTable({tr("Operator"), tr("Self"), tr("Self %"), tr("Calls"), tr("Total"), tr("Device")}, ops);
     normalFont(m_topOps);
     opsLayout->addWidget(m_topOps);
@@ -431,8 +433,8 @@ void OverviewPage::fillHeadline(const OverviewData &d)
         QStringList names;
         for (const auto &busy : gpus)
             names << QString::number(busy.device);
-        devices =
-            gpus.size() == 1 ? tr("GPU %1").arg(names.front()) : tr("GPUs %1").arg(names.join(QStringLiteral(", ")));
+        devices = gpus.size() == 1 ? tr("%1 %2").arg(d.accelerator, names.front())
+                                   : tr("%1s %2").arg(d.accelerator, names.join(QStringLiteral(", ")));
     }
     QString html =
         QStringLiteral("<span style='font-size:13pt; font-weight:600'>%1</span><table style='margin-top:6px'><tr>")
@@ -466,9 +468,9 @@ void OverviewPage::fillHeadline(const OverviewData &d)
     }
     html += tile(devices, tr("devices"));
     for (const auto &busy : gpus)
-        html += tile(percent(100.0 * busy.utilization()), d.utilization.overSteps
-                                                              ? tr("GPU %1 busy in steps").arg(busy.device)
-                                                              : tr("GPU %1 busy in the trace").arg(busy.device));
+        html += tile(percent(100.0 * busy.utilization()),
+                     d.utilization.overSteps ? tr("%1 busy in steps").arg(gpuName(d.accelerator, busy.device))
+                                             : tr("%1 busy in the trace").arg(gpuName(d.accelerator, busy.device)));
     for (const auto &device : d.memory.devices)
         if (device.deviceType != 0)
             html += tile(bytes(device.peakBytes), tr("peak on %1").arg(QString::fromStdString(device.device)));
@@ -490,14 +492,14 @@ void OverviewPage::fillUtilization(const OverviewData &d)
     const auto measured = d.utilization.devices.empty() ? 0 : d.utilization.devices.front().spanNs;
     m_gpuNote->setText(
         d.utilization.overSteps
-            ? tr("Share of the step time (%1 in %2) in which each GPU ran a kernel, memcpy or memset.")
+            ? tr("Share of the step time (%1 in %2) in which each %3 ran a kernel, memcpy or memset.")
                   .arg(displayDuration(measured),
-                       d.utilization.steps == 1 ? tr("1 step") : tr("%1 steps").arg(d.utilization.steps))
-            : tr("No profiler steps: share of the trace's span (%1) in which each GPU ran a kernel, memcpy or memset.")
-                  .arg(displayDuration(measured)));
+                       d.utilization.steps == 1 ? tr("1 step") : tr("%1 steps").arg(d.utilization.steps), d.accelerator)
+            : tr("No steps: share of the trace's span (%1) in which each %2 ran a kernel, memcpy or memset.")
+                  .arg(displayDuration(measured), d.accelerator));
     int row = 0;
     for (const auto &busy : d.utilization.devices) {
-        auto *name = new QLabel(gpuName(busy.device), m_utilization);
+        auto *name = new QLabel(gpuName(d.accelerator, busy.device), m_utilization);
         auto *bar = new QProgressBar(m_utilization);
         bar->setRange(0, 1000);
         bar->setValue(int(std::lround(1000.0 * busy.utilization())));
@@ -573,6 +575,16 @@ void OverviewPage::fillTopTables(const OverviewData &d)
                  name);
     }
     fitRows(m_topOps, int(d.topOps.rows.size()));
+    // An empty table says why: a front-end process traced with Python frames only.
+    const bool noOps = d.topOps.rows.empty();
+    m_topOps->setVisible(!noOps);
+    m_opsNote->setVisible(noOps);
+    m_opsNote->setText(
+        d.pythonFrames > 0
+            ? tr("No operators in this trace (cpu_op, user_annotation): it holds %1 Python frames only. The Flame "
+                 "graph page shows them with its Python frames option.")
+                  .arg(QLocale().toString(qulonglong(d.pythonFrames)))
+            : tr("No operators in this trace (cpu_op, user_annotation)."));
 
     m_topKernels->clear();
     m_topKernels->setVisible(device);
@@ -653,7 +665,7 @@ void OverviewPage::fillGpuAnalyses(const OverviewData &d)
         // Times in the cells, shares of the steps' time in the tooltips: the box is narrow.
         const std::array<std::int64_t, 4> values{s.busyNs, s.ns(IdleCause::HostWait), s.ns(IdleCause::KernelWait),
                                                  s.ns(IdleCause::Other)};
-        QStringList cells{tr("GPU %1 stream %2").arg(s.device).arg(s.stream)};
+        QStringList cells{tr("%1 stream %2").arg(gpuName(d.accelerator, s.device)).arg(s.stream)};
         for (const auto ns : values)
             cells << QString::fromStdString(formatDuration(ns));
         auto *item = tableRow(m_idle, cells, QString());
@@ -662,23 +674,41 @@ void OverviewPage::fillGpuAnalyses(const OverviewData &d)
                              tr("%1 of the steps' time").arg(percent(100.0 * double(values[c]) / double(span))));
     }
     fitRows(m_idle, m_idle->topLevelItemCount());
-    QString text = d.hasProfilerSteps ? tr("Inside the steps, summed over them.") : tr("Over the trace's GPU span.");
+    QString text = d.hasProfilerSteps ? tr("Inside the steps, summed over them.")
+                                      : tr("Over the trace's %1 span.").arg(d.accelerator);
     // Streams weighted by their work: a side stream's idle does not decide the verdict.
     const auto dominant = analysis::dominantIdleCause(d.streamIdle);
-    if (dominant == int(analysis::IdleCause::HostWait))
-        text += QLatin1Char(' ') + tr("Mostly host wait: the CPU does not launch fast enough (CUDA graphs, "
-                                      "torch.compile or larger batches help).");
+    // The host's wait is what the advice found the host doing, when it found something.
+    const auto found = [&](const char *rule) {
+        return std::any_of(d.advice.begin(), d.advice.end(), [&](const auto &f) { return f.rule == rule; });
+    };
+    if (dominant == int(analysis::IdleCause::HostWait) && found("allocator"))
+        text += QLatin1Char(' ') + tr("Mostly host wait: the CPU is in runtime allocation and free calls (see the "
+                                      "allocator finding under Advice).");
+    else if (dominant == int(analysis::IdleCause::HostWait) && found("sync"))
+        text += QLatin1Char(' ') + tr("Mostly host wait: the CPU waits in blocking calls (see the sync finding "
+                                      "under Advice).");
+    else if (dominant == int(analysis::IdleCause::HostWait) && found("dataloader"))
+        text += QLatin1Char(' ') + tr("Mostly host wait: the CPU waits for input data (see the DataLoader finding "
+                                      "under Advice).");
+    else if (dominant == int(analysis::IdleCause::HostWait))
+        text += QLatin1Char(' ') +
+                (d.accelerator == QLatin1String("GPU")
+                     ? tr("Mostly host wait: the CPU does not launch fast enough (CUDA graphs, torch.compile or larger "
+                          "batches help).")
+                     : tr("Mostly host wait: the CPU does not launch fast enough (torch.compile or larger batches "
+                          "help)."));
     else if (dominant == int(analysis::IdleCause::KernelWait))
         text += QLatin1Char(' ') + tr("Mostly kernel wait: launched kernels wait on other streams or events.");
     if (d.maxQueueLength == 1)
         text += QLatin1Char(' ') +
-                tr("Launched kernels never queued: at most one waited on a stream at a time (GPU %1 stream %2).")
-                    .arg(d.maxQueueDevice)
+                tr("Launched kernels never queued: at most one waited on a stream at a time (%1 stream %2).")
+                    .arg(gpuName(d.accelerator, d.maxQueueDevice))
                     .arg(d.maxQueueStream);
     else if (d.maxQueueLength > 1)
-        text += QLatin1Char(' ') + tr("At most %1 launched kernels waited on one stream (GPU %2 stream %3).")
+        text += QLatin1Char(' ') + tr("At most %1 launched kernels waited on one stream (%2 stream %3).")
                                        .arg(d.maxQueueLength)
-                                       .arg(d.maxQueueDevice)
+                                       .arg(gpuName(d.accelerator, d.maxQueueDevice))
                                        .arg(d.maxQueueStream);
     m_idleNote->setText(text);
 }

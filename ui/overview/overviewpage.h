@@ -55,6 +55,7 @@ public:
     QTreeWidget *topKernelsTable() const { return m_topKernels; }
     QLabel *gpuNote() const { return m_gpuNote; }
     QLabel *kernelsNote() const { return m_kernelsNote; }
+    QLabel *opsNote() const { return m_opsNote; }
     QLabel *memoryNote() const { return m_memoryNote; }
     QWidget *utilizationBox() const { return m_utilization; }
     QLabel *headline() const { return m_headline; }
@@ -104,6 +105,7 @@ private:
     QTreeWidget *m_topOps = nullptr;
     QTreeWidget *m_topKernels = nullptr;
     QLabel *m_kernelsNote = nullptr;
+    QLabel *m_opsNote = nullptr; // a trace without operators: what it holds instead
     QLabel *m_memoryNote = nullptr;
     QLabel *m_details = nullptr;
     QWidget *m_gpuAnalyses = nullptr;

@@ -428,8 +428,14 @@ private slots:
         QVERIFY(sync);
         QVERIFY(std::abs(evidence(*sync, "longest_sync_us") - 42089.555) < 0.01);
         QVERIFY2(sync->detail.find("hipMemcpyWithStream") != std::string::npos, sync->detail.c_str());
-        for (const auto &finding : findings)
+        for (const auto &finding : findings) {
             QVERIFY2(finding.detail.find("CompiledFxGraph") == std::string::npos, finding.detail.c_str());
+            // Compiled already: CUDA graphs through torch.compile's mode, not "use torch.compile".
+            QVERIFY2(finding.fix.find("CUDA graphs / torch.compile") == std::string::npos, finding.fix.c_str());
+        }
+        const auto repeated = findRule(findings, "repeated_kernels");
+        QVERIFY(repeated);
+        QVERIFY2(repeated->fix.starts_with("The run is compiled already"), repeated->fix.c_str());
     }
 
     // vLLM on a GB10: execute_context_… is an annotation; the op under it is named instead.

@@ -400,6 +400,32 @@ private slots:
         const auto innerEvent = chart.lanes[1].events[0];
         QCOMPARE(chart.parentOf(chart.lanes[1].track, innerEvent).value, chart.lanes[0].events[0]);
     }
+
+    // vLLM's front-end process holds 18,155 Python frames and no operator: with Python frames
+    // the tree and the chart hold every one of them; with operators alone, nothing.
+    void pythonFramesWithoutOps()
+    {
+        const auto loaded = loadTracePath(fixture2026("vllm_async_llm_cpu.pt.trace.json.gz"));
+        QVERIFY(loaded.index);
+        FlameOptions options;
+        options.events = FlameEvents::OpsPython;
+        const auto tree = buildFlameTree(*loaded.index, options);
+        std::uint64_t calls = 0;
+        for (const auto &node : tree.nodes)
+            calls += node.calls;
+        QCOMPARE(calls, std::uint64_t(18155));
+        const auto chart = buildFlameChart(*loaded.index, FlameEvents::OpsPython);
+        std::size_t events = 0;
+        for (const auto &lane : chart.lanes)
+            events += lane.events.size();
+        QCOMPARE(events, std::size_t(18155));
+        options.events = FlameEvents::Ops;
+        std::uint64_t opCalls = 0;
+        for (const auto &node : buildFlameTree(*loaded.index, options).nodes)
+            opCalls += node.calls;
+        QCOMPARE(opCalls, std::uint64_t(0));
+        QVERIFY(buildFlameChart(*loaded.index, FlameEvents::Ops).threads.empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFlameGraph)

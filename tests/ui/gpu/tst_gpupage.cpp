@@ -264,6 +264,28 @@ private Q_SLOTS:
 
     // A trace that replays CUDA graphs: the CUDA graphs tab holds one row per graph with its
     // replays under it, as buildGraphReplays found them; the summary says replays are launches.
+    // MTIA's streams and verdict name the MTIA, not a GPU.
+    void otherAcceleratorsAreNamed()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        GpuPage page(&workspace, &jobs);
+        page.resize(1500, 900);
+        page.show();
+        QSignalSpy shown(&page, &GpuPage::gpuShown);
+        workspace.openTrace(QStringLiteral(PYROMETER_FIXTURES_DIR "/traces2026/mtia_inference_rank_0.json.gz"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+        auto *streams = page.streamsPane();
+        QCOMPARE(streams->model()->rowCount(), 12); // streams 101 to 112 of device 17
+        for (int r = 0; r < streams->model()->rowCount(); ++r)
+            QVERIFY2(
+                cell(streams, r, gpu::column::kStreamName).toString().startsWith(QStringLiteral("MTIA 17 stream 1")),
+                qPrintable(cell(streams, r, gpu::column::kStreamName).toString()));
+        // 8.6 launches queued on average, the device empty with nothing queued 5% of its time.
+        QVERIFY2(page.launchVerdict()->text().startsWith(QStringLiteral("MTIA-bound")),
+                 qPrintable(page.launchVerdict()->text()));
+    }
+
     void cudaGraphsTab()
     {
         JobTracker jobs;
