@@ -1,6 +1,7 @@
 #include "core/analysis/criticalpath.h"
 
 #include "core/analysis/criticalpathgraph.h"
+#include "core/analysis/workclass.h"
 
 #include <algorithm>
 #include <cassert>
@@ -33,13 +34,12 @@ struct CallGroup {
     bool sync = false;
 };
 
-// Calls that make the CPU wait for the device. cudaStreamWaitEvent is not one: it returns at
-// once and only makes a stream wait for another, which shows as that stream's latency.
+// Calls that make the CPU wait for the device (workclass.h: synchronize, blocking copies, MTIA's
+// synchronizeStream too). cudaStreamWaitEvent is not one: it returns at once and only makes a
+// stream wait for another, which shows as that stream's latency.
 bool isSyncName(std::string_view name)
 {
-    if (name.find("Synchronize") != std::string_view::npos)
-        return true;
-    return name.find("Memcpy") != std::string_view::npos && name.find("Async") == std::string_view::npos;
+    return blocksHost(runtimeCallOf(name));
 }
 
 // Builds the nodes and edges of the step [windowStart, windowEnd) (the CPU part; device events

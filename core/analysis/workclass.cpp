@@ -53,7 +53,7 @@ RuntimeCall runtimeCallOf(std::string_view name)
         return RuntimeCall::EventRecord;
     if (hasAny(lower, {"streamwaitevent", "waitonevent"}))
         return RuntimeCall::StreamWait;
-    if (has(lower, "memcpy") && !has(lower, "async") && !has(lower, "peer"))
+    if (has(lower, "memcpy") && !has(lower, "async"))
         return RuntimeCall::BlockingCopy;
     // cuMemAlloc, cudaMalloc*, hipMalloc*, hipHostMalloc, hipExtMallocWithFlags, cudaHostAlloc;
     // expandable segments map physical memory with cuMemCreate / cuMemMap.

@@ -499,6 +499,17 @@ private slots:
         QCOMPARE(whole.step, std::string("trace"));
         QVERIFY(!whole.nodes.empty());
     }
+
+    // MTIA's host waits in synchronizeStream (lower case, unlike CUDA's calls): a sync, so the
+    // device work it waits for is on the path, not 0 µs of it.
+    void mtiaSyncsJoinTheDevice()
+    {
+        const auto loaded = loadTracePath(fixture2026("mtia_inference_rank_0.json.gz"));
+        QVERIFY(loaded.index);
+        const auto path = buildCriticalPath(*loaded.index, EventRef{}, 0);
+        QVERIFY2(path.deviceNs > 0, std::to_string(path.deviceNs).c_str());
+        QCOMPARE(path.lengthNs(), loaded.trace->info.spanEnd - loaded.trace->info.spanStart);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCriticalPath)
