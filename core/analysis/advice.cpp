@@ -3,6 +3,7 @@
 #include "core/analysis/advicefixes.h"
 #include "core/analysis/graphadvice.h"
 #include "core/analysis/graphreplays.h"
+#include "core/analysis/intervals.h"
 #include "core/analysis/kernelnames.h"
 #include "core/analysis/kernelsequences.h"
 
@@ -96,23 +97,8 @@ void dataLoaderRule(const std::vector<StepRow> &steps, const AdviceOptions &opti
          "and copy with .to(device, non_blocking=True)."});
 }
 
-// The length of a union of intervals.
-std::int64_t unionNs(std::vector<std::pair<std::int64_t, std::int64_t>> intervals)
-{
-    std::sort(intervals.begin(), intervals.end());
-    std::int64_t total = 0, end = std::numeric_limits<std::int64_t>::min();
-    for (const auto &[from, to] : intervals) {
-        const auto start = std::max(from, end);
-        if (to > start) {
-            total += to - start;
-            end = to;
-        }
-    }
-    return total;
-}
-
 // The host's blocking calls (workclass.h: synchronizations, blocking copies, item()) in the
-// spans, each counted once: a call inside an item() is the item's.
+// spans, each counted once (hostCalls below).
 struct BlockingCalls {
     std::uint64_t count = 0;
     std::int64_t ns = 0;           // wall time some thread was blocked: the union over threads
@@ -121,50 +107,6 @@ struct BlockingCalls {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
 };
-
-BlockingCalls blockingCalls(const TraceIndex &index, const std::vector<StepRow> &steps)
-{
-    const auto &trace = *index.trace;
-    BlockingCalls calls;
-    std::vector<std::pair<std::int64_t, EventRef>> found;
-    std::vector<std::pair<std::int64_t, std::int64_t>> intervals;
-    for (const auto &step : steps) {
-        const auto stepEnd = step.startNs + step.durationNs;
-        calls.spansNs += step.durationNs;
-        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-            const auto &ti = index.tracks[t];
-            if (!ti.hasOps)
-                continue;
-            const auto &track = trace.tracks[t];
-            const auto [first, last] = trace.startRange(TrackId(t), step.startNs, stepEnd);
-            std::int64_t readEnd = std::numeric_limits<std::int64_t>::min(); // the item() open now
-            for (auto i = first.value; i < last.value; ++i) {
-                const auto kind = ti.kind[i];
-                const auto name = trace.string(track.eventName[i]);
-                bool blocking = false;
-                if (kind == EventKind::Op && isHostReadOp(name)) {
-                    // aten::item calls _local_scalar_dense: count the outer one only.
-                    blocking = track.start[i] >= readEnd;
-                    readEnd = std::max(readEnd, track.end(EventIndex(i)));
-                } else if (kind == EventKind::Runtime) {
-                    blocking = blocksHost(runtimeCallOf(name)) && track.start[i] >= readEnd;
-                }
-                if (!blocking)
-                    continue;
-                if (calls.count++ == 0 || track.start[i] < calls.startNs)
-                    calls.startNs = track.start[i];
-                calls.endNs = std::max(calls.endNs, track.end(EventIndex(i)));
-                intervals.push_back({track.start[i], track.end(EventIndex(i))});
-                found.push_back({-track.duration[i], {TrackId(t), EventIndex(i)}});
-            }
-        }
-    }
-    std::sort(found.begin(), found.end());
-    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
-        calls.longest.push_back(found[k].second);
-    calls.ns = unionNs(std::move(intervals));
-    return calls;
-}
 
 // Fires when the host's blocking calls take at least syncFraction of the spans: a few
 // microseconds of item() are not worth a finding, a copy that blocks for 42 ms is.
@@ -213,40 +155,80 @@ struct AllocatorCalls {
     std::int64_t ns() const { return allocateNs + freeNs; }
 };
 
-AllocatorCalls allocatorCalls(const TraceIndex &index, const std::vector<StepRow> &steps)
+// The longest of some calls (each with its negated duration), longest first, up to five.
+std::vector<EventRef> longestFive(std::vector<std::pair<std::int64_t, EventRef>> found)
+{
+    std::sort(found.begin(), found.end());
+    std::vector<EventRef> longest;
+    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
+        longest.push_back(found[k].second);
+    return longest;
+}
+
+struct HostCalls {
+    BlockingCalls blocking;
+    AllocatorCalls allocator;
+};
+
+// One pass over the host's calls in the spans: blocking ones (a call inside an item() is the
+// item's) and runtime allocations and frees.
+HostCalls hostCalls(const TraceIndex &index, const std::vector<StepRow> &steps)
 {
     const auto &trace = *index.trace;
-    AllocatorCalls calls;
-    std::vector<std::pair<std::int64_t, EventRef>> found;
+    HostCalls calls;
+    auto &blocking = calls.blocking;
+    auto &allocator = calls.allocator;
+    std::vector<std::pair<std::int64_t, EventRef>> blockingFound, allocatorFound;
+    std::vector<Interval> blocked;
     std::vector<std::int64_t> byName(trace.strings.size(), 0);
     for (const auto &step : steps) {
-        calls.spansNs += step.durationNs;
+        blocking.spansNs += step.durationNs;
+        allocator.spansNs += step.durationNs;
         for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
             const auto &ti = index.tracks[t];
             if (!ti.hasOps)
                 continue;
             const auto &track = trace.tracks[t];
             const auto [first, last] = trace.startRange(TrackId(t), step.startNs, step.startNs + step.durationNs);
+            std::int64_t readEnd = std::numeric_limits<std::int64_t>::min(); // the item() open now
             for (auto i = first.value; i < last.value; ++i) {
-                if (ti.kind[i] != EventKind::Runtime)
+                const auto kind = ti.kind[i];
+                if (kind != EventKind::Op && kind != EventKind::Runtime)
                     continue;
                 const auto name = trace.string(track.eventName[i]);
-                const auto call = runtimeCallOf(name);
-                if (call != RuntimeCall::Allocate && call != RuntimeCall::Free)
+                const auto call = kind == EventKind::Runtime ? runtimeCallOf(name) : RuntimeCall::Other;
+                const EventRef ref{TrackId(t), EventIndex(i)};
+                if (call == RuntimeCall::Allocate || call == RuntimeCall::Free) {
+                    (call == RuntimeCall::Allocate ? allocator.allocations : allocator.frees) += 1;
+                    (call == RuntimeCall::Allocate ? allocator.allocateNs : allocator.freeNs) += track.duration[i];
+                    byName[track.eventName[i].value] += track.duration[i];
+                    allocator.hip = allocator.hip || name.starts_with("hip");
+                    allocatorFound.push_back({-track.duration[i], ref});
                     continue;
-                (call == RuntimeCall::Allocate ? calls.allocations : calls.frees) += 1;
-                (call == RuntimeCall::Allocate ? calls.allocateNs : calls.freeNs) += track.duration[i];
-                byName[track.eventName[i].value] += track.duration[i];
-                calls.hip = calls.hip || name.starts_with("hip");
-                found.push_back({-track.duration[i], {TrackId(t), EventIndex(i)}});
+                }
+                bool isBlocking = false;
+                if (kind == EventKind::Op && isHostReadOp(name)) {
+                    // aten::item calls _local_scalar_dense: count the outer one only.
+                    isBlocking = track.start[i] >= readEnd;
+                    readEnd = std::max(readEnd, track.end(EventIndex(i)));
+                } else {
+                    isBlocking = blocksHost(call) && track.start[i] >= readEnd;
+                }
+                if (!isBlocking)
+                    continue;
+                if (blocking.count++ == 0 || track.start[i] < blocking.startNs)
+                    blocking.startNs = track.start[i];
+                blocking.endNs = std::max(blocking.endNs, track.end(EventIndex(i)));
+                blocked.push_back({track.start[i], track.end(EventIndex(i))});
+                blockingFound.push_back({-track.duration[i], ref});
             }
         }
     }
+    blocking.ns = IntervalSet(std::move(blocked)).length();
+    blocking.longest = longestFive(std::move(blockingFound));
     if (const auto top = std::max_element(byName.begin(), byName.end()); top != byName.end() && *top > 0)
-        calls.heaviest = std::string(trace.string(trace::StringId(std::uint32_t(top - byName.begin()))));
-    std::sort(found.begin(), found.end());
-    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
-        calls.examples.push_back(found[k].second);
+        allocator.heaviest = std::string(trace.string(trace::StringId(std::uint32_t(top - byName.begin()))));
+    allocator.examples = longestFive(std::move(allocatorFound));
     return calls;
 }
 
@@ -487,10 +469,10 @@ std::vector<EventRef> firstCalls(const TraceIndex &index, std::string_view name,
 
 // Judges operators, not the annotations and compiled regions around them (workclass.h): their
 // self time is the gaps between the ops they hold, not a cost of their own.
-void dominantOpRule(const TraceIndex &index, const AdviceOptions &options, std::vector<Finding> &out)
+void dominantOpRule(const TraceIndex &index, const std::unordered_set<std::string> &annotations,
+                    const AdviceOptions &options, std::vector<Finding> &out)
 {
     const auto table = buildOpTable(index);
-    const auto annotations = annotationNames(index);
     std::int64_t opSelfNs = 0;
     for (const auto &row : table.rows)
         if (!annotations.count(row.name) && row.name != "ProfilerStep*" && !isProfilerStep(row.name))
@@ -677,8 +659,7 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
         return {};
     const auto calls = index.hasDevice ? graphLaunchCalls(index, stop) : LaunchCalls{};
     const auto graphs = index.hasDevice ? buildGraphReplays(index, calls, {}, stop) : GraphReplays{};
-    const auto blocking = blockingCalls(index, steps);
-    const auto allocator = allocatorCalls(index, steps);
+    const auto [blocking, allocator] = hostCalls(index, steps);
     dataLoaderRule(steps, options, findings);
     allocatorRule(steps, allocator, options, findings);
     syncRule(index, blocking, options, findings);
@@ -693,7 +674,7 @@ std::vector<Finding> adviseTrace(const TraceIndex &index, const AdviceOptions &o
     graphReplayRule(index, graphs, findings);
     if (stop && stop->stopRequested())
         return {};
-    dominantOpRule(index, options, findings);
+    dominantOpRule(index, annotations, options, findings);
     churnRule(index, steps, options, findings);
     optimizerRule(index, platform, findings);
     if (index.hasDevice)

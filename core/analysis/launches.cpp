@@ -1,6 +1,7 @@
 #include "core/analysis/launches.h"
 
 #include "core/analysis/graphreplays.h"
+#include "core/analysis/intervals.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,7 +115,7 @@ namespace {
 // point to last of its streams): the union of the streams' queued stretches, not their sum.
 std::pair<std::int64_t, std::int64_t> deviceWindowAndEmpty(const std::vector<const QueueSeries *> &streams)
 {
-    std::vector<std::pair<std::int64_t, std::int64_t>> queued; // [start, end) with work queued
+    std::vector<Interval> queued; // stretches with work queued on some stream
     std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
     for (const auto *q : streams) {
         if (q->timeNs.empty())
@@ -127,16 +128,7 @@ std::pair<std::int64_t, std::int64_t> deviceWindowAndEmpty(const std::vector<con
     }
     if (first >= last)
         return {0, 0};
-    std::sort(queued.begin(), queued.end());
-    std::int64_t covered = 0, end = first;
-    for (const auto &[from, to] : queued) {
-        const auto a = std::max(from, end);
-        if (to > a) {
-            covered += to - a;
-            end = to;
-        }
-    }
-    return {last - first, (last - first) - covered};
+    return {last - first, (last - first) - IntervalSet(std::move(queued)).lengthIn(first, last)};
 }
 
 } // namespace
@@ -173,18 +165,17 @@ std::string describeQueues(const QueueSummary &summary, std::string_view device)
     std::snprintf(meanText, sizeof meanText, "%.1f", summary.meanDepth());
     const auto idle = std::to_string(std::llround(summary.emptyShare() * 100.0)) + "%";
     const std::string name(device);
-    const bool gpu = summary.bound == LaunchBound::GpuBound;
-    std::string text = (gpu ? name + "-bound" : std::string("CPU-bound")) + ": while work was queued, " + meanText +
-                       " launches waited on a stream on average (at most " + std::to_string(summary.maxLength) + "), ";
-    if (gpu)
-        text += "so a launch's delay is time queued behind other kernels and the launch overhead is hidden.";
-    else if (summary.meanDepth() >= kGpuBoundDepth)
+    const auto idleText = " The " + name + " sat idle with nothing queued on any stream for " + idle + " of its time.";
+    std::string text = (summary.bound == LaunchBound::GpuBound ? name + "-bound" : std::string("CPU-bound")) +
+                       ": while work was queued, " + meanText + " launches waited on a stream on average (at most " +
+                       std::to_string(summary.maxLength) + "), ";
+    if (summary.bound == LaunchBound::GpuBound)
+        text += "so a launch's delay is time queued behind other kernels and the launch overhead is hidden." + idleText;
+    else if (summary.meanDepth() >= kGpuBoundDepth) // deep queues, but too long empty
         text += "but the " + name + " sat idle with nothing queued on any stream for " + idle +
                 " of its time: then it waits for the CPU.";
     else
-        text += "so a launch's delay is its launch cost and the " + name + " waits for the CPU.";
-    if (gpu || summary.meanDepth() < kGpuBoundDepth)
-        text += " The " + name + " sat idle with nothing queued on any stream for " + idle + " of its time.";
+        text += "so a launch's delay is its launch cost and the " + name + " waits for the CPU." + idleText;
     return text;
 }
 

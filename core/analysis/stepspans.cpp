@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
+#include <unordered_map>
 
 namespace pyrometer::analysis {
 
@@ -47,11 +49,6 @@ bool anyLaunchRecorded(const LaunchCalls &calls)
             if (call.isValid())
                 return true;
     return false;
-}
-
-bool isAnnotationOf(const trace::Trace &trace, const trace::Track &track, std::uint32_t i)
-{
-    return track.category[i].isValid() && trace.string(track.category[i]) == "user_annotation";
 }
 
 StepMark markOf(const trace::Trace &trace, TrackId t, std::uint32_t i)
@@ -98,59 +95,45 @@ std::vector<StepMark> optimizerSteps(const TraceIndex &index)
 std::vector<StepMark> repeatedAnnotations(const TraceIndex &index)
 {
     const auto &trace = *index.trace;
-    struct Calls {
-        std::uint64_t count = 0;
-        std::int64_t totalNs = 0;
-    };
-    std::vector<Calls> byName(trace.strings.size());
+    std::unordered_map<std::uint32_t, std::vector<StepMark>> byName; // top-level annotations
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
         if (!ti.hasOps)
             continue;
         const auto &track = trace.tracks[t];
         for (std::uint32_t i = 0; i < track.size(); ++i)
-            if (ti.kind[i] == EventKind::Op && !ti.opParent[i].isValid() && isAnnotationOf(trace, track, i)) {
-                auto &calls = byName[track.eventName[i].value];
-                ++calls.count;
-                calls.totalNs += track.duration[i];
-            }
+            if (ti.kind[i] == EventKind::Op && !ti.opParent[i].isValid() &&
+                isAnnotationCategory(trace.string(track.category[i])))
+                byName[track.eventName[i].value].push_back(markOf(trace, TrackId(t), i));
     }
-    // The calls of one name, in time order, if they follow one another (a step ends before the
-    // next begins) and cover at least kRepeatedCoverage of the trace: concurrent requests of a
-    // server, or a short marker repeated often, are not steps.
-    const auto callsOf = [&](std::uint32_t name) {
-        std::vector<StepMark> marks;
-        for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
-            const auto &ti = index.tracks[t];
-            if (!ti.hasOps)
-                continue;
-            const auto &track = trace.tracks[t];
-            for (std::uint32_t i = 0; i < track.size(); ++i)
-                if (ti.kind[i] == EventKind::Op && track.eventName[i].value == name && !ti.opParent[i].isValid() &&
-                    isAnnotationOf(trace, track, i))
-                    marks.push_back(markOf(trace, TrackId(t), i));
-        }
-        sortByStart(marks);
-        for (std::size_t k = 1; k < marks.size(); ++k)
-            if (marks[k].cpuStartNs < marks[k - 1].cpuEndNs)
-                return std::vector<StepMark>{};
-        return marks;
-    };
-    const auto span = trace.info.spanEnd - trace.info.spanStart;
-    std::vector<std::uint32_t> candidates;
-    for (std::uint32_t n = 0; n < byName.size(); ++n)
-        if (byName[n].count >= kMinRepeatedAnnotations &&
-            static_cast<double>(byName[n].totalNs) >= kRepeatedCoverage * static_cast<double>(span))
-            candidates.push_back(n);
-    std::sort(candidates.begin(), candidates.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return byName[a].totalNs > byName[b].totalNs; });
-    std::vector<StepMark> marks;
-    for (const auto n : candidates)
-        if (marks = callsOf(n); !marks.empty())
-            break;
-    for (std::size_t k = 0; k < marks.size(); ++k)
-        marks[k].name += " #" + std::to_string(k + 1);
-    return marks;
+    // Calls of one name that follow one another (a step ends before the next begins) and cover at
+    // least kRepeatedCoverage of the trace: concurrent requests of a server, or a short marker
+    // repeated often, are not steps.
+    const auto span = static_cast<double>(trace.info.spanEnd - trace.info.spanStart);
+    std::vector<std::tuple<std::int64_t, std::uint32_t, std::vector<StepMark> *>> candidates;
+    for (auto &[name, marks] : byName) {
+        std::int64_t total = 0;
+        for (const auto &mark : marks)
+            total += mark.cpuEndNs - mark.cpuStartNs;
+        if (marks.size() >= kMinRepeatedAnnotations && static_cast<double>(total) >= kRepeatedCoverage * span)
+            candidates.push_back({total, name, &marks});
+    }
+    // The most time first; of equals, the name first in the string pool (a stable choice).
+    std::sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
+        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
+    });
+    for (const auto &[total, name, marks] : candidates) {
+        sortByStart(*marks);
+        bool sequential = true;
+        for (std::size_t k = 1; k < marks->size() && sequential; ++k)
+            sequential = (*marks)[k].cpuStartNs >= (*marks)[k - 1].cpuEndNs;
+        if (!sequential)
+            continue;
+        for (std::size_t k = 0; k < marks->size(); ++k)
+            (*marks)[k].name += " #" + std::to_string(k + 1);
+        return std::move(*marks);
+    }
+    return {};
 }
 
 } // namespace
