@@ -2,11 +2,13 @@
 
 #include "core/analysis/criticalpathgraph.h"
 #include "core/analysis/workclass.h"
+#include "core/trace/combine.h"
 
 #include <algorithm>
 #include <cassert>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <string_view>
 #include <tuple>
@@ -46,24 +48,30 @@ bool isSyncName(std::string_view name)
 // launched in it may end later).
 class GraphBuilder {
 public:
-    GraphBuilder(const TraceIndex &index, std::int64_t windowStart, std::int64_t windowEnd, bool wholeTrace)
-        : m_index(index), m_trace(*index.trace), m_start(windowStart), m_end(windowEnd), m_whole(wholeTrace)
+    // part: of a combined trace, the rank whose step it is (its threads and devices only: other
+    // ranks' correlation ids repeat its own); nothing for every track.
+    GraphBuilder(const TraceIndex &index, std::int64_t windowStart, std::int64_t windowEnd, bool wholeTrace,
+                 std::optional<std::uint32_t> part)
+        : m_index(index), m_trace(*index.trace), m_start(windowStart), m_end(windowEnd), m_whole(wholeTrace), m_part(part)
     {}
 
     bool build(Graph &graph, const StopToken *stop)
     {
         m_threadOf.assign(m_trace.tracks.size(), kNone);
         m_syncName.assign(m_trace.strings.size(), -1);
+        const auto inPart = [&](std::uint32_t t) {
+            return !m_part || trace::processPart(m_trace.processes[m_trace.tracks[t].process.value]) == *m_part;
+        };
         for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             if (stop && stop->stopRequested())
                 return false;
-            if (!m_index.tracks[t].hasDevice)
+            if (!m_index.tracks[t].hasDevice && inPart(t))
                 addThread(graph, TrackId(t));
         }
         for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             if (stop && stop->stopRequested())
                 return false;
-            if (m_index.tracks[t].hasDevice)
+            if (m_index.tracks[t].hasDevice && inPart(t))
                 addDevice(graph, TrackId(t));
         }
         m_deviceCount = static_cast<std::size_t>(std::count_if(
@@ -493,6 +501,7 @@ private:
     std::int64_t m_start;
     std::int64_t m_end;
     bool m_whole;
+    std::optional<std::uint32_t> m_part;
     std::vector<std::int8_t> m_syncName;                            // by name id: -1 unknown, 0, 1
     std::unordered_map<std::int64_t, std::uint32_t> m_callOf;       // correlation -> call node
     std::vector<std::vector<std::uint32_t>> m_threads;              // per CPU thread: its nodes in order
@@ -578,7 +587,9 @@ CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuS
     result.startNs = cpuStart;
     result.endNs = cpuEnd;
     Graph graph;
-    GraphBuilder builder(index, result.startNs, result.endNs, whole);
+    const auto part = whole ? std::nullopt
+                            : std::optional(trace::processPart(trace.processes[trace.track(step.track).process.value]));
+    GraphBuilder builder(index, result.startNs, result.endNs, whole, part);
     if (!builder.build(graph, stop))
         return {};
     result.graphNodes = graph.nodes.size();

@@ -2,6 +2,7 @@
 
 #include "core/analysis/graphreplays.h"
 #include "core/analysis/intervals.h"
+#include "core/trace/combine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,7 @@ using trace::EventIndex;
 using trace::TrackId;
 
 struct CallEntry {
+    std::uint32_t part; // of a combined trace: each rank numbers its correlation ids from 1
     std::int64_t correlation;
     std::int64_t start;
     EventRef call;
@@ -191,23 +193,25 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
     const auto &trace = *index.trace;
     LaunchCalls result;
     result.byTrack.resize(trace.tracks.size());
-    // Every runtime call with an id, on any thread (not only those with ops), by (id, start).
+    // Every runtime call with an id, on any thread (not only those with ops), by (part, id, start).
+    const auto partOf = [&](std::uint32_t t) { return trace::processPart(trace.processes[trace.tracks[t].process.value]); };
     std::vector<CallEntry> calls;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
         const auto &track = trace.tracks[t];
+        const auto part = partOf(t);
         for (std::uint32_t i = 0; i < track.size(); ++i) {
             if (ti.kind[i] != EventKind::Runtime)
                 continue;
             const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
             if (args && args->correlation > 0)
-                calls.push_back({args->correlation, track.start[i], {TrackId(t), EventIndex(i)}});
+                calls.push_back({part, args->correlation, track.start[i], {TrackId(t), EventIndex(i)}});
         }
     }
     if (stop && stop->stopRequested())
         return {};
     std::sort(calls.begin(), calls.end(), [](const CallEntry &a, const CallEntry &b) {
-        return std::tie(a.correlation, a.start, a.call) < std::tie(b.correlation, b.start, b.call);
+        return std::tie(a.part, a.correlation, a.start, a.call) < std::tie(b.part, b.correlation, b.start, b.call);
     });
 
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -217,6 +221,7 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
         const auto &track = trace.tracks[t];
         auto &out = result.byTrack[t];
         out.assign(track.size(), EventRef{});
+        const auto part = partOf(t);
         for (std::uint32_t i = 0; i < track.size(); ++i) {
             if (!isDeviceKind(ti.kind[i]))
                 continue;
@@ -227,11 +232,13 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
             // The first call of this id that started after the event did; the one before it
             // started last by then.
             const auto after = std::partition_point(calls.begin(), calls.end(), [&](const CallEntry &c) {
-                return c.correlation < correlation || (c.correlation == correlation && c.start <= track.start[i]);
+                return std::tie(c.part, c.correlation) < std::tie(part, correlation) ||
+                    (c.part == part && c.correlation == correlation && c.start <= track.start[i]);
             });
-            if (after != calls.begin() && std::prev(after)->correlation == correlation)
+            const auto same = [&](const CallEntry &c) { return c.part == part && c.correlation == correlation; };
+            if (after != calls.begin() && same(*std::prev(after)))
                 out[i] = std::prev(after)->call;
-            else if (after != calls.end() && after->correlation == correlation)
+            else if (after != calls.end() && same(*after))
                 out[i] = after->call;
         }
     }

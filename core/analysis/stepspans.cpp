@@ -1,9 +1,11 @@
 #include "core/analysis/stepspans.h"
 
 #include "core/analysis/workclass.h"
+#include "core/trace/combine.h"
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -80,10 +82,12 @@ std::vector<StepMark> optimizerSteps(const TraceIndex &index)
         }
     }
     sortByStart(marks);
-    std::int64_t previousEnd = trace.info.spanStart;
-    for (std::size_t k = 0; k < marks.size(); ++k) {
-        auto &mark = marks[k];
-        mark.name += " #" + std::to_string(k + 1);
+    // Each part of a combined trace (a job's rank) counts its own iterations.
+    std::map<std::uint32_t, std::pair<std::int64_t, std::size_t>> previous; // per part: end, count
+    for (auto &mark : marks) {
+        const auto part = trace::processPart(trace.processes[trace.track(mark.event.track).process.value]);
+        auto &[previousEnd, count] = previous.try_emplace(part, trace.info.spanStart, 0).first->second;
+        mark.name += " #" + std::to_string(++count);
         const auto end = mark.cpuEndNs;
         mark.cpuStartNs = std::min(previousEnd, mark.cpuStartNs);
         previousEnd = end;
@@ -197,6 +201,42 @@ std::int32_t stepAtCpuTime(const std::vector<StepSpan> &steps, std::int64_t time
 
 namespace {
 
+// The steps of each part of a combined trace (a job's ranks side by side), each part's by CPU
+// start: a rank's device work belongs to its own rank's steps, which overlap other ranks'.
+class PartSteps {
+public:
+    PartSteps(const trace::Trace &trace, const std::vector<StepSpan> &steps) : m_trace(trace), m_steps(steps)
+    {
+        for (std::size_t s = 0; s < steps.size(); ++s)
+            m_parts[steps[s].part].push_back(std::int32_t(s));
+    }
+
+    std::uint32_t partOf(TrackId track) const { return trace::processPart(m_trace.processes[m_trace.track(track).process.value]); }
+
+    // The step of the track's part whose CPU span contains time, else kNoStep.
+    std::int32_t at(TrackId track, std::int64_t time) const
+    {
+        const auto found = m_parts.find(partOf(track));
+        if (found == m_parts.end())
+            return kNoStep;
+        const auto &order = found->second;
+        const auto after = std::upper_bound(order.begin(), order.end(), time, [&](std::int64_t t, std::int32_t s) {
+            return t < m_steps[std::size_t(s)].cpuStartNs;
+        });
+        if (after == order.begin())
+            return kNoStep;
+        const auto s = *(after - 1);
+        return time < m_steps[std::size_t(s)].cpuEndNs ? s : kNoStep;
+    }
+
+    const std::map<std::uint32_t, std::vector<std::int32_t>> &parts() const { return m_parts; }
+
+private:
+    const trace::Trace &m_trace;
+    const std::vector<StepSpan> &m_steps;
+    std::map<std::uint32_t, std::vector<std::int32_t>> m_parts;
+};
+
 StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const StopToken *stop)
 {
     const auto &trace = *index.trace;
@@ -213,8 +253,10 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
         step.event = mark.event;
         step.cpuStartNs = mark.cpuStartNs;
         step.cpuEndNs = mark.cpuEndNs;
+        step.part = trace::processPart(trace.processes[trace.track(mark.event.track).process.value]);
         result.steps.push_back(std::move(step));
     }
+    const PartSteps partSteps(trace, result.steps);
     result.step.resize(trace.tracks.size());
     if (index.hasDevice && !result.steps.empty()) {
         LaunchCalls ownCalls;
@@ -245,14 +287,14 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
                     continue;
                 std::int32_t s = kNoStep;
                 if (const auto call = calls.of(TrackId(t), i); call.isValid()) {
-                    s = stepAtCpuTime(result.steps, trace.track(call.track).start[call.event.value]);
+                    s = partSteps.at(call.track, trace.track(call.track).start[call.event.value]);
                     ++result.byLaunch;
                 } else if (launchesRecorded && track.start[i] < firstLaunched &&
                            launchedOutsideWindow(trace, TrackId(t), i)) {
                     steps[i] = kLaunchedBefore; // queued before the profiler started: no step's work
                     continue;
                 } else {
-                    s = stepAtCpuTime(result.steps, track.start[i]);
+                    s = partSteps.at(TrackId(t), track.start[i]);
                     ++result.byTime;
                 }
                 steps[i] = s;
@@ -267,14 +309,16 @@ StepSpans spansOf(const TraceIndex &index, const LaunchCalls *knownCalls, const 
             }
         }
     }
-    std::int64_t previousEnd = 0;
-    for (std::size_t s = 0; s < result.steps.size(); ++s) {
-        auto &step = result.steps[s];
-        step.startNs = s == 0 ? step.cpuStartNs : std::max(step.cpuStartNs, previousEnd);
-        step.endNs = std::max(step.cpuEndNs, step.startNs);
-        if (step.hasGpu())
-            step.endNs = std::max(step.endNs, step.gpuEndNs);
-        previousEnd = step.endNs;
+    for (const auto &[part, order] : partSteps.parts()) {
+        std::int64_t previousEnd = 0;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            auto &step = result.steps[std::size_t(order[k])];
+            step.startNs = k == 0 ? step.cpuStartNs : std::max(step.cpuStartNs, previousEnd);
+            step.endNs = std::max(step.cpuEndNs, step.startNs);
+            if (step.hasGpu())
+                step.endNs = std::max(step.endNs, step.gpuEndNs);
+            previousEnd = step.endNs;
+        }
     }
     if (stop && stop->stopRequested())
         return {};

@@ -41,6 +41,9 @@ struct StepSpan {
     std::uint64_t deviceEvents = 0; // kernels, memcpy and memset attributed to the step
     std::int64_t startNs = 0;       // the step's span
     std::int64_t endNs = 0;
+    // The part of a combined trace (a job's rank, trace::processPart) whose step it is; 0 in a
+    // trace of one process. Each part's steps follow one another; parts' steps overlap.
+    std::uint32_t part = 0;
     bool hasGpu() const { return deviceEvents > 0; }
     std::int64_t durationNs() const { return endNs - startNs; }
     bool operator==(const StepSpan &) const = default;
@@ -112,7 +115,7 @@ StepSpans buildStepSpans(const TraceIndex &index, const LaunchCalls &calls, cons
 // there is none.
 std::int32_t longestStep(const std::vector<StepSpan> &steps);
 
-// The step (index into spans) whose CPU span contains time, else kNoStep.
+// The step (index into spans) whose CPU span contains time, else kNoStep. Steps of one part.
 std::int32_t stepAtCpuTime(const std::vector<StepSpan> &steps, std::int64_t time);
 
 } // namespace pyrometer::analysis

@@ -1,5 +1,6 @@
 #include "core/analysis/traceindex.h"
 
+#include "core/trace/combine.h"
 #include "core/util/heap.h"
 
 #include <algorithm>
@@ -103,7 +104,12 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
                      [&](std::uint32_t a, std::uint32_t b) { return trace.memory.time[a] < trace.memory.time[b]; });
 
     // Runtime events by correlation id, with the op around each.
-    std::unordered_map<std::int64_t, EventRef> launchByCorrelation;
+    // Keyed by part and id: each part of a combined trace (a job's rank) numbers its ids from 1.
+    std::unordered_map<std::uint64_t, EventRef> launchByCorrelation;
+    const auto correlationKey = [&](std::uint32_t t, std::int64_t correlation) {
+        return (std::uint64_t(trace::processPart(trace.processes[trace.tracks[t].process.value])) << 40) ^
+            std::uint64_t(correlation);
+    };
     std::uint32_t sinceCheck = 0;
 
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -194,7 +200,7 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
             if (!stack.empty() && end <= track.start[stack.back()] + track.duration[stack.back()] &&
                 !isGraphLaunchName(trace.string(track.eventName[i])))
                 owner = {TrackId(t), EventIndex(stack.back())};
-            launchByCorrelation.emplace(args->correlation, owner);
+            launchByCorrelation.emplace(correlationKey(t, args->correlation), owner);
         }
         flushMemory(std::numeric_limits<std::int64_t>::max(), true);
     }
@@ -212,7 +218,7 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
             const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
             if (!args || args->correlation < 0)
                 continue;
-            if (const auto it = launchByCorrelation.find(args->correlation); it != launchByCorrelation.end())
+            if (const auto it = launchByCorrelation.find(correlationKey(t, args->correlation)); it != launchByCorrelation.end())
                 ti.launchOp[i] = it->second;
         }
     }

@@ -248,4 +248,10 @@ std::shared_ptr<const Trace> combineTraces(const std::vector<TracePart> &parts, 
     return combined;
 }
 
+std::uint32_t processPart(const Process &process)
+{
+    // combineTraces adds part << 32 to each pid.
+    return std::uint32_t((std::uint64_t(process.pid.number) + (std::uint64_t(1) << 31)) >> 32);
+}
+
 } // namespace pyrometer::trace

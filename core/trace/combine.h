@@ -29,4 +29,8 @@ struct TracePart {
 // a trace are skipped (null when none has one).
 std::shared_ptr<const Trace> combineTraces(const std::vector<TracePart> &parts, const StopToken *stop = nullptr);
 
+// The part a process of a combined trace came from (0 in a trace of one file). A pid of a file
+// is a 32-bit number that may be negative (Kineto's "Process -1"): it is no part of its own.
+std::uint32_t processPart(const Process &process);
+
 } // namespace pyrometer::trace

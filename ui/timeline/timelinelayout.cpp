@@ -4,13 +4,6 @@
 
 namespace pyrometer::ui::timeline {
 
-std::uint32_t processPart(const trace::Process &process)
-{
-    // combine.cpp adds part << 32 to each pid; a pid of the file is a 32-bit number that may be
-    // negative (Kineto's "Process -1" holds its overhead events): it is no part of its own.
-    return std::uint32_t((std::uint64_t(process.pid.number) + (std::uint64_t(1) << 31)) >> 32);
-}
-
 std::vector<std::uint32_t> traceParts(const trace::Trace &trace)
 {
     std::vector<std::uint32_t> parts;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/timerange.h"
+#include "core/trace/combine.h"
 #include "ui/timeline/timelineindex.h"
 
 #include <cstdint>
@@ -53,9 +54,7 @@ struct TimelineLayout {
     int processHeaderOf(int r) const;
 };
 
-// The part of a combined trace a process came from (combineTraces puts it above the pid's 32
-// bits): a job's rank. 0 in a trace of one part.
-std::uint32_t processPart(const trace::Process &process);
+using trace::processPart;
 // The parts the trace combines, each once, in the order of their first process ({0} for a
 // trace of one file).
 std::vector<std::uint32_t> traceParts(const trace::Trace &trace);

@@ -10,12 +10,14 @@
 #include "core/analysis/stepspans.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/utilization.h"
+#include "core/trace/combine.h"
 #endif
 
 #include <QObject>
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <map>
 
 using namespace pyrometer;
 using namespace pyrometer::analysis;
@@ -77,6 +79,47 @@ private slots:
         QCOMPARE(s.byTime, std::uint64_t(1));
         QCOMPARE(stepAtCpuTime(s.steps, 10000 * us), 1);
         QCOMPARE(stepAtCpuTime(s.steps, 30000 * us), kNoStep);
+    }
+
+    // A job's combined Timeline: two ranks side by side, rank 1 shifted by 3000 µs so that their
+    // steps overlap. Each rank's device work belongs to its own rank's steps (rank 0's launch at
+    // 5000 lies in rank 1's step #0 too), so each rank's steps are the single trace's, shifted.
+    void stepsOfEachRankInACombinedTrace()
+    {
+        const auto single = cpuAhead();
+        QVERIFY(single.index);
+        const auto alone = buildStepSpans(*single.index);
+        constexpr std::int64_t offset = 3000 * us;
+        const auto combined = trace::combineTraces({{single.trace, 0, "rank 0"}, {single.trace, offset, "rank 1"}});
+        QVERIFY(combined);
+        const auto index = buildTraceIndex(*combined);
+        const auto s = buildStepSpans(*index);
+        QCOMPARE(s.steps.size(), std::size_t(6));
+        std::map<std::uint32_t, std::vector<const StepSpan *>> byPart;
+        for (const auto &step : s.steps)
+            byPart[step.part].push_back(&step);
+        QCOMPARE(byPart.size(), std::size_t(2));
+        for (const auto &[part, steps] : byPart) {
+            const std::int64_t shift = part == 0 ? 0 : offset;
+            QCOMPARE(steps.size(), alone.steps.size());
+            for (std::size_t i = 0; i < steps.size(); ++i) {
+                const auto &expected = alone.steps[i];
+                QCOMPARE(steps[i]->name, expected.name);
+                QCOMPARE(steps[i]->deviceEvents, expected.deviceEvents);
+                QCOMPARE(steps[i]->gpuStartNs, expected.gpuStartNs + shift);
+                QCOMPARE(steps[i]->gpuEndNs, expected.gpuEndNs + shift);
+                QCOMPARE(steps[i]->startNs, expected.startNs + shift);
+                QCOMPARE(steps[i]->endNs, expected.endNs + shift);
+                // Each rank's critical path is its own: the same length and kernels as alone.
+                const auto path = buildCriticalPath(*index, *steps[i]);
+                const auto own = buildCriticalPath(*single.index, expected);
+                QCOMPARE(path.lengthNs(), own.lengthNs());
+                QCOMPARE(path.deviceEvents, own.deviceEvents);
+                QCOMPARE(path.deviceNs, own.deviceNs);
+            }
+        }
+        QCOMPARE(s.byLaunch, 2 * alone.byLaunch);
+        QCOMPARE(s.byTime, 2 * alone.byTime);
     }
 
     // Within each span, whatever ran then, by the TensorBoard plugin's priority:
