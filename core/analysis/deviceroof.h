@@ -19,6 +19,10 @@ std::string_view precisionName(Precision precision); // "FP32", "BF16", ...
 struct DeviceRoof {
     std::string name;                  // "NVIDIA H100 SXM5 80GB"
     double bandwidth = 0;              // bytes/s of its main memory
+    // A faster level of memory whose bandwidth is known (a CPU's last-level cache, measured): data
+    // that stays in it beats the main memory's roof. 0 when unknown.
+    double cacheBandwidth = 0;
+    std::string cacheName; // "LLC"
     double vectorFlops = 0;            // FP32 FLOP/s of its vector (CUDA) cores
     std::array<double, kPrecisionCount> matrixFlops{}; // FLOP/s (OP/s for INT8) of its matrix units, by Precision
     std::string source;                // where the figures come from

@@ -131,10 +131,15 @@ void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device)
     if (!device)
         return;
     row.roof = roofFor(*device, row.dtype, row.unit, isConvolution(row.name) || isConvolution(row.shape) || isConvolution(row.launcher));
-    const double attainable = row.intensity >= 0 ? row.roof->at(row.intensity) : row.roof->peakFlops;
-    row.percentOfRoof = attainable > 0 ? 100 * row.achievedFlops / attainable : OpWork::kUnknown;
+    double attainable = row.intensity >= 0 ? row.roof->at(row.intensity) : row.roof->peakFlops;
     if (row.intensity >= 0)
         row.bound = row.intensity < row.roof->ridge() ? Bound::Memory : Bound::Compute;
+    // Faster than main memory allows: its data stayed in the cache, whose roof it is measured by.
+    if (row.bound == Bound::Memory && row.achievedFlops > attainable && device->cacheBandwidth > device->bandwidth) {
+        attainable = std::min(row.roof->peakFlops, row.intensity * device->cacheBandwidth);
+        row.cacheRoof = true;
+    }
+    row.percentOfRoof = attainable > 0 ? 100 * row.achievedFlops / attainable : OpWork::kUnknown;
 }
 
 namespace {
@@ -175,7 +180,8 @@ public:
 
 private:
     enum Mark : std::uint8_t { Plain, Counted, Inside };
-    using Key = std::tuple<std::string, std::string, bool, std::int32_t, std::int32_t>; // name, shape, known, device, stream
+    // name, shape, dtype, known, device, stream
+    using Key = std::tuple<std::string, std::string, std::string, bool, std::int32_t, std::int32_t>;
 
     std::string_view nameOf(EventRef op) const
     {
@@ -188,8 +194,9 @@ private:
         if (sum.row.name.empty()) {
             sum.row.name = std::get<0>(key);
             sum.row.shape = std::get<1>(key);
-            sum.row.device = std::get<3>(key);
-            sum.row.stream = std::get<4>(key);
+            sum.row.dtype = std::get<2>(key);
+            sum.row.device = std::get<4>(key);
+            sum.row.stream = std::get<5>(key);
         }
         return sum;
     }
@@ -202,7 +209,45 @@ private:
             if (args && args->inputDims.isValid())
                 shape = std::string(m_trace.string(args->inputDims));
         }
-        return sumFor({std::string(nameOf(op)), shape, known, -1, -1});
+        return sumFor({std::string(nameOf(op)), shape, known ? workOf(op).dtype : std::string(), known, -1, -1});
+    }
+
+    // The work of a counted op: that of the one product inside it when it holds one (the call
+    // that ran: under autocast the bf16 aten::addmm inside an fp32 aten::linear).
+    const OpWork &workOf(EventRef op)
+    {
+        const auto &delegates = m_delegates[op.track.value];
+        const auto found = delegates.find(op.event.value);
+        const auto event = found != delegates.end() && !found->second.several ? found->second.event : op.event.value;
+        return m_cache.work(m_trace.track(op.track), event);
+    }
+
+    // Whether `inner` lies in `outer` on one track's op tree.
+    bool inside(const TrackIndex &ti, std::uint32_t inner, std::uint32_t outer) const
+    {
+        for (auto e = ti.opParent[inner]; e.isValid(); e = ti.opParent[e.value])
+            if (e.value == outer)
+                return true;
+        return false;
+    }
+
+    // A product of known work inside counted products: each of them runs it (the innermost one
+    // found, unless products lie side by side in it, when the op's own work stands).
+    void noteProduct(std::uint32_t t, std::uint32_t i)
+    {
+        const auto &ti = m_index.tracks[t];
+        const auto &track = m_trace.tracks[t];
+        for (auto p = ti.opParent[i]; p.isValid(); p = ti.opParent[p.value]) {
+            if (m_marks[t][p.value] != Counted || m_cache.work(track, p.value).unit != WorkUnit::Matrix)
+                continue;
+            auto [it, added] = m_delegates[t].try_emplace(p.value, Delegate{i, false});
+            if (added || it->second.several)
+                continue;
+            if (inside(ti, i, it->second.event))
+                it->second.event = i;
+            else if (!inside(ti, it->second.event, i))
+                it->second.several = true;
+        }
     }
 
     static void addWork(Sum &sum, const OpWork &work)
@@ -236,6 +281,7 @@ private:
         m_marks.resize(m_trace.tracks.size());
         m_holdsCounted.resize(m_trace.tracks.size());
         m_callNs.resize(m_trace.tracks.size());
+        m_delegates.resize(m_trace.tracks.size());
         std::uint32_t sinceCheck = 0;
         for (std::uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             const auto &ti = m_index.tracks[t];
@@ -253,11 +299,14 @@ private:
                 if (m_stop && (sinceCheck++ & 0xFFFFu) == 0 && m_stop->stopRequested())
                     return false;
                 const auto parent = ti.opParent[i];
+                const auto &work = m_cache.work(track, i);
+                if (work.knownFlops() && work.unit == WorkUnit::Matrix)
+                    noteProduct(t, i);
                 if (!m_options.everyOp && parent.isValid() && mark[parent.value] != Plain) {
                     mark[i] = Inside;
                     continue;
                 }
-                if (!m_cache.work(track, i).knownFlops())
+                if (!work.knownFlops())
                     continue;
                 mark[i] = Counted;
                 for (auto p = parent; p.isValid(); p = ti.opParent[p.value])
@@ -267,15 +316,25 @@ private:
         return true;
     }
 
-    // The counted op an event of the op tree lies in, or the outermost aten op of its chain.
+    // The counted op an event of the op tree lies in, or the outermost aten op of its chain. In a
+    // counted op whose work is a product's inside it, what lies outside the product (autocast's
+    // casts) is its own work, of the outermost aten op below the counted one.
     std::pair<EventRef, bool> owner(EventRef op) const
     {
         const auto &ti = m_index.track(op.track);
         const auto &mark = m_marks[op.track.value];
+        const auto &delegates = m_delegates[op.track.value];
         EventRef outermostAten;
         for (auto e = op.event; e.isValid(); e = ti.opParent[e.value]) {
-            if (mark[e.value] == Counted)
-                return {{op.track, e}, true};
+            if (mark[e.value] == Counted) {
+                const auto found = delegates.find(e.value);
+                if (found == delegates.end() || found->second.several)
+                    return {{op.track, e}, true};
+                const auto product = found->second.event;
+                if (op.event.value == product || inside(ti, op.event.value, product))
+                    return {{op.track, e}, true};
+                return {outermostAten.isValid() ? outermostAten : op, false};
+            }
             if (isAten(nameOf({op.track, e})))
                 outermostAten = {op.track, e};
         }
@@ -348,7 +407,7 @@ private:
                 }
                 auto &sum = opSum(op, true);
                 ++sum.row.calls;
-                addWork(sum, m_cache.work(track, i));
+                addWork(sum, workOf(op));
                 if (!m_result.gpu)
                     count(op, true, track.duration[i]);
             },
@@ -379,11 +438,17 @@ private:
     // One row per kernel and stream, with the work of a call that launched it alone.
     void countKernels()
     {
-        // Kernels each call launched.
-        forEachDeviceEvent([&](EventRef, EventRef launch) {
+        // Kernels each call launched, and their time.
+        m_callKernelNs.resize(m_trace.tracks.size());
+        forEachDeviceEvent([&](EventRef event, EventRef launch) {
             const auto [op, known] = owner(launch);
-            if (known)
-                ++perCall(op);
+            if (!known)
+                return;
+            ++perCall(op);
+            auto &ns = m_callKernelNs[op.track.value];
+            if (ns.empty())
+                ns.assign(m_trace.track(op.track).size(), 0);
+            ns[op.event.value] += m_trace.track(event.track).duration[event.event.value];
         });
         std::map<std::pair<Key, std::string>, std::int64_t> launcherNs;
         std::map<std::pair<Key, std::string>, EventRef> launcherOp; // a call of each, for its provenance
@@ -392,14 +457,20 @@ private:
             if (!inScope(op))
                 return;
             const auto &track = m_trace.track(event.track);
-            const bool alone = known && perCall(op) == 1;
-            const auto [device, stream] = deviceAndStream(m_trace, event.track, event.event.value);
-            const Key key{std::string(m_trace.string(track.eventName[event.event.value])), std::string(), alone, device, stream};
-            auto &sum = sumFor(key);
             const auto ns = track.duration[event.event.value];
+            // The call's only kernel, or the one that took nearly all of its time.
+            const bool several = known && perCall(op) > 1;
+            const bool alone = known &&
+                (!several || double(ns) >= kLauncherShare * double(m_callKernelNs[op.track.value][op.event.value]));
+            const auto [device, stream] = deviceAndStream(m_trace, event.track, event.event.value);
+            const Key key{std::string(m_trace.string(track.eventName[event.event.value])), std::string(),
+                          alone ? workOf(op).dtype : std::string(), alone, device, stream};
+            auto &sum = sumFor(key);
             ++sum.row.calls;
-            if (alone)
-                addWork(sum, m_cache.work(m_trace.track(op.track), op.event.value));
+            if (alone) {
+                addWork(sum, workOf(op));
+                sum.row.workOfLauncher = sum.row.workOfLauncher || several;
+            }
             addTime(sum, event, ns);
             launcherNs[{key, std::string(nameOf(op))}] += ns;
             launcherOp.try_emplace({key, std::string(nameOf(op))}, op);
@@ -438,7 +509,7 @@ private:
                 for (const auto op : run) {
                     names.emplace_back(nameOf(op));
                     ns += perCall(op);
-                    bytes += m_cache.work(m_trace.track(op.track), op.event.value).bytes;
+                    bytes += workOf(op).bytes;
                 }
                 auto &chain = chains[names];
                 chain.ops = std::move(names);
@@ -461,7 +532,7 @@ private:
                         flush();
                     return;
                 }
-                const auto &work = m_cache.work(m_trace.track(op.track), op.event.value);
+                const auto &work = workOf(op);
                 const auto roof = roofFor(*m_result.device, work.dtype, work.unit, isConvolution(nameOf(op)));
                 // Matrix ops end a chain even when memory-bound: fusion compilers fuse vector ops
                 // (into each other, or as a product's prologue or epilogue), not products together.
@@ -510,6 +581,12 @@ private:
     std::set<EventRef> m_unknownCalls;
     bool m_perCall = false;
     std::vector<std::vector<std::int64_t>> m_callNs; // per track and event: time put on each call
+    std::vector<std::vector<std::int64_t>> m_callKernelNs; // byKernel: per track and event, its kernels' time
+    struct Delegate {
+        std::uint32_t event = 0; // the innermost product inside a counted product
+        bool several = false;    // products side by side: none stands for the op
+    };
+    std::vector<std::unordered_map<std::uint32_t, Delegate>> m_delegates; // per track, by counted op
     std::int64_t &perCall(EventRef op) { return m_callNs[op.track.value][op.event.value]; }
 };
 

@@ -55,7 +55,10 @@ struct Roof {
 struct RooflineRow {
     std::string name;
     std::string shape;     // byShape: the input dims as written
-    std::string dtype;     // the first tensor argument's
+    // The first tensor argument's of the call that ran: under torch.autocast the product inside
+    // an op (the bf16 aten::addmm in an fp32 aten::linear). Rows of one op and different dtypes
+    // are apart.
+    std::string dtype;
     WorkUnit unit = WorkUnit::Vector;
     std::uint64_t calls = 0;
     std::int64_t timeNs = 0;
@@ -75,6 +78,12 @@ struct RooflineRow {
     std::string source;
     std::int32_t device = -1;
     std::int32_t stream = -1;
+    // byKernel: the kernel was given all of its launching call's work although the call launched
+    // other kernels too, as they were small (a bias add, a split-K reduction: kLauncherShare).
+    bool workOfLauncher = false;
+    // The achieved bandwidth is above main memory's: the share of the roof is against the
+    // device's cache (DeviceRoof::cacheBandwidth), where the data must have stayed.
+    bool cacheRoof = false;
     bool known() const { return flops >= 0; }
     bool operator==(const RooflineRow &) const = default;
 };
@@ -111,12 +120,18 @@ struct Roofline {
 // under torch's default allow_tf32), the FP32 vector peak for everything else.
 Roof roofFor(const DeviceRoof &device, std::string_view dtype, WorkUnit unit, bool convolution);
 
+// A kernel that takes at least this share of its launching call's device time is given the
+// call's work (RooflineRow::workOfLauncher).
+inline constexpr double kLauncherShare = 0.8;
+
 // Works out a row's intensity, achieved rates and, with a device, its roof, share of the roof
 // and bound, from its flops, bytes, time, dtype and unit (an op's or a model layer's alike).
 void placeUnderRoof(RooflineRow &row, const std::optional<DeviceRoof> &device);
 
 // Each op counted once: the outermost op whose FLOPs are known (aten::linear, not the
-// aten::addmm inside it); an op of unknown work leaves the ops inside it to be counted. Time in
+// aten::addmm inside it), with the work (FLOPs, bytes, dtype) of the one product inside it when
+// it holds one (under torch.autocast an fp32 aten::linear runs a bf16 aten::addmm; the casts
+// around it are ops of their own); an op of unknown work leaves the ops inside it to be counted. Time in
 // ops of unknown work is kept in rows of unknown work, named after the outermost aten op.
 Roofline buildRoofline(const TraceIndex &index, const RooflineOptions &options = {}, const StopToken *stop = nullptr);
 

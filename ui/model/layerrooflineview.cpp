@@ -17,6 +17,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <set>
+
 
 namespace pyrometer::ui {
 
@@ -160,8 +162,19 @@ void LayerRooflineView::show(std::shared_ptr<const engine::LayerRooflines> resul
     m_result = std::move(result);
     const auto &r = *m_result;
     std::vector<plots::RoofLine> roofs;
-    if (r.device)
+    if (r.device) {
         roofs.push_back({r.device->measured ? tr("FP32 GEMM (measured)") : tr("FP32"), r.device->vectorFlops, r.device->bandwidth});
+        // Data a layer reuses from the cache is not bound by main memory's bandwidth.
+        if (r.device->cacheBandwidth > 0)
+            roofs.push_back({tr("%1 (measured)").arg(qs(r.device->cacheName)), r.device->vectorFlops, r.device->cacheBandwidth});
+        // The matrix roofs of the dtypes the layers ran in (BF16 and FP16 apart).
+        std::set<analysis::Precision> precisions;
+        for (const auto &batch : r.batches)
+            for (const auto &row : batch.roofline.rows)
+                if (row.roof && row.roof->peakFlops > r.device->vectorFlops && precisions.insert(row.roof->precision).second)
+                    roofs.push_back({qs(analysis::precisionName(row.roof->precision)) + tr(" matrix"), row.roof->peakFlops,
+                                     row.roof->bandwidth});
+    }
     // The heaviest layers across the batches, one series each; at each batch the share of its time.
     const auto heavy = engine::heaviestLayers(r.batches, kTrajectories);
     std::vector<plots::RooflinePoint> points;
@@ -171,7 +184,9 @@ void LayerRooflineView::show(std::shared_ptr<const engine::LayerRooflines> resul
                 if (row.name != heavy[series] || row.intensity <= 0 || row.achievedFlops <= 0)
                     continue;
                 const double share = roofline.totalNs > 0 ? double(row.timeNs) / double(roofline.totalNs) : 0;
-                const QString roofText = row.roof ? tr("%1% of the roof at this intensity; %2-bound")
+                const QString roofText = row.roof ? (row.cacheRoof ? tr("%1% of the cache's roof at this intensity (faster than "
+                                                                        "main memory: its data stayed in the cache); %2-bound")
+                                                                   : tr("%1% of the roof at this intensity; %2-bound"))
                                                         .arg(row.percentOfRoof, 0, 'f', 1)
                                                         .arg(qs(analysis::boundName(row.bound)))
                                                   : tr("the roof is unknown");

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace pyrometer;
@@ -47,6 +48,7 @@ struct TestOp {
     int kernelUs = 0;
     std::vector<TestOp> children = {};
     int kernels = 1; // launched one after another, each kernelUs long
+    std::vector<int> moreKernelsUs = {}; // launched after those, each as long as given
 };
 
 class TraceWriter {
@@ -72,15 +74,17 @@ private:
         int at = start + 1;
         for (const auto &child : op.children)
             at = add(child, at) + 1;
-        for (int k = 0; op.kernelUs > 0 && k < op.kernels; ++k) {
+        std::vector<int> kernels(op.kernelUs > 0 ? std::size_t(op.kernels) : 0, op.kernelUs);
+        kernels.insert(kernels.end(), op.moreKernelsUs.begin(), op.moreKernelsUs.end());
+        for (const int kernelUs : kernels) {
             const int correlation = ++m_correlation;
             m_events.push_back(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
                                + std::to_string(at) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(correlation) + "}}");
             m_events.push_back(R"({"ph": "X", "cat": "kernel", "name": "kernel_)" + std::to_string(correlation)
                                + R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(m_gpuClock) + R"(, "dur": )"
-                               + std::to_string(op.kernelUs) + R"(, "args": {"correlation": )" + std::to_string(correlation)
+                               + std::to_string(kernelUs) + R"(, "args": {"correlation": )" + std::to_string(correlation)
                                + R"(, "device": 0, "stream": 7}})");
-            m_gpuClock += op.kernelUs + 5;
+            m_gpuClock += kernelUs + 5;
             at += 3;
         }
         std::string args = R"("Input Dims": )" + op.dims + R"(, "Input type": )" + op.types;
@@ -309,6 +313,125 @@ private Q_SLOTS:
         QCOMPARE(roofFor(a100, "float", WorkUnit::Matrix, true).precision, Precision::TF32);
         QCOMPARE(roofFor(a100, "float", WorkUnit::Matrix, false).precision, Precision::FP32);
         QCOMPARE(roofFor(*findDevice("MI300X"), "float", WorkUnit::Matrix, true).precision, Precision::FP32);
+    }
+
+    // Under torch.autocast an fp32 aten::linear casts its operands and runs a bf16 aten::linear,
+    // whose aten::addmm launches the GEMM: the row has the product's dtype, bytes and roof, over the
+    // GEMM's time; the casts' kernels are time of their own.
+    void autocastProductCountsWhatRan()
+    {
+        QTemporaryDir dir;
+        const std::string dims = "[[4096, 4096], [4096, 4096], [4096]]";
+        const TestOp addmm{"aten::addmm", "[[4096], [4096, 4096], [4096, 4096], [], []]",
+                           R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])", R"(["", "", "", "1", "1"])", 200};
+        const TestOp cast{"aten::to", "[[4096, 4096], [], [], [], []]", R"(["float", "ScalarType", "Bool", "Bool", ""])",
+                          R"(["", "15", "False", "False", ""])", 30};
+        const TestOp inner{"aten::linear", dims, R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])", R"(["", "", ""])", 0, {addmm}};
+        const TestOp outer{"aten::linear", dims, R"(["float", "float", "float"])", R"(["", "", ""])", 0, {cast, inner}};
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({outer}));
+        QVERIFY(loaded.index);
+        const auto roofline = buildRoofline(*loaded.index);
+        const auto *row = rowNamed(roofline, "aten::linear");
+        QVERIFY(row);
+        const double n = 4096;
+        QCOMPARE(row->dtype, std::string("c10::BFloat16"));
+        QCOMPARE(row->calls, 1u);
+        QCOMPARE(row->timeNs, 200000); // the GEMM, not the cast
+        QCOMPARE(row->flops, 2 * n * n * n + n * n);
+        QCOMPARE(row->bytes, (n + 3 * n * n) * 2); // bias, both operands and the output at 2 bytes
+        // 1.37e11 FLOP over 1.01e8 bytes: 1365 FLOP/byte, above the H100's BF16 ridge of 295.
+        QCOMPARE(row->intensity, (2 * n * n * n + n * n) / ((n + 3 * n * n) * 2));
+        QVERIFY(row->roof);
+        QCOMPARE(row->roof->precision, Precision::BF16);
+        QCOMPARE(row->bound, Bound::Compute);
+        // 687.3 TFLOP/s of 989.4: within the roof (counted at 4 bytes and FP32's 67 TFLOP/s it read
+        // as 1026% of the roof).
+        QVERIFY(std::abs(row->percentOfRoof - 100 * ((2 * n * n * n + n * n) / 200e-6) / 989.4e12) < 1e-9);
+        QVERIFY(row->percentOfRoof <= 100);
+        const auto *casts = rowNamed(roofline, "aten::to");
+        QVERIFY(casts);
+        QCOMPARE(casts->timeNs, 30000);
+        QCOMPARE(roofline.totalNs, 230000);
+        QCOMPARE(roofline.knownNs, 200000);
+
+        // The same op in two dtypes: two rows. fp16 on a V100 meets its FP16 roof (no BF16 units).
+        TestOp half = kGemm;
+        half.types = R"(["c10::Half", "c10::Half"])";
+        TestOp single = kGemm;
+        single.types = R"(["float", "float"])";
+        const auto v100 = loadText(dir, TraceWriter("Tesla V100-SXM2-32GB").json({half, single}));
+        const auto both = buildRoofline(*v100.index);
+        std::map<std::string, const RooflineRow *> byDtype;
+        for (const auto &r : both.rows)
+            if (r.name == "aten::mm")
+                byDtype[r.dtype] = &r;
+        QCOMPARE(byDtype.size(), std::size_t(2));
+        QCOMPARE(byDtype["c10::Half"]->roof->precision, Precision::FP16);
+        QCOMPARE(byDtype["c10::Half"]->roof->peakFlops, 125e12);
+        QCOMPARE(byDtype["c10::Half"]->bytes, 3 * n * n * 2);
+        QCOMPARE(byDtype["float"]->roof->precision, Precision::FP32);
+        QCOMPARE(byDtype["float"]->bytes, 3 * n * n * 4);
+    }
+
+    // A call that launched a GEMM and a small reduction (split-K): the GEMM, 90% of the call's
+    // device time, is given the call's work and says so; the reduction stays unknown.
+    void kernelTakesItsLaunchersWork()
+    {
+        QTemporaryDir dir;
+        TestOp linear = kLinear;
+        linear.children.front().kernelUs = 90;
+        linear.children.front().moreKernelsUs = {10};
+        const auto loaded = loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear}));
+        RooflineOptions options;
+        options.byKernel = true;
+        const auto roofline = buildRoofline(*loaded.index, options);
+        QCOMPARE(roofline.rows.size(), std::size_t(2));
+        const auto &gemm = roofline.rows.front();
+        QCOMPARE(gemm.name, std::string("kernel_1"));
+        QVERIFY(gemm.known());
+        QVERIFY(gemm.workOfLauncher);
+        QCOMPARE(gemm.flops, 2.0 * 128 * 256 * 512 + 128 * 512);
+        QCOMPARE(gemm.timeNs, 90000);
+        QCOMPARE(gemm.launcher, std::string("aten::linear"));
+        const auto &reduce = roofline.rows.back();
+        QCOMPARE(reduce.name, std::string("kernel_2"));
+        QVERIFY(!reduce.known());
+        QCOMPARE(roofline.knownNs, 90000);
+
+        // Kernels of like size share a call's work in ways a trace does not record: unknown.
+        linear.children.front().moreKernelsUs = {60};
+        const auto even = buildRoofline(*loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear})).index, options);
+        for (const auto &row : even.rows)
+            QVERIFY(!row.known() && !row.workOfLauncher);
+    }
+
+    // Data that stays in the cache beats main memory's roof: a row above it is measured against
+    // the cache's bandwidth where the device has one, never shown at 1200% of the roof.
+    void cacheResidentDataMeetsTheCacheRoof()
+    {
+        RooflineRow row;
+        row.name = "aten::relu";
+        row.dtype = "float";
+        row.flops = 1e9;
+        row.bytes = 12e9; // 1/12 FLOP/byte
+        row.timeNs = 1'000'000;
+        auto device = customDevice("cpu", 100e12, 1e12);
+        placeUnderRoof(row, device);
+        QVERIFY(!row.cacheRoof);
+        QCOMPARE(row.percentOfRoof, 1200.0); // 1e12 FLOP/s against 1e12 / 12
+        device.cacheBandwidth = 20e12;
+        device.cacheName = "cache";
+        row.percentOfRoof = OpWork::kUnknown;
+        placeUnderRoof(row, device);
+        QVERIFY(row.cacheRoof);
+        QCOMPARE(row.bound, Bound::Memory);
+        QCOMPARE(row.percentOfRoof, 100 * 1e12 / (20e12 / 12)); // 60%
+        // Below main memory's roof the cache is not needed to explain it.
+        row.timeNs = 100'000'000;
+        row.cacheRoof = false;
+        placeUnderRoof(row, device);
+        QVERIFY(!row.cacheRoof);
+        QCOMPARE(row.percentOfRoof, 12.0);
     }
 
     // On the H100 fixture every op of known work has a roof and a bound, and the findings name

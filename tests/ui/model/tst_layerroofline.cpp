@@ -89,10 +89,17 @@ private Q_SLOTS:
             QVERIFY(conv->percentOfRoof > 0);
         }
 
-        // The plot: the measured roof, and each heavy layer's points joined across the batches.
-        QCOMPARE(view->plot()->roofs().size(), std::size_t(1));
+        // The plot: the measured roof, the cache's above it (where the cache copy beat main memory),
+        // and each heavy layer's points joined across the batches.
+        const bool cacheRoof = result->device->cacheBandwidth > 0;
+        QCOMPARE(view->plot()->roofs().size(), std::size_t(cacheRoof ? 2 : 1));
         QCOMPARE(view->plot()->roofs().front().peakFlops, result->device->vectorFlops);
         QCOMPARE(view->plot()->roofs().front().bandwidth, result->device->bandwidth);
+        if (cacheRoof) {
+            QVERIFY(result->device->cacheBandwidth > result->device->bandwidth);
+            QCOMPARE(view->plot()->roofs().back().bandwidth, result->device->cacheBandwidth);
+            QVERIFY(view->plot()->roofs().back().label.contains(QStringLiteral("cache")));
+        }
         std::map<int, std::set<QString>> series;
         for (const auto &point : view->plot()->points()) {
             QVERIFY(point.series >= 0 && point.series < int(LayerRooflineView::kTrajectories));
