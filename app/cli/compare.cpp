@@ -11,23 +11,41 @@
 
 namespace pyrometer::cli {
 
-std::string gateFailure(const std::string &what, double baseMs, double otherMs, double limitPercent)
+GateVerdict gateVerdict(const std::string &what, const Sample &base, const Sample &other, double limitPercent)
 {
-    if (baseMs <= 0)
+    if (base.mean <= 0)
         return {};
-    const double slower = (otherMs / baseMs - 1.0) * 100.0;
+    const double slower = (other.mean / base.mean - 1.0) * 100.0;
     if (slower <= limitPercent)
         return {};
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, "%s is %.2f%% slower than the baseline (%.3f ms vs %.3f ms; limit %.2f%%)", what.c_str(), slower,
-                  otherMs, baseMs, limitPercent);
-    return buffer;
+    char buffer[384];
+    std::snprintf(buffer, sizeof buffer, "%s is %.2f%% slower than the baseline (%.3f ms vs %.3f ms; limit %.2f%%)",
+                  what.c_str(), slower, other.mean, base.mean, limitPercent);
+    std::string text = buffer;
+    // Slower than the limit by the means, yet the runs cannot tell it from within the limit: not a
+    // failure.
+    const double limitRatio = 1.0 + limitPercent / 100.0;
+    if (const auto ratio = ratioInterval(other, base); ratio && ratio->low <= limitRatio) {
+        std::snprintf(
+            buffer, sizeof buffer,
+            ", but within noise: the 95%% confidence interval of the ratio, %.3f to %.3f (%zu and %zu timed runs), "
+            "reaches the limit's %.3f; more runs would tell",
+            ratio->low, ratio->high, base.n, other.n, limitRatio);
+        return {false, text + buffer};
+    }
+    return {true, text};
 }
 
 namespace {
 
-// The per-layer rows of `pyrometer-cli profile --format json`, or an Error naming the file.
-Result<std::vector<torch::LayerRow>> readProfileJson(const std::string &path)
+// A saved profile: its per-layer rows and its timed runs' latency.
+struct SavedProfile {
+    std::vector<torch::LayerRow> rows;
+    std::optional<Sample> latency; // none in files written before the runs were saved
+};
+
+// `pyrometer-cli profile --format json`, or an Error naming the file.
+Result<SavedProfile> readProfileJson(const std::string &path)
 {
     std::ifstream file(path);
     if (!file)
@@ -40,8 +58,14 @@ Result<std::vector<torch::LayerRow>> readProfileJson(const std::string &path)
     }
     if (!json.is_object() || !json.contains("layers") || !json["layers"].is_array())
         return Error{path + ": not a per-layer profile (no \"layers\" array; write one with pyrometer-cli profile --format json)"};
-    std::vector<torch::LayerRow> rows;
+    SavedProfile saved;
+    auto &rows = saved.rows;
     try {
+        if (const auto latency = json.find("latency_ms"); latency != json.end() && latency->is_object() &&
+                                                          json.contains("iterations") &&
+                                                          json["iterations"].is_number_integer())
+            saved.latency = Sample{latency->at("mean").get<double>(), latency->at("std").get<double>(),
+                                   std::size_t(std::max(0, json["iterations"].get<int>()))};
         for (const auto &layer : json["layers"]) {
             torch::LayerRow row;
             row.module = layer.at("module").get<std::string>();
@@ -52,9 +76,10 @@ Result<std::vector<torch::LayerRow>> readProfileJson(const std::string &path)
             rows.push_back(std::move(row));
         }
     } catch (const nlohmann::json::exception &error) {
-        return Error{path + ": a layer without \"module\" or \"total_ms\": " + error.what()};
+        return Error{
+            path + ": a layer without \"module\" or \"total_ms\" (or a latency without mean and std): " + error.what()};
     }
-    return rows;
+    return saved;
 }
 
 int compareProfiles(const CompareCliOptions &options)
@@ -65,7 +90,7 @@ int compareProfiles(const CompareCliOptions &options)
     const auto other = readProfileJson(options.files[1]);
     if (!other.ok())
         return badInput(other.error().message);
-    const auto deltas = torch::layerDeltas(base.value(), other.value());
+    const auto deltas = torch::layerDeltas(base->rows, other->rows);
     const auto presence = [](const torch::LayerDelta &d) { return d.inBase && d.inOther ? "both" : d.inBase ? "base only" : "other only"; };
     if (options.run.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
@@ -90,14 +115,18 @@ int compareProfiles(const CompareCliOptions &options)
                                   fixed(d.baseMs), fixed(d.otherMs), fixed(d.deltaMs), deltaPercentText(d.deltaPercent, 1), presence(d)});
         writeTable(std::cout, table, options.run.format);
     }
-    if (options.failIfSlower && !deltas.empty() && deltas.front().inBase && deltas.front().inOther) {
-        const auto failure = gateFailure(options.files[1], deltas.front().baseMs, deltas.front().otherMs, *options.failIfSlower);
-        if (!failure.empty()) {
-            std::fprintf(stderr, "pyrometer-cli: %s\n", failure.c_str());
-            return kFinding;
-        }
-    }
-    return kSuccess;
+    if (!options.failIfSlower)
+        return kSuccess;
+    // The timed runs judge, with their noise; files without them, the profiled forward passes.
+    GateVerdict verdict;
+    if (base->latency && other->latency)
+        verdict = gateVerdict(options.files[1], *base->latency, *other->latency, *options.failIfSlower);
+    else if (!deltas.empty() && deltas.front().inBase && deltas.front().inOther)
+        verdict = gateVerdict(options.files[1], {deltas.front().baseMs, 0, 1}, {deltas.front().otherMs, 0, 1},
+                              *options.failIfSlower);
+    if (!verdict.text.empty())
+        std::fprintf(stderr, "pyrometer-cli: %s\n", verdict.text.c_str());
+    return verdict.fails ? kFinding : kSuccess;
 }
 
 bool isJsonFile(const std::string &path)

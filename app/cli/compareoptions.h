@@ -3,6 +3,7 @@
 // (comparevariants.cpp) and two saved per-layer profiles (compare.cpp).
 
 #include "app/cli/variantoptions.h"
+#include "core/util/noise.h"
 
 #include <optional>
 #include <string>
@@ -24,8 +25,15 @@ struct CompareCliOptions {
     std::optional<double> maxAccuracyDrop;
 };
 
-// A gate failure message, or empty when the gate passes.
-std::string gateFailure(const std::string &what, double baseMs, double otherMs, double limitPercent);
+// What --fail-if-slower says: a failure, or a note that the slowdown is within noise (the 95%
+// confidence interval of other/base reaches down to the limit's ratio: more runs would tell), or
+// nothing when it passes.
+struct GateVerdict {
+    bool fails = false;
+    std::string text;
+};
+// base and other: the timed runs' latency (ms); without counts (n < 2) the means alone judge.
+GateVerdict gateVerdict(const std::string &what, const Sample &base, const Sample &other, double limitPercent);
 
 // compare MODEL --variants ...: the variants table or JSON, and its gates' exit status.
 int compareModelVariants(const CompareCliOptions &options);

@@ -36,32 +36,46 @@ std::string signedPoints(const std::optional<double> &points)
     return points ? (*points > 0 ? "+" : "") + fixed(*points, 1) : "";
 }
 
+// "1.42x (1.31-1.55)", "1.02x (0.97-1.08) within noise": the baseline row shows its 1.00x alone.
+std::string speedupText(const torch::VariantResult &row, Format format)
+{
+    std::string text = fixed(row.speedup, 2) + "x";
+    if (format == Format::Csv || row.variant.kind == torch::VariantKind::Baseline || !row.speedupInterval)
+        return text;
+    text += " (" + fixed(row.speedupInterval->low, 2) + "-" + fixed(row.speedupInterval->high, 2) + ")";
+    return withinNoise(row.speedupInterval) ? text + " within noise" : text;
+}
+
 nlohmann::json rowJson(const torch::VariantResult &row)
 {
-    nlohmann::json entry{{"variant", row.name},
-                         {"latency_ms", row.latency.mean},
-                         {"p50_ms", row.latency.p50},
-                         {"p90_ms", row.latency.p90},
-                         {"throughput_per_s", row.throughputPerSecond},
-                         {"speedup", row.speedup},
-                         {"model_bytes", row.modelBytes},
-                         {"compressed_bytes", row.compressedBytes},
-                         {"params", optionalJson(row.params)},
-                         {"macs", optionalJson(row.macs)},
-                         {"sparsity", optionalJson(row.sparsity)},
-                         {"max_abs_diff", optionalJson(row.maxAbsDiff)},
-                         {"relative_error", optionalJson(row.relativeError)},
-                         {"accuracy", optionalJson(row.accuracy)},
-                         {"accuracy_change_points", optionalJson(row.accuracyChange)},
-                         {"agreement", optionalJson(row.agreement)},
-                         {"energy_mj", optionalJson(row.energyMjPerInference)}, // above idle
-                         {"machine_energy_mj", optionalJson(row.machineEnergyMjPerInference)},
-                         {"idle_power_w", optionalJson(row.idlePowerW)},
-                         {"inferences_per_j", optionalJson(torch::inferencesPerJoule(row.energyMjPerInference))}};
+    nlohmann::json entry{
+        {"variant", row.name},
+        {"latency_ms", row.latency.mean},
+        {"p50_ms", row.latency.p50},
+        {"p90_ms", row.latency.p90},
+        {"throughput_per_s", row.throughputPerSecond},
+        {"speedup", row.speedup},
+        {"speedup_ci95", intervalJson(row.speedupInterval)},
+        {"within_noise", row.speedupInterval ? nlohmann::json(withinNoise(row.speedupInterval)) : nlohmann::json()},
+        {"timed_runs", row.latency.n},
+        {"model_bytes", row.modelBytes},
+        {"compressed_bytes", row.compressedBytes},
+        {"params", optionalJson(row.params)},
+        {"macs", optionalJson(row.macs)},
+        {"sparsity", optionalJson(row.sparsity)},
+        {"max_abs_diff", optionalJson(row.maxAbsDiff)},
+        {"relative_error", optionalJson(row.relativeError)},
+        {"accuracy", optionalJson(row.accuracy)},
+        {"accuracy_change_points", optionalJson(row.accuracyChange)},
+        {"agreement", optionalJson(row.agreement)},
+        {"energy_mj", optionalJson(row.energyMjPerInference)}, // above idle
+        {"machine_energy_mj", optionalJson(row.machineEnergyMjPerInference)},
+        {"idle_power_w", optionalJson(row.idlePowerW)},
+        {"inferences_per_j", optionalJson(torch::inferencesPerJoule(row.energyMjPerInference))}};
     if (!row.error.empty()) {
         entry["error"] = row.error;
-        for (const char *measured :
-             {"latency_ms", "p50_ms", "p90_ms", "throughput_per_s", "speedup", "model_bytes", "compressed_bytes"})
+        for (const char *measured : {"latency_ms", "p50_ms", "p90_ms", "throughput_per_s", "speedup", "model_bytes",
+                                     "compressed_bytes", "timed_runs"})
             entry[measured] = nullptr; // not measured, rather than zero
     }
     if (!row.note.empty())
@@ -107,7 +121,7 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
             table.rows.push_back(std::move(cells));
             continue;
         }
-        cells.insert(cells.end(), {fixed(row.latency.mean), fixed(row.latency.p90), fixed(row.speedup, 2) + "x",
+        cells.insert(cells.end(), {fixed(row.latency.mean), fixed(row.latency.p90), speedupText(row, format),
                                    row.energyMjPerInference ? fixed(*row.energyMjPerInference, 2) : std::string("n/a"),
                                    row.params ? (format == Format::Table ? formatCount(std::uint64_t(*row.params))
                                                                          : std::to_string(*row.params))
@@ -128,6 +142,12 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
     const std::string bullet = format == Format::Markdown ? "- " : "";
     if (!report.engine.empty())
         writeText(std::cout, bullet + "engine: " + report.engine, format);
+    if (!report.rows.empty() && report.rows.front().latency.n > 1)
+        writeText(
+            std::cout,
+            bullet + "speedup: the 95% confidence interval from " + std::to_string(report.rows.front().latency.n) +
+                " timed runs of each variant, taken in turns with the baseline's; \"within noise\" when it holds 1x",
+            format);
     if (data)
         writeText(std::cout, bullet + "data: " + report.dataNote, format);
     writeText(std::cout,
@@ -236,12 +256,12 @@ int compareModelVariants(const CompareCliOptions &options)
                 status = kFinding;
                 continue;
             }
-            const auto failure =
-                gateFailure(run.model + " " + gate, rows.front().latency.mean, row.latency.mean, *options.failIfSlower);
-            if (!failure.empty()) {
-                std::fprintf(stderr, "pyrometer-cli: %s\n", failure.c_str());
+            const auto verdict = gateVerdict(run.model + " " + gate, rows.front().latency.sample(),
+                                             row.latency.sample(), *options.failIfSlower);
+            if (!verdict.text.empty())
+                std::fprintf(stderr, "pyrometer-cli: %s\n", verdict.text.c_str());
+            if (verdict.fails)
                 status = kFinding;
-            }
         }
     }
     if (options.maxAccuracyDrop) {

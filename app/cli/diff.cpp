@@ -9,6 +9,20 @@
 namespace pyrometer::cli {
 namespace {
 
+// "other's mean step 103.2 ms against 98.1 ms (1.05x, 95% CI 0.97-1.13: within noise) over 8 and 8
+// steady steps".
+std::string stepsSentence(const analysis::StepTimes &steps)
+{
+    std::string text = "other's mean step " + fixed(steps.other.mean, 3) + " ms against " + fixed(steps.base.mean, 3) +
+                       " ms (" + fixed(steps.ratioOfMeans(), 3) + "x";
+    if (steps.ratio)
+        text += ", 95% CI " + fixed(steps.ratio->low, 3) + "-" + fixed(steps.ratio->high, 3) +
+                (withinNoise(steps.ratio) ? ": within noise" : ": beyond noise");
+    else
+        text += "; too few steps for an interval";
+    return text + ") over " + std::to_string(steps.other.n) + " and " + std::to_string(steps.base.n) + " steady steps";
+}
+
 struct DiffOptions {
     std::string base;
     std::string other;
@@ -47,9 +61,20 @@ int runDiff(const DiffOptions &options)
                                   {"delta_us", micros(t.deltaNs())},
                                   {"delta_pct", t.deltaPercent()}};
         };
-        writeJson(
-            std::cout,
-            {{"rows", rows}, {"total", total(diff.total)}, {"ops", total(diff.ops)}, {"kernels", total(diff.kernels)}});
+        nlohmann::json steps;
+        if (diff.steps)
+            steps = {{"base_mean_ms", diff.steps->base.mean},
+                     {"other_mean_ms", diff.steps->other.mean},
+                     {"base_steps", diff.steps->base.n},
+                     {"other_steps", diff.steps->other.n},
+                     {"ratio", diff.steps->ratioOfMeans()},
+                     {"ratio_ci95", intervalJson(diff.steps->ratio)},
+                     {"within_noise", withinNoise(diff.steps->ratio)}};
+        writeJson(std::cout, {{"rows", rows},
+                              {"total", total(diff.total)},
+                              {"ops", total(diff.ops)},
+                              {"kernels", total(diff.kernels)},
+                              {"steps", steps}});
     } else {
         TextTable text{{"kind", "name", "base us", "other us", "delta us", "delta %", "presence"},
                        {},
@@ -66,8 +91,23 @@ int runDiff(const DiffOptions &options)
                              microsText(diff.total.otherNs, options.format), microsText(diff.total.deltaNs(), options.format),
                              fixed(diff.total.deltaPercent(), 2), ""});
         writeTable(std::cout, text, options.format);
+        if (diff.steps && options.format != Format::Csv)
+            writeText(std::cout,
+                      (options.format == Format::Markdown ? "- " : "") + std::string("steps: ") +
+                          stepsSentence(*diff.steps),
+                      options.format);
     }
     if (options.failIfSlower && diff.total.deltaPercent() > *options.failIfSlower) {
+        // Steps that repeat tell a slowdown from their noise: one whose interval reaches the limit
+        // is not a failure.
+        if (diff.steps && diff.steps->ratio && diff.steps->ratio->low <= 1.0 + *options.failIfSlower / 100.0) {
+            std::fprintf(
+                stderr,
+                "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%), but its step time is within noise: %s\n",
+                options.other.c_str(), diff.total.deltaPercent(), options.base.c_str(), *options.failIfSlower,
+                stepsSentence(*diff.steps).c_str());
+            return kSuccess;
+        }
         std::fprintf(stderr, "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%)\n", options.other.c_str(),
                      diff.total.deltaPercent(), options.base.c_str(), *options.failIfSlower);
         return kFinding;

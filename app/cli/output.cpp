@@ -309,6 +309,11 @@ std::string bytesText(std::int64_t bytes, Format format)
     return (bytes < 0 ? "-" : "") + formatBytes(magnitude);
 }
 
+nlohmann::json intervalJson(const std::optional<Interval> &interval)
+{
+    return interval ? nlohmann::json{interval->low, interval->high} : nlohmann::json();
+}
+
 void writeJson(std::ostream &out, const nlohmann::json &json)
 {
     out << json.dump(2) << '\n';

@@ -3,7 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/util/noise.h"
+
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -55,6 +58,8 @@ std::size_t terminalColumns();
 
 // Writes json, pretty-printed with two spaces, and a newline.
 void writeJson(std::ostream &out, const nlohmann::json &json);
+// A confidence interval as [low, high], null without one.
+nlohmann::json intervalJson(const std::optional<Interval> &interval);
 
 // Prints "pyrometer-cli: MESSAGE" on stderr; returns kBadInput for `return badInput(...)`.
 int badInput(const std::string &message);

@@ -58,30 +58,55 @@ int runProfile(const ProfileOptions &options)
     }
     if (options.format == Format::Json) {
         nlohmann::json layers = nlohmann::json::array();
-        for (const auto &row : p.rows)
-            layers.push_back({{"module", row.module}, {"type", row.type}, {"depth", row.depth}, {"leaf", row.leaf},
-                              {"calls", row.calls}, {"self_ms", row.selfMs}, {"total_ms", row.totalMs}, {"percent", row.percent},
-                              {"params", row.params}, {"macs", row.macs}, {"flops", row.flops},
-                              {"gflops_per_s", row.gflopsPerSecond}, {"allocated_bytes", row.allocatedBytes},
-                              {"self_allocated_bytes", row.selfAllocatedBytes}, {"output_shapes", row.outputShapes}});
-        writeJson(std::cout, {{"model", options.model},
-                              {"engine", l.engine},
-                              {"note", p.note.empty() ? nlohmann::json() : nlohmann::json(p.note)},
-                              {"input", torch::formatInputSpecs(l.inputs)},
-                              {"mode", options.mode == "train" ? "train" : "infer"},
-                              {"threads", l.threads},
-                              {"warmup", l.warmup},
-                              {"iterations", l.iterations},
-                              {"batch_size", l.batchSize},
-                              {"latency_ms", {{"cold", l.coldMs}, {"mean", l.warm.mean}, {"std", l.warm.std}, {"min", l.warm.min},
-                                              {"p50", l.warm.p50}, {"p90", l.warm.p90}, {"p99", l.warm.p99}, {"max", l.warm.max}}},
-                              {"throughput_per_s", l.throughputPerSecond},
-                              {"profiled_iterations", p.iterations},
-                              {"profiled_forward_ms", p.forwardMs},
-                              {"peak_memory_bytes", p.peakMemoryBytes},
-                              {"total_macs", p.totalMacs},
-                              {"total_flops", p.totalFlops},
-                              {"layers", layers}});
+        for (const auto &row : p.rows) {
+            nlohmann::json layer{{"module", row.module},
+                                 {"type", row.type},
+                                 {"depth", row.depth},
+                                 {"leaf", row.leaf},
+                                 {"calls", row.calls},
+                                 {"self_ms", row.selfMs},
+                                 {"total_ms", row.totalMs},
+                                 {"percent", row.percent},
+                                 {"params", row.params},
+                                 {"macs", row.macs},
+                                 {"flops", row.flops},
+                                 {"dtype", row.dtype},
+                                 {"gflops_per_s", row.gflopsPerSecond},
+                                 {"allocated_bytes", row.allocatedBytes},
+                                 {"self_allocated_bytes", row.selfAllocatedBytes},
+                                 {"output_shapes", row.outputShapes}};
+            // Device times only where measured (CUDA): null elsewhere, never a 0 that reads as measured.
+            layer["self_device_ms"] = p.deviceTimes ? nlohmann::json(row.selfDeviceMs) : nlohmann::json();
+            layer["device_ms"] = p.deviceTimes ? nlohmann::json(row.deviceMs) : nlohmann::json();
+            layers.push_back(std::move(layer));
+        }
+        writeJson(std::cout,
+                  {{"model", options.model},
+                   {"engine", l.engine},
+                   {"note", p.note.empty() ? nlohmann::json() : nlohmann::json(p.note)},
+                   {"input", torch::formatInputSpecs(l.inputs)},
+                   {"mode", options.mode == "train" ? "train" : "infer"},
+                   {"threads", l.threads},
+                   {"warmup", l.warmup},
+                   {"iterations", l.iterations},
+                   {"batch_size", l.batchSize},
+                   {"latency_ms",
+                    {{"cold", l.coldMs},
+                     {"mean", l.warm.mean},
+                     {"std", l.warm.std},
+                     {"min", l.warm.min},
+                     {"p50", l.warm.p50},
+                     {"p90", l.warm.p90},
+                     {"p99", l.warm.p99},
+                     {"max", l.warm.max}}},
+                   {"throughput_per_s", l.throughputPerSecond},
+                   {"profiled_iterations", p.iterations},
+                   {"profiled_forward_ms", p.forwardMs},
+                   {"profiled_device_ms", p.deviceTimes ? nlohmann::json(p.deviceForwardMs) : nlohmann::json()},
+                   {"peak_memory_bytes", p.peakMemoryBytes},
+                   {"total_macs", p.totalMacs},
+                   {"total_flops", p.totalFlops},
+                   {"layers", layers}});
         return kSuccess;
     }
     if (options.format == Format::Table) {
@@ -94,11 +119,14 @@ int runProfile(const ProfileOptions &options)
                       " ms, std " + fixed(l.warm.std) + ", min " + fixed(l.warm.min) + ", p50 " + fixed(l.warm.p50) + ", p90 " +
                       fixed(l.warm.p90) + ", p99 " + fixed(l.warm.p99) + "; " + fixed(l.throughputPerSecond, 1) + " items/s",
                   options.format);
-        writeText(std::cout,
-                  "profiled " + std::to_string(p.iterations) + " runs: forward " + fixed(p.forwardMs) + " ms, peak memory " +
-                      (p.peakMemoryBytes > 0 || !p.events.memory.empty() ? bytesText(p.peakMemoryBytes, options.format)
-                                                                         : std::string("not recorded")),
-                  options.format);
+        writeText(
+            std::cout,
+            "profiled " + std::to_string(p.iterations) + " runs: forward " + fixed(p.forwardMs) + " ms" +
+                (p.deviceTimes ? " synchronized, " + fixed(p.deviceForwardMs) + " ms of device work" : std::string()) +
+                ", peak memory " +
+                (p.peakMemoryBytes > 0 || !p.events.memory.empty() ? bytesText(p.peakMemoryBytes, options.format)
+                                                                   : std::string("not recorded")),
+            options.format);
         if (!p.note.empty())
             writeText(std::cout, "note: " + p.note, options.format);
         std::cout << '\n';
@@ -106,13 +134,29 @@ int runProfile(const ProfileOptions &options)
     TextTable table{{"module", "type", "calls", "self ms", "total ms", "%", "params", "MACs", "GFLOP/s", "alloc bytes", "output"},
                     {},
                     {false, false, true, true, true, true, true, true, true, true, false}};
+    if (p.deviceTimes) {
+        table.header.insert(table.header.begin() + 5, "device ms");
+        table.rightAligned.insert(table.rightAligned.begin() + 5, true);
+    }
     // Narrow terminals keep the module and its times.
     table.dropFirst = {"output", "MACs", "params", "GFLOP/s", "alloc bytes", "calls", "type"};
-    for (const auto &row : p.rows)
-        table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
-                              std::to_string(row.calls), fixed(row.selfMs), fixed(row.totalMs), fixed(row.percent, 1),
-                              std::to_string(row.params), fixed(row.macs, 0), fixed(row.gflopsPerSecond, 2),
-                              bytesText(row.allocatedBytes, options.format), shapesText(row.outputShapes)});
+    for (const auto &row : p.rows) {
+        std::vector<std::string> cells{std::string(std::size_t(row.depth) * 2, ' ') +
+                                           (row.module.empty() ? "(model)" : row.module),
+                                       row.type,
+                                       std::to_string(row.calls),
+                                       fixed(row.selfMs),
+                                       fixed(row.totalMs),
+                                       fixed(row.percent, 1),
+                                       std::to_string(row.params),
+                                       fixed(row.macs, 0),
+                                       fixed(row.gflopsPerSecond, 2),
+                                       bytesText(row.allocatedBytes, options.format),
+                                       shapesText(row.outputShapes)};
+        if (p.deviceTimes)
+            cells.insert(cells.begin() + 5, fixed(row.deviceMs));
+        table.rows.push_back(std::move(cells));
+    }
     writeTable(std::cout, table, options.format);
     return kSuccess;
 }

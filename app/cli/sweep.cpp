@@ -59,18 +59,23 @@ int runSweep(const SweepCliOptions &options)
     if (options.run.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto &point : r.points)
-            rows.push_back({{"variant", point.variant},
-                            {"batch", point.batch},
-                            {"latency_ms", point.latency.mean},
-                            {"p50_ms", point.latency.p50},
-                            {"p90_ms", point.latency.p90},
-                            {"throughput_per_s", point.throughputPerSecond},
-                            {"peak_memory_bytes", point.peakMemoryBytes},
-                            {"fits_budget", point.fitsBudget},
-                            {"energy_mj", energyJson(point.energyMjPerInference)}, // above idle
-                            {"machine_energy_mj", energyJson(point.machineEnergyMjPerInference)},
-                            {"idle_power_w", energyJson(point.idlePowerW)},
-                            {"inferences_per_j", energyJson(torch::inferencesPerJoule(point.energyMjPerInference))}});
+            rows.push_back(
+                {{"variant", point.variant},
+                 {"batch", point.batch},
+                 {"latency_ms", point.latency.mean},
+                 {"latency_ci95_ms", intervalJson(meanInterval(point.latency.sample()))},
+                 {"timed_runs", point.latency.n},
+                 {"p50_ms", point.latency.p50},
+                 {"p90_ms", point.latency.p90},
+                 {"throughput_per_s", point.throughputPerSecond},
+                 {"peak_memory_bytes",
+                  point.memoryMeasured() ? nlohmann::json(point.peakMemoryBytes) : nlohmann::json()},
+                 {"fits_budget", r.memoryBudgetBytes > 0 && point.memoryMeasured() ? nlohmann::json(point.fitsBudget)
+                                                                                   : nlohmann::json()},
+                 {"energy_mj", energyJson(point.energyMjPerInference)}, // above idle
+                 {"machine_energy_mj", energyJson(point.machineEnergyMjPerInference)},
+                 {"idle_power_w", energyJson(point.idlePowerW)},
+                 {"inferences_per_j", energyJson(torch::inferencesPerJoule(point.energyMjPerInference))}});
         nlohmann::json knees = nlohmann::json::object();
         nlohmann::json variants = nlohmann::json::array();
         for (const auto &summary : r.summaries) {
@@ -109,8 +114,13 @@ int runSweep(const SweepCliOptions &options)
                               fixed(point.latency.p50), fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
                               point.energyMjPerInference ? fixed(*point.energyMjPerInference, 2) : std::string("n/a"),
                               perJoule ? fixed(*perJoule, 1) : std::string("n/a"),
-                              formatBytes(std::uint64_t(std::max<std::int64_t>(0, point.peakMemoryBytes))),
-                              point.fitsBudget ? "yes" : "no"});
+                              point.memoryMeasured()
+                                  ? formatBytes(std::uint64_t(std::max<std::int64_t>(0, point.peakMemoryBytes)))
+                                  : std::string("not measured"),
+                              r.memoryBudgetBytes == 0  ? std::string("no budget")
+                              : !point.memoryMeasured() ? std::string("not measured")
+                              : point.fitsBudget        ? std::string("yes")
+                                                        : std::string("no")});
     }
     writeTable(std::cout, table, options.run.format);
     if (options.run.format == Format::Csv)

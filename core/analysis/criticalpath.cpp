@@ -52,7 +52,8 @@ public:
     // ranks' correlation ids repeat its own); nothing for every track.
     GraphBuilder(const TraceIndex &index, std::int64_t windowStart, std::int64_t windowEnd, bool wholeTrace,
                  std::optional<std::uint32_t> part)
-        : m_index(index), m_trace(*index.trace), m_start(windowStart), m_end(windowEnd), m_whole(wholeTrace), m_part(part)
+        : m_index(index), m_trace(*index.trace), m_start(windowStart), m_end(windowEnd), m_whole(wholeTrace),
+          m_part(part)
     {}
 
     bool build(Graph &graph, const StopToken *stop)

@@ -22,7 +22,7 @@ struct DeviceRoof {
     // A faster level of memory whose bandwidth is known (a CPU's last-level cache, measured): data
     // that stays in it beats the main memory's roof. 0 when unknown.
     double cacheBandwidth = 0;
-    std::string cacheName; // "LLC"
+    std::string cacheName;             // "LLC"
     double vectorFlops = 0;            // FP32 FLOP/s of its vector (CUDA) cores
     std::array<double, kPrecisionCount> matrixFlops{}; // FLOP/s (OP/s for INT8) of its matrix units, by Precision
     std::string source;                // where the figures come from

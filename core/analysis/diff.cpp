@@ -2,6 +2,8 @@
 
 #include "core/analysis/kerneltable.h"
 #include "core/analysis/optable.h"
+#include "core/analysis/steps.h"
+#include "core/analysis/stepspans.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +22,20 @@ struct Side {
     std::uint64_t calls = 0;
     bool present = false;
 };
+
+// The durations (ms) of a trace's steady steps: stepMean's, over the steps' spans.
+Sample steadySteps(const TraceIndex &index, const StopToken *stop)
+{
+    std::vector<std::int64_t> durations;
+    for (const auto &step : buildStepSpans(index, stop).steps)
+        durations.push_back(step.durationNs());
+    const auto mean = stepMean(durations);
+    std::vector<double> steady;
+    for (std::size_t i = 0; i < durations.size(); ++i)
+        if (mean.kinds[i] == StepKind::Steady)
+            steady.push_back(double(durations[i]) / 1e6);
+    return sampleOf(steady);
+}
 
 } // namespace
 
@@ -82,6 +98,9 @@ TraceDiff diffTraces(const TraceIndex &base, const TraceIndex &other, const Stop
             sides.first.present ? (sides.second.present ? Presence::Both : Presence::BaseOnly) : Presence::OtherOnly;
         diff.rows.push_back(std::move(row));
     }
+    if (const auto baseSteps = steadySteps(base, stop), otherSteps = steadySteps(other, stop);
+        baseSteps.n > 0 && otherSteps.n > 0)
+        diff.steps = StepTimes{baseSteps, otherSteps, ratioInterval(otherSteps, baseSteps)};
     std::stable_sort(diff.rows.begin(), diff.rows.end(), [](const DiffRow &a, const DiffRow &b) {
         return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
     });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/traceindex.h"
+#include "core/util/noise.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,11 +35,22 @@ struct DiffTotal {
     bool operator==(const DiffTotal &) const = default;
 };
 
+// Two traces' steady steps (stepMean's: warm-up and partial steps left out), in ms: whether
+// their step times differ by more than the steps' own noise.
+struct StepTimes {
+    Sample base;
+    Sample other;
+    std::optional<pyrometer::Interval> ratio; // other's mean over base's, 95% confidence (not analysis::Interval)
+    double ratioOfMeans() const { return base.mean > 0 ? other.mean / base.mean : 0; }
+    bool operator==(const StepTimes &) const = default;
+};
+
 struct TraceDiff {
     std::vector<DiffRow> rows; // by |delta|, largest first
     DiffTotal total;           // summed self time of operators plus device time of kernels
     DiffTotal ops;
     DiffTotal kernels;
+    std::optional<StepTimes> steps; // when both traces have steady steps
     bool operator==(const TraceDiff &) const = default;
 };
 

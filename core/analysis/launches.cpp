@@ -194,7 +194,9 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
     LaunchCalls result;
     result.byTrack.resize(trace.tracks.size());
     // Every runtime call with an id, on any thread (not only those with ops), by (part, id, start).
-    const auto partOf = [&](std::uint32_t t) { return trace::processPart(trace.processes[trace.tracks[t].process.value]); };
+    const auto partOf = [&](std::uint32_t t) {
+        return trace::processPart(trace.processes[trace.tracks[t].process.value]);
+    };
     std::vector<CallEntry> calls;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const auto &ti = index.tracks[t];
@@ -233,7 +235,7 @@ LaunchCalls launchCalls(const TraceIndex &index, const StopToken *stop)
             // started last by then.
             const auto after = std::partition_point(calls.begin(), calls.end(), [&](const CallEntry &c) {
                 return std::tie(c.part, c.correlation) < std::tie(part, correlation) ||
-                    (c.part == part && c.correlation == correlation && c.start <= track.start[i]);
+                       (c.part == part && c.correlation == correlation && c.start <= track.start[i]);
             });
             const auto same = [&](const CallEntry &c) { return c.part == part && c.correlation == correlation; };
             if (after != calls.begin() && same(*std::prev(after)))

@@ -14,6 +14,7 @@ struct OpArg {
     std::vector<std::vector<std::int64_t>> tensors; // TensorList: each tensor's sizes
     double number = 0;                              // Double
     int elementBytes = 0; // Tensor: the size of one element of its dtype; 0 when not recorded
+    std::string dtype = {}; // Tensor: its dtype as a trace's "Input type" writes it ("c10::Half"); "" not recorded
     bool operator==(const OpArg &) const = default;
 };
 

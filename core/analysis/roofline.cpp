@@ -460,11 +460,16 @@ private:
             const auto ns = track.duration[event.event.value];
             // The call's only kernel, or the one that took nearly all of its time.
             const bool several = known && perCall(op) > 1;
-            const bool alone = known &&
+            const bool alone =
+                known &&
                 (!several || double(ns) >= kLauncherShare * double(m_callKernelNs[op.track.value][op.event.value]));
             const auto [device, stream] = deviceAndStream(m_trace, event.track, event.event.value);
-            const Key key{std::string(m_trace.string(track.eventName[event.event.value])), std::string(),
-                          alone ? workOf(op).dtype : std::string(), alone, device, stream};
+            const Key key{std::string(m_trace.string(track.eventName[event.event.value])),
+                          std::string(),
+                          alone ? workOf(op).dtype : std::string(),
+                          alone,
+                          device,
+                          stream};
             auto &sum = sumFor(key);
             ++sum.row.calls;
             if (alone) {

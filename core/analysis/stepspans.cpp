@@ -211,7 +211,10 @@ public:
             m_parts[steps[s].part].push_back(std::int32_t(s));
     }
 
-    std::uint32_t partOf(TrackId track) const { return trace::processPart(m_trace.processes[m_trace.track(track).process.value]); }
+    std::uint32_t partOf(TrackId track) const
+    {
+        return trace::processPart(m_trace.processes[m_trace.track(track).process.value]);
+    }
 
     // The step of the track's part whose CPU span contains time, else kNoStep.
     std::int32_t at(TrackId track, std::int64_t time) const

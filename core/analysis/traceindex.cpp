@@ -108,7 +108,7 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
     std::unordered_map<std::uint64_t, EventRef> launchByCorrelation;
     const auto correlationKey = [&](std::uint32_t t, std::int64_t correlation) {
         return (std::uint64_t(trace::processPart(trace.processes[trace.tracks[t].process.value])) << 40) ^
-            std::uint64_t(correlation);
+               std::uint64_t(correlation);
     };
     std::uint32_t sinceCheck = 0;
 
@@ -218,7 +218,8 @@ std::shared_ptr<const TraceIndex> build(const trace::Trace &trace, const StopTok
             const auto *args = trace.eventArgs(TrackId(t), EventIndex(i));
             if (!args || args->correlation < 0)
                 continue;
-            if (const auto it = launchByCorrelation.find(correlationKey(t, args->correlation)); it != launchByCorrelation.end())
+            if (const auto it = launchByCorrelation.find(correlationKey(t, args->correlation));
+                it != launchByCorrelation.end())
                 ti.launchOp[i] = it->second;
         }
     }

@@ -10,6 +10,46 @@
 #include <map>
 
 namespace pyrometer::engine {
+
+torch::RecordedProfile recordedProfile(const nlohmann::json &event)
+{
+    torch::RecordedProfile profile;
+    profile.iterations = event.value("iterations", 1);
+    const std::hash<std::string> hash;
+    const auto threadOf = [&](const nlohmann::json &item) {
+        const auto &tid = item["tid"];
+        return tid.is_number_unsigned() ? tid.get<std::uint64_t>()
+                                        : std::uint64_t(hash(tid.is_string() ? tid.get<std::string>() : tid.dump()));
+    };
+    for (const auto &item : event.value("ops", nlohmann::json::array())) {
+        torch::ProfiledOp op;
+        op.name = item.value("name", std::string());
+        op.startNs = item.value("start", std::int64_t(0));
+        op.durationNs = item.value("dur", std::int64_t(0));
+        op.threadId = threadOf(item);
+        op.scope = item.value("scope", 0);
+        op.depth = item.value("depth", 0);
+        op.sequenceNr = item.value("seq", std::int64_t(-1));
+        op.inputShapes = item.value("shapes", std::vector<std::vector<std::int64_t>>{});
+        op.inputTypes = item.value("types", std::vector<std::string>{});
+        op.moduleFrames = item.value("frames", std::vector<std::string>{});
+        op.deviceNs = item.value("device", std::int64_t(-1));
+        profile.ops.push_back(std::move(op));
+    }
+    for (const auto &item : event.value("memory", nlohmann::json::array())) {
+        torch::MemoryEvent memory;
+        memory.timeNs = item.value("t", std::int64_t(0));
+        memory.threadId = threadOf(item);
+        memory.bytes = item.value("bytes", std::int64_t(0));
+        memory.totalAllocated = item.value("total", std::int64_t(0));
+        memory.deviceType = item.value("device_type", 0);
+        memory.deviceId = item.value("device", -1);
+        if (memory.deviceType == 0)
+            profile.memory.push_back(memory);
+    }
+    return profile;
+}
+
 namespace {
 
 std::string modelText(const std::filesystem::path &model)
@@ -91,6 +131,7 @@ analysis::OpArg argFrom(const nlohmann::json &item)
         arg.kind = analysis::OpArg::Kind::Tensor;
         arg.values = item.value("s", std::vector<std::int64_t>{});
         arg.elementBytes = item.value("e", 0);
+        arg.dtype = item.value("d", std::string());
     } else if (kind == "i") {
         arg.kind = analysis::OpArg::Kind::Int;
         arg.values = {item.value("v", std::int64_t(0))};
@@ -128,43 +169,6 @@ std::vector<analysis::OpRecord> opsOf(const WorkerRun &run)
         ops.push_back(std::move(op));
     }
     return ops;
-}
-
-torch::RecordedProfile profileOf(const nlohmann::json &event)
-{
-    torch::RecordedProfile profile;
-    profile.iterations = event.value("iterations", 1);
-    const std::hash<std::string> hash;
-    const auto threadOf = [&](const nlohmann::json &item) {
-        const auto &tid = item["tid"];
-        return tid.is_number_unsigned() ? tid.get<std::uint64_t>() : std::uint64_t(hash(tid.is_string() ? tid.get<std::string>() : tid.dump()));
-    };
-    for (const auto &item : event.value("ops", nlohmann::json::array())) {
-        torch::ProfiledOp op;
-        op.name = item.value("name", std::string());
-        op.startNs = item.value("start", std::int64_t(0));
-        op.durationNs = item.value("dur", std::int64_t(0));
-        op.threadId = threadOf(item);
-        op.scope = item.value("scope", 0);
-        op.depth = item.value("depth", 0);
-        op.sequenceNr = item.value("seq", std::int64_t(-1));
-        op.inputShapes = item.value("shapes", std::vector<std::vector<std::int64_t>>{});
-        op.inputTypes = item.value("types", std::vector<std::string>{});
-        op.moduleFrames = item.value("frames", std::vector<std::string>{});
-        profile.ops.push_back(std::move(op));
-    }
-    for (const auto &item : event.value("memory", nlohmann::json::array())) {
-        torch::MemoryEvent memory;
-        memory.timeNs = item.value("t", std::int64_t(0));
-        memory.threadId = threadOf(item);
-        memory.bytes = item.value("bytes", std::int64_t(0));
-        memory.totalAllocated = item.value("total", std::int64_t(0));
-        memory.deviceType = item.value("device_type", 0);
-        memory.deviceId = item.value("device", -1);
-        if (memory.deviceType == 0)
-            profile.memory.push_back(memory);
-    }
-    return profile;
 }
 
 torch::LatencyStats statsOf(const nlohmann::json &event)
@@ -268,7 +272,7 @@ Result<torch::ProfileReport> profileFrom(const WorkerRun &run, const Engine &eng
     auto flops = torch::summarizeFlops(modelInfoOf(run, model), ops);
     flops.path = model;
     flops.inputs = inputsFrom(run.loaded.value("inputs", nlohmann::json::array()));
-    auto report = torch::summarizeProfile(flops, profileOf(*profiled));
+    auto report = torch::summarizeProfile(flops, recordedProfile(*profiled));
     report.mode = options.mode;
     report.peakMemoryBytes = std::max<std::int64_t>(report.peakMemoryBytes, profiled->value("device_peak", std::int64_t(0)));
     report.trace = traceOut;
@@ -324,6 +328,7 @@ Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesyst
     }
     req["tasks"].push_back({{"task", "sweep"}, {"points", points}, {"variants", names}, {"warmup", options.warmup},
                             {"iterations", options.iterations}});
+    const bool cuda = deviceOf(engine).rfind("cuda", 0) == 0;
     std::map<std::string, torch::SweepSummary> summaries;
     const auto onEvent = [&](const nlohmann::json &event) {
         const auto kind = event.value("event", std::string());
@@ -336,8 +341,10 @@ Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesyst
             point.batch = event.value("batch", std::int64_t(0));
             point.latency = statsOf(event);
             point.throughputPerSecond = point.latency.mean > 0 ? double(point.batch) * 1000.0 / point.latency.mean : 0;
-            point.peakMemoryBytes = event.value("peak_bytes", std::int64_t(0));
-            point.fitsBudget = report.memoryBudgetBytes == 0 || point.peakMemoryBytes <= report.memoryBudgetBytes;
+            // torch.cuda's allocator is read on CUDA; nothing measures the CPU's from Python.
+            point.peakMemoryBytes = cuda ? event.value("peak_bytes", std::int64_t(0)) : torch::SweepPoint::kNotMeasured;
+            point.fitsBudget = report.memoryBudgetBytes == 0 ||
+                               (point.memoryMeasured() && point.peakMemoryBytes <= report.memoryBudgetBytes);
             if (point.fitsBudget)
                 summary.largestFittingBatch = std::max(summary.largestFittingBatch, point.batch);
             if (onPoint)
@@ -353,8 +360,8 @@ Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesyst
     auto run = runWorker(engine, std::move(req), onEvent, progress, stop);
     if (!run)
         return run.error();
-    report.inputs = options.inputs.empty() ? inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array())) : options.inputs;
-    const bool cuda = deviceOf(engine).rfind("cuda", 0) == 0;
+    report.inputs = options.inputs.empty() ? inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()))
+                                           : options.inputs;
     report.memorySource = cuda ? "cuda-allocator" : "";
     report.energyUnavailable = "the Python engine does not read energy counters";
     for (const auto &name : names) {
@@ -398,7 +405,7 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
     req["tasks"].push_back({{"task", "compare"}, {"variants", names}, {"warmup", options.warmup}, {"iterations", options.iterations}});
     torch::CompareReport report;
     report.path = model;
-    double baselineMean = 0;
+    torch::LatencyStats baseline;
     const auto onEvent = [&](const nlohmann::json &event) {
         if (event.value("event", std::string()) != "variant")
             return;
@@ -412,8 +419,9 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
         if (row.ok()) {
             row.latency = statsOf(event);
             if (row.variant.kind == torch::VariantKind::Baseline)
-                baselineMean = row.latency.mean;
-            row.speedup = baselineMean > 0 && row.latency.mean > 0 ? baselineMean / row.latency.mean : 0;
+                baseline = row.latency;
+            row.speedup = baseline.mean > 0 && row.latency.mean > 0 ? baseline.mean / row.latency.mean : 0;
+            row.speedupInterval = ratioInterval(baseline.sample(), row.latency.sample());
             if (event.contains("max_abs_diff") && event["max_abs_diff"].is_number())
                 row.maxAbsDiff = event["max_abs_diff"].get<double>();
             if (event.contains("relative_error") && event["relative_error"].is_number())

@@ -33,4 +33,8 @@ Result<std::filesystem::path> findWorker();
 Result<WorkerRun> runWorker(const Engine &engine, nlohmann::json request, const std::function<void(const nlohmann::json &)> &onEvent,
                             ProgressReporter &progress, const StopToken &stop);
 
+// The operators (each with the device time of what it launched on CUDA) and CPU memory events of
+// the worker's "profile" result.
+torch::RecordedProfile recordedProfile(const nlohmann::json &event);
+
 } // namespace pyrometer::engine

@@ -125,7 +125,8 @@ analysis::DeviceRoof cpuDevice(const CpuRoof &roof)
     device.vectorFlops = roof.gemmFlops;
     device.matrixFlops.fill(roof.gemmFlops);
     device.source = "measured on this machine: the faster of a 1024^3 FP32 matrix product and a 3x3 convolution of 256 "
-                    "channels, a 256 MiB copy and a 1 MiB copy (the cache), with libtorch " + roof.torch;
+                    "channels, a 256 MiB copy and a 1 MiB copy (the cache), with libtorch " +
+                    roof.torch;
     device.measured = true;
     return device;
 }
@@ -173,12 +174,9 @@ Result<CpuRoof> thisCpuRoof(int threads, const std::filesystem::path &cacheFile,
     if (!measured.ok())
         return measured;
     const auto &roof = measured.value();
-    cache[key] = {{"gemm_flops", roof.gemmFlops},
-                  {"copy_bandwidth", roof.copyBandwidth},
-                  {"gemm_runs", roof.gemmRuns},
-                  {"copy_runs", roof.copyRuns},
-                  {"cache_bandwidth", roof.cacheBandwidth},
-                  {"cache_runs", roof.cacheRuns}};
+    cache[key] = {
+        {"gemm_flops", roof.gemmFlops}, {"copy_bandwidth", roof.copyBandwidth},   {"gemm_runs", roof.gemmRuns},
+        {"copy_runs", roof.copyRuns},   {"cache_bandwidth", roof.cacheBandwidth}, {"cache_runs", roof.cacheRuns}};
     std::error_code error;
     std::filesystem::create_directories(cacheFile.parent_path(), error);
     (void)writeFileAtomically(cacheFile, cache.dump(2) + "\n"); // not cached: measured again next time

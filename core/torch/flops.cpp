@@ -62,6 +62,7 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         for (const auto &arg : op.args)
             if (arg.kind == analysis::OpArg::Kind::Tensor && arg.elementBytes > 0 && row.elementBytes == 0) {
                 row.elementBytes = arg.elementBytes;
+                row.dtype = arg.dtype;
                 break;
             }
         report.totalMacs += cost.macs;
@@ -92,7 +93,10 @@ FlopsReport summarizeFlops(const ModelInfo &model, const std::vector<OpRecord> &
         parent.macs += report.rows[i].macs;
         parent.flops += report.rows[i].flops;
         parent.bytes = parent.bytes < 0 || report.rows[i].bytes < 0 ? -1 : parent.bytes + report.rows[i].bytes;
-        parent.elementBytes = parent.elementBytes ? parent.elementBytes : report.rows[i].elementBytes;
+        if (parent.elementBytes == 0) {
+            parent.elementBytes = report.rows[i].elementBytes;
+            parent.dtype = report.rows[i].dtype;
+        }
     }
     report.uncountedOps.assign(uncounted.begin(), uncounted.end());
     return report;

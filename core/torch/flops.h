@@ -38,6 +38,7 @@ struct FlopsRow {
     double bytes = 0;
     double selfBytes = 0;
     int elementBytes = 0; // of its ops' first tensors (4: float32, 2: bfloat16); 0 unknown
+    std::string dtype;    // the same tensor's dtype as a trace writes it ("c10::Half"); "" unknown
     std::vector<std::vector<std::int64_t>> outputShapes; // of the last op of its first call
     bool operator==(const FlopsRow &) const = default;
 };

@@ -42,6 +42,7 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
         layer.flops = row.flops;
         layer.bytes = row.bytes;
         layer.elementBytes = row.elementBytes;
+        layer.dtype = row.dtype;
         index[layer.module] = report.rows.size();
         report.rows.push_back(std::move(layer));
     }
@@ -82,6 +83,17 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
             rowOf(inside ? it->second.module : std::string()).selfAllocatedBytes += event.bytes;
         }
     };
+    // Device time: each op's own launches go to its own module (a nested op runs in its
+    // outermost op's module or a deeper one).
+    std::int64_t deviceNs = 0;
+    for (const auto &op : events.ops) {
+        if (op.deviceNs < 0)
+            continue;
+        report.deviceTimes = true;
+        deviceNs += op.deviceNs;
+        if (op.deviceNs > 0)
+            rowOf(paths.name(op.moduleFrames)).selfDeviceMs += double(op.deviceNs) / 1e6;
+    }
     for (const auto &op : events.ops) {
         if (!isOp(op))
             continue;
@@ -112,13 +124,17 @@ ProfileReport summarizeProfile(const FlopsReport &flops, const RecordedProfile &
     const double perIteration = 1.0 / double(report.iterations);
     for (auto &row : report.rows) {
         row.selfMs *= perIteration;
+        row.selfDeviceMs *= perIteration;
         row.selfAllocatedBytes = std::int64_t(double(row.selfAllocatedBytes) * perIteration);
         row.totalMs = row.selfMs;
+        row.deviceMs = row.selfDeviceMs;
         row.allocatedBytes = row.selfAllocatedBytes;
     }
+    report.deviceForwardMs = double(deviceNs) / 1e6 * perIteration;
     for (auto i = report.rows.size(); i-- > 1;) {
         auto &parent = rowOf(parentOf(report.rows[i].module));
         parent.totalMs += report.rows[i].totalMs;
+        parent.deviceMs += report.rows[i].deviceMs;
         parent.allocatedBytes += report.rows[i].allocatedBytes;
     }
     report.forwardMs = stepsNs > 0 ? double(stepsNs) / 1e6 * perIteration : report.rows.front().totalMs;

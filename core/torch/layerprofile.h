@@ -29,6 +29,11 @@ struct LayerRow {
     double gflopsPerSecond = 0; // flops / totalMs
     double bytes = 0;           // FlopsRow::bytes: moved by its ops, -1 unknown
     int elementBytes = 0;       // FlopsRow::elementBytes
+    std::string dtype;          // FlopsRow::dtype
+    // On a device (ProfileReport::deviceTimes): the device time of the kernels its ops launched,
+    // per iteration, without and with its submodules'.
+    double selfDeviceMs = 0;
+    double deviceMs = 0;
     std::int64_t allocatedBytes = 0;     // allocated during its ops, including submodules
     std::int64_t selfAllocatedBytes = 0; // allocated during its own ops
     bool operator==(const LayerRow &) const = default;
@@ -39,7 +44,11 @@ struct ProfileReport {
     std::vector<InputSpec> inputs;
     RunMode mode = RunMode::Inference;
     int iterations = 0;
-    double forwardMs = 0; // mean wall time of one profiled iteration
+    double forwardMs = 0; // mean wall time of one profiled iteration (synchronized on a device)
+    // Whether the ops carry the device time of what they launched (the Python engine on CUDA):
+    // the layers' deviceMs, and deviceForwardMs, the device time of one iteration's kernels.
+    bool deviceTimes = false;
+    double deviceForwardMs = 0;
     // Highest CPU memory allocated during a profiled iteration above what was allocated
     // before it (activations and workspaces; weights and inputs are excluded).
     std::int64_t peakMemoryBytes = 0;

@@ -5,17 +5,21 @@
 
 namespace pyrometer::torch {
 
-analysis::RooflineRow layerRooflineRow(const LayerRow &layer, const std::optional<analysis::DeviceRoof> &device)
+analysis::RooflineRow layerRooflineRow(const LayerRow &layer, const std::optional<analysis::DeviceRoof> &device,
+                                       bool deviceTimes)
 {
     analysis::RooflineRow row;
     row.name = layer.module;
     row.shape = layer.type;
     row.calls = std::uint64_t(std::max(0, layer.calls));
-    row.timeNs = std::int64_t(layer.totalMs * 1e6);
+    row.timeNs = std::int64_t((deviceTimes ? layer.deviceMs : layer.totalMs) * 1e6);
     row.flops = layer.flops > 0 ? layer.flops : analysis::OpWork::kUnknown;
     row.bytes = layer.bytes > 0 ? layer.bytes : analysis::OpWork::kUnknown;
-    // Pyrometer's reduced-precision variants are bfloat16.
-    row.dtype = layer.elementBytes == 2 ? "c10::BFloat16" : layer.elementBytes == 8 ? "double" : "float";
+    // Profiles without dtype names (older engines) had bfloat16 for their reduced precision.
+    row.dtype = !layer.dtype.empty()      ? layer.dtype
+                : layer.elementBytes == 2 ? "c10::BFloat16"
+                : layer.elementBytes == 8 ? "double"
+                                          : "float";
     std::string type = layer.type;
     std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     row.unit = analysis::opUnit(type);
@@ -31,7 +35,7 @@ analysis::Roofline layerRoofline(const ProfileReport &profile, const std::option
     for (const auto &layer : profile.rows) {
         if (!layer.leaf || layer.module.empty())
             continue;
-        auto row = layerRooflineRow(layer, device);
+        auto row = layerRooflineRow(layer, device, profile.deviceTimes);
         roofline.totalNs += row.timeNs;
         if (row.known())
             roofline.knownNs += row.timeNs;

@@ -38,6 +38,8 @@ OpArg toArg(const c10::IValue &value)
         if (tensor.defined()) {
             arg.values = tensor.sizes().vec();
             arg.elementBytes = int(tensor.element_size());
+            const auto dtype = tensor.dtype().name();
+            arg.dtype.assign(dtype.data(), dtype.size());
         } else
             arg.kind = OpArg::Kind::None;
     } else if (value.isInt()) {

@@ -18,6 +18,9 @@ struct ProfiledOp {
     std::vector<std::vector<std::int64_t>> inputShapes;
     std::vector<std::string> inputTypes;
     std::vector<std::string> moduleFrames; // "TOP(ResNet)::forward", "layer1(Sequential)::forward", ...
+    // The device time of the kernels, copies and sets it launched itself (not its nested ops'),
+    // matched by correlation id; -1 when the engine ran on no device (the CPU).
+    std::int64_t deviceNs = -1;
     bool operator==(const ProfiledOp &) const = default;
 };
 

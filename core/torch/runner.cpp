@@ -27,6 +27,7 @@ LatencyStats latencyStats(std::vector<double> samples)
         return stats;
     std::sort(samples.begin(), samples.end());
     const double n = double(samples.size());
+    stats.n = samples.size();
     stats.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
     double squares = 0;
     for (const auto sample : samples)

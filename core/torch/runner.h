@@ -2,6 +2,7 @@
 
 #include "core/torch/inputspec.h"
 #include "core/torch/session.h"
+#include "core/util/noise.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
@@ -29,6 +30,8 @@ struct LatencyStats {
     double p90 = 0;
     double p99 = 0;
     double max = 0;
+    std::size_t n = 0; // the runs it summarizes
+    Sample sample() const { return {mean, std, n}; }
     bool operator==(const LatencyStats &) const = default;
 };
 

@@ -29,9 +29,12 @@ struct SweepPoint {
     LatencyStats latency; // ms per run of the whole batch
     double throughputPerSecond = 0; // samples per second at the mean latency
     // Weights and inputs plus the highest bytes the CPU allocator held above them during the
-    // runs (see SweepReport::memorySource).
+    // runs (see SweepReport::memorySource); kNotMeasured where nothing measures it (the Python
+    // engine on the CPU).
+    static constexpr std::int64_t kNotMeasured = -1;
     std::int64_t peakMemoryBytes = 0;
-    bool fitsBudget = true; // peakMemoryBytes <= the budget (true without one)
+    bool fitsBudget = true; // peakMemoryBytes <= the budget (true without one; false when not measured)
+    bool memoryMeasured() const { return peakMemoryBytes != kNotMeasured; }
     // Energy of the timed runs per inference (one sample), from the RAPL counters: above the
     // machine's idle draw, and all the counters saw; none where they cannot be read
     // (SweepReport::energyUnavailable says why).
@@ -56,7 +59,8 @@ struct SweepReport {
     std::vector<InputSpec> inputs; // at batch 1, the swept dimensions marked (written "B")
     std::int64_t memoryBudgetBytes = 0;
     // How peak memory was measured: "cpu-allocator" (libtorch's CPU allocator reports every
-    // allocation and free made on the running thread) is the only source this build uses.
+    // allocation and free made on the running thread), "cuda-allocator" (torch's
+    // max_memory_allocated), "" when not measured.
     std::string memorySource;
     std::string energyUnavailable;  // why there is no energy figure, said once; empty when read
     std::vector<SweepPoint> points; // per variant in option order, batches in measured order

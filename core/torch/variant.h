@@ -74,6 +74,9 @@ struct VariantResult {
     LatencyStats latency;
     double throughputPerSecond = 0;
     double speedup = 0; // baseline mean latency / this one's; 0 when either failed
+    // The speedup's 95% confidence interval from both sets of timed runs (interleaved with the
+    // baseline's); none with fewer than two runs. Holding 1: within noise.
+    std::optional<Interval> speedupInterval;
     // Serialized size (torch::jit::Module::save to memory); for frozen, of the frozen module
     // before optimize_for_inference, whose MKLDNN weight constants Module::save leaves out.
     std::int64_t modelBytes = 0;

@@ -11,6 +11,8 @@
 #include "core/util/format.h"
 
 #include <atomic>
+#include <chrono>
+#include <deque>
 #include <sstream>
 
 #include <unistd.h>
@@ -105,6 +107,39 @@ std::string pruningVerdict(const VariantResult &row, const VariantResult &baseli
     return {};
 }
 
+// A variant that ran, for the timed runs: its row, model and inputs as it takes them.
+struct Contender {
+    std::size_t row = 0;
+    VariantModel *model = nullptr;
+    std::vector<c10::IValue> inputs;
+};
+
+// The timed runs of every contender, taking turns run by run (round r starts at contender r mod
+// n), so that whatever drifts on the machine meanwhile (clocks, a neighbour's load, the caches)
+// falls on every variant alike, as a fair A/B does. Per contender, its samples in ms; nothing
+// when stopped. Throws what libtorch throws.
+std::optional<std::vector<std::vector<double>>> timeInTurns(std::vector<Contender> &contenders, int iterations,
+                                                            const StopToken &stop, const std::function<void()> &tick)
+{
+    const auto n = contenders.size();
+    std::vector<std::vector<double>> samples(n);
+    for (int r = 0; r < iterations; ++r) {
+        for (std::size_t j = 0; j < n; ++j) {
+            if (stop.stopRequested())
+                return std::nullopt;
+            const auto k = (std::size_t(r) + j) % n;
+            auto &contender = contenders[k];
+            ThreadCountScope threads(contender.model->threads);
+            const auto start = std::chrono::steady_clock::now();
+            contender.model->forward(contender.inputs);
+            samples[k].push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            tick();
+        }
+    }
+    return samples;
+}
+
 } // namespace
 
 Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options,
@@ -159,8 +194,11 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         return Error{path.string() + ": cannot make inputs " + formatInputSpecs(report.inputs) + ": " + cleanTorchMessage(error.what())};
     }
     c10::IValue reference;
-    VariantCost baseCost;
     std::vector<std::int64_t> basePredictions;
+    // Each variant that runs, kept for the timed runs, which take turns (see timeInTurns).
+    std::deque<VariantModel> models; // built variants (a deque: references stay valid)
+    std::vector<Contender> contenders;
+    std::vector<VariantCost> costs;
     for (const auto &variant : variants) {
         if (stop.stopRequested())
             return cancelled();
@@ -177,18 +215,18 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             const auto &message = built.error().message;
             row.error = message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
         } else {
-            auto &model = built.value();
+            auto &model = models.emplace_back(std::move(built).value());
             row.note = model.note;
             try {
                 const auto adapted = model.adapt(inputs);
                 const auto output = model.forward(adapted); // the cold run, also the one checked
                 tick();
-                auto runs = timeForwards(model, adapted, warmup, iterations, stop, tick, &energy);
+                // The warm-up; with energy counters, a run of its own timed forwards for them (the
+                // latency comes from the runs in turns below).
+                auto runs =
+                    timeForwards(model, adapted, warmup, energy.available ? iterations : 0, stop, tick, &energy);
                 if (!runs)
                     return cancelled();
-                row.latency = latencyStats(std::move(runs->samplesMs));
-                row.throughputPerSecond =
-                    row.latency.mean > 0 ? double(batchSizeOf(report.inputs)) * 1000.0 / row.latency.mean : 0;
                 if (const auto perInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs))) {
                     row.energyMjPerInference = perInference->aboveIdleMj;
                     row.machineEnergyMjPerInference = perInference->machineMj;
@@ -197,6 +235,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
                 if (!runs->energyError.empty() && report.energyUnavailable.empty())
                     report.energyUnavailable = runs->energyError;
                 cost = measureCost(model, adapted);
+                contenders.push_back({report.rows.size(), &model, adapted});
                 row.modelBytes = cost.modelBytes;
                 row.compressedBytes = cost.compressedBytes;
                 row.params = cost.params;
@@ -240,20 +279,42 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
         }
         if (row.accuracy && (baseline || report.rows.front().accuracy))
             row.accuracyChange = (*row.accuracy - *(baseline ? row.accuracy : report.rows.front().accuracy)) * 100.0;
-        if (row.ok() && !report.rows.empty() && report.rows.front().latency.mean > 0 && row.latency.mean > 0)
-            row.speedup = report.rows.front().latency.mean / row.latency.mean;
-        else if (row.ok() && baseline)
-            row.speedup = 1;
-        if (baseline)
-            baseCost = cost;
-        else if (row.ok())
-            if (const auto verdict = pruningVerdict(row, report.rows.front(), cost, baseCost); !verdict.empty())
+        if (!row.ok() && !contenders.empty() && contenders.back().row == report.rows.size())
+            contenders.pop_back(); // failed after its build: no timed runs
+        report.rows.push_back(std::move(row));
+        costs.push_back(cost);
+        done = std::uint64_t(report.rows.size()) * perVariant - std::uint64_t(iterations);
+        progress.report(done, total);
+    }
+    std::optional<std::vector<std::vector<double>>> samples;
+    try {
+        samples = timeInTurns(contenders, iterations, stop, tick);
+    } catch (const c10::Error &error) {
+        return Error{path.string() + ": a timed run failed: " + cleanTorchMessage(error.what_without_backtrace())};
+    } catch (const std::exception &error) {
+        return Error{path.string() + ": a timed run failed: " + cleanTorchMessage(error.what())};
+    }
+    if (!samples)
+        return cancelled();
+    const auto batch = double(batchSizeOf(report.inputs));
+    for (std::size_t k = 0; k < contenders.size(); ++k) {
+        auto &row = report.rows[contenders[k].row];
+        row.latency = latencyStats((*samples)[k]);
+        row.throughputPerSecond = row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
+    }
+    const auto &base = report.rows.front();
+    for (std::size_t r = 0; r < report.rows.size(); ++r) {
+        auto &row = report.rows[r];
+        if (row.ok() && base.latency.mean > 0 && row.latency.mean > 0) {
+            row.speedup = base.latency.mean / row.latency.mean;
+            row.speedupInterval =
+                r == 0 ? std::optional(Interval{1, 1}) : ratioInterval(base.latency.sample(), row.latency.sample());
+        }
+        if (r > 0 && row.ok())
+            if (const auto verdict = pruningVerdict(row, base, costs[r], costs.front()); !verdict.empty())
                 row.note += "; " + verdict;
         if (onRow)
             onRow(row);
-        report.rows.push_back(std::move(row));
-        done = std::uint64_t(report.rows.size()) * perVariant;
-        progress.report(done, total);
     }
     progress.finish();
     return report;

@@ -522,9 +522,22 @@ class ModuleFrames:
         self.handles = []
 
 
+# A dtype as torch.profiler's "Input type" writes it (the C++ type's name), so that both engines
+# and traces name precisions alike.
+TRACE_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                     "int8": "signed char", "uint8": "unsigned char", "int16": "short int", "int32": "int",
+                     "int64": "long int", "bool": "bool", "float8_e4m3fn": "c10::Float8_e4m3fn",
+                     "float8_e5m2": "c10::Float8_e5m2", "qint8": "c10::qint8", "quint8": "c10::quint8"}
+
+
+def trace_dtype_name(dtype):
+    name = str(dtype).replace("torch.", "")
+    return TRACE_DTYPE_NAMES.get(name, name)
+
+
 def describe_arg(torch, value):
     if isinstance(value, torch.Tensor):
-        return {"k": "t", "s": list(value.shape), "e": value.element_size()}
+        return {"k": "t", "s": list(value.shape), "e": value.element_size(), "d": trace_dtype_name(value.dtype)}
     if isinstance(value, bool):
         return {"k": "b", "v": int(value)}
     if isinstance(value, int):
@@ -715,13 +728,32 @@ def profile_runs(runner, task, iterations, warmup, note):
         frames.remove()
     trace = task.get("trace") or None
     events = exported_events(torch, prof, trace)
-    ops, memory = profiled_ops(events)
+    ops, memory = profiled_ops(events, runner.cuda)
     return {"ops": ops, "memory": memory, "iterations": iterations, "trace": trace or "", "device_peak": int(peak), "note": note}
 
 
-def profiled_ops(events):
+DEVICE_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
+LAUNCH_CATEGORIES = ("cuda_runtime", "cuda_driver")
+
+
+def device_time_by_correlation(events):
+    """The device time (ns) of the kernels, copies and sets each launch correlation id ran."""
+    device = {}
+    for event in events:
+        if not isinstance(event, dict) or event.get("ph") != "X" or event.get("cat") not in DEVICE_CATEGORIES:
+            continue
+        correlation = (event.get("args") or {}).get("correlation")
+        if isinstance(correlation, int):
+            device[correlation] = device.get(correlation, 0) + int(round(float(event.get("dur", 0)) * 1000))
+    return device
+
+
+def profiled_ops(events, on_device=False):
     """The trace's CPU operators and user ranges as the host's profile rows: module frames from
-    the enclosing pyrometer.module ranges, or TorchScript's Module Hierarchy."""
+    the enclosing pyrometer.module ranges, or TorchScript's Module Hierarchy. On CUDA each op
+    (on_device) carries the device time of what it launched itself ("device", ns): the kernels
+    whose runtime call (same correlation id) lies directly in it."""
+    device = device_time_by_correlation(events)
     spans = []
     memory = []
     for event in events:
@@ -737,7 +769,11 @@ def profiled_ops(events):
         if event.get("ph") != "X":
             continue
         category = str(event.get("cat", ""))
-        if category not in ("cpu_op", "user_annotation", "Operator", "operator", "cpu_instant_event") and category:
+        if category in LAUNCH_CATEGORIES:
+            correlation = (event.get("args") or {}).get("correlation")
+            if correlation not in device:
+                continue
+        elif category not in ("cpu_op", "user_annotation", "Operator", "operator", "cpu_instant_event") and category:
             continue
         start = int(round(float(event.get("ts", 0)) * 1000))
         duration = int(round(float(event.get("dur", 0)) * 1000))
@@ -750,13 +786,17 @@ def profiled_ops(events):
         stack = stacks.setdefault(tid, [])
         while stack and stack[-1][0] <= start:
             stack.pop()
+        args = event.get("args") or {}
+        if category in LAUNCH_CATEGORIES:
+            launcher = next((entry[2] for entry in reversed(stack) if entry[2] is not None), None)
+            if launcher is not None and "device" in launcher:
+                launcher["device"] += device[args["correlation"]]
+            continue
         module_ranges = [entry[1] for entry in stack if entry[1] is not None]
         if name.startswith("pyrometer.module:"):
-            stack.append((start + duration, name[len("pyrometer.module:"):].split("/")))
+            stack.append((start + duration, name[len("pyrometer.module:"):].split("/"), None))
             continue
         depth = len(stack)
-        stack.append((start + duration, None))
-        args = event.get("args") or {}
         if name.startswith("ProfilerStep#") or category == "user_annotation":
             scope = 7  # a user range
         elif "::" in name:
@@ -765,10 +805,14 @@ def profiled_ops(events):
             scope = 2  # a TorchScript method ("forward"): the ops inside it are what it ran
         frames = module_ranges[-1] if module_ranges else split_hierarchy(args.get("Module Hierarchy", ""))
         shapes = args.get("Input Dims") or []
-        ops.append({"name": name, "start": start, "dur": duration, "tid": tid, "scope": scope, "depth": depth,
-                    "seq": int(args.get("Sequence number", -1)) if str(args.get("Sequence number", "-1")).lstrip("-").isdigit() else -1,
-                    "shapes": [s if isinstance(s, list) and all(isinstance(d, int) for d in s) else [] for s in shapes],
-                    "types": [str(t) for t in (args.get("Input type") or [])], "frames": frames})
+        op = {"name": name, "start": start, "dur": duration, "tid": tid, "scope": scope, "depth": depth,
+              "seq": int(args.get("Sequence number", -1)) if str(args.get("Sequence number", "-1")).lstrip("-").isdigit() else -1,
+              "shapes": [s if isinstance(s, list) and all(isinstance(d, int) for d in s) else [] for s in shapes],
+              "types": [str(t) for t in (args.get("Input type") or [])], "frames": frames}
+        if on_device:
+            op["device"] = 0
+        stack.append((start + duration, None, op if scope != 7 else None))
+        ops.append(op)
     ops.sort(key=lambda o: (o["start"], -o["dur"]))
     memory.sort(key=lambda m: m["t"])
     return ops, memory
@@ -883,11 +927,33 @@ def count_parameters(module):
         return None
 
 
+def time_in_turns(runner, states, iterations):
+    """The timed runs of every variant (its runner state: forward, autocast, inputs), taking turns
+    run by run (round r starts at variant r mod n), so that whatever drifts on the machine falls on
+    every variant alike, as a fair A/B does. Per variant, its samples in ms."""
+    samples = [[] for _ in states]
+    total = iterations * len(states)
+    for r in range(iterations):
+        for j in range(len(states)):
+            k = (r + j) % len(states)
+            runner.forward, runner.autocast, runner.inputs = states[k]
+            ms, _ = runner.timed()
+            samples[k].append(ms)
+        STATUS.emit("progress", done=(r + 1) * len(states), total=total, text="timed runs in turns")
+    return samples
+
+
 def run_compare(runner, task):
+    """Each variant built, checked against the baseline's outputs and warmed up; then their timed
+    runs in turns; a row each, in order."""
     torch = runner.torch
     base_inputs = list(runner.inputs)
     variants = ["baseline"] + [v for v in task.get("variants", []) if v != "baseline"]
+    warmup = max(0, int(task.get("warmup", 10)))
+    iterations = max(1, int(task.get("iterations", 50)))
     baseline_out = None
+    rows = []
+    states = []  # of the rows that run: (row, (forward, autocast, inputs))
     for index, name in enumerate(variants):
         row = {"name": name, "error": "", "note": ""}
         try:
@@ -901,9 +967,10 @@ def run_compare(runner, task):
                                   + " (Inductor builds CPU kernels with g++, Python's headers and setuptools: on Debian, "
                                   "apt install g++ python3-dev python3-setuptools)")
                 raise
-            cold, samples = run_latency(runner, task, f"variant {name}")
-            row["samples_ms"] = samples
-            row["cold_ms"] = cold
+            row["cold_ms"], _ = runner.timed()
+            for _ in range(warmup):
+                runner.timed()
+            states.append((row, (runner.forward, runner.autocast, list(runner.inputs))))
             if name == "baseline":
                 baseline_out = out
             else:
@@ -917,8 +984,17 @@ def run_compare(runner, task):
             if name == "baseline":
                 raise
             row["error"] = f"{type(error).__name__}: {first_line(error)}"
+        if row["error"] and states and states[-1][0] is row:
+            states.pop()
+        rows.append(row)
+    try:
+        samples = time_in_turns(runner, [state for _, state in states], iterations)
+        for (row, _), timed in zip(states, samples):
+            row["samples_ms"] = timed
+    finally:
+        build_variant(torch, runner, "baseline", base_inputs)
+    for row in rows:
         STATUS.emit("variant", **row)
-    build_variant(torch, runner, "baseline", base_inputs)
 
 
 def rebatch(specs, batch):

@@ -239,6 +239,12 @@ private Q_SLOTS:
         const auto total = QJsonDocument::fromJson(run.out.toUtf8()).object().value("total").toObject();
         QCOMPARE(total.value("delta_us").toDouble(), 0.0);
         QCOMPARE(total.value("base_us").toDouble(), total.value("other_us").toDouble());
+        // Its steps repeat: the steady steps' ratio is 1, within noise.
+        const auto steps = QJsonDocument::fromJson(run.out.toUtf8()).object().value("steps").toObject();
+        QCOMPARE(steps.value("ratio").toDouble(), 1.0);
+        QVERIFY(steps.value("within_noise").toBool());
+        QVERIFY(steps.value("base_steps").toInt() >= 2);
+        QCOMPARE(steps.value("ratio_ci95").toArray().size(), 2);
         // The demo spends far more time than the small CNN recording: as "other" it is a
         // regression, and the gate fails.
         run = runCli({"diff", kAnalysisTrace, base, "--format", "json", "--fail-if-slower", "5"});
@@ -549,6 +555,29 @@ private Q_SLOTS:
         const auto refused = runCli({"compare", base, notProfile});
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains(notProfile) && refused.err.contains("layers") && refused.err.count('\n') == 1, qPrintable(refused.err));
+
+        // With the timed runs saved, they judge with their noise: 64 ± 25 ms against 83 ± 25 ms
+        // over 10 runs each is 30% slower yet within noise (95% CI of the ratio 0.93 to 1.80),
+        // not a failure; the same means over 200 runs of ±2 ms are beyond it.
+        const auto timed = [&](const QString &name, double mean, double std, int runs) {
+            QFile file(dir.filePath(name));
+            file.open(QIODevice::WriteOnly);
+            file.write(QStringLiteral(R"({"model": "m.pt", "iterations": %3, "latency_ms": {"mean": %1, "std": %2},
+                "layers": [{"module": "", "type": "Net", "depth": 0, "total_ms": %1, "self_ms": 0}]})")
+                           .arg(mean)
+                           .arg(std)
+                           .arg(runs)
+                           .toUtf8());
+            return file.fileName();
+        };
+        const auto noisy =
+            runCli({"compare", timed("a.json", 64, 25, 10), timed("b.json", 83, 25, 10), "--fail-if-slower", "20"});
+        QCOMPARE(noisy.exitCode, 0);
+        QVERIFY2(noisy.err.contains("29.69% slower") && noisy.err.contains("within noise"), qPrintable(noisy.err));
+        const auto clear =
+            runCli({"compare", timed("c.json", 64, 2, 200), timed("d.json", 83, 2, 200), "--fail-if-slower", "20"});
+        QCOMPARE(clear.exitCode, 1);
+        QVERIFY2(clear.err.contains("29.69% slower") && !clear.err.contains("within noise"), qPrintable(clear.err));
     }
 
     void sweepAndCompareRefuseBadInput()

@@ -72,6 +72,15 @@ QVariant optionalValue(const std::optional<double> &value)
     return value ? QVariant(*value) : QVariant();
 }
 
+QString speedupCell(const torch::VariantResult &v)
+{
+    QString text = QString::number(v.speedup, 'f', 2) + QStringLiteral("×");
+    if (v.variant.kind == torch::VariantKind::Baseline || !v.speedupInterval)
+        return text;
+    text += QStringLiteral(" (%1–%2)").arg(v.speedupInterval->low, 0, 'f', 2).arg(v.speedupInterval->high, 0, 'f', 2);
+    return withinNoise(v.speedupInterval) ? text + QObject::tr(" within noise") : text;
+}
+
 std::vector<VariantsModel::Column> variantColumns()
 {
     using V = torch::VariantResult;
@@ -89,9 +98,11 @@ std::vector<VariantsModel::Column> variantColumns()
          measured([](const V &v) { return QVariant(QString::number(v.latency.p90, 'f', 3)); }),
          measured([](const V &v) { return QVariant(v.latency.p90); }), true,
          QObject::tr("90th percentile of the timed runs' wall times, without the profiler")},
-        {QObject::tr("Speedup"),
-         measured([](const V &v) { return QVariant(QString::number(v.speedup, 'f', 2) + QStringLiteral("×")); }),
-         [](const V &v) { return v.speedup; }, true, QObject::tr("Baseline latency / this variant's")},
+        {QObject::tr("Speedup (95% CI)"), measured([](const V &v) { return QVariant(speedupCell(v)); }),
+         [](const V &v) { return v.speedup; }, true,
+         QObject::tr(
+             "Baseline latency / this variant's, with its 95% confidence interval from both variants' timed runs "
+             "(taken in turns); \"within noise\" when the interval holds 1×: more runs would tell")},
         {QObject::tr("mJ/inference"), measured([](const V &v) { return QVariant(energyText(v.energyMjPerInference)); }),
          [](const V &v) { return optionalValue(v.energyMjPerInference); }, true,
          QObject::tr("Energy per inference (one sample of the batch) over the timed runs, above the machine's idle "

@@ -32,6 +32,8 @@ inline constexpr int kAgreementColumn = 13;
 // An energy figure to a number of decimals, or "unavailable" (the reason is said once,
 // beside the table); its value for sorting and export, null when there is none.
 QString energyText(const std::optional<double> &value, int decimals = 3);
+// "1.42× (1.31–1.55)", "1.02× (0.97–1.08) within noise"; the baseline's 1.00× alone.
+QString speedupCell(const torch::VariantResult &v);
 QVariant optionalValue(const std::optional<double> &value);
 // What the energy figures are: "Energy per inference above the machine's idle draw (12.3 W, ...),
 // from the RAPL counters (package and DRAM)." (the first idle draw measured), or why unavailable.

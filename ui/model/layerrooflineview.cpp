@@ -19,7 +19,6 @@
 
 #include <set>
 
-
 namespace pyrometer::ui {
 
 using tables::ColumnKind;
@@ -166,14 +165,16 @@ void LayerRooflineView::show(std::shared_ptr<const engine::LayerRooflines> resul
         roofs.push_back({r.device->measured ? tr("FP32 GEMM (measured)") : tr("FP32"), r.device->vectorFlops, r.device->bandwidth});
         // Data a layer reuses from the cache is not bound by main memory's bandwidth.
         if (r.device->cacheBandwidth > 0)
-            roofs.push_back({tr("%1 (measured)").arg(qs(r.device->cacheName)), r.device->vectorFlops, r.device->cacheBandwidth});
+            roofs.push_back(
+                {tr("%1 (measured)").arg(qs(r.device->cacheName)), r.device->vectorFlops, r.device->cacheBandwidth});
         // The matrix roofs of the dtypes the layers ran in (BF16 and FP16 apart).
         std::set<analysis::Precision> precisions;
         for (const auto &batch : r.batches)
             for (const auto &row : batch.roofline.rows)
-                if (row.roof && row.roof->peakFlops > r.device->vectorFlops && precisions.insert(row.roof->precision).second)
-                    roofs.push_back({qs(analysis::precisionName(row.roof->precision)) + tr(" matrix"), row.roof->peakFlops,
-                                     row.roof->bandwidth});
+                if (row.roof && row.roof->peakFlops > r.device->vectorFlops &&
+                    precisions.insert(row.roof->precision).second)
+                    roofs.push_back({qs(analysis::precisionName(row.roof->precision)) + tr(" matrix"),
+                                     row.roof->peakFlops, row.roof->bandwidth});
     }
     // The heaviest layers across the batches, one series each; at each batch the share of its time.
     const auto heavy = engine::heaviestLayers(r.batches, kTrajectories);
@@ -184,12 +185,13 @@ void LayerRooflineView::show(std::shared_ptr<const engine::LayerRooflines> resul
                 if (row.name != heavy[series] || row.intensity <= 0 || row.achievedFlops <= 0)
                     continue;
                 const double share = roofline.totalNs > 0 ? double(row.timeNs) / double(roofline.totalNs) : 0;
-                const QString roofText = row.roof ? (row.cacheRoof ? tr("%1% of the cache's roof at this intensity (faster than "
-                                                                        "main memory: its data stayed in the cache); %2-bound")
-                                                                   : tr("%1% of the roof at this intensity; %2-bound"))
-                                                        .arg(row.percentOfRoof, 0, 'f', 1)
-                                                        .arg(qs(analysis::boundName(row.bound)))
-                                                  : tr("the roof is unknown");
+                const QString roofText =
+                    row.roof ? (row.cacheRoof ? tr("%1% of the cache's roof at this intensity (faster than "
+                                                   "main memory: its data stayed in the cache); %2-bound")
+                                              : tr("%1% of the roof at this intensity; %2-bound"))
+                                   .arg(row.percentOfRoof, 0, 'f', 1)
+                                   .arg(qs(analysis::boundName(row.bound)))
+                             : tr("the roof is unknown");
                 points.push_back({QStringLiteral("%1 (batch %2)").arg(qs(row.name)).arg(batch), row.intensity, row.achievedFlops,
                                   share, row.bound,
                                   tr("%1, %2 ms (%3% of the forward)<br>%4 GFLOP, %5 MB: %6 FLOP/byte<br>%7 GFLOP/s<br>%8")

@@ -52,15 +52,17 @@ const analysis::RooflineRow *LayerTreeModel::roofline(const QModelIndex &index) 
     return &m_roofline[std::size_t(row - m_rows.data())];
 }
 
-void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &rootName, std::optional<analysis::DeviceRoof> roof)
+void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &rootName,
+                             std::optional<analysis::DeviceRoof> roof, bool deviceTimes)
 {
     beginResetModel();
     m_rows = std::move(rows);
     m_rootName = rootName;
     m_roof = std::move(roof);
+    m_deviceTimes = deviceTimes;
     m_roofline.clear();
     for (const auto &row : m_rows)
-        m_roofline.push_back(torch::layerRooflineRow(row, m_roof));
+        m_roofline.push_back(torch::layerRooflineRow(row, m_roof, m_deviceTimes));
     m_nodes.assign(m_rows.size(), Node{});
     m_topLevel.clear();
     // Rows come depth-first with their depth: keep the chain of open ancestors.
@@ -171,6 +173,7 @@ QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
         case CallsColumn: return row->calls;
         case SelfMsColumn: return row->selfMs;
         case TotalMsColumn: return row->totalMs;
+        case DeviceMsColumn: return m_deviceTimes ? QVariant(row->deviceMs) : QVariant(-1.0);
         case PercentColumn: return row->percent;
         case ParamsColumn: return qulonglong(row->params);
         case MacsColumn: return row->macs;
@@ -207,6 +210,7 @@ QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
         case CallsColumn: return row->calls;
         case SelfMsColumn: return fixed(row->selfMs, 3);
         case TotalMsColumn: return fixed(row->totalMs, 3);
+        case DeviceMsColumn: return m_deviceTimes ? fixed(row->deviceMs, 3) : QString();
         case PercentColumn: return fixed(row->percent, 1);
         case ParamsColumn: return row->params ? QLocale().toString(qulonglong(row->params)) : QString();
         case MacsColumn: return scaled(row->macs);
@@ -244,16 +248,21 @@ QVariant LayerTreeModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     if (role == Qt::DisplayRole) {
         static const char *const kTitles[ColumnCount] = {
-            QT_TR_NOOP("Module"), QT_TR_NOOP("Type"),    QT_TR_NOOP("Calls"),   QT_TR_NOOP("Self ms"),
-            QT_TR_NOOP("Total ms"), QT_TR_NOOP("%"), QT_TR_NOOP("Params"), QT_TR_NOOP("MACs"),
-            QT_TR_NOOP("GFLOP/s"), QT_TR_NOOP("MB moved"), QT_TR_NOOP("FLOP/byte"), QT_TR_NOOP("% of roof"),
-            QT_TR_NOOP("Bound"), QT_TR_NOOP("Memory"),  QT_TR_NOOP("Output shapes")};
+            QT_TR_NOOP("Module"),    QT_TR_NOOP("Type"),      QT_TR_NOOP("Calls"),    QT_TR_NOOP("Self ms"),
+            QT_TR_NOOP("Total ms"),  QT_TR_NOOP("Device ms"), QT_TR_NOOP("%"),        QT_TR_NOOP("Params"),
+            QT_TR_NOOP("MACs"),      QT_TR_NOOP("GFLOP/s"),   QT_TR_NOOP("MB moved"), QT_TR_NOOP("FLOP/byte"),
+            QT_TR_NOOP("% of roof"), QT_TR_NOOP("Bound"),     QT_TR_NOOP("Memory"),   QT_TR_NOOP("Output shapes")};
         return tr(kTitles[section]);
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case SelfMsColumn: return tr("Mean time per profiled run in the module's own ops, not in its submodules");
-        case TotalMsColumn: return tr("Mean time per profiled run, submodules included");
+        case TotalMsColumn:
+            return tr("Mean time per profiled run, submodules included (on CUDA: the CPU's time running its ops, "
+                      "launches included)");
+        case DeviceMsColumn:
+            return tr("Mean device time per profiled run of the kernels, copies and sets the module's ops launched, "
+                      "submodules included: what the GPU spent on it, and what the roofline places");
         case PercentColumn: return tr("Total time as a share of the forward pass");
         case MemoryColumn: return tr("CPU memory allocated during the module's ops, submodules included");
         case MacsColumn: return tr("Multiply-accumulates of one run, submodules included");

@@ -21,6 +21,7 @@ public:
         CallsColumn,
         SelfMsColumn,
         TotalMsColumn,
+        DeviceMsColumn, // the kernels its ops launched, submodules included (a profile with device times)
         PercentColumn,
         ParamsColumn,
         MacsColumn,
@@ -45,8 +46,10 @@ public:
 
     // rootName names the model's own row (its qualified name is "").
     // roof: what the leaf layers are placed under in the roofline columns (nothing: unknown).
+    // deviceTimes: the rows' deviceMs were measured (CUDA); the roofline places them.
     void setRows(std::vector<torch::LayerRow> rows, const QString &rootName,
-                 std::optional<analysis::DeviceRoof> roof = std::nullopt);
+                 std::optional<analysis::DeviceRoof> roof = std::nullopt, bool deviceTimes = false);
+    bool deviceTimes() const { return m_deviceTimes; }
     const std::optional<analysis::DeviceRoof> &roof() const { return m_roof; }
     // A leaf layer's place under the roof; nullptr for a block (its time mixes ops of different
     // roofs) or an invalid index.
@@ -78,6 +81,7 @@ private:
     std::vector<analysis::RooflineRow> m_roofline; // parallel to m_rows
     std::vector<int> m_topLevel;
     QString m_rootName;
+    bool m_deviceTimes = false;
 };
 
 // "[8x16x64x64], [8x10]"

@@ -9,7 +9,8 @@ using nlohmann::json;
 
 json statsToJson(const torch::LatencyStats &s)
 {
-    return {{"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
+    return {{"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"p50", s.p50},
+            {"p90", s.p90},   {"p99", s.p99}, {"max", s.max}, {"n", s.n}};
 }
 
 torch::LatencyStats statsFromJson(const json &j)
@@ -22,6 +23,7 @@ torch::LatencyStats statsFromJson(const json &j)
     s.p90 = j.at("p90").get<double>();
     s.p99 = j.at("p99").get<double>();
     s.max = j.at("max").get<double>();
+    s.n = j.value("n", std::size_t(0)); // sessions before the count was kept: no interval
     return s;
 }
 
@@ -64,7 +66,10 @@ json layerToJson(const torch::LayerRow &row)
             {"allocated_bytes", row.allocatedBytes},
             {"self_allocated_bytes", row.selfAllocatedBytes},
             {"bytes", row.bytes},
-            {"element_bytes", row.elementBytes}};
+            {"element_bytes", row.elementBytes},
+            {"dtype", row.dtype},
+            {"self_device_ms", row.selfDeviceMs},
+            {"device_ms", row.deviceMs}};
 }
 
 torch::LayerRow layerFromJson(const json &j)
@@ -88,6 +93,10 @@ torch::LayerRow layerFromJson(const json &j)
     // Sessions written before the roofline columns: bytes unknown.
     row.bytes = j.value("bytes", -1.0);
     row.elementBytes = j.value("element_bytes", 0);
+    // Sessions written before dtypes and device times: none.
+    row.dtype = j.value("dtype", std::string());
+    row.selfDeviceMs = j.value("self_device_ms", 0.0);
+    row.deviceMs = j.value("device_ms", 0.0);
     return row;
 }
 
@@ -97,7 +106,8 @@ json roofToJson(const std::optional<analysis::DeviceRoof> &roof)
         return nullptr;
     return {{"name", roof->name},           {"bandwidth", roof->bandwidth}, {"vector_flops", roof->vectorFlops},
             {"matrix_flops", roof->matrixFlops}, {"source", roof->source}, {"nvidia", roof->nvidia},
-            {"measured", roof->measured}};
+            {"measured", roof->measured},       {"cache_bandwidth", roof->cacheBandwidth},
+            {"cache_name", roof->cacheName}};
 }
 
 std::optional<analysis::DeviceRoof> roofFromJson(const json &j)
@@ -112,6 +122,8 @@ std::optional<analysis::DeviceRoof> roofFromJson(const json &j)
     roof.source = j.at("source").get<std::string>();
     roof.nvidia = j.at("nvidia").get<bool>();
     roof.measured = j.at("measured").get<bool>();
+    roof.cacheBandwidth = j.value("cache_bandwidth", 0.0);
+    roof.cacheName = j.value("cache_name", std::string());
     return roof;
 }
 
@@ -214,6 +226,8 @@ json profileRunToJson(const ProfileRun &run)
               {"mode", modeName(p.mode)},
               {"iterations", p.iterations},
               {"forward_ms", p.forwardMs},
+              {"device_times", p.deviceTimes},
+              {"device_forward_ms", p.deviceForwardMs},
               {"peak_memory_bytes", p.peakMemoryBytes},
               {"total_macs", p.totalMacs},
               {"total_flops", p.totalFlops},
@@ -245,6 +259,8 @@ std::optional<ProfileRun> profileRunFromJson(const json &json)
         run.profile.mode = modeFromJson(p.at("mode"));
         run.profile.iterations = p.at("iterations").get<int>();
         run.profile.forwardMs = p.at("forward_ms").get<double>();
+        run.profile.deviceTimes = p.value("device_times", false);
+        run.profile.deviceForwardMs = p.value("device_forward_ms", 0.0);
         run.profile.peakMemoryBytes = p.at("peak_memory_bytes").get<std::int64_t>();
         run.profile.totalMacs = p.at("total_macs").get<double>();
         run.profile.totalFlops = p.at("total_flops").get<double>();

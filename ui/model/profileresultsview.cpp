@@ -144,11 +144,16 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
     m_headline->setText(
         tr("<b>%1</b> on <code>%2</code>, %3, threads: %4; %5 warm-up and %6 timed runs; %7 profiled runs, "
            "forward %8, peak memory %9, %10 GMACs")
-            .arg(modelName.toHtmlEscaped(), QString::fromStdString(torch::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
-                 latency.mode == torch::RunMode::Train ? tr("train step") : tr("inference"), QString::number(latency.threads),
-                 QString::number(latency.warmup), QString::number(latency.iterations), QString::number(profile.iterations),
-                 ms(profile.forwardMs),
-                 memoryRecorded ? QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes))))
+            .arg(modelName.toHtmlEscaped(),
+                 QString::fromStdString(torch::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
+                 latency.mode == torch::RunMode::Train ? tr("train step") : tr("inference"),
+                 QString::number(latency.threads), QString::number(latency.warmup), QString::number(latency.iterations),
+                 QString::number(profile.iterations),
+                 profile.deviceTimes
+                     ? tr("%1 synchronized (%2 of device work)").arg(ms(profile.forwardMs), ms(profile.deviceForwardMs))
+                     : ms(profile.forwardMs),
+                 memoryRecorded ? QString::fromStdString(
+                                      formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes))))
                                 : tr("not recorded"))
             .arg(locale.toString(profile.totalMacs / 1e9, 'f', 3)) +
         engineLine);
@@ -163,7 +168,8 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
     set(Stat::Throughput, tr("%1 items/s").arg(locale.toString(latency.throughputPerSecond, 'f', 1)));
     m_histogram->setSamples(latency.samplesMs, latency.warm.mean, latency.warm.p99);
 
-    m_model->setRows(profile.rows, modelName, m_run->roof);
+    m_model->setRows(profile.rows, modelName, m_run->roof, profile.deviceTimes);
+    m_view->setColumnHidden(LayerTreeModel::DeviceMsColumn, !profile.deviceTimes);
     m_view->expandAll();
     for (int column = 0; column < LayerTreeModel::ColumnCount - 1; ++column)
         m_view->resizeColumnToContents(column);

@@ -54,6 +54,18 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
          [](const P &p) { return p.latency.p90; },
          true,
          {}},
+        {QObject::tr("95% CI (ms)"),
+         [](const P &p) {
+             const auto ci = meanInterval(p.latency.sample());
+             return ci ? QStringLiteral("%1–%2").arg(ci->low, 0, 'f', 3).arg(ci->high, 0, 'f', 3) : QString();
+         },
+         [](const P &p) {
+             const auto ci = meanInterval(p.latency.sample());
+             return ci ? QVariant(ci->high - ci->low) : QVariant();
+         },
+         true,
+         QObject::tr("The 95% confidence interval of the mean latency from the point's timed runs: points whose "
+                     "intervals overlap cannot be told apart")},
         {QObject::tr("Samples/s"),
          [](const P &p) { return QString::number(p.throughputPerSecond, 'f', 1); },
          [](const P &p) { return p.throughputPerSecond; },
@@ -68,11 +80,17 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
          [](const P &p) { return optionalValue(torch::inferencesPerJoule(p.energyMjPerInference)); },
          true,
          {}},
-        {QObject::tr("Peak memory"), [](const P &p) { return bytesText(p.peakMemoryBytes); },
+        {QObject::tr("Peak memory"),
+         [](const P &p) { return p.memoryMeasured() ? bytesText(p.peakMemoryBytes) : QObject::tr("not measured"); },
          [](const P &p) { return qint64(p.peakMemoryBytes); }, true,
-         QObject::tr("Weights (serialized size), inputs and the CPU allocator's highest use during the runs")},
+         QObject::tr("Weights (serialized size), inputs and the CPU allocator's highest use during the runs; on CUDA "
+                     "torch's max_memory_allocated; not measured by the Python engine on the CPU")},
         {QObject::tr("Fits budget"),
-         [](const P &p) { return p.fitsBudget ? QObject::tr("yes") : QObject::tr("no"); },
+         [](const P &p) {
+             return !p.memoryMeasured() ? QObject::tr("not measured")
+                    : p.fitsBudget      ? QObject::tr("yes")
+                                        : QObject::tr("no");
+         },
          {},
          false,
          {}},
@@ -80,7 +98,7 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
 }
 
 // The mJ/inference column of sweepPointColumns().
-constexpr int kSweepEnergyColumn = 5;
+constexpr int kSweepEnergyColumn = 6;
 
 SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     : QWidget(parent), m_jobs(jobs), m_inputs(inputs), m_batches(new QLineEdit(this)), m_variants(new QLineEdit(this)),
@@ -283,8 +301,14 @@ void SweepView::showReport(const torch::SweepReport &report)
             line += QStringLiteral("; ") + QString::fromStdString(summary.note).toHtmlEscaped();
         lines << line;
     }
-    lines << tr("<small>Peak memory: weights (serialized size) + inputs + the CPU allocator's peak during the runs (%1)</small>")
-                 .arg(QString::fromStdString(report.memorySource));
+    lines << (report.memorySource == "cpu-allocator" ? tr("<small>Peak memory: weights (serialized size) + inputs + "
+                                                          "the CPU allocator's peak during the runs "
+                                                          "(cpu-allocator)</small>")
+              : report.memorySource == "cuda-allocator"
+                  ? tr("<small>Peak memory: torch.cuda.max_memory_allocated over the runs (cuda-allocator)</small>")
+                  : tr("<small>Peak memory: not measured (the Python engine measures it on CUDA only; the embedded "
+                       "engine "
+                       "measures a TorchScript model's on the CPU)</small>"));
     std::optional<double> idleWatts;
     for (const auto &point : report.points)
         if (!idleWatts)

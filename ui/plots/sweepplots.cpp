@@ -103,6 +103,7 @@ void SweepPlots::clear()
         plot->replot();
     }
     m_budget = 0;
+    m_memoryUnmeasured = false;
 }
 
 QColor SweepPlots::colorOf(int variantIndex) const
@@ -131,8 +132,13 @@ void SweepPlots::addPoint(const torch::SweepPoint &point)
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colorOf(index), Qt::white, 7));
         }
     }
-    for (int chart = 0; chart < ChartCount; ++chart)
+    for (int chart = 0; chart < ChartCount; ++chart) {
+        if (chart == Memory && !point.memoryMeasured()) {
+            m_memoryUnmeasured = true; // no point drawn at 0 as if measured
+            continue;
+        }
         graph(Chart(chart), name)->addData(double(point.batch), chartValue(Chart(chart), point));
+    }
     rescale();
 }
 
@@ -210,6 +216,14 @@ void SweepPlots::rescale()
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setText(tr("budget %1").arg(QString::fromStdString(formatBytes(std::uint64_t(m_budget)))));
         label->setColor(QColor(0xc0, 0x39, 0x2b));
+    }
+    if (m_memoryUnmeasured) {
+        auto *label = new QCPItemText(memory);
+        label->position->setType(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.5, 0.5);
+        label->setPositionAlignment(Qt::AlignCenter);
+        label->setText(tr("not measured:\nthe Python engine reads\npeak memory on CUDA only"));
+        label->setColor(memory->xAxis->labelColor());
     }
     for (auto *plot : m_plots)
         plot->replot();

@@ -25,7 +25,10 @@ public:
     explicit SweepPlots(QWidget *parent = nullptr);
 
     void clear();
+    // A point without a measured peak (SweepPoint::memoryMeasured) is left off the memory chart,
+    // which says it was not measured.
     void addPoint(const torch::SweepPoint &point);
+    bool memoryUnmeasured() const { return m_memoryUnmeasured; }
     void setBudget(std::int64_t bytes); // 0: none
     void setSummaries(const std::vector<torch::SweepSummary> &summaries);
 
@@ -49,6 +52,7 @@ private:
     std::array<QCustomPlot *, ChartCount> m_plots{};
     std::map<QString, int> m_variants; // name -> index (color, graph order)
     std::int64_t m_budget = 0;
+    bool m_memoryUnmeasured = false; // points without a peak: the memory chart says so
 };
 
 // The fill colour of the n-th variant: distinct hues, readable on white.

@@ -9,10 +9,36 @@
 #endif
 
 #include <QObject>
+#include <QTemporaryDir>
+
+#include <fstream>
 
 using namespace pyrometer;
 using namespace pyrometer::analysis;
 using namespace pyrometer::analysis::testing;
+
+namespace {
+
+// A CPU trace of ProfilerSteps one after another, lasting the given µs.
+Loaded stepsTrace(const QTemporaryDir &dir, const std::string &name, const std::vector<int> &stepsUs)
+{
+    std::string text = R"({"traceEvents": [)";
+    int at = 0;
+    for (std::size_t k = 0; k < stepsUs.size(); ++k) {
+        text += (k ? "," : "") + std::string(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)") +
+                std::to_string(k) + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(at) + R"(, "dur": )" +
+                std::to_string(stepsUs[k]) + "}";
+        at += stepsUs[k];
+    }
+    const auto path = std::filesystem::path(dir.path().toStdString()) / name;
+    std::ofstream(path) << text << "]}";
+    auto trace = trace::loadTrace(path);
+    if (!trace.ok())
+        return {};
+    return {trace.value(), buildTraceIndex(*trace.value())};
+}
+
+} // namespace
 
 class TestDiff : public QObject {
     Q_OBJECT
@@ -89,6 +115,34 @@ private slots:
         QCOMPARE(diff.total.baseNs, std::int64_t(230'000));
         QCOMPARE(diff.total.otherNs, std::int64_t(185'000));
         QVERIFY(std::abs(diff.total.deltaPercent() - (-45.0 / 230.0 * 100.0)) < 1e-12);
+    }
+
+    // Steps that repeat tell a difference from their noise: 10.0 ± 0.32 ms against 10.1 ± 0.32 ms
+    // over five steps each is a ratio of 1.01 whose 95% interval (0.965 to 1.057) holds 1; 13.0 ms
+    // steps are beyond it.
+    void stepsWithTheirNoise()
+    {
+        QTemporaryDir dir;
+        const auto base = stepsTrace(dir, "base.json", {10000, 10400, 9600, 10200, 9800});
+        const auto same = stepsTrace(dir, "same.json", {10100, 10500, 9700, 10300, 9900});
+        const auto slower = stepsTrace(dir, "slower.json", {13000, 13200, 12800, 13100, 12900});
+        QVERIFY(base.index && same.index && slower.index);
+        const auto close = diffTraces(*base.index, *same.index);
+        QVERIFY(close.steps);
+        QCOMPARE(close.steps->base.n, std::size_t(5));
+        QCOMPARE(close.steps->base.mean, 10.0);
+        QVERIFY(std::abs(close.steps->base.std - std::sqrt(0.1)) < 1e-12);
+        QVERIFY(std::abs(close.steps->ratioOfMeans() - 1.01) < 1e-12);
+        QVERIFY(close.steps->ratio);
+        QVERIFY(std::abs(close.steps->ratio->low - 0.965) < 1e-3 && std::abs(close.steps->ratio->high - 1.057) < 1e-3);
+        QVERIFY(withinNoise(close.steps->ratio));
+        const auto far = diffTraces(*base.index, *slower.index);
+        QVERIFY(far.steps && far.steps->ratio && far.steps->ratio->low > 1.2);
+        QVERIFY(!withinNoise(far.steps->ratio));
+        // A trace without steps (the hand-built pair's) has nothing to say.
+        const auto none = trace::loadTrace(std::filesystem::path(PYROMETER_FIXTURES_DIR) / "traces" / "diff_base.json");
+        QVERIFY(none.ok());
+        QVERIFY(!diffTraces(*buildTraceIndex(*none.value()), *base.index).steps);
     }
 
     // Two different runs: totals are the ops self time plus kernel time; ops on one side only are marked.

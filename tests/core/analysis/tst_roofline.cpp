@@ -80,10 +80,10 @@ private:
             const int correlation = ++m_correlation;
             m_events.push_back(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )"
                                + std::to_string(at) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(correlation) + "}}");
-            m_events.push_back(R"({"ph": "X", "cat": "kernel", "name": "kernel_)" + std::to_string(correlation)
-                               + R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(m_gpuClock) + R"(, "dur": )"
-                               + std::to_string(kernelUs) + R"(, "args": {"correlation": )" + std::to_string(correlation)
-                               + R"(, "device": 0, "stream": 7}})");
+            m_events.push_back(R"({"ph": "X", "cat": "kernel", "name": "kernel_)" + std::to_string(correlation) +
+                               R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(m_gpuClock) + R"(, "dur": )" +
+                               std::to_string(kernelUs) + R"(, "args": {"correlation": )" +
+                               std::to_string(correlation) + R"(, "device": 0, "stream": 7}})");
             m_gpuClock += kernelUs + 5;
             at += 3;
         }
@@ -323,10 +323,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string dims = "[[4096, 4096], [4096, 4096], [4096]]";
         const TestOp addmm{"aten::addmm", "[[4096], [4096, 4096], [4096, 4096], [], []]",
-                           R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])", R"(["", "", "", "1", "1"])", 200};
-        const TestOp cast{"aten::to", "[[4096, 4096], [], [], [], []]", R"(["float", "ScalarType", "Bool", "Bool", ""])",
-                          R"(["", "15", "False", "False", ""])", 30};
-        const TestOp inner{"aten::linear", dims, R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])", R"(["", "", ""])", 0, {addmm}};
+                           R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"])",
+                           R"(["", "", "", "1", "1"])", 200};
+        const TestOp cast{"aten::to", "[[4096, 4096], [], [], [], []]",
+                          R"(["float", "ScalarType", "Bool", "Bool", ""])", R"(["", "15", "False", "False", ""])", 30};
+        const TestOp inner{"aten::linear",    dims, R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])",
+                           R"(["", "", ""])", 0,    {addmm}};
         const TestOp outer{"aten::linear", dims, R"(["float", "float", "float"])", R"(["", "", ""])", 0, {cast, inner}};
         const auto loaded = loadText(dir, TraceWriter("NVIDIA H100 80GB HBM3").json({outer}));
         QVERIFY(loaded.index);
@@ -400,7 +402,8 @@ private Q_SLOTS:
 
         // Kernels of like size share a call's work in ways a trace does not record: unknown.
         linear.children.front().moreKernelsUs = {60};
-        const auto even = buildRoofline(*loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear})).index, options);
+        const auto even =
+            buildRoofline(*loadText(dir, TraceWriter("NVIDIA A100-SXM4-80GB").json({linear})).index, options);
         for (const auto &row : even.rows)
             QVERIFY(!row.known() && !row.workOfLauncher);
     }

@@ -7,8 +7,8 @@
 #include "core/analysis/distributed.h"
 #include "core/analysis/idlecauses.h"
 #include "core/analysis/kerneltypes.h"
-#include "core/analysis/stepspans.h"
 #include "core/analysis/steps.h"
+#include "core/analysis/stepspans.h"
 #include "core/analysis/utilization.h"
 #include "core/trace/combine.h"
 #endif

@@ -3,12 +3,15 @@
 // scripts/make-engine-models.py (the engine_test_models fixture); the factories are the committed
 // Python files in tests/fixtures/engine.
 #include "core/engine/engine.h"
+#include "core/engine/pythonworker.h"
+#include "core/torch/layerroofline.h"
 #include "core/trace/loader.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -75,6 +78,33 @@ const torch::LayerRow *row(const torch::ProfileReport &report, const std::string
             return &r;
     return nullptr;
 }
+
+#ifndef Q_MOC_RUN
+// What torch.profiler exports of one CUDA step of the worker (times in µs): module ranges, ops,
+// the runtime calls that launch kernels (correlation ids) and the kernels on the GPU's stream. The
+// conv launches a 400 µs kernel; the fc's addmm a 250 µs GEMM and a 50 µs reduction; a relu in
+// the model itself a 30 µs kernel; the synchronize at the end launches nothing.
+const char *const kWorkerCudaTrace = R"({"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+{"ph": "X", "cat": "user_annotation", "name": "pyrometer.module:TOP(Net)::forward", "pid": 1, "tid": 1, "ts": 5, "dur": 900},
+{"ph": "X", "cat": "user_annotation", "name": "pyrometer.module:TOP(Net)::forward/conv(Conv2d)::forward", "pid": 1, "tid": 1, "ts": 10, "dur": 290},
+{"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 1, "tid": 1, "ts": 20, "dur": 180, "args": {"Input Dims": [[1, 3, 8, 8]], "Input type": ["float"]}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::convolution", "pid": 1, "tid": 1, "ts": 25, "dur": 170},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 30, "dur": 10, "args": {"correlation": 1}},
+{"ph": "X", "cat": "user_annotation", "name": "pyrometer.module:TOP(Net)::forward/fc(Linear)::forward", "pid": 1, "tid": 1, "ts": 310, "dur": 290},
+{"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 320, "dur": 180},
+{"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 330, "dur": 160},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 340, "dur": 10, "args": {"correlation": 2}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 360, "dur": 10, "args": {"correlation": 3}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 610, "dur": 20},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 612, "dur": 5, "args": {"correlation": 4}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1, "ts": 700, "dur": 290, "args": {"correlation": 5}},
+{"ph": "X", "cat": "kernel", "name": "implicit_gemm", "pid": 0, "tid": 7, "ts": 45, "dur": 400, "args": {"correlation": 1, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "sm90_gemm", "pid": 0, "tid": 7, "ts": 450, "dur": 250, "args": {"correlation": 2, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "splitk_reduce", "pid": 0, "tid": 7, "ts": 705, "dur": 50, "args": {"correlation": 3, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": 760, "dur": 30, "args": {"correlation": 4, "stream": 7}}
+]})";
+#endif
 
 QString messageOf(const Error &error)
 {
@@ -217,6 +247,9 @@ private Q_SLOTS:
         }
         QCOMPARE(row(profile.value(), "")->totalMs, profile->forwardMs);
         QVERIFY(row(profile.value(), "blocks")->totalMs >= row(profile.value(), "blocks.0")->totalMs);
+        // On the CPU nothing is device time, and the layers know their dtype by name.
+        QVERIFY(!profile->deviceTimes);
+        QCOMPARE(row(profile.value(), "fc")->dtype, std::string("float"));
         // torch.profiler's own trace, with the three steps and the modules as ranges.
         const auto loaded = trace::loadTrace(trace);
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
@@ -224,6 +257,72 @@ private Q_SLOTS:
         const std::string json((std::istreambuf_iterator<char>(text)), std::istreambuf_iterator<char>());
         QVERIFY(json.find("ProfilerStep#3") != std::string::npos);
         QVERIFY(json.find("pyrometer.module:TOP(FactoryCnn)::forward/blocks(Sequential)::forward") != std::string::npos);
+    }
+
+    // Each layer's device time is the kernels its ops launched (correlation ids of the worker's own
+    // CUDA trace), not the CPU's time launching them; the layer roofline places that time.
+    void deviceTimesPerLayerFromTheWorkersTrace()
+    {
+        QTemporaryDir dir;
+        const auto tracePath = dir.filePath(QStringLiteral("cuda.json"));
+        {
+            QFile file(tracePath);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(kWorkerCudaTrace);
+        }
+        const auto worker = findWorker();
+        QVERIFY2(worker.ok(), worker.ok() ? "" : worker.error().message.c_str());
+        QProcess python;
+        python.start(QString::fromStdString(kPython),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("import json, sys; sys.path.insert(0, sys.argv[1]); import pyrometer_engine as e; "
+                                     "ops, memory = e.profiled_ops(json.load(open(sys.argv[2]))['traceEvents'], True); "
+                                     "print(json.dumps({'ops': ops, 'memory': memory, 'iterations': 1}))"),
+                      QString::fromStdString(worker->parent_path().string()), tracePath});
+        QVERIFY(python.waitForFinished(60'000));
+        QCOMPARE(python.exitCode(), 0);
+        const auto events = recordedProfile(nlohmann::json::parse(python.readAllStandardOutput().toStdString()));
+        const auto relu =
+            std::find_if(events.ops.begin(), events.ops.end(), [](const auto &op) { return op.name == "aten::relu"; });
+        QVERIFY(relu != events.ops.end());
+        QCOMPARE(relu->deviceNs, std::int64_t(30'000));
+
+        torch::FlopsReport flops;
+        for (const auto &[module, type] : {std::pair{"", "Net"}, {"conv", "Conv2d"}, {"fc", "Linear"}}) {
+            torch::FlopsRow layer;
+            layer.module = module;
+            layer.type = type;
+            layer.depth = layer.module.empty() ? 0 : 1;
+            layer.leaf = !layer.module.empty();
+            layer.calls = 1;
+            flops.rows.push_back(std::move(layer));
+        }
+        flops.rows[2].flops = 2e9;
+        flops.rows[2].bytes = 4e6;
+        flops.rows[2].dtype = "c10::Half";
+        const auto report = torch::summarizeProfile(flops, events);
+        QVERIFY(report.deviceTimes);
+        QCOMPARE(row(report, "conv")->deviceMs, 0.4);
+        QCOMPARE(row(report, "fc")->deviceMs, 0.3); // the GEMM and its reduction
+        QCOMPARE(row(report, "")->selfDeviceMs, 0.03);
+        QCOMPARE(row(report, "")->deviceMs, 0.73);
+        QCOMPARE(report.deviceForwardMs, 0.73);
+        QCOMPARE(report.forwardMs, 1.0);                             // the synchronized step
+        QVERIFY(std::abs(row(report, "fc")->totalMs - 0.18) < 1e-9); // the CPU's time in its ops
+
+        // On a V100 the fp16 layer meets the FP16 matrix roof (it has no BF16 units), over its
+        // kernels' 0.3 ms: 2 GFLOP / 0.3 ms = 6.67 TFLOP/s at 500 FLOP/byte, 5.3% of 125 TFLOP/s.
+        const auto v100 = analysis::findDevice("Tesla V100-SXM2-32GB");
+        QVERIFY(v100);
+        const auto placed = torch::layerRooflineRow(*row(report, "fc"), v100, report.deviceTimes);
+        QCOMPARE(placed.timeNs, std::int64_t(300'000));
+        QVERIFY(placed.roof);
+        QCOMPARE(placed.roof->precision, analysis::Precision::FP16);
+        QCOMPARE(placed.roof->peakFlops, 125e12);
+        QCOMPARE(placed.bound, analysis::Bound::Compute);
+        QVERIFY(std::abs(placed.percentOfRoof - 100 * (2e9 / 300e-6) / 125e12) < 1e-9);
+        // Without device times the CPU's 0.18 ms would be placed.
+        QCOMPARE(torch::layerRooflineRow(*row(report, "fc"), v100, false).timeNs, std::int64_t(180'000));
     }
 
     void refusesAStateDict()
@@ -366,6 +465,28 @@ private Q_SLOTS:
         QVERIFY(row(flops.value(), "layer2.0.downsample.0"));
     }
 
+    // On the CPU the Python engine has no allocator to read: peak memory is not measured, and no
+    // batch is said to fit a budget it was never measured against.
+    void sweepOnTheCpuSaysMemoryIsNotMeasured()
+    {
+        torch::SweepOptions options;
+        options.batches = {1, 2};
+        options.warmup = 1;
+        options.iterations = 2;
+        options.memoryBudgetBytes = std::int64_t(1) << 30;
+        ProgressReporter progress;
+        const auto report = runSweep(kPythonCpu, factory("factory_cnn.py", "build"), options, {}, progress, {});
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->points.size(), std::size_t(2));
+        QCOMPARE(report->memorySource, std::string());
+        for (const auto &point : report->points) {
+            QVERIFY(!point.memoryMeasured());
+            QVERIFY(!point.fitsBudget);
+            QVERIFY(point.latency.mean > 0);
+        }
+        QCOMPARE(report->summaries.front().largestFittingBatch, std::int64_t(0));
+    }
+
     void sweepsWhatAnExportAllows()
     {
         if (!madeModel("resnet18.pt2"))
@@ -448,6 +569,10 @@ private Q_SLOTS:
             QVERIFY2(r.ok(), (r.name + ": " + r.error).c_str());
             QVERIFY2(r.relativeError && *r.relativeError < tolerance.at(r.name), r.name.c_str());
             QVERIFY(r.speedup > 0);
+            // Its three timed runs, taken in turns with the baseline's, give the speedup an interval.
+            QCOMPARE(r.latency.n, std::size_t(3));
+            QVERIFY(r.speedupInterval);
+            QCOMPARE(*r.speedupInterval, *ratioInterval(rows[0].latency.sample(), r.latency.sample()));
         }
         QVERIFY(rows[3].note.find("1 layer on dynamic int8") != std::string::npos);
         // Every variant keeps the layers: the baseline's MACs, as flops counts them.

@@ -129,6 +129,17 @@ private Q_SLOTS:
         QCOMPARE(report->rows.size(), std::size_t(cappedOneDnn ? 5 : 6));
         QCOMPARE(report->rows[0].name, std::string("baseline"));
         QCOMPARE(report->rows[0].speedup, 1.0);
+        // Every variant's timed runs (taken in turns) give its speedup an interval from both
+        // sets of runs, around the ratio of their means.
+        for (const auto &r : report->rows) {
+            if (!r.ok())
+                continue;
+            QCOMPARE(r.latency.n, std::size_t(3));
+            QVERIFY2(r.speedupInterval, r.name.c_str());
+            QVERIFY(r.speedupInterval->low <= r.speedup && r.speedup <= r.speedupInterval->high);
+            if (&r != &report->rows[0])
+                QCOMPARE(*r.speedupInterval, *ratioInterval(report->rows[0].latency.sample(), r.latency.sample()));
+        }
         const auto *frozen = row(report.value(), "frozen");
         QVERIFY2(frozen && frozen->ok(), frozen ? frozen->error.c_str() : "no row");
         QVERIFY(frozen->maxAbsDiff.has_value());

@@ -63,24 +63,32 @@ private Q_SLOTS:
         model.appendRow(point("baseline", 2, 3.0, 5 << 20));
         model.appendRow(point("frozen", 1, 1.5, 2 << 20));
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.columnCount(), 9);
+        QCOMPARE(model.columnCount(), 10);
         QCOMPARE(model.index(1, 1).data().toLongLong(), 2);
         QCOMPARE(model.index(1, 2).data().toString(), QString("3.000"));
-        QCOMPARE(model.index(1, 7).data().toString(), QString("5.00 MiB"));
-        QCOMPARE(model.index(1, 7).data(SweepPointsModel::ExportRole).toLongLong(), 5LL << 20);
+        QCOMPARE(model.index(1, 8).data().toString(), QString("5.00 MiB"));
+        QCOMPARE(model.index(1, 8).data(SweepPointsModel::ExportRole).toLongLong(), 5LL << 20);
         // Energy: unavailable, never 0, without a reading; exported empty.
-        QCOMPARE(model.index(1, 5).data().toString(), QString("unavailable"));
-        QVERIFY(!model.index(1, 5).data(SweepPointsModel::ExportRole).isValid());
+        QCOMPARE(model.index(1, 6).data().toString(), QString("unavailable"));
+        QVERIFY(!model.index(1, 6).data(SweepPointsModel::ExportRole).isValid());
         auto metered = point("frozen", 4, 2.0, 2 << 20);
         metered.energyMjPerInference = 0.25;
         model.appendRow(metered);
-        QCOMPARE(model.index(3, 5).data().toString(), QString("0.250"));
-        QCOMPARE(model.index(3, 6).data().toString(), QString("4000.0"));
+        QCOMPARE(model.index(3, 6).data().toString(), QString("0.250"));
+        QCOMPARE(model.index(3, 7).data().toString(), QString("4000.0"));
         model.setRows({model.rows().begin(), model.rows().begin() + 3});
         QVERIFY(model.index(1, 2).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
         QVERIFY(!(model.index(1, 0).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight));
-        QCOMPARE(model.headerData(4, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Samples/s"));
+        QCOMPARE(model.headerData(5, Qt::Horizontal, Qt::DisplayRole).toString(), QString("Samples/s"));
         QCOMPARE(sortedColumn(&model, 2, 2, Qt::AscendingOrder), QStringList({"1.500", "2.000", "3.000"}));
+        // The mean's 95% interval from the point's timed runs: 10 ± 2.776 x 1 / sqrt(5); none without runs.
+        auto timed = point("baseline", 8, 10.0, 1 << 20);
+        timed.latency.std = 1;
+        timed.latency.n = 5;
+        model.appendRow(timed);
+        QCOMPARE(model.headerData(4, Qt::Horizontal, Qt::DisplayRole).toString(), QString("95% CI (ms)"));
+        QCOMPARE(model.index(3, 4).data().toString(), QString("8.758–11.242"));
+        QCOMPARE(model.index(0, 4).data().toString(), QString());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }

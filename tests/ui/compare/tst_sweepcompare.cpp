@@ -156,6 +156,44 @@ private Q_SLOTS:
         QCOMPARE(sections[0].tables[0].rows[0][0], std::string("baseline"));
     }
 
+    // A sweep whose peak memory nothing measured (the Python engine on the CPU) draws no memory
+    // curve at 0 as if measured: the chart says "not measured", and the table says it too.
+    void unmeasuredMemoryIsSaidNotDrawn()
+    {
+        SweepPlots plots;
+        torch::SweepPoint point;
+        point.variant = "baseline";
+        point.latency.mean = 2;
+        point.throughputPerSecond = 500;
+        point.peakMemoryBytes = torch::SweepPoint::kNotMeasured;
+        for (const std::int64_t batch : {1, 2, 4}) {
+            point.batch = batch;
+            plots.addPoint(point);
+        }
+        QVERIFY(plots.memoryUnmeasured());
+        QCOMPARE(plots.graph(SweepPlots::Latency, "baseline")->dataCount(), 3);
+        QCOMPARE(plots.graph(SweepPlots::Memory, "baseline")->dataCount(), 0);
+        bool said = false;
+        auto *memory = plots.plot(SweepPlots::Memory);
+        for (int i = 0; i < memory->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(memory->item(i)))
+                said = said || text->text().contains(QStringLiteral("not measured"));
+        QVERIFY(said);
+        plots.clear();
+        QVERIFY(!plots.memoryUnmeasured());
+
+        const auto columns = sweepPointColumns();
+        const auto peak = std::find_if(columns.begin(), columns.end(),
+                                       [](const auto &c) { return c.title == QStringLiteral("Peak memory"); });
+        const auto fits = std::find_if(columns.begin(), columns.end(),
+                                       [](const auto &c) { return c.title == QStringLiteral("Fits budget"); });
+        QVERIFY(peak != columns.end() && fits != columns.end());
+        QCOMPARE(peak->display(point).toString(), QStringLiteral("not measured"));
+        QCOMPARE(fits->display(point).toString(), QStringLiteral("not measured"));
+        point.peakMemoryBytes = 3 << 20;
+        QCOMPARE(fits->display(point).toString(), QStringLiteral("yes"));
+    }
+
     void comparePageShowsQuantizedRecurrentLayers()
     {
         JobTracker jobs;

@@ -101,6 +101,33 @@ private Q_SLOTS:
 
     void init() { QSettings().clear(); }
 
+    // A CUDA profile's device times, the layers' dtypes, the cache roof and the timed runs' count
+    // survive a session.
+    void profileRunKeepsDeviceFigures()
+    {
+        ProfileRun run;
+        run.latency.warm = torch::latencyStats({4.0, 5.0, 6.0});
+        run.profile.deviceTimes = true;
+        run.profile.forwardMs = 1.0;
+        run.profile.deviceForwardMs = 0.73;
+        torch::LayerRow layer;
+        layer.module = "fc";
+        layer.dtype = "c10::Half";
+        layer.selfDeviceMs = 0.3;
+        layer.deviceMs = 0.3;
+        run.profile.rows = {layer};
+        run.roof = analysis::customDevice("cpu", 1e12, 1e11);
+        run.roof->cacheBandwidth = 5e11;
+        run.roof->cacheName = "cache";
+        const auto back = profileRunFromJson(nlohmann::json::parse(profileRunToJson(run).dump()));
+        QVERIFY(back);
+        QVERIFY(back->profile.deviceTimes);
+        QCOMPARE(back->profile.deviceForwardMs, 0.73);
+        QCOMPARE(back->profile.rows.front(), run.profile.rows.front());
+        QCOMPARE(back->roof, run.roof);
+        QCOMPARE(back->latency.warm.n, std::size_t(3));
+    }
+
     // The restored trace's range survives either load order: the shown trace loading last, or
     // loading first and being switched away from and back to when a much larger one arrives
     // (which re-indexes it and clears its range). The large trace takes a hundred times longer
