@@ -118,12 +118,21 @@ std::string deviceLine(const analysis::Roofline &roofline)
 
 nlohmann::json rowJson(const analysis::RooflineRow &row, double share)
 {
-    nlohmann::json r{{"calls", row.calls}, {"time_us", micros(row.timeNs)}, {"pct", share},
-                     {"dtype", row.dtype}, {"unit", row.unit == analysis::WorkUnit::Matrix ? "matrix" : "vector"},
-                     {"flops", jsonFigure(row.flops)}, {"bytes", jsonFigure(row.bytes)},
-                     {"intensity", jsonFigure(row.intensity)}, {"achieved_flops", jsonFigure(row.achievedFlops)},
+    nlohmann::json r{{"calls", row.calls},
+                     {"time_us", micros(row.timeNs)},
+                     {"pct", share},
+                     {"dtype", row.dtype},
+                     {"unit", row.unit == analysis::WorkUnit::Matrix ? "matrix" : "vector"},
+                     {"flops", jsonFigure(row.flops)},
+                     {"bytes", jsonFigure(row.bytes)},
+                     {"intensity", jsonFigure(row.intensity)},
+                     {"achieved_flops", jsonFigure(row.achievedFlops)},
                      {"achieved_bandwidth", jsonFigure(row.achievedBandwidth)},
-                     {"pct_of_roof", jsonFigure(row.percentOfRoof)}, {"bound", analysis::boundName(row.bound)}};
+                     {"pct_of_roof", jsonFigure(row.percentOfRoof)},
+                     {"bound", analysis::boundName(row.bound)},
+                     {"cache_roof", row.cacheRoof}};
+    if (!row.launcher.empty())
+        r["work_of_launcher"] = row.workOfLauncher;
     if (row.roof)
         r["roof"] = {{"precision", analysis::precisionName(row.roof->precision)},
                      {"peak_flops", row.roof->peakFlops},
@@ -289,17 +298,22 @@ int runRoofline(const RooflineCliOptions &options)
         text.rightAligned[1] = false;
     text.dropFirst = {"input dims", "launching op", "GB/s", "MB", "calls", "roof", "GFLOP"};
     for (const auto &row : roofline.rows) {
-        std::vector<std::string> cells{
-            options.byKernel && options.format != Format::Csv ? analysis::shortKernelName(row.name, 96) : row.name};
+        std::vector<std::string> cells{options.byKernel && options.format != Format::Csv
+                                           ? analysis::shortKernelName(row.name, 96) +
+                                                 (row.workOfLauncher && options.format == Format::Table ? " *" : "")
+                                           : row.name};
         if (options.byShape)
             cells.push_back(row.shape);
         if (options.byKernel)
             cells.push_back(row.launcher);
-        cells.insert(cells.end(), {std::to_string(row.calls), microsText(row.timeNs, options.format), fixed(share(row.timeNs), 2),
-                                   figure(row.flops, 1e9, 3), figure(row.bytes, 1e6, 3), figure(row.intensity, 1, 2),
-                                   figure(row.achievedFlops, 1e12, 3), figure(row.achievedBandwidth, 1e9, 1),
-                                   row.roof ? std::string(analysis::precisionName(row.roof->precision)) : "unknown",
-                                   figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
+        cells.insert(
+            cells.end(),
+            {std::to_string(row.calls), microsText(row.timeNs, options.format), fixed(share(row.timeNs), 2),
+             figure(row.flops, 1e9, 3), figure(row.bytes, 1e6, 3), figure(row.intensity, 1, 2),
+             figure(row.achievedFlops, 1e12, 3), figure(row.achievedBandwidth, 1e9, 1),
+             row.roof ? std::string(analysis::precisionName(row.roof->precision)) + (row.cacheRoof ? " (cache)" : "")
+                      : "unknown",
+             figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
         text.rows.push_back(std::move(cells));
     }
     writeTable(std::cout, text, options.format);
@@ -307,11 +321,15 @@ int runRoofline(const RooflineCliOptions &options)
         return kSuccess;
     std::cout << '\n';
     writeText(std::cout, deviceLine(roofline), options.format);
-    writeText(std::cout,
-              "Known work covers " + fixed(share(roofline.knownNs), 1) + "% of the " + (roofline.gpu ? "device" : "op")
-                  + " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us)."
-                  + (options.byKernel ? " A kernel's work is known when the call that launched it launched nothing else." : ""),
-              options.format);
+    writeText(
+        std::cout,
+        "Known work covers " + fixed(share(roofline.knownNs), 1) + "% of the " + (roofline.gpu ? "device" : "op") +
+            " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us)." +
+            (options.byKernel ? " A kernel's work is known when the call that launched it launched nothing else, or "
+                                "when it took 80% of the call's device time (marked *: a GEMM beside its bias add or "
+                                "split-K reduction)."
+                              : ""),
+        options.format);
     if (options.byKernel && !roofline.gpu)
         writeText(std::cout, "This trace has no GPU kernels: leave out --by-kernel for its ops.", options.format);
     for (const auto &f : findings)

@@ -1,4 +1,5 @@
 #include "core/util/version.h"
+#include "ui/record/recordsettings.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/screenshot.h"
 #include "ui/timeline/renderbenchmark.h"
@@ -6,7 +7,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QIcon>
+#include <QSettings>
+#include <QStandardPaths>
 
 #include <cstdio>
 
@@ -44,6 +48,11 @@ struct Options {
                                           "page's profile or compare of the open model (or, on compare with two "
                                           "traces and no model, compare the traces; before the screenshot, with "
                                           "--screenshot).")};
+    QCommandLineOption python{QStringLiteral("python"),
+                              QStringLiteral("The Python interpreter with torch that runs .pt2 programs, model.py "
+                                             "factories and Record (a venv's or conda's python); remembered as "
+                                             "Edit > Preferences > Python's choice."),
+                              QStringLiteral("PATH")};
     QCommandLineOption input{QStringLiteral("input"),
                              QStringLiteral("Input shapes for --run, as 8x3x224x224 (default: those the model "
                                             "records)."),
@@ -63,8 +72,8 @@ void describe(QCommandLineParser &parser, const Options &options)
                                  QStringLiteral("Trace files (.json, .json.gz), TensorBoard log directories, "
                                                 "models (.pt, .pt2, model.py:build) or sessions (.pyrometer) to open."),
                                  QStringLiteral("[FILE|DIR|MODEL...]"));
-    parser.addOptions(
-        {options.demo, options.screenshot, options.view, options.job, options.run, options.input, options.renderBenchmark});
+    parser.addOptions({options.demo, options.screenshot, options.view, options.job, options.run, options.input,
+                       options.python, options.renderBenchmark});
 }
 
 // --help and --version print and exit: they need no display.
@@ -95,10 +104,21 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pyrometer.svg")));
     QCommandLineParser parser;
     describe(parser, options);
-    const auto &[demo, screenshot, view, job, renderBenchmark, run, input] = options;
+    const auto &[demo, screenshot, view, job, renderBenchmark, run, python, input] = options;
     parser.process(app);
     if (parser.isSet(renderBenchmark))
         return ui::timeline::runRenderBenchmark(parser.value(renderBenchmark), stdout);
+    if (parser.isSet(python)) {
+        // A name (python3) is looked up on the PATH; a path must be an executable file.
+        const auto interpreter = parser.value(python);
+        const bool found = interpreter.contains(QLatin1Char('/'))
+                               ? QFileInfo(interpreter).isExecutable()
+                               : !QStandardPaths::findExecutable(interpreter).isEmpty();
+        if (!found)
+            return fail(QStringLiteral("--python %1: no such interpreter").arg(interpreter));
+        QSettings settings;
+        ui::choosePython(settings, interpreter);
+    }
 
     std::optional<ui::Page> page;
     if (parser.isSet(view)) {

@@ -495,6 +495,30 @@ Result<Report> embeddedResult(Result<Report> report, const std::filesystem::path
 
 } // namespace
 
+namespace {
+
+std::vector<std::string> loadErrorSummary(const std::string &message)
+{
+    // Torch's own lines until its source excerpt (":" alone, "  File ...") or a traceback; a
+    // lead-in line ending in ':' ("FILE: libtorch cannot load it:") is left out.
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < message.size() && lines.size() < 2) {
+        const auto end = std::min(message.find('\n', start), message.size());
+        auto line = message.substr(start, end - start);
+        start = end + 1;
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
+            line.pop_back();
+        if (line == ":" || line.rfind("  File ", 0) == 0 || line.rfind("Traceback", 0) == 0)
+            break;
+        if (!line.empty() && line.back() != ':')
+            lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+} // namespace
+
 Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path &model, const std::string &fallbackPython,
                               const StopToken &stop)
 {
@@ -516,10 +540,26 @@ Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path 
     if (fallbackPython.empty() || !unknownOp)
         return Error{offerPythonEngine(message, model, fallbackPython.empty() ? defaultPython() : fallbackPython)};
     auto python = pythonOpen(Engine{fallbackPython, "cpu"}, model, stop);
-    if (!python)
-        return Error{message + "\nThe Python engine (" + fallbackPython + ") could not open it either: " + python.error().message};
+    if (!python) {
+        // Each engine's reason once, in its first lines: torch's source dump under them says the
+        // same again.
+        const auto embedded = loadErrorSummary(message);
+        const auto other = loadErrorSummary(python.error().message);
+        const auto joined = [](const std::vector<std::string> &lines) {
+            std::string text;
+            for (const auto &line : lines)
+                text += (text.empty() ? "" : " ") + line;
+            return text;
+        };
+        const bool same =
+            !embedded.empty() && !other.empty() && other.front().find(embedded.front()) != std::string::npos;
+        return Error{model.string() + ": neither engine loads it. The embedded libtorch " + torch::torchVersion() +
+                     ": " + joined(embedded) + "\nThe Python engine (" + fallbackPython +
+                     "): " + (same ? std::string("the same error") : joined(other))};
+    }
     auto opened = std::move(python).value();
-    auto first = message.substr(0, message.find('\n'));
+    const auto summary = loadErrorSummary(message);
+    const auto first = summary.empty() ? message.substr(0, message.find('\n')) : summary.front();
     opened.note = "the embedded libtorch " + torch::torchVersion() + " cannot load it (" + first + "): it runs in your Python";
     return opened;
 }

@@ -35,7 +35,7 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
         auto roof = engineRoof(chosen, model, options.run.threads, options.cpuRoofCache, stop);
         if (!roof.ok())
             return roof.error();
-        result.device = roof.value();
+        result.device = roof.value() ? roof.value() : options.fallbackDevice;
     }
     for (const auto &[batch, profile] : profiles)
         result.batches.push_back({batch, torch::layerRoofline(profile, result.device)});

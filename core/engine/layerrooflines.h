@@ -18,6 +18,8 @@ struct LayerRooflineOptions {
     // The roof; nothing: this CPU's, measured once and cached in cpuRoofCache, on the CPU; on
     // CUDA the table's entry for the GPU the worker names.
     std::optional<analysis::DeviceRoof> device;
+    // The roof where the engine's device has none (a GPU the table lacks: Preferences').
+    std::optional<analysis::DeviceRoof> fallbackDevice;
     std::filesystem::path cpuRoofCache;
 };
 

@@ -478,16 +478,16 @@ class ModuleFrames:
     """Pushes "name(Type)::forward" frames as hooked modules run (as libtorch's module hierarchy
     writes them), and optionally a profiler range per module call."""
 
-    def __init__(self, torch, model, ranges=False):
+    def __init__(self, torch, model, ranges=False, root=None):
         self.torch = torch
         self.stack = []
         self.calls = {}
         self.handles = []
         self.ranges = ranges
         self.open_ranges = []
-        root = model.hooked
-        if root is None:
+        if model.hooked is None:
             return
+        root = root if root is not None else model.hooked
         types = {row["name"]: row["type"] for row in module_tree(torch, model)}
         for name, module in root.named_modules():
             attribute = name.rsplit(".", 1)[-1] if name else "TOP"
@@ -702,11 +702,18 @@ def run_profile(runner, task):
         build_variant(torch, runner, "baseline", base_inputs)
 
 
+def running_module(runner):
+    """The module a variant runs, whose calls the layers are: a channels_last copy, an int8 one
+    (layers of the same names), the module torch.compile wraps; the model's own otherwise."""
+    forward = getattr(runner.forward, "_orig_mod", runner.forward)
+    return forward if isinstance(forward, runner.torch.nn.Module) else None
+
+
 def profile_runs(runner, task, iterations, warmup, note):
     torch = runner.torch
     for _ in range(warmup):
         runner.run_checked()
-    frames = ModuleFrames(torch, runner.model, ranges=True)
+    frames = ModuleFrames(torch, runner.model, ranges=True, root=running_module(runner))
     activities = [torch.profiler.ProfilerActivity.CPU]
     if runner.cuda:
         activities.append(torch.profiler.ProfilerActivity.CUDA)
@@ -1085,11 +1092,14 @@ def serve(torch, request):
         parameter_bytes = sum(p.numel() * p.element_size() for p in root.parameters())
     except Exception:
         parameter_bytes = 0
-    runner = Runner(torch, model, request)
+    tasks = request.get("tasks", [])
+    # Opening (no task) needs no inputs: a factory that returns only its module opens, and its
+    # inputs are asked for when something runs.
+    runner = Runner(torch, model, request) if tasks or request.get("inputs") or model.example_specs else None
     STATUS.emit("loaded", kind=model.kind, modules=tree, parameters=int(parameters), parameter_bytes=int(parameter_bytes),
-                inputs=runner.specs, example_inputs=model.example_specs,
+                inputs=runner.specs if runner else [], example_inputs=model.example_specs,
                 fixed_batch=model.fixed_batch or 0, batch_note=model.batch_note, threads=torch.get_num_threads())
-    for task in request.get("tasks", []):
+    for task in tasks:
         kind = task.get("task")
         if kind == "latency":
             cold, samples = run_latency(runner, task)

@@ -87,6 +87,14 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("unknown view 'flames'"), qPrintable(run.err));
     }
 
+    void pythonThatIsNoInterpreterIsRefused()
+    {
+        QTemporaryDir home;
+        const auto run = runGui({"--screenshot", home.filePath("x.png"), "--python", "/no/such/python3"}, home.path());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--python /no/such/python3: no such interpreter"), qPrintable(run.err));
+    }
+
     void screenshotFailsWhenAnInputFails()
     {
         QTemporaryDir home;

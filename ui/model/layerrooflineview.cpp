@@ -122,6 +122,7 @@ void LayerRooflineView::run()
     options.run.warmup = 2;
     options.run.iterations = 3;
     options.cpuRoofCache = m_cache;
+    options.fallbackDevice = m_fallback;
     const quint64 serial = ++m_serial;
     m_run->setEnabled(false);
     m_status->setText(tr("Profiling each batch size… (the CPU's roof is measured once, a few seconds)"));

@@ -37,6 +37,8 @@ public:
     void setEngineSource(std::function<engine::Engine()> source) { m_engineSource = std::move(source); }
     // Where the measured CPU roof is cached (tests give one of their own).
     void setCpuRoofCache(const std::filesystem::path &file) { m_cache = file; }
+    // Preferences' roof for a GPU the device table lacks.
+    void setFallbackRoof(std::optional<analysis::DeviceRoof> roof) { m_fallback = std::move(roof); }
     void run();
 
     QLineEdit *batchesEdit() const { return m_batches; }
@@ -60,6 +62,7 @@ private:
     QString m_path;
     std::function<engine::Engine()> m_engineSource;
     std::filesystem::path m_cache;
+    std::optional<analysis::DeviceRoof> m_fallback;
     QLineEdit *m_batches;
     QPushButton *m_run;
     QLabel *m_status;

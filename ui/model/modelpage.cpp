@@ -272,6 +272,12 @@ void ModelPage::applyState(const nlohmann::json &state)
     m_tabs->setCurrentWidget(state.value("tab", std::string()) == "sweep" ? static_cast<QWidget *>(m_sweep) : m_results);
 }
 
+void ModelPage::setFallbackRoof(std::optional<analysis::DeviceRoof> roof)
+{
+    m_roofline->setFallbackRoof(roof);
+    m_fallbackRoof = std::move(roof);
+}
+
 void ModelPage::setRunDefaults(int warmup, int iterations)
 {
     m_warmup->setValue(warmup);
@@ -377,6 +383,7 @@ void ModelPage::runProfile()
     request.traceDirectory =
         (QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/profiles")).toStdString();
     request.cpuRoofCache = cpuRoofCacheFile();
+    request.fallbackRoof = m_fallbackRoof;
 
     const QString name = QFileInfo(document.path).fileName();
     m_run->setEnabled(false);

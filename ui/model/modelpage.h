@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/deviceroof.h"
 #include "core/engine/engine.h"
 
 #include <QWidget>
@@ -63,6 +64,8 @@ public:
 
     // The warm-up and timed runs the form offers (the Preferences' defaults).
     void setRunDefaults(int warmup, int iterations);
+    // Preferences' roof for a GPU the device table lacks: the profile's layers go under it.
+    void setFallbackRoof(std::optional<analysis::DeviceRoof> roof);
     // The path of the model shown, empty when none.
     QString currentModelPath() const;
     DocumentId currentModel() const { return m_current; }
@@ -80,6 +83,7 @@ Q_SIGNALS:
     void flameGraphRequested();
 
 private:
+    std::optional<analysis::DeviceRoof> m_fallbackRoof;
     void showModel(DocumentId id);
     void applyState(const nlohmann::json &state);
     void prefillInputs(const QString &path);

@@ -88,6 +88,7 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(LayerTreeModel::TotalMsColumn, Qt::DescendingOrder);
+    m_view->setColumnHidden(LayerTreeModel::DeviceMsColumn, true); // shown for a profile with device times
     m_view->setAlternatingRowColors(true);
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
@@ -141,6 +142,8 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
         engineLine = QStringLiteral("<br>") + tr("ran in %1").arg(QString::fromStdString(latency.engine).toHtmlEscaped());
     if (!profile.note.empty())
         engineLine += QStringLiteral("; ") + QString::fromStdString(profile.note).toHtmlEscaped();
+    if (!m_run->roofNote.empty())
+        engineLine += QStringLiteral("; ") + QString::fromStdString(m_run->roofNote).toHtmlEscaped();
     m_headline->setText(
         tr("<b>%1</b> on <code>%2</code>, %3, threads: %4; %5 warm-up and %6 timed runs; %7 profiled runs, "
            "forward %8, peak memory %9, %10 GMACs")

@@ -43,6 +43,21 @@ int profiledIterations(int timedIterations)
     return std::clamp(timedIterations, 1, 10);
 }
 
+std::pair<std::optional<analysis::DeviceRoof>, std::string>
+chooseRoof(const Result<std::optional<analysis::DeviceRoof>> &engineRoof,
+           const std::optional<analysis::DeviceRoof> &fallback)
+{
+    if (!engineRoof.ok())
+        return {std::nullopt, "no roof: " + engineRoof.error().message};
+    if (engineRoof.value())
+        return {engineRoof.value(), {}};
+    if (fallback)
+        return {fallback, {}};
+    return {std::nullopt,
+            "no roof: the GPU is not in the device table; give its peak and bandwidth in Edit > Preferences > "
+            "Roofline"};
+}
+
 Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = request.model.filename().string();
@@ -103,10 +118,10 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
         run.tracePath = std::move(written).value();
     }
     if (request.cpuRoofCache) {
-        // A roof that cannot be had leaves the roofline columns unknown; the profile stands.
-        auto roof = engine::engineRoof(request.engine, request.model, options.threads, *request.cpuRoofCache, stop);
-        if (roof.ok())
-            run.roof = roof.value();
+        // A roof that cannot be had leaves the roofline columns unknown, saying why; the profile stands.
+        std::tie(run.roof, run.roofNote) =
+            chooseRoof(engine::engineRoof(request.engine, request.model, options.threads, *request.cpuRoofCache, stop),
+                       request.fallbackRoof);
         if (stop.stopRequested())
             return Error{file + ": cancelled"};
     }

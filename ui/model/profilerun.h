@@ -29,6 +29,8 @@ struct ProfileRequest {
     // The layers are placed under the roof of what ran them (engine::engineRoof): this CPU's,
     // measured once and cached in this file, or the GPU's from the table. Nothing: no roof.
     std::optional<std::filesystem::path> cpuRoofCache;
+    // Preferences' roof, for a GPU the device table lacks.
+    std::optional<analysis::DeviceRoof> fallbackRoof;
     bool operator==(const ProfileRequest &) const = default;
 };
 
@@ -37,9 +39,16 @@ struct ProfileRun {
     torch::ProfileReport profile;
     std::filesystem::path tracePath; // empty when not written
     // What the layers are placed under in the table's roofline columns; nothing when not asked
-    // for, or when it could not be had (a GPU the table lacks).
+    // for, or when it could not be had (a GPU the table lacks), and then why (roofNote).
     std::optional<analysis::DeviceRoof> roof;
+    std::string roofNote;
 };
+
+// The roof a profile's layers go under: the engine's (engine::engineRoof's answer), else the
+// fallback (Preferences') for a GPU the table lacks; with none, the note says why.
+std::pair<std::optional<analysis::DeviceRoof>, std::string>
+chooseRoof(const Result<std::optional<analysis::DeviceRoof>> &engineRoof,
+           const std::optional<analysis::DeviceRoof> &fallback);
 
 // The file this CPU's measured roof is cached in: the CLI's ($XDG_CACHE_HOME/pyrometer/
 // cpu-roof.json), found through QStandardPaths so that tests in its test mode keep to their own.

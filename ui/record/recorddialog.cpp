@@ -342,6 +342,12 @@ void RecordDialog::probeAnswered()
     const auto &answer = *m_probe->answer();
     if (!m_probe->python().isEmpty())
         showProbe(answer);
+    // An interpreter whose torch answered is the choice, remembered now, not only after a record:
+    // the Model page's Python engine runs it too.
+    if (answer && !m_probe->python().isEmpty()) {
+        QSettings settings;
+        choosePython(settings, m_probe->python());
+    }
     if (!m_recordQueued)
         return;
     m_recordQueued = false;

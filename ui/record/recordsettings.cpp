@@ -1,5 +1,7 @@
 #include "ui/record/recordsettings.h"
 
+#include "core/engine/engine.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
@@ -116,6 +118,22 @@ void RecordSettings::rememberInterpreter(const QString &python)
     interpreters.prepend(python);
     while (interpreters.size() > 10)
         interpreters.removeLast();
+}
+
+void choosePython(QSettings &settings, const QString &python)
+{
+    if (python.trimmed().isEmpty())
+        return;
+    auto record = RecordSettings::load(settings);
+    record.options.python = python.trimmed().toStdString();
+    record.rememberInterpreter(python.trimmed());
+    record.save(settings);
+}
+
+QString chosenPython(const QSettings &settings)
+{
+    const auto python = settings.value(QStringLiteral("record/python")).toString();
+    return python.isEmpty() ? QString::fromStdString(engine::defaultPython()) : python;
 }
 
 } // namespace pyrometer::ui

@@ -22,6 +22,12 @@ struct RecordSettings {
     void rememberInterpreter(const QString &python);
 };
 
+// The one interpreter setting (QSettings "record/python"): what Record, the Model page's Python
+// engine and the window's --python use. choosePython stores it and puts it first among the
+// Record dialog's interpreters; chosenPython reads it, python3 when none was chosen.
+void choosePython(QSettings &settings, const QString &python);
+QString chosenPython(const QSettings &settings);
+
 // The folder records go to by default: <user data>/pyrometer/records/<script's name>
 // (~/.local/share/pyrometer/records/train on Linux), whatever the application's names are.
 QString defaultRecordFolder(const QString &script);

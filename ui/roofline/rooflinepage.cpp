@@ -21,6 +21,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <map>
 #include <set>
 
 namespace pyrometer::ui::roofline {
@@ -33,6 +34,21 @@ namespace {
 
 enum Pages { EmptyPage, ContentPage };
 
+// "bf16", "fp16", "fp32" for a trace's "Input type" names; other names as written.
+QString dtypeLabel(const std::string &dtype)
+{
+    static const std::map<std::string, QString> kShort{{"float", QStringLiteral("fp32")},
+                                                       {"double", QStringLiteral("fp64")},
+                                                       {"c10::Half", QStringLiteral("fp16")},
+                                                       {"c10::BFloat16", QStringLiteral("bf16")},
+                                                       {"c10::Float8_e4m3fn", QStringLiteral("fp8 e4m3")},
+                                                       {"c10::Float8_e5m2", QStringLiteral("fp8 e5m2")},
+                                                       {"signed char", QStringLiteral("int8")},
+                                                       {"unsigned char", QStringLiteral("uint8")}};
+    const auto found = kShort.find(dtype);
+    return found != kShort.end() ? found->second : qs(dtype);
+}
+
 } // namespace
 
 tables::TableTree buildRooflineTree(const analysis::Roofline &roofline, RooflinePage::RowKind kind)
@@ -42,6 +58,7 @@ tables::TableTree buildRooflineTree(const analysis::Roofline &roofline, Roofline
     const bool extra = kind != RooflinePage::OpRows; // a second text column: the shape or the launching op
     tree.columns = {{kernels ? RooflinePage::tr("Kernel") : RooflinePage::tr("Op"), ColumnKind::Text,
                      kernels ? QStringLiteral("kernel") : QStringLiteral("op")},
+                    {RooflinePage::tr("Dtype"), ColumnKind::Text, QStringLiteral("dtype")},
                     {RooflinePage::tr("Calls"), ColumnKind::Count, QStringLiteral("calls")},
                     {roofline.gpu ? RooflinePage::tr("Device time") : RooflinePage::tr("Time"), ColumnKind::Duration,
                      QStringLiteral("time_us")},
@@ -58,17 +75,36 @@ tables::TableTree buildRooflineTree(const analysis::Roofline &roofline, Roofline
         tree.columns.insert(tree.columns.begin() + 1,
                             kernels ? tables::TableColumn{RooflinePage::tr("Launching op"), ColumnKind::Text, QStringLiteral("launching_op")}
                                     : tables::TableColumn{RooflinePage::tr("Input shape"), ColumnKind::Text, QStringLiteral("input_dims")});
-    tree.defaultSortColumn = extra ? 3 : 2;
+    tree.defaultSortColumn = extra ? 4 : 3;
     for (const auto &row : roofline.rows) {
         const double share = roofline.totalNs > 0 ? 100.0 * double(row.timeNs) / double(roofline.totalNs) : 0.0;
         const QString name = qs(row.name);
-        std::vector<QVariant> values{name, quint64(row.calls), qint64(row.timeNs), share, figureCell(row.flops, 1e9),
-                                     figureCell(row.bytes, 1e6), figureCell(row.intensity, 1), figureCell(row.achievedFlops, 1e12),
+        // The roof a row meets: the cache's where its data beat main memory.
+        const QString roof = !row.roof ? RooflinePage::tr("unknown")
+                             : row.cacheRoof
+                                 ? RooflinePage::tr("%1 (cache)").arg(qs(analysis::precisionName(row.roof->precision)))
+                                 : qs(analysis::precisionName(row.roof->precision));
+        std::vector<QVariant> values{name,
+                                     dtypeLabel(row.dtype),
+                                     quint64(row.calls),
+                                     qint64(row.timeNs),
+                                     share,
+                                     figureCell(row.flops, 1e9),
+                                     figureCell(row.bytes, 1e6),
+                                     figureCell(row.intensity, 1),
+                                     figureCell(row.achievedFlops, 1e12),
                                      figureCell(row.achievedBandwidth, 1e9),
-                                     row.roof ? qs(analysis::precisionName(row.roof->precision)) : RooflinePage::tr("unknown"),
-                                     figureCell(row.percentOfRoof, 1), boundLabel(row.bound)};
+                                     roof,
+                                     figureCell(row.percentOfRoof, 1),
+                                     boundLabel(row.bound)};
+        // A kernel given its launching call's work beside small kernels of the call says so.
         if (extra)
-            values.insert(values.begin() + 1, kernels ? qs(row.launcher) : qs(row.shape));
+            values.insert(values.begin() + 1,
+                          kernels ? (row.workOfLauncher ? RooflinePage::tr("%1 (its work: the call's other "
+                                                                           "kernels are small)")
+                                                              .arg(qs(row.launcher))
+                                                        : qs(row.launcher))
+                                  : qs(row.shape));
         tree.addNode(-1, std::move(values), name, name);
     }
     return tree;

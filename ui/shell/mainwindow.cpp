@@ -428,6 +428,7 @@ void MainWindow::applyPreferences(const Preferences &preferences)
     qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline))->setColorMode(preferences.colorMode);
     m_wheelZooms->setChecked(preferences.wheelZooms); // the View menu's item applies it
     qobject_cast<ModelPage *>(m_pages.at(Page::Model))->setRunDefaults(preferences.warmup, preferences.iterations);
+    qobject_cast<ModelPage *>(m_pages.at(Page::Model))->setFallbackRoof(fallbackRoof(preferences));
     qobject_cast<roofline::RooflinePage *>(m_pages.at(Page::Roofline))->setFallbackDevice(fallbackRoof(preferences));
     qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators))->setFallbackDevice(fallbackRoof(preferences));
     // Durations already on screen are formatted again in the new unit.

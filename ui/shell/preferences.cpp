@@ -1,5 +1,7 @@
 #include "ui/shell/preferences.h"
 
+#include "ui/record/recordsettings.h"
+
 #include <QApplication>
 #include <QPainter>
 #include <QPalette>
@@ -145,6 +147,7 @@ Preferences Preferences::load(const QSettings &settings)
     p.roofDevice = settings.value(kRoofDeviceKey).toString();
     p.roofPeakTflops = std::max(0.0, settings.value(kRoofPeakKey, 0.0).toDouble());
     p.roofBandwidthGbs = std::max(0.0, settings.value(kRoofBandwidthKey, 0.0).toDouble());
+    p.python = settings.value(QStringLiteral("record/python")).toString();
     return p;
 }
 
@@ -161,6 +164,7 @@ void Preferences::save(QSettings &settings) const
     settings.setValue(kRoofDeviceKey, roofDevice);
     settings.setValue(kRoofPeakKey, roofPeakTflops);
     settings.setValue(kRoofBandwidthKey, roofBandwidthGbs);
+    choosePython(settings, python);
 }
 
 std::optional<analysis::DeviceRoof> fallbackRoof(const Preferences &preferences)

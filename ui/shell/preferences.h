@@ -26,6 +26,9 @@ struct Preferences {
     QString roofDevice;
     double roofPeakTflops = 0;
     double roofBandwidthGbs = 0;
+    // The interpreter with torch the Python engine and Record run: the one setting Record's
+    // dialog and the window's --python choose too (choosePython); empty: python3.
+    QString python;
 
     static Preferences load(const QSettings &settings);
     void save(QSettings &settings) const;

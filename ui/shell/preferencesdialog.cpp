@@ -4,8 +4,12 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -15,7 +19,7 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     : QDialog(parent), m_theme(new QComboBox(this)), m_timeUnit(new QComboBox(this)), m_colors(new QComboBox(this)),
       m_wheel(new QCheckBox(tr("Mouse wheel zooms the timeline"), this)), m_warmup(new QSpinBox(this)),
       m_iterations(new QSpinBox(this)), m_roofDevice(new QComboBox(this)), m_roofPeak(new QDoubleSpinBox(this)),
-      m_roofBandwidth(new QDoubleSpinBox(this))
+      m_roofBandwidth(new QDoubleSpinBox(this)), m_python(new QLineEdit(this))
 {
     setWindowTitle(tr("Preferences"));
 
@@ -74,6 +78,22 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     };
     connect(m_roofDevice, &QComboBox::currentIndexChanged, this, enableCustom);
 
+    auto *python = new QGroupBox(tr("Python"), this);
+    auto *pythonForm = new QFormLayout(python);
+    m_python->setPlaceholderText(tr("python3 (a venv's or conda's python with torch)"));
+    m_python->setToolTip(tr("The interpreter whose torch runs .pt2 programs, model.py factories and Record: the same "
+                            "choice as the Record dialog's and the window's --python"));
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const auto file = QFileDialog::getOpenFileName(this, tr("Choose a Python interpreter"), m_python->text());
+        if (!file.isEmpty())
+            m_python->setText(file);
+    });
+    auto *pythonRow = new QHBoxLayout;
+    pythonRow->addWidget(m_python, 1);
+    pythonRow->addWidget(browse);
+    pythonForm->addRow(tr("Interpreter"), pythonRow);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -83,6 +103,7 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     layout->addWidget(timeline);
     layout->addWidget(model);
     layout->addWidget(roofline);
+    layout->addWidget(python);
     layout->addStretch(1);
     layout->addWidget(buttons);
     setPreferences(preferences);
@@ -100,6 +121,7 @@ Preferences PreferencesDialog::preferences() const
     p.roofDevice = m_roofDevice->currentData().toString();
     p.roofPeakTflops = m_roofPeak->value();
     p.roofBandwidthGbs = m_roofBandwidth->value();
+    p.python = m_python->text().trimmed();
     return p;
 }
 
@@ -115,6 +137,7 @@ void PreferencesDialog::setPreferences(const Preferences &p)
     m_roofDevice->setCurrentIndex(roof < 0 ? 0 : roof);
     m_roofPeak->setValue(p.roofPeakTflops);
     m_roofBandwidth->setValue(p.roofBandwidthGbs);
+    m_python->setText(p.python);
     const bool custom = p.roofDevice == QLatin1String("custom");
     m_roofPeak->setEnabled(custom);
     m_roofBandwidth->setEnabled(custom);

@@ -8,12 +8,15 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace pyrometer::ui {
 
 // Edit > Preferences: theme, time unit, timeline colours, mouse wheel, the Model page's
-// default warm-up and timed runs, and the Roofline's roof for devices the table lacks. It edits a Preferences value; the window stores and applies it.
+// default warm-up and timed runs, the Roofline's roof for devices the table lacks, and the
+// interpreter with torch the Python engine and Record run. It edits a Preferences value; the window stores and applies
+// it.
 class PreferencesDialog final : public QDialog {
     Q_OBJECT
 public:
@@ -31,6 +34,7 @@ public:
     QComboBox *roofDeviceCombo() const { return m_roofDevice; } // data: "", a table name, "custom"
     QDoubleSpinBox *roofPeakSpin() const { return m_roofPeak; }           // TFLOP/s
     QDoubleSpinBox *roofBandwidthSpin() const { return m_roofBandwidth; } // GB/s
+    QLineEdit *pythonEdit() const { return m_python; }
 
 private:
     QComboBox *m_theme;
@@ -42,6 +46,7 @@ private:
     QComboBox *m_roofDevice;
     QDoubleSpinBox *m_roofPeak;
     QDoubleSpinBox *m_roofBandwidth;
+    QLineEdit *m_python;
 };
 
 } // namespace pyrometer::ui

@@ -390,9 +390,7 @@ void Workspace::openModel(const QString &path)
     // A .pt2 or a factory runs in the Python engine; TorchScript in the embedded one, or in the
     // Python engine where the embedded libtorch lacks one of its ops. The interpreter is the one
     // Record remembers.
-    const QSettings settings;
-    const auto python = settings.contains(QStringLiteral("record/python")) ? RecordSettings::load(settings).options.python
-                                                                           : engine::defaultPython();
+    const auto python = chosenPython(QSettings()).toStdString();
     const engine::Engine chosen{engine::needsPython(file) ? python : std::string(), "cpu"};
     const auto id = m_jobs->run<engine::OpenedModel>(
         tr("Loading model %1").arg(QFileInfo(path).fileName()), QString(),

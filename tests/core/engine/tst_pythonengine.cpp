@@ -325,6 +325,75 @@ private Q_SLOTS:
         QCOMPARE(torch::layerRooflineRow(*row(report, "fc"), v100, false).timeNs, std::int64_t(180'000));
     }
 
+    // A TorchScript file neither engine loads (an op no torch has): each engine's reason once, in
+    // torch's first lines, without the source dump under them.
+    void neitherEngineLoadsItSaysSoOnce()
+    {
+        QTemporaryDir dir;
+        const auto broken = dir.filePath(QStringLiteral("unknown_op.pt"));
+        QProcess python;
+        python.start(QString::fromStdString(kPython),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("import sys, zipfile\n"
+                                     "src = zipfile.ZipFile(sys.argv[1]); dst = zipfile.ZipFile(sys.argv[2], 'w')\n"
+                                     "for item in src.infolist():\n"
+                                     "    data = src.read(item.filename)\n"
+                                     "    if item.filename.endswith('modules/linear.py'):\n"
+                                     "        data = data.replace(b'torch.linear(', b'torch.pyrometer_no_such_op(')\n"
+                                     "    dst.writestr(item, data)\n"
+                                     "dst.close()\n"),
+                      QStringLiteral(PYROMETER_FIXTURES_DIR "/models/tiny_scripted.pt"), broken});
+        QVERIFY(python.waitForFinished(60'000));
+        QCOMPARE(python.exitCode(), 0);
+        const auto opened = openModel(Engine{}, broken.toStdString(), kPython, {});
+        QVERIFY(!opened.ok());
+        const auto message = messageOf(opened.error());
+        QVERIFY2(message.contains(QStringLiteral("neither engine loads it")), qPrintable(message));
+        QCOMPARE(message.count(QStringLiteral("Unknown builtin op: aten::pyrometer_no_such_op")), 1);
+        QVERIFY2(message.contains(QStringLiteral("the same error")), qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("<--- HERE")) && message.count(QLatin1Char('\n')) == 1,
+                 qPrintable(message));
+    }
+
+    // A variant's profile has its layers: channels_last runs a copy of the module and int8 one
+    // with quantized Linears, whose calls are the layers' (not all on the model's row).
+    void variantProfilesKeepTheirLayers()
+    {
+        torch::RunOptions options;
+        options.warmup = 1;
+        options.iterations = 2;
+        ProgressReporter progress;
+        for (const char *name : {"channels_last", "int8"}) {
+            const auto variant = torch::parseVariants(name).value().front();
+            const auto profile =
+                profileVariant(kPythonCpu, factory("factory_cnn.py", "build"), variant, options, progress, {});
+            QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
+            for (const char *leaf : {"stem", "blocks.0.conv", "fc"}) {
+                const auto *r = row(profile.value(), leaf);
+                QVERIFY2(r && r->selfMs > 0, (std::string(name) + " " + leaf).c_str());
+            }
+            QVERIFY(row(profile.value(), "")->selfMs < row(profile.value(), "")->totalMs);
+        }
+    }
+
+    // A factory that returns only its module opens (its inputs are asked for when it runs), and
+    // running it without inputs says so.
+    void moduleOnlyFactoryOpens()
+    {
+        const auto opened = openModel(kPythonCpu, factory("factory_cnn.py", "build_module_only"), {}, {});
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        QVERIFY(opened->exampleInputs.empty());
+        QCOMPARE(opened->info.parameters, std::uint64_t(5290));
+        torch::RunOptions options;
+        options.warmup = 0;
+        options.iterations = 1;
+        ProgressReporter progress;
+        const auto run =
+            measureLatency(kPythonCpu, factory("factory_cnn.py", "build_module_only"), options, progress, {});
+        QVERIFY(!run.ok());
+        QVERIFY2(messageOf(run.error()).contains(QStringLiteral("no input shapes given")), run.error().message.c_str());
+    }
+
     void refusesAStateDict()
     {
         const auto result = countFlops(kPythonCpu, std::filesystem::path(PYROMETER_FIXTURES_DIR) / "models/state_dict.pt", {});

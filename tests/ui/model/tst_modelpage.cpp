@@ -26,6 +26,7 @@
 #include "ui/model/layertreemodel.h"
 #include "ui/model/modelpage.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/model/profilerun.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/workspace/workspace.h"
 
@@ -94,6 +95,23 @@ struct Fixture {
 class TestModelPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The profile's roof: the engine's; for a GPU the table lacks, Preferences'; else nothing,
+    // and the note says why (the measurement's error too), never a silent blank.
+    void roofOfAProfileSaysWhyNone()
+    {
+        const auto h100 = *analysis::findDevice("H100 SXM");
+        const auto mine = analysis::customDevice("mine", 100e12, 1e12);
+        using Answer = Result<std::optional<analysis::DeviceRoof>>;
+        QCOMPARE(chooseRoof(Answer(std::optional(h100)), mine).first, std::optional(h100));
+        QCOMPARE(chooseRoof(Answer(std::optional<analysis::DeviceRoof>()), mine).first, std::optional(mine));
+        const auto none = chooseRoof(Answer(std::optional<analysis::DeviceRoof>()), std::nullopt);
+        QVERIFY(!none.first);
+        QVERIFY2(none.second.find("Preferences") != std::string::npos, none.second.c_str());
+        const auto failed = chooseRoof(Answer(Error{"python3: cannot start"}), mine);
+        QVERIFY(!failed.first);
+        QCOMPARE(failed.second, std::string("no roof: python3: cannot start"));
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

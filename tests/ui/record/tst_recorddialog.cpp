@@ -5,8 +5,10 @@
 #include "ui/record/interpreterprobe.h"
 #include "ui/record/recorddialog.h"
 #include "ui/record/recordrun.h"
+#include "ui/record/recordsettings.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/messagebanner.h"
+#include "ui/shell/preferences.h"
 #include "ui/workspace/workspace.h"
 
 #include "../maybegrab.h"
@@ -148,9 +150,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(dialog.interpreterLabel()->text().startsWith(QStringLiteral("torch ")), 30'000);
         QVERIFY(dialog.interpreterLabel()->text().contains(kPython));
         QVERIFY(!dialog.cudaCheck()->isEnabled()); // no GPU on a test machine
+        // An interpreter whose torch answered is the one setting now, before any record.
+        QCOMPARE(chosenPython(QSettings()), kPython);
+        QCOMPARE(Preferences::load(QSettings()).python, kPython);
         dialog.pythonCombo()->setCurrentText(QStringLiteral("/nonexistent/python"));
         QTRY_VERIFY_WITH_TIMEOUT(
             dialog.interpreterLabel()->text().contains(QStringLiteral("cannot start /nonexistent/python")), 30'000);
+        QCOMPARE(chosenPython(QSettings()), kPython); // one that failed is not chosen
     }
 
     void typingStartsOneProbe()

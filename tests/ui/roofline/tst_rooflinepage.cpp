@@ -98,6 +98,11 @@ private Q_SLOTS:
             } else {
                 QCOMPARE(shown(page.table(), row, QStringLiteral("Roof")),
                          QString::fromUtf8(analysis::precisionName(source.roof->precision).data()));
+                // Rows are apart by dtype, which the table names shortly: bert's products run in bf16.
+                const auto dtype = shown(page.table(), row, QStringLiteral("Dtype"));
+                QCOMPARE(dtype, source.dtype == "c10::BFloat16" ? QStringLiteral("bf16")
+                                : source.dtype == "float"       ? QStringLiteral("fp32")
+                                                                : QString::fromStdString(source.dtype));
             }
         }
         QVERIFY(sawUnknown); // bert's embedding lookups and copies have no formula

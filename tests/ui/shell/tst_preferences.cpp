@@ -1,15 +1,17 @@
 // Preferences: stored and read back, applied to the window (theme, durations, timeline
 // colours and wheel, the Model page's defaults), and the View menu's wheel item in sync.
+#include "core/engine/engine.h"
+#include "ui/jobs/jobtracker.h"
+#include "ui/model/latencyhistogram.h"
 #include "ui/model/modelpage.h"
 #include "ui/overview/overviewpage.h"
-#include "ui/shell/mainwindow.h"
-#include "ui/model/latencyhistogram.h"
 #include "ui/plots/memorycurveplot.h"
 #include "ui/plots/sweepplots.h"
+#include "ui/record/recordsettings.h"
 #include "ui/shell/contrast.h"
+#include "ui/shell/mainwindow.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
-#include "ui/jobs/jobtracker.h"
 #include "ui/timeline/timelineindex.h"
 #include "ui/timeline/timelinepage.h"
 
@@ -46,6 +48,7 @@ Preferences nonDefault()
     p.wheelZooms = false;
     p.warmup = 3;
     p.iterations = 7;
+    p.python = QStringLiteral("/opt/venv/bin/python");
     return p;
 }
 
@@ -77,6 +80,28 @@ private Q_SLOTS:
         // Out-of-range values from a hand-edited file are clamped.
         settings.setValue(QStringLiteral("model/iterations"), -4);
         QCOMPARE(Preferences::load(QSettings()).iterations, 1);
+    }
+
+    // The interpreter is one setting: Preferences', the Record dialog's and the Model page's.
+    void oneInterpreterSetting()
+    {
+        QCOMPARE(chosenPython(QSettings()),
+                 QString::fromStdString(engine::defaultPython())); // python3, or $PYROMETER_PYTHON
+        QSettings settings;
+        nonDefault().save(settings);
+        QCOMPARE(chosenPython(QSettings()), QStringLiteral("/opt/venv/bin/python"));
+        const auto record = RecordSettings::load(QSettings());
+        QCOMPARE(record.options.python, std::string("/opt/venv/bin/python"));
+        QCOMPARE(record.interpreters.front(), QStringLiteral("/opt/venv/bin/python"));
+        choosePython(settings, QStringLiteral("/usr/bin/python3"));
+        QCOMPARE(Preferences::load(QSettings()).python, QStringLiteral("/usr/bin/python3"));
+        QCOMPARE(RecordSettings::load(QSettings()).interpreters,
+                 QStringList({QStringLiteral("/usr/bin/python3"), QStringLiteral("/opt/venv/bin/python")}));
+        // An empty field in Preferences keeps the choice.
+        Preferences cleared = nonDefault();
+        cleared.python.clear();
+        cleared.save(settings);
+        QCOMPARE(chosenPython(QSettings()), QStringLiteral("/usr/bin/python3"));
     }
 
     void dialogShowsAndReturnsThePreferences()
