@@ -140,10 +140,20 @@ def torch_version_at_least(torch, major, minor):
 
 
 def refuse_pickle(torch, path):
-    """A file torch.load reads but that is no model: say what it holds."""
+    """A file torch.load reads but that is no model: say what it holds. It is read with
+    weights_only=True: a pickle's code (a whole pickled nn.Module, or anything else) never runs
+    unless the user writes the loading themselves."""
     try:
-        loaded = torch.load(path, map_location="cpu")
-    except Exception:
+        loaded = torch.load(path, map_location="cpu", weights_only=True)
+    except TypeError:
+        return None  # a torch without weights_only: nothing is unpickled
+    except Exception as error:
+        if "Weights only load failed" in str(error) or "weights_only" in str(error):
+            reason = str(error).split("WeightsUnpickler error:")[-1].strip().splitlines()[0]
+            return Failure("load", f"{path}: a pickle that holds code, not only weights (torch.load with weights_only=True "
+                           f"refuses it: {reason}); Pyrometer does not run a file's code unasked: if you "
+                           f"trust it, open a model.py whose build() returns torch.load({path!r}, weights_only=False), "
+                           "or export TorchScript or torch.export from it")
         return None
     if isinstance(loaded, dict) and loaded and all(isinstance(v, torch.Tensor) for v in loaded.values()):
         return Failure("state_dict", f"{path}: a state_dict ({len(loaded)} tensors) holds weights without a model: "
@@ -152,8 +162,6 @@ def refuse_pickle(torch, path):
     if isinstance(loaded, dict) and any(k in loaded for k in ("state_dict", "model_state_dict", "model")):
         return Failure("state_dict", f"{path}: a checkpoint (a dict of {', '.join(map(str, list(loaded)[:4]))}) holds weights "
                        "without a model's code: open model.py:build instead")
-    if isinstance(loaded, torch.nn.Module):
-        return ("module", loaded)
     return Failure("load", f"{path}: torch.load reads a {type(loaded).__name__}, not a model")
 
 
@@ -289,12 +297,6 @@ def load_torchscript(torch, path, model):
         refused = refuse_pickle(torch, path)
         if isinstance(refused, Failure):
             raise refused
-        if isinstance(refused, tuple):
-            model.kind = "pickled"
-            model.module = refused[1]
-            model.hooked = refused[1]
-            model.example_specs = []
-            return model
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise Failure("load", f"{path}: not a model this torch {torch.__version__} loads: {first}", traceback_tail())
     model.kind = "torchscript"

@@ -394,6 +394,32 @@ private Q_SLOTS:
         QVERIFY2(messageOf(run.error()).contains(QStringLiteral("no input shapes given")), run.error().message.c_str());
     }
 
+    // A pickle that runs code when unpickled is never unpickled to find out what it is: the probe
+    // reads with weights_only=True, refuses it and says how to load it knowingly.
+    void aPickleOfCodeNeverRuns()
+    {
+        QTemporaryDir dir;
+        const auto evil = dir.filePath(QStringLiteral("evil.pt"));
+        const auto marker = dir.filePath(QStringLiteral("ran"));
+        QProcess python;
+        python.start(QString::fromStdString(kPython),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("import os, sys, torch\n"
+                                     "class Evil:\n"
+                                     "    def __reduce__(self):\n"
+                                     "        return (os.system, ('touch ' + sys.argv[2],))\n"
+                                     "torch.save(Evil(), sys.argv[1])\n"),
+                      evil, marker});
+        QVERIFY(python.waitForFinished(60'000));
+        QCOMPARE(python.exitCode(), 0);
+        QVERIFY(!QFile::exists(marker));
+        const auto opened = openModel(kPythonCpu, evil.toStdString(), {}, {});
+        QVERIFY(!opened.ok());
+        QVERIFY2(messageOf(opened.error()).contains(QStringLiteral("weights_only=True refuses it")),
+                 opened.error().message.c_str());
+        QVERIFY(!QFile::exists(marker)); // its code never ran
+    }
+
     void refusesAStateDict()
     {
         const auto result = countFlops(kPythonCpu, std::filesystem::path(PYROMETER_FIXTURES_DIR) / "models/state_dict.pt", {});
