@@ -7,6 +7,7 @@
 #include <QToolButton>
 
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 
 using namespace pyrometer;
@@ -84,6 +85,30 @@ private Q_SLOTS:
         QCOMPARE(finished.at(0).at(2).value<JobOutcome>(), JobOutcome::Failed);
         QCOMPARE(finished.at(0).at(3).toString(), QString("bad.json: not JSON at byte 0"));
         QVERIFY(!delivered);
+    }
+
+    // Work that throws (nlohmann's type_error on a worker's wrong-typed field, a bad_alloc) fails
+    // its job with the exception's words; the tracker and the window go on.
+    void anExceptionIsTheJobsError()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        tracker.run<int>(
+            "Profiling m.pt", {},
+            [](ProgressReporter &, const StopToken &) -> Result<int> { throw std::runtime_error("type must be number, but is string"); },
+            this, [](int) {});
+        tracker.run<int>(
+            "Sweeping m.pt", {}, [](ProgressReporter &, const StopToken &) -> Result<int> { throw 42; }, this, [](int) {});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 5000);
+        QStringList messages;
+        for (const auto &signal : finished) {
+            QCOMPARE(signal.at(2).value<JobOutcome>(), JobOutcome::Failed);
+            messages << signal.at(3).toString();
+        }
+        messages.sort();
+        QCOMPARE(messages, QStringList({"Profiling m.pt: type must be number, but is string",
+                                        "Sweeping m.pt: failed with an exception of no known type"}));
+        QVERIFY(tracker.isIdle());
     }
 
     void cancelStopsTheWorkQuickly()

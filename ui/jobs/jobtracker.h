@@ -10,6 +10,7 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <utility>
 
@@ -49,10 +50,20 @@ public:
         QPointer<QObject> guard(context);
         // The result is always posted back, never delivered inside run(): a caller gets the id
         // before it can hear of the job's end, however fast the work is.
-        m_pool.start([work = std::move(work), stop, sink, self, id, guard, running, onSuccess = std::move(onSuccess)]() mutable {
+        m_pool.start([work = std::move(work), stop, sink, self, id, guard, running, title,
+                      onSuccess = std::move(onSuccess)]() mutable {
             running->store(true);
             ProgressReporter progress(sink);
-            Result<T> result = work(progress, stop);
+            // A job's exception (a library's, a bad_alloc) is its error: the window goes on.
+            Result<T> result = [&]() -> Result<T> {
+                try {
+                    return work(progress, stop);
+                } catch (const std::exception &error) {
+                    return Error{title.toStdString() + ": " + error.what()};
+                } catch (...) {
+                    return Error{title.toStdString() + ": failed with an exception of no known type"};
+                }
+            }();
             if (result.ok())
                 progress.finish();
             QMetaObject::invokeMethod(
