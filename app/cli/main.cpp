@@ -36,6 +36,11 @@ int main(int argc, char **argv)
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         return cli::reportParseError(app, e);
+    } catch (const std::exception &e) {
+        // What a subcommand did not turn into an error of its own (a worker's malformed message):
+        // said, and bad input, never an abort.
+        std::fprintf(stderr, "pyrometer-cli: %s failed: %s\n", argc > 1 ? argv[1] : "", e.what());
+        return cli::kBadInput;
     }
     return exitCode;
 }
