@@ -148,7 +148,8 @@ def refuse_pickle(torch, path):
     except TypeError:
         return None  # a torch without weights_only: nothing is unpickled
     except Exception as error:
-        if "Weights only load failed" in str(error) or "weights_only" in str(error):
+        # torch 2.6 refuses a TorchScript archive here too: that is torch.jit.load's to explain.
+        if "Weights only load failed" in str(error) and "TorchScript archive" not in str(error):
             reason = str(error).split("WeightsUnpickler error:")[-1].strip().splitlines()[0]
             return Failure("load", f"{path}: a pickle that holds code, not only weights (torch.load with weights_only=True "
                            f"refuses it: {reason}); Pyrometer does not run a file's code unasked: if you "
