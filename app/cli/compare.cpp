@@ -25,7 +25,7 @@ GateVerdict gateVerdict(const std::string &what, const Sample &base, const Sampl
     // Slower than the limit by the means, yet the runs cannot tell it from within the limit: not a
     // failure.
     const double limitRatio = 1.0 + limitPercent / 100.0;
-    if (const auto ratio = ratioInterval(other, base); ratio && ratio->low <= limitRatio) {
+    if (const auto ratio = ratioInterval(other, base); reachesLimit(ratio, limitPercent)) {
         std::snprintf(
             buffer, sizeof buffer,
             ", but within noise: the 95%% confidence interval of the ratio, %.3f to %.3f (%zu and %zu timed runs), "

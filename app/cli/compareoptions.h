@@ -32,6 +32,14 @@ struct GateVerdict {
     bool fails = false;
     std::string text;
 };
+// Whether a ratio's 95% interval (other over base) reaches down to the limit's ratio, 1 +
+// limitPercent / 100: a slowdown past the limit by the means that the runs cannot tell from
+// within it.
+inline bool reachesLimit(const std::optional<Interval> &ratio, double limitPercent)
+{
+    return ratio && ratio->low <= 1.0 + limitPercent / 100.0;
+}
+
 // base and other: the timed runs' latency (ms); without counts (n < 2) the means alone judge.
 GateVerdict gateVerdict(const std::string &what, const Sample &base, const Sample &other, double limitPercent);
 

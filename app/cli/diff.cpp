@@ -3,6 +3,7 @@
 #include "app/cli/analysisinput.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/cli/compareoptions.h"
 
 #include <iostream>
 
@@ -100,7 +101,7 @@ int runDiff(const DiffOptions &options)
     if (options.failIfSlower && diff.total.deltaPercent() > *options.failIfSlower) {
         // Steps that repeat tell a slowdown from their noise: one whose interval reaches the limit
         // is not a failure.
-        if (diff.steps && diff.steps->ratio && diff.steps->ratio->low <= 1.0 + *options.failIfSlower / 100.0) {
+        if (diff.steps && reachesLimit(diff.steps->ratio, *options.failIfSlower)) {
             std::fprintf(
                 stderr,
                 "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%), but its step time is within noise: %s\n",
