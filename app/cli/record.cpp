@@ -1,12 +1,12 @@
 // pyrometer-cli record [--python PATH] [--steps N] [--out DIR] -- script.py ARGS: runs a PyTorch
 // program under the profiler with no change to it, and prints the trace's path.
 #include "app/cli/commands.h"
+#include "app/cli/interrupt.h"
 #include "app/cli/output.h"
 #include "core/record/memorycategories.h"
 #include "core/record/recorder.h"
 #include "core/util/format.h"
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -31,14 +31,37 @@ struct RecordCommandOptions {
     Format format = Format::Table;
 };
 
-// Ctrl+C stops the program as the window's Cancel does (interrupt, then terminate): the
-// program runs in a process group of its own, so the terminal's SIGINT reaches only us.
-StopToken *g_stop = nullptr;
-extern "C" void onInterrupt(int)
-{
-    if (g_stop)
-        g_stop->requestStop();
-}
+// What a stop is waiting for, said once as it changes: the step in progress, then the write.
+class StopNotice {
+public:
+    // The line to print for progress, or empty when nothing changed.
+    std::string next(const record::RecordProgress &progress)
+    {
+        if (progress.abandoning)
+            return say(State::Dropping, "pyrometer: ending the program now; a trace being written is dropped");
+        if (!progress.stopping)
+            return {};
+        if (progress.writing)
+            return say(State::Writing, "pyrometer: cancelling: waiting for the trace of the " +
+                                           std::to_string(progress.recorded) +
+                                           " recorded steps to be written (Ctrl+C again drops it)");
+        if (progress.recorded == 0)
+            return say(State::Stopping, "pyrometer: cancelling before a step was recorded: the program is ended");
+        return say(State::Stopping, "pyrometer: cancelling: the record ends with the step in progress, then is written "
+                                    "(Ctrl+C again drops it)");
+    }
+
+private:
+    enum class State { Running, Stopping, Writing, Dropping };
+    std::string say(State state, std::string line)
+    {
+        if (state <= m_state)
+            return {};
+        m_state = state;
+        return line;
+    }
+    State m_state = State::Running;
+};
 
 std::string progressLine(const record::RecordProgress &progress)
 {
@@ -126,15 +149,7 @@ int runRecord(RecordCommandOptions &options)
     if (record.outputDirectory.empty())
         record.outputDirectory = fs::path("pyrometer-logs") / fs::path(record.script).stem();
 
-    StopToken stop;
-    g_stop = &stop;
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    struct sigaction previousInt {
-    }, previousTerm{};
-    sigaction(SIGINT, &action, &previousInt);
-    sigaction(SIGTERM, &action, &previousTerm);
+    const RunStop stop;
 
     const bool terminal = ::isatty(STDERR_FILENO) != 0;
     bool progressShown = false;
@@ -151,7 +166,13 @@ int runRecord(RecordCommandOptions &options)
         out.write(chunk.data(), std::streamsize(chunk.size()));
         out.flush();
     };
+    StopNotice notice;
+    callbacks.abandoned = [&] { return stop.abandoned(); };
     callbacks.onProgress = [&](const record::RecordProgress &progress) {
+        if (const auto line = notice.next(progress); !line.empty()) {
+            clearProgress();
+            std::cerr << line << '\n' << std::flush;
+        }
         if (!terminal)
             return;
         // Redrawn in place on a terminal, under the program's output.
@@ -166,11 +187,8 @@ int runRecord(RecordCommandOptions &options)
         clearProgress();
         std::cerr << "pyrometer: trace written: " << trace.string() << '\n';
     };
-    const auto outcome = record::recordProgram(record, callbacks, stop);
+    const auto outcome = record::recordProgram(record, callbacks, stop.token());
     clearProgress();
-    sigaction(SIGINT, &previousInt, nullptr);
-    sigaction(SIGTERM, &previousTerm, nullptr);
-    g_stop = nullptr;
     if (!outcome)
         return badInput(outcome.error().message);
     if (!outcome->recordedSomething()) {

@@ -1,5 +1,6 @@
 #include "core/record/process.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -162,21 +163,39 @@ std::string signalName(int signal)
 
 void TailLines::append(std::string_view chunk)
 {
-    while (!chunk.empty()) {
-        const auto newline = chunk.find('\n');
-        if (newline == std::string_view::npos) {
-            m_partial.append(chunk);
-            break;
-        }
-        m_partial.append(chunk.substr(0, newline));
-        chunk.remove_prefix(newline + 1);
-        if (!m_partial.empty() && m_partial.back() == '\r')
-            m_partial.pop_back();
-        m_lines.push_back(std::move(m_partial));
-        m_partial.clear();
-        if (m_lines.size() > m_capacity)
-            m_lines.erase(m_lines.begin());
+    for (const char c : chunk)
+        add(c);
+}
+
+void TailLines::add(char c)
+{
+    if (c == '\n') {
+        m_carriageReturn = false;
+        endLine();
+        return;
     }
+    if (m_carriageReturn) { // a '\r' not followed by '\n': the line is drawn again
+        m_partial.clear();
+        m_cut = false;
+    }
+    m_carriageReturn = c == '\r';
+    if (m_carriageReturn || m_cut)
+        return;
+    if (m_partial.size() >= kMaxLineBytes) {
+        m_partial += "\u2026";
+        m_cut = true;
+        return;
+    }
+    m_partial.push_back(c);
+}
+
+void TailLines::endLine()
+{
+    m_lines.push_back(std::move(m_partial));
+    m_partial.clear();
+    m_cut = false;
+    if (m_lines.size() > m_capacity)
+        m_lines.erase(m_lines.begin());
 }
 
 std::vector<std::string> TailLines::lines() const
@@ -189,11 +208,16 @@ std::vector<std::string> TailLines::lines() const
     return result;
 }
 
-Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &callbacks, const StopToken &stop,
-                               const StopPolicy &policy)
+namespace {
+
+struct Pipes {
+    Pipe out;
+    Pipe err;
+    Pipe status;
+};
+
+Result<Pipes> makePipes()
 {
-    if (spec.argv.empty())
-        return Error{"no program to run"};
     auto out = makePipe();
     auto err = makePipe();
     auto status = makePipe();
@@ -203,14 +227,21 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
         return err.error();
     if (!status)
         return status.error();
+    return Pipes{std::move(out).value(), std::move(err).value(), std::move(status).value()};
+}
 
+// Starts the program in a process group of its own, its output on the pipes' write ends.
+Result<pid_t> spawnProcess(const ProcessSpec &spec, const Pipes &pipes)
+{
     SpawnActions spawn;
     if (!spec.inheritStdin)
         posix_spawn_file_actions_addopen(&spawn.actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&spawn.actions, out->write.get(), 1);
-    posix_spawn_file_actions_adddup2(&spawn.actions, err->write.get(), 2);
+    posix_spawn_file_actions_adddup2(&spawn.actions, pipes.out.write.get(), 1);
+    posix_spawn_file_actions_adddup2(&spawn.actions, pipes.err.write.get(), 2);
     if (spec.statusChannel)
-        posix_spawn_file_actions_adddup2(&spawn.actions, status->write.get(), kStatusFd);
+        posix_spawn_file_actions_adddup2(&spawn.actions, pipes.status.write.get(), kStatusFd);
+    for (const auto &[ours, theirs] : spec.passedFds)
+        posix_spawn_file_actions_adddup2(&spawn.actions, ours, theirs); // dup2 clears FD_CLOEXEC
     const std::string directory = spec.workingDirectory.string();
     if (!directory.empty())
         posix_spawn_file_actions_addchdir_np(&spawn.actions, directory.c_str());
@@ -237,72 +268,196 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
     const int spawnError = ::posix_spawnp(&pid, argv[0], &spawn.actions, &spawn.attributes, argv.data(), envp.data());
     if (spawnError != 0)
         return Error{"cannot start " + spec.argv.front() + ": " + std::strerror(spawnError)};
-    ChildGuard child(pid, policy.terminateGrace);
-    out->write.reset();
-    err->write.reset();
-    status->write.reset();
+    return pid;
+}
 
-    std::string statusLine;
+// The program's three streams: stdout and stderr go to onOutput as they come, fd 3 to
+// onStatusLine a whole line at a time.
+class OutputReader {
+public:
+    OutputReader(Pipes &pipes, const ProcessCallbacks &callbacks, std::size_t maxStatusLine)
+        : m_sources{Source{&pipes.out.read, 0}, Source{&pipes.err.read, 1}, Source{&pipes.status.read, 2}},
+          m_callbacks(callbacks), m_maxStatusLine(maxStatusLine)
+    {}
+
+    bool open() const
+    {
+        return std::any_of(m_sources.begin(), m_sources.end(),
+                           [](const Source &source) { return source.fd->get() >= 0; });
+    }
+    bool overlong() const { return m_overlong; }
+
+    // Waits up to timeoutMs for output and reads what came. False when poll failed.
+    bool poll(int timeoutMs)
+    {
+        std::array<pollfd, 3> polled{};
+        std::array<Source *, 3> which{};
+        nfds_t count = 0;
+        for (auto &source : m_sources) {
+            if (source.fd->get() >= 0) {
+                polled[count] = pollfd{source.fd->get(), POLLIN, 0};
+                which[count++] = &source;
+            }
+        }
+        if (count == 0) {
+            ::usleep(useconds_t(timeoutMs) * 200); // every pipe is closed: only the exit is left to wait for
+            return true;
+        }
+        const int ready = ::poll(polled.data(), count, timeoutMs);
+        if (ready < 0)
+            return errno == EINTR;
+        for (nfds_t j = 0; j < count; ++j) {
+            if (!(polled[j].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const auto n = ::read(which[j]->fd->get(), m_buffer.data(), m_buffer.size());
+            if (n > 0)
+                deliver(which[j]->kind, std::string_view(m_buffer.data(), std::size_t(n)));
+            else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+                which[j]->fd->reset();
+        }
+        return true;
+    }
+
+    // The program has exited; a child of it may hold the pipes open: read what is there, then stop.
+    void drain()
+    {
+        for (auto &source : m_sources) {
+            if (source.fd->get() < 0)
+                continue;
+            ::fcntl(source.fd->get(), F_SETFL, O_NONBLOCK);
+            ssize_t n;
+            while ((n = ::read(source.fd->get(), m_buffer.data(), m_buffer.size())) > 0)
+                deliver(source.kind, std::string_view(m_buffer.data(), std::size_t(n)));
+            source.fd->reset();
+        }
+        if (!m_statusLine.empty() && !m_overlong && m_callbacks.onStatusLine)
+            m_callbacks.onStatusLine(m_statusLine);
+        m_statusLine.clear();
+    }
+
+private:
     struct Source {
         Fd *fd;
         int kind; // 0 stdout, 1 stderr, 2 status
     };
-    std::array<Source, 3> sources{Source{&out->read, 0}, Source{&err->read, 1}, Source{&status->read, 2}};
-    const auto deliver = [&](int kind, std::string_view chunk) {
-        if (kind == 2) {
-            for (const char c : chunk) {
-                if (c == '\n') {
-                    if (callbacks.onStatusLine)
-                        callbacks.onStatusLine(statusLine);
-                    statusLine.clear();
-                } else {
-                    statusLine.push_back(c);
-                }
-            }
-        } else if (callbacks.onOutput) {
-            callbacks.onOutput(kind == 0 ? OutputStream::Stdout : OutputStream::Stderr, chunk);
-        }
-    };
 
+    void deliver(int kind, std::string_view chunk)
+    {
+        if (kind != 2) {
+            if (m_callbacks.onOutput)
+                m_callbacks.onOutput(kind == 0 ? OutputStream::Stdout : OutputStream::Stderr, chunk);
+            return;
+        }
+        if (m_overlong)
+            return;
+        for (const char c : chunk) {
+            if (c != '\n') {
+                m_statusLine.push_back(c);
+                if (m_maxStatusLine > 0 && m_statusLine.size() > m_maxStatusLine) {
+                    m_overlong = true;
+                    m_statusLine.clear();
+                    m_statusLine.shrink_to_fit();
+                    return;
+                }
+                continue;
+            }
+            if (m_callbacks.onStatusLine)
+                m_callbacks.onStatusLine(m_statusLine);
+            m_statusLine.clear();
+        }
+    }
+
+    std::array<Source, 3> m_sources;
+    const ProcessCallbacks &m_callbacks;
+    std::size_t m_maxStatusLine;
+    std::string m_statusLine;
+    bool m_overlong = false;
+    std::array<char, 16384> m_buffer;
+};
+
+// Carries out a stop as StopPolicy says: interrupt, hold while the program says it is
+// finishing, terminate, kill; an abandoned stop terminates at once.
+class Stopper {
+public:
+    Stopper(pid_t pid, const ProcessCallbacks &callbacks, const StopPolicy &policy)
+        : m_pid(pid), m_callbacks(callbacks), m_policy(policy)
+    {}
+
+    // Called about every 100 ms while the program runs; true once a stop has begun.
+    bool advance(const StopToken &stop)
+    {
+        const bool abandoned = m_callbacks.abandoned && m_callbacks.abandoned();
+        if (!stop.stopRequested() && !abandoned)
+            return m_stage != Stage::Running;
+        const auto now = std::chrono::steady_clock::now();
+        if (abandoned && (m_stage == Stage::Running || m_stage == Stage::Interrupted)) {
+            signal(SIGTERM, Stage::Terminated, now);
+        } else if (m_stage == Stage::Running) {
+            signal(SIGINT, Stage::Interrupted, now);
+            m_interruptedAt = now;
+        } else if (m_stage == Stage::Interrupted && m_callbacks.finishing && m_callbacks.finishing() &&
+                   now - m_interruptedAt < m_policy.finishingLimit) {
+            m_since = now; // its grace starts again once it has finished
+        } else if (m_stage == Stage::Interrupted && now - m_since >= m_policy.interruptGrace) {
+            signal(SIGTERM, Stage::Terminated, now);
+        } else if (m_stage == Stage::Terminated && now - m_since >= m_policy.terminateGrace) {
+            signal(SIGKILL, Stage::Killed, now);
+        }
+        return true;
+    }
+
+private:
+    enum class Stage { Running, Interrupted, Terminated, Killed };
+    void signal(int number, Stage stage, std::chrono::steady_clock::time_point now)
+    {
+        ::kill(-m_pid, number);
+        m_stage = stage;
+        m_since = now;
+    }
+
+    pid_t m_pid;
+    const ProcessCallbacks &m_callbacks;
+    const StopPolicy &m_policy;
+    Stage m_stage = Stage::Running;
+    std::chrono::steady_clock::time_point m_since;
+    std::chrono::steady_clock::time_point m_interruptedAt;
+};
+
+} // namespace
+
+Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &callbacks, const StopToken &stop,
+                               const StopPolicy &policy)
+{
+    if (spec.argv.empty())
+        return Error{"no program to run"};
+    auto pipes = makePipes();
+    if (!pipes)
+        return pipes.error();
+    const auto spawned = spawnProcess(spec, pipes.value());
+    if (!spawned)
+        return spawned.error();
+    const pid_t pid = spawned.value();
+    ChildGuard child(pid, policy.terminateGrace);
+    pipes->out.write.reset();
+    pipes->err.write.reset();
+    pipes->status.write.reset();
+
+    OutputReader reader(pipes.value(), callbacks, spec.maxStatusLine);
+    Stopper stopper(pid, callbacks, policy);
     ProcessExit result;
     bool exited = false;
     bool statusLost = false;
     int waitStatus = 0;
-    enum class Stopping { No, Interrupted, Terminated, Killed } stopping = Stopping::No;
-    auto stoppingSince = std::chrono::steady_clock::now();
-    auto interruptedAt = stoppingSince;
-    std::array<char, 16384> buffer;
-    for (;;) {
-        std::array<pollfd, 3> polled{};
-        int count = 0;
-        std::array<int, 3> which{};
-        for (int i = 0; i < 3; ++i) {
-            if (sources[i].fd->get() >= 0) {
-                polled[count] = pollfd{sources[i].fd->get(), POLLIN, 0};
-                which[count++] = i;
-            }
-        }
-        if (count == 0 && exited)
-            break;
-        int ready = 0;
-        if (count > 0)
-            ready = ::poll(polled.data(), nfds_t(count), 100);
-        else
-            ::usleep(20000); // every pipe is closed: only the exit is left to wait for
-        if (ready < 0 && errno != EINTR) {
+    while (!exited || reader.open()) {
+        if (!reader.poll(100)) {
             const int error = errno;
             return Error{"cannot read the output of " + spec.argv.front() + " (poll: " + std::strerror(error) +
                          "); it was ended"}; // the guard ends it
         }
-        for (int j = 0; j < count && ready > 0; ++j) {
-            if (!(polled[j].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            auto &source = sources[which[j]];
-            const auto n = ::read(source.fd->get(), buffer.data(), buffer.size());
-            if (n > 0)
-                deliver(source.kind, std::string_view(buffer.data(), std::size_t(n)));
-            else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-                source.fd->reset();
+        if (reader.overlong() && !result.overlongStatusLine) {
+            result.overlongStatusLine = true;
+            result.stopped = true;
+            ::kill(-pid, SIGKILL); // a protocol gone wrong: nothing it says now can be read
         }
         if (!exited) {
             const pid_t waited = ::waitpid(pid, &waitStatus, WNOHANG);
@@ -315,43 +470,15 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
             if (waited == pid) {
                 exited = true;
                 child.release();
-                // A child of the program may hold the pipes open: read what is there, then stop.
-                for (auto &source : sources) {
-                    if (source.fd->get() < 0)
-                        continue;
-                    ::fcntl(source.fd->get(), F_SETFL, O_NONBLOCK);
-                    ssize_t n;
-                    while ((n = ::read(source.fd->get(), buffer.data(), buffer.size())) > 0)
-                        deliver(source.kind, std::string_view(buffer.data(), std::size_t(n)));
-                    source.fd->reset();
-                }
+                reader.drain();
             }
         }
         if (callbacks.onTick)
             callbacks.onTick();
-        if (!exited && stop.stopRequested()) {
-            const auto now = std::chrono::steady_clock::now();
-            if (stopping == Stopping::No) {
-                ::kill(-pid, SIGINT);
-                stopping = Stopping::Interrupted;
-                stoppingSince = now;
-                interruptedAt = now;
-                result.stopped = true;
-            } else if (stopping == Stopping::Interrupted && callbacks.finishing && callbacks.finishing() &&
-                       now - interruptedAt < policy.finishingLimit) {
-                stoppingSince = now; // its grace starts again once it has finished
-            } else if (stopping == Stopping::Interrupted && now - stoppingSince >= policy.interruptGrace) {
-                ::kill(-pid, SIGTERM);
-                stopping = Stopping::Terminated;
-                stoppingSince = now;
-            } else if (stopping == Stopping::Terminated && now - stoppingSince >= policy.terminateGrace) {
-                ::kill(-pid, SIGKILL);
-                stopping = Stopping::Killed;
-            }
-        }
+        if (!exited && stopper.advance(stop))
+            result.stopped = true;
     }
-    if (!statusLine.empty() && callbacks.onStatusLine)
-        callbacks.onStatusLine(statusLine);
+    reader.drain(); // a last status line without its '\n'
     if (statusLost)
         result.exitCode = -1;
     else if (WIFEXITED(waitStatus))

@@ -20,6 +20,12 @@ struct ProcessSpec {
     std::vector<std::pair<std::string, std::string>> environment; // added to ours, or replacing
     bool inheritStdin = false;                                    // else /dev/null
     bool statusChannel = false;                                   // a pipe on fd 3, its lines to onStatusLine
+    // A status line longer than this ends the program (ProcessExit::overlongStatusLine): a
+    // protocol of one record per line never needs more. 0: no bound.
+    std::size_t maxStatusLine = 0;
+    // Open descriptors of ours the program gets, each at the number paired with it (a request
+    // in a memfd at fd 4, say): nothing else of ours is inherited.
+    std::vector<std::pair<int, int>> passedFds;
 };
 
 enum class OutputStream { Stdout, Stderr };
@@ -31,12 +37,16 @@ struct ProcessCallbacks {
     // While it returns true, the program says it is finishing work a stop must wait for (writing
     // a trace): an interrupted program is not terminated then (see StopPolicy::finishingLimit).
     std::function<bool()> finishing;
+    // Once it returns true, what the program is finishing is given up (a second Ctrl+C, the
+    // window's Drop): a stopped program is terminated at once, not waited for.
+    std::function<bool()> abandoned;
 };
 
 struct ProcessExit {
     int exitCode = -1;    // when it exited
     int signal = 0;       // when a signal ended it
     bool stopped = false; // we stopped it (interrupt, then terminate, then kill)
+    bool overlongStatusLine = false; // ended for a status line past ProcessSpec::maxStatusLine
     bool operator==(const ProcessExit &) const = default;
 };
 
@@ -62,18 +72,26 @@ Result<ProcessExit> runProcess(const ProcessSpec &spec, const ProcessCallbacks &
 // "SIGKILL", "SIGSEGV", or "signal 42".
 std::string signalName(int signal);
 
-// The last lines of a stream, kept as it comes in chunks.
+// The last lines of a stream, kept as it comes in chunks, as a terminal shows them: a '\r'
+// that is not part of "\r\n" starts its line again (a progress bar redrawn in place is one
+// line), and a line is kept to its first kMaxLineBytes, then "…".
 class TailLines {
 public:
+    static constexpr std::size_t kMaxLineBytes = 4096;
     explicit TailLines(std::size_t capacity = 20) : m_capacity(capacity) {}
     void append(std::string_view chunk);
     // The kept lines, the unfinished last one included.
     std::vector<std::string> lines() const;
 
 private:
+    void add(char c);
+    void endLine();
+
     std::size_t m_capacity;
     std::vector<std::string> m_lines;
     std::string m_partial;
+    bool m_carriageReturn = false; // the last character was a '\r'
+    bool m_cut = false;            // the line in m_partial passed kMaxLineBytes
 };
 
 } // namespace pyrometer::record

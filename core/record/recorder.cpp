@@ -31,6 +31,13 @@ InterpreterInfo interpreterFrom(const nlohmann::json &event, const std::string &
     return info;
 }
 
+// A file the launcher names as a trace it is writing: in the output folder, with a partial name.
+bool isPartialTraceFile(const std::filesystem::path &path, const std::filesystem::path &outputDirectory)
+{
+    const auto name = path.filename().string();
+    return path.parent_path() == outputDirectory && (name.ends_with(".part.gz") || name.ends_with(".part"));
+}
+
 std::string programName(const RecordOptions &options)
 {
     return options.asModule ? "-m " + options.script : options.script;
@@ -70,7 +77,11 @@ void classifyOutcome(RecordOutcome &outcome, const RecordOptions &options, const
     const auto &exit = outcome.exit;
     const auto steps = std::to_string(outcome.steps);
     if (exit.stopped) {
-        if (!outcome.recordedSomething()) {
+        if (!outcome.recordedSomething() && outcome.droppedWrite) {
+            outcome.failure = RecordFailure::Dropped;
+            outcome.message = program + ": cancelled while the trace of its " + std::to_string(outcome.recorded) +
+                              " recorded steps was written, and the write was dropped; nothing was kept";
+        } else if (!outcome.recordedSomething()) {
             outcome.failure = RecordFailure::Cancelled;
             outcome.message =
                 program + ": cancelled after " + steps + " steps, before a record was complete; nothing was kept";
@@ -146,17 +157,22 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
     TailLines errors(40);
     LauncherError launcherError;
     bool writing = false;
+    std::vector<std::filesystem::path> partialFiles; // of the trace being written
     std::optional<double> cancellingSince;
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
+    const auto abandoned = [&] { return callbacks.abandoned && callbacks.abandoned(); };
     const auto reportProgress = [&] {
         if (callbacks.onProgress)
-            callbacks.onProgress(RecordProgress{outcome.steps, outcome.recorded, outcome.asked, elapsed(), writing});
+            callbacks.onProgress(RecordProgress{outcome.steps, outcome.recorded, outcome.asked, elapsed(), writing,
+                                                stop.stopRequested(), abandoned()});
     };
 
+    std::function<void(const std::string &)> readEvent;
     ProcessCallbacks process;
+    process.abandoned = abandoned;
     process.onOutput = [&](OutputStream stream, std::string_view chunk) {
         all.append(chunk);
         if (stream == OutputStream::Stderr)
@@ -169,7 +185,15 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
     process.finishing = [&] {
         return writing || (cancellingSince && elapsed() - *cancellingSince < kCancelWaitSeconds);
     };
+    // The launcher shares its process with the program, which may write on its channel too: a line
+    // that is not one of its events (not JSON, a field of the wrong type) is passed over.
     process.onStatusLine = [&](const std::string &line) {
+        try {
+            readEvent(line);
+        } catch (const nlohmann::json::exception &) {
+        }
+    };
+    readEvent = [&](const std::string &line) {
         const auto event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (!event.is_object())
             return;
@@ -187,10 +211,15 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
             cancellingSince = elapsed();
         } else if (kind == "writing") {
             writing = true;
+            partialFiles.clear();
+            for (const auto &partial : event.value("partial", std::vector<std::string>{}))
+                if (isPartialTraceFile(partial, resolved.outputDirectory))
+                    partialFiles.emplace_back(partial);
             outcome.recorded = event.value("recorded", outcome.recorded);
             reportProgress();
         } else if (kind == "trace") {
             writing = false;
+            partialFiles.clear();
             if (cancellingSince) // its record is written: it ends now, and is given the time to
                 cancellingSince = elapsed();
             const std::filesystem::path path = event.value("path", std::string());
@@ -217,6 +246,12 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
         return outcome;
     }
     outcome.exit = exit.value();
+    if (writing) {
+        // Ended while it wrote (dropped, or killed): no partial file is left to look like a trace.
+        outcome.droppedWrite = true;
+        for (const auto &partial : partialFiles)
+            std::filesystem::remove(partial, error);
+    }
     classifyOutcome(outcome, options, launcherError);
     return outcome;
 }
@@ -262,6 +297,9 @@ std::string cancelSummary(const RecordOutcome &outcome, const RecordOptions &opt
     std::string where = outcome.traces.back().string();
     if (outcome.traces.size() > 1)
         where = "its " + std::to_string(outcome.traces.size()) + " traces, the last " + where;
+    if (outcome.recorded >= outcome.asked) // the cancel came while the whole record was written
+        return programName(options) + ": cancelled after its record was complete; the " + recorded +
+               " steps recorded are in " + where;
     return programName(options) + ": cancelled after " + recorded + " of " + std::to_string(outcome.asked) +
            " steps; the " + recorded + " recorded are in " + where;
 }

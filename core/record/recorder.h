@@ -38,6 +38,7 @@ enum class RecordFailure {
     Killed,            // a signal ended it (not our stop) before its trace was written
     ExitedBeforeTrace, // it exited with an error status before its trace was written
     Cancelled,         // stopped by the user before a trace was complete
+    Dropped,           // stopped twice by the user while its trace was written: the write was given up
 };
 
 // What the launcher's "error" event said: its kind ("no-torch", "no-script", "raised",
@@ -67,6 +68,9 @@ struct RecordOutcome {
     std::vector<std::string> lastLines;      // the program's last lines of output (stdout and stderr)
     std::vector<std::string> lastErrorLines; // its last lines of stderr
     double elapsedSeconds = 0;
+    // A trace being written when the program ended was given up (a second stop, or the
+    // program killed while writing); its partial files were removed.
+    bool droppedWrite = false;
 
     bool recordedSomething() const { return !traces.empty(); }
     bool programFailed() const { return failure != RecordFailure::None || !programFailure.empty(); }
@@ -78,7 +82,9 @@ struct RecordProgress {
     int recorded = 0;
     int asked = 0;
     double elapsedSeconds = 0;
-    bool writing = false; // a trace is being written
+    bool writing = false;    // a record's events are collected and its trace written
+    bool stopping = false;   // a stop was asked: the step in progress ends, a trace being written is waited for
+    bool abandoning = false; // a second stop: the program is ended now, a trace being written given up
     bool operator==(const RecordProgress &) const = default;
 };
 
@@ -87,12 +93,16 @@ struct RecordCallbacks {
     std::function<void(const RecordProgress &)> onProgress;          // on each step and about every 100 ms
     std::function<void(const std::filesystem::path &trace)> onTrace; // as soon as a trace is written
     std::function<void(const InterpreterInfo &)> onStarted;
+    // Once it returns true (a second Ctrl+C, the dialog's Drop), the program is ended at once,
+    // and a trace being written is given up. Until then a stop waits for the write.
+    std::function<bool()> abandoned;
 };
 
 // Runs options.script (or module) through the launcher in options.python, in a process group of
-// its own, and returns what it recorded. stop interrupts the program (it writes what a record
-// in progress has), then terminates it. Only a launcher that cannot be found is an Error: a
-// program that fails is an outcome with its failure and message.
+// its own, and returns what it recorded. stop interrupts the program: it ends the record with the
+// step in progress and writes it, a write in progress is waited for (up to
+// StopPolicy::finishingLimit), then the program is terminated. callbacks.abandoned ends it at once. Only a launcher
+// that cannot be found is an Error: a program that fails is an outcome with its failure and message.
 Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCallbacks &callbacks,
                                     const StopToken &stop, const StopPolicy &policy = {});
 

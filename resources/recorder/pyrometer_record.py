@@ -42,31 +42,48 @@ EXIT_NO_STEP = 5
 # interrupted inside it.
 CANCEL_WAIT_SECONDS = 2.0
 
+# The names a trace and its memory file have while they are written, after the stem.
+TRACE_PARTIAL = ".pt.trace.json.part.gz"  # export_chrome_trace gzips a name ending in .gz
+MEMORY_PARTIAL = ".pt.memory.json.part"
+
 CATEGORIES = ["parameters", "gradients", "optimizer_state", "activations", "inputs", "temporaries", "other"]
 
 
 class _Status:
+    """The host's channel. A signal handler (a cancel) may emit while an event is being written:
+    its event waits for the one it interrupted, never a write inside a write."""
+
     def __init__(self):
-        self._out = None
+        self._fd = None
+        self._pending = []
+        self._emitting = False
         fd = os.environ.pop("PYROMETER_STATUS_FD", "")
         if fd.isdigit():
             try:
                 os.set_inheritable(int(fd), False)  # the program's own children must not hold it open
-                self._out = os.fdopen(int(fd), "w", buffering=1)
+                self._fd = int(fd)
             except OSError:
-                self._out = None
+                self._fd = None
 
     def connected(self):
-        return self._out is not None
+        return self._fd is not None
 
     def emit(self, event, **fields):
-        if self._out is None:
+        if self._fd is None:
             return
+        self._pending.append((json.dumps(dict(event=event, **fields)) + "\n").encode())
+        if self._emitting:
+            return  # a handler's event: the emit it interrupted writes it
+        self._emitting = True
         try:
-            self._out.write(json.dumps(dict(event=event, **fields)) + "\n")
-            self._out.flush()
-        except (OSError, ValueError):
-            self._out = None
+            while self._pending:
+                data = self._pending.pop(0)
+                while data:
+                    data = data[os.write(self._fd, data):]
+        except OSError:
+            self._fd = None
+        finally:
+            self._emitting = False
 
 
 STATUS = _Status()
@@ -309,7 +326,10 @@ class Recorder:
         self.profiler = None
         self.done = False
         self.cancelled = False  # the host asked to stop (SIGINT): the record ends at the next step's end
-        self.writing = False
+        self.writing = False  # a record's events are collected and its trace written
+        self.stem = None  # the files being written, while writing
+        self.drop_asked = False  # interrupted once while writing: a second interrupt drops the write
+        self.cancel_timer = None
         self.host = socket.gethostname()
 
     # --- the profiler --------------------------------------------------------------------------
@@ -331,19 +351,43 @@ class Recorder:
         os.makedirs(self.options.out, exist_ok=True)
         return os.path.join(self.options.out, "%s_%d.%d" % (self.host, os.getpid(), time.time_ns()))
 
-    def _trace_ready(self, profiler):
-        # Writing takes seconds for hundreds of steps: the host waits for it rather than end us.
+    def _begin_writing(self):
+        """A record ends: the profiler collects its events, then the trace is written, which takes
+        seconds for hundreds of steps. The host is told before the collection starts, so that a
+        cancel waits for the write; the partial files are named, so that a dropped write leaves
+        nothing behind."""
+        if self.writing:
+            return
         self.writing = True
-        STATUS.emit("writing", recorded=self.recorded, asked=self.asked)
-        stem = self._stem()
-        path = stem + ".pt.trace.json.gz"
-        partial = stem + ".pt.trace.json.part.gz"  # export_chrome_trace gzips a name ending in .gz
-        profiler.export_chrome_trace(partial)
-        os.replace(partial, path)
-        memory_path = stem + ".pt.memory.json"
-        self._write_memory(profiler, memory_path)
-        self.traces.append(path)
+        self.stem = self._stem()
+        STATUS.emit("writing", recorded=self.recorded, asked=self.asked,
+                    partial=[self.stem + TRACE_PARTIAL, self.stem + MEMORY_PARTIAL])
+
+    def _end_writing(self):
         self.writing = False
+        self.stem = None
+
+    def _trace_ready(self, profiler):
+        self._begin_writing()  # a record the schedule ended where no step foresaw it
+        stem = self.stem
+        path = stem + ".pt.trace.json.gz"
+        partial = stem + TRACE_PARTIAL
+        memory_path = stem + ".pt.memory.json"
+        try:
+            profiler.export_chrome_trace(partial)
+            os.replace(partial, path)
+            self._write_memory(profiler, memory_path)
+        except BaseException:
+            # A second interrupt drops the write: no partial file is left for a trace.
+            for name in (partial, stem + MEMORY_PARTIAL):
+                try:
+                    os.remove(name)
+                except OSError:
+                    pass
+            raise
+        finally:
+            self._end_writing()
+        self.traces.append(path)
         STATUS.emit("trace", path=path, memory=memory_path, recorded=self.recorded, asked=self.asked,
                     cancelled=self.cancelled)
         if not STATUS.connected():  # else the host says so
@@ -359,7 +403,7 @@ class Recorder:
             resolution = ("3 samples per step (forward start, forward end, step end)" if self.mode != "forward"
                           else "2 samples per step (forward start, forward end)")
             document = self.memory.document(resolution)
-        with open(path + ".part", "w") as out:
+        with open(path + ".part", "w") as out:  # the stem's MEMORY_PARTIAL
             json.dump(document, out)
         os.replace(path + ".part", path)
 
@@ -414,6 +458,14 @@ class Recorder:
         self.memory.profiler = self.profiler
         self.profiler.start()
 
+    def _ends_a_record(self):
+        """Whether the profiler's next step() ends a record (and writes it): the step just
+        marked was recorded, and the next one starts a new cycle or none."""
+        o = self.options
+        if not self._recording(self.step - 1):
+            return False
+        return not self._recording(self.step) or (self.step - o.skip) % (o.warmup + o.steps) == 0
+
     def _open_record_has_steps(self, step_ended):
         """Whether the record in progress holds a whole recorded step: a program that fails in
         the first step of a record leaves only part of one, which is not a trace to keep. With
@@ -433,7 +485,11 @@ class Recorder:
         if self.profiler is not None:
             profiler, self.profiler = self.profiler, None
             if self._open_record_has_steps(step_ended):
-                profiler.stop()
+                self._begin_writing()
+                try:
+                    profiler.stop()
+                finally:
+                    self._end_writing()
             else:
                 # Nothing is being recorded: stop without writing an empty trace.
                 profiler.on_trace_ready = None
@@ -444,8 +500,16 @@ class Recorder:
         progress, so that it holds whole steps. A program that does not end it within
         CANCEL_WAIT_SECONDS (a long step, a data load, a sleep) is interrupted where it is, as
         Python would (KeyboardInterrupt), and the record keeps the whole steps before. A second
-        SIGINT interrupts at once; one that comes while the trace is written is ignored."""
-        if self.writing or self.done:
+        SIGINT interrupts at once. While a trace is written, the first is waited out (the host
+        says so) and a second drops the write."""
+        if self.writing:
+            if self.drop_asked:
+                raise KeyboardInterrupt()
+            self.drop_asked = True
+            self.cancelled = True
+            STATUS.emit("cancelling", step=self.step, recorded=self.recorded, asked=self.asked, writing=True)
+            return
+        if self.done:
             return
         if self.mode == "time":
             self.cancelled = True
@@ -456,9 +520,9 @@ class Recorder:
             raise KeyboardInterrupt()
         self.cancelled = True
         STATUS.emit("cancelling", step=self.step, recorded=self.recorded, asked=self.asked)
-        timer = threading.Timer(CANCEL_WAIT_SECONDS, _thread.interrupt_main)
-        timer.daemon = True
-        timer.start()
+        self.cancel_timer = threading.Timer(CANCEL_WAIT_SECONDS, _thread.interrupt_main)
+        self.cancel_timer.daemon = True
+        self.cancel_timer.start()
 
     # --- steps ---------------------------------------------------------------------------------
     def mark_step(self, kind):
@@ -475,12 +539,20 @@ class Recorder:
         self.step += 1
         STATUS.emit("step", step=self.step, recorded=self.recorded, asked=self.asked, kind=kind)
         if self.cancelled:
-            # Stopped at a step's end: the record holds whole steps, this one the last.
+            # Stopped at a step's end: the record holds whole steps, this one the last; the
+            # interrupt meant for a step that does not end is not needed any more.
+            if self.cancel_timer is not None:
+                self.cancel_timer.cancel()
             self.done = True
             self.finish(step_ended=True)
             raise RecordingDone()
         if self.profiler is not None:
-            self.profiler.step()
+            if self._ends_a_record():
+                self._begin_writing()
+            try:
+                self.profiler.step()
+            finally:
+                self._end_writing()
         if self.recorded >= self.asked and not self.options.keep_running:
             self.done = True
             self.finish()

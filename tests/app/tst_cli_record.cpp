@@ -2,12 +2,16 @@
 #include "clitestutil.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <unistd.h>
 
 using namespace pyrometer::testing;
 
@@ -27,6 +31,54 @@ Run recordFailing(const QTemporaryDir &dir, const QString &calls, const QString 
     arguments << options << "--" << program("fails_after.py") << calls << how;
     return runCli(arguments);
 }
+
+// pyrometer-cli record of slow_write.py (3 steps; its trace takes SLOW_SECONDS to write), in a
+// process group of its own as a shell's foreground job is.
+struct SlowRecord {
+    QProcess process;
+    QString out;
+    QString err;
+
+    SlowRecord(const QTemporaryDir &dir, const QString &seconds)
+    {
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SLOW_PHASE"), QStringLiteral("export"));
+        environment.insert(QStringLiteral("SLOW_SECONDS"), seconds);
+        process.setProcessEnvironment(environment);
+        process.setChildProcessModifier([] { ::setpgid(0, 0); });
+        process.start(QStringLiteral(PYROMETER_CLI), {"record", "--python", kPython, "--steps", "3", "--keep-running",
+                                                      "--out", dir.path(), "--", program("slow_write.py")});
+    }
+    // Reads until text shows in stdout (fromStderr: stderr), at most timeoutMs.
+    bool waitFor(const QString &text, bool fromStderr = false, int timeoutMs = 120000)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < timeoutMs) {
+            out += QString::fromUtf8(process.readAllStandardOutput());
+            err += QString::fromUtf8(process.readAllStandardError());
+            if ((fromStderr ? err : out).contains(text))
+                return true;
+            if (process.state() == QProcess::NotRunning)
+                return false;
+            process.waitForReadyRead(100);
+        }
+        return false;
+    }
+    // Ctrl+C as a terminal sends it (to the foreground process group), or to the CLI alone.
+    void interrupt(bool group) { ::kill(group ? -pid_t(process.processId()) : pid_t(process.processId()), SIGINT); }
+    int finish()
+    {
+        const bool finished = process.waitForFinished(120000);
+        out += QString::fromUtf8(process.readAllStandardOutput());
+        err += QString::fromUtf8(process.readAllStandardError());
+        if (!finished) {
+            process.kill();
+            return -2;
+        }
+        return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    }
+};
 
 } // namespace
 
@@ -131,6 +183,58 @@ private Q_SLOTS:
         QCOMPARE(object.value("traces").toArray().size(), 1);
         QVERIFY(
             object.value("program_failure").toString().contains(QStringLiteral("fails_after.py raised RuntimeError")));
+    }
+
+    // Ctrl+C while the trace is written waits for it, says so, and keeps the whole record.
+    void ctrlCWhileTheTraceIsWrittenWaitsForIt_data()
+    {
+        QTest::addColumn<bool>("group");
+        QTest::newRow("to the process group") << true;
+        QTest::newRow("to the CLI alone") << false;
+    }
+    void ctrlCWhileTheTraceIsWrittenWaitsForIt()
+    {
+        QFETCH(bool, group);
+        QTemporaryDir dir;
+        SlowRecord record(dir, QStringLiteral("3"));
+        QVERIFY2(record.waitFor(QStringLiteral("slow export begins")), qPrintable(record.err));
+        record.interrupt(group);
+        QCOMPARE(record.finish(), 0);
+        QVERIFY2(record.err.contains(
+                     QStringLiteral("cancelling: waiting for the trace of the 3 recorded steps to be written "
+                                    "(Ctrl+C again drops it)")),
+                 qPrintable(record.err));
+        QVERIFY(record.err.contains(
+            QStringLiteral("cancelled after its record was complete; the 3 steps recorded are in")));
+        const auto trace = record.out.trimmed().split(QLatin1Char('\n')).last();
+        QVERIFY2(trace.endsWith(QStringLiteral(".pt.trace.json.gz")) && QFileInfo(trace).isFile(),
+                 qPrintable(record.out));
+        const auto steps = runCli({"steps", trace, "--format", "json"});
+        QCOMPARE(steps.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(steps.out.toUtf8()).object().value(QStringLiteral("rows")).toArray().size(),
+                 3);
+    }
+
+    // A second Ctrl+C drops the write at once: nothing kept, no partial file, exit 2.
+    void aSecondCtrlCDropsTheWrite_data() { ctrlCWhileTheTraceIsWrittenWaitsForIt_data(); }
+    void aSecondCtrlCDropsTheWrite()
+    {
+        QFETCH(bool, group);
+        QTemporaryDir dir;
+        SlowRecord record(dir, QStringLiteral("60"));
+        QVERIFY2(record.waitFor(QStringLiteral("slow export begins")), qPrintable(record.err));
+        QElapsedTimer timer;
+        timer.start();
+        record.interrupt(group);
+        QVERIFY2(record.waitFor(QStringLiteral("Ctrl+C again drops it"), true), qPrintable(record.err));
+        record.interrupt(group);
+        QCOMPARE(record.finish(), 2);
+        QVERIFY(timer.elapsed() < 30000);
+        QVERIFY2(record.err.contains(
+                     QStringLiteral("slow_write.py: cancelled while the trace of its 3 recorded steps was written, "
+                                    "and the write was dropped; nothing was kept")),
+                 qPrintable(record.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
     }
 
     void badArgumentsExitTwo()

@@ -477,8 +477,19 @@ void RecordDialog::cancelRecord()
     }
     if (!m_run->isRunning())
         return;
-    appendLog(tr("cancelling: the record ends with the step in progress and is written, then the program ends"), true);
-    m_status->setText(tr("Cancelling…"));
+    if (m_run->isCancelling()) { // the second press: Drop
+        appendLog(tr("dropping: the program is ended now; a trace being written is given up"), true);
+        m_status->setText(tr("Dropping\u2026"));
+        m_cancel->setEnabled(false);
+        m_run->abandon();
+        return;
+    }
+    appendLog(tr("cancelling: the record ends with the step in progress and is written, then the program ends "
+                 "(Drop gives the write up)"),
+              true);
+    m_status->setText(tr("Cancelling\u2026"));
+    m_cancel->setText(tr("&Drop"));
+    m_cancel->setToolTip(tr("End the program now: the trace being written is given up"));
     m_run->cancel();
 }
 
@@ -488,14 +499,27 @@ void RecordDialog::setRunning(bool running)
     if (running)
         m_again->setEnabled(false); // enabled again when the record is over
     m_cancel->setEnabled(running);
+    if (!running) {
+        m_cancel->setText(tr("&Cancel"));
+        m_cancel->setToolTip(QString());
+    }
 }
 
 void RecordDialog::showProgress(const record::RecordProgress &progress)
 {
     m_progress->setMaximum(std::max(1, progress.asked));
     m_progress->setValue(std::min(progress.recorded, m_progress->maximum()));
+    if (progress.writing && progress.stopping) {
+        m_status->setText(tr("Cancelling: waiting for the trace of %1 to be written. Drop gives it up.")
+                              .arg(recordedStepsText(progress.recorded)));
+        return;
+    }
     if (progress.writing) {
-        m_status->setText(tr("Writing the trace of the %n recorded step(s)\u2026", nullptr, progress.recorded));
+        m_status->setText(tr("Writing the trace of %1\u2026").arg(recordedStepsText(progress.recorded)));
+        return;
+    }
+    if (progress.stopping) {
+        m_status->setText(tr("Cancelling: the record ends with step %1, then is written\u2026").arg(progress.steps));
         return;
     }
     m_status->setText(tr("Step %1 \u00b7 %2 of %3 recorded \u00b7 %4 s")

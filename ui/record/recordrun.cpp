@@ -13,6 +13,7 @@ RecordRun::RecordRun(QObject *parent) : QObject(parent)
 RecordRun::~RecordRun()
 {
     m_stop.requestStop();
+    m_abandon.requestStop();
     join();
 }
 
@@ -30,6 +31,7 @@ bool RecordRun::start(const record::RecordOptions &options)
     m_options = options;
     m_outcome = {};
     m_stop = StopToken();
+    m_abandon = StopToken();
     m_running = true;
     const int generation = ++m_generation;
     QPointer<RecordRun> self(this);
@@ -43,7 +45,7 @@ bool RecordRun::start(const record::RecordOptions &options)
             },
             Qt::QueuedConnection);
     };
-    m_thread = std::thread([options, stop = m_stop, policy = m_policy, post] {
+    m_thread = std::thread([options, stop = m_stop, abandon = m_abandon, policy = m_policy, post] {
         std::string pending;
         auto lastFlush = std::chrono::steady_clock::now();
         const auto flush = [&] {
@@ -56,6 +58,7 @@ bool RecordRun::start(const record::RecordOptions &options)
             lastFlush = std::chrono::steady_clock::now();
         };
         record::RecordCallbacks callbacks;
+        callbacks.abandoned = [abandon] { return abandon.stopRequested(); };
         callbacks.onOutput = [&](record::OutputStream, std::string_view chunk) {
             pending.append(chunk);
             if (pending.size() > 64 * 1024)
@@ -73,15 +76,20 @@ bool RecordRun::start(const record::RecordOptions &options)
             flush();
             post([path = QString::fromStdString(trace.string())](RecordRun &run) { Q_EMIT run.traceWritten(path); });
         };
-        auto result = record::recordProgram(options, callbacks, stop, policy);
-        flush();
         record::RecordOutcome outcome;
-        if (result) {
-            outcome = std::move(result).value();
-        } else {
+        try {
+            auto result = record::recordProgram(options, callbacks, stop, policy);
+            if (result) {
+                outcome = std::move(result).value();
+            } else {
+                outcome.failure = record::RecordFailure::CannotStart;
+                outcome.message = result.error().message;
+            }
+        } catch (const std::exception &error) { // a thread of ours must not end the window
             outcome.failure = record::RecordFailure::CannotStart;
-            outcome.message = result.error().message;
+            outcome.message = options.script + ": the record failed: " + error.what();
         }
+        flush();
         post([outcome = std::move(outcome)](RecordRun &run) {
             run.m_running = false;
             run.m_outcome = outcome;
@@ -95,6 +103,19 @@ void RecordRun::cancel()
 {
     if (m_running)
         m_stop.requestStop();
+}
+
+void RecordRun::abandon()
+{
+    if (m_running) {
+        m_stop.requestStop();
+        m_abandon.requestStop();
+    }
+}
+
+QString recordedStepsText(int recorded)
+{
+    return recorded == 1 ? QObject::tr("the recorded step") : QObject::tr("the %1 recorded steps").arg(recorded);
 }
 
 QString describeInterpreter(const record::InterpreterInfo &interpreter)

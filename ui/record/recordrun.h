@@ -18,14 +18,19 @@ class RecordRun final : public QObject {
     Q_OBJECT
 public:
     explicit RecordRun(QObject *parent = nullptr);
-    // Stops a program still running (interrupt, then terminate) and waits for it.
+    // Ends a program still running at once (a trace being written is given up) and waits for
+    // it, at most StopPolicy::terminateGrace.
     ~RecordRun() override;
 
     bool isRunning() const { return m_running; }
     // Starts recording; false when a record is running already.
     bool start(const record::RecordOptions &options);
-    // Interrupts the program (it writes what a record in progress has), then terminates it.
+    // Interrupts the program: it ends its record with the step in progress and writes it (a write
+    // in progress is waited for), then it is terminated.
     void cancel();
+    bool isCancelling() const { return m_running && m_stop.stopRequested(); }
+    // Ends the program now: a trace being written is given up (the second Cancel, Drop).
+    void abandon();
     const record::RecordOptions &options() const { return m_options; }
     const record::RecordOutcome &lastOutcome() const { return m_outcome; }
     // The time the launcher gives to write a record after an interrupt; tests shorten it.
@@ -47,10 +52,14 @@ private:
     record::RecordOutcome m_outcome;
     record::StopPolicy m_policy;
     StopToken m_stop;
+    StopToken m_abandon;
     std::thread m_thread;
     bool m_running = false;
     int m_generation = 0;
 };
+
+// "the 3 recorded steps", "the recorded step".
+QString recordedStepsText(int recorded);
 
 // "torch 1.13.0a0 (CPU) · Python 3.11.2 · /usr/bin/python3"
 QString describeInterpreter(const record::InterpreterInfo &interpreter);

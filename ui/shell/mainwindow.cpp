@@ -764,6 +764,10 @@ void MainWindow::restoreWindowState()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (holdCloseForRecord()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());

@@ -14,6 +14,8 @@ class QListWidget;
 class QMenu;
 class QStackedWidget;
 
+class QMessageBox;
+
 namespace pyrometer::ui {
 
 class BookmarkList;
@@ -51,6 +53,9 @@ public:
     // Compare page, before → after.
     RecordDialog *recordDialog();
     void showRecordDialog();
+    // The box a quit shows while a record finishes (null when none): it says what is finishing
+    // and offers to drop it.
+    QMessageBox *finishingBox() const { return m_finishingBox; }
     QStringList recordedTraces() const { return m_recordedTraces; }
     QWidget *pageWidget(Page page) const;
 
@@ -98,6 +103,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    // A quit while a record runs: the record is cancelled and the window waits for its trace
+    // (the finishing box says so, with a way to drop it), then closes. False when no record runs.
+    bool holdCloseForRecord();
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -148,6 +156,7 @@ private:
     QAction *m_closeAction = nullptr;
     std::map<Page, QWidget *> m_pages;
     RecordDialog *m_recordDialog = nullptr;
+    QMessageBox *m_finishingBox = nullptr;
     QStringList m_recordedTraces; // traces recorded from this window, oldest first
     bool m_interactive = true;
     int m_failures = 0;

@@ -8,6 +8,8 @@
 #include "ui/shell/messagebanner.h"
 
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 namespace pyrometer::ui {
@@ -48,6 +50,58 @@ RecordDialog *MainWindow::recordDialog()
         }
     });
     return m_recordDialog;
+}
+
+bool MainWindow::holdCloseForRecord()
+{
+    if (!m_recordDialog || !m_recordDialog->isRecording())
+        return false;
+    auto *run = m_recordDialog->run();
+    if (!run->isRunning()) { // still waiting for the interpreter's answer: nothing to finish
+        m_recordDialog->cancelRecord();
+        return false;
+    }
+    if (m_finishingBox)
+        return true;
+    const auto script = QFileInfo(QString::fromStdString(run->options().script)).fileName();
+    m_finishingBox =
+        new QMessageBox(QMessageBox::Information, tr("Finishing the record"), QString(), QMessageBox::NoButton, this);
+    m_finishingBox->setAttribute(Qt::WA_DeleteOnClose);
+    m_finishingBox->setWindowModality(Qt::NonModal);
+    auto *drop = m_finishingBox->addButton(tr("&Drop it and quit"), QMessageBox::DestructiveRole);
+    // The box closes only when the record is over.
+    drop->disconnect();
+    connect(drop, &QPushButton::clicked, run, [this, run, drop] {
+        drop->setEnabled(false);
+        m_finishingBox->setInformativeText(
+            tr("Ending %1 now\u2026").arg(m_finishingBox->property("script").toString()));
+        run->abandon();
+    });
+    m_finishingBox->setProperty("script", script);
+    const auto describe = [this, script](const record::RecordProgress &progress) {
+        m_finishingBox->setText(progress.writing ? tr("Pyrometer quits once the trace of %1 of %2 is written.")
+                                                       .arg(recordedStepsText(progress.recorded), script)
+                                                 : tr("Pyrometer quits once %1 ends its record with the step in "
+                                                      "progress (%2 of %3 recorded) and writes it.")
+                                                       .arg(script)
+                                                       .arg(progress.recorded)
+                                                       .arg(progress.asked));
+    };
+    describe(record::RecordProgress{0, 0, int(run->options().steps), 0, false, true, false});
+    m_finishingBox->setInformativeText(tr("Dropping it ends the program now; nothing of this record is kept."));
+    connect(run, &RecordRun::progressed, m_finishingBox, describe);
+    connect(
+        run, &RecordRun::finished, this,
+        [this] {
+            if (m_finishingBox)
+                m_finishingBox->close();
+            m_finishingBox = nullptr;
+            close();
+        },
+        Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+    run->cancel();
+    m_finishingBox->show();
+    return true;
 }
 
 void MainWindow::showRecordDialog()

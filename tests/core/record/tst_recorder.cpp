@@ -138,6 +138,12 @@ private Q_SLOTS:
     void killedProgram();
     void cancelMidRecordKeepsTheTrace();
     void cancelBeforeTheRecordKeepsNothing();
+    void cancelWhileTheTraceIsWrittenWaitsForIt_data();
+    void cancelWhileTheTraceIsWrittenWaitsForIt();
+    void cancelMidRecordWaitsForASlowCollection();
+    void aSecondStopDropsTheWrite();
+    void tailDrawsACarriageReturnLineOnce();
+    void anOverlongStatusLineEndsTheProgram();
 };
 
 void TestRecorder::tailKeepsTheLastLines()
@@ -700,6 +706,153 @@ void TestRecorder::cancelBeforeTheRecordKeepsNothing()
     QVERIFY(run.outcome.traces.empty());
     QVERIFY(run.outcome.message.find("slow_loop.py: cancelled after") != std::string::npos);
     QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+}
+
+// The record of slow_write.py: 3 steps asked, its collection (phase "stop") or export slowed.
+RecordOptions slowWriteOptions(const QTemporaryDir &dir, const char *phase)
+{
+    auto options = optionsFor(dir, "slow_write.py");
+    options.environment = {{"SLOW_PHASE", phase}, {"SLOW_SECONDS", "3"}};
+    return options;
+}
+
+void TestRecorder::cancelWhileTheTraceIsWrittenWaitsForIt_data()
+{
+    QTest::addColumn<QString>("phase");
+    QTest::newRow("export") << QStringLiteral("export");
+    QTest::newRow("collection") << QStringLiteral("stop");
+}
+
+// All steps recorded, the trace being written (3 s, far past the interrupt's grace of 0.5 s):
+// the cancel waits for the write, and the whole record is kept.
+void TestRecorder::cancelWhileTheTraceIsWrittenWaitsForIt()
+{
+    QFETCH(QString, phase);
+    QTemporaryDir dir;
+    auto options = slowWriteOptions(dir, phase.toUtf8().constData());
+    options.keepRunning = true; // the program goes on after the record: only the cancel ends it
+    StopToken stop;
+    bool stoppedWhileWriting = false;
+    const auto run = recordRun(
+        options, stop,
+        [&](const RecordProgress &progress) {
+            if (progress.writing && !stop.stopRequested()) {
+                stoppedWhileWriting = true;
+                stop.requestStop();
+            }
+        },
+        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+    QVERIFY(stoppedWhileWriting);
+    const auto &outcome = run.outcome;
+    QVERIFY(outcome.exit.stopped);
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QVERIFY(!outcome.droppedWrite);
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    QCOMPARE(outcome.recorded, 3);
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), 3);
+    QVERIFY(std::any_of(run.progress.begin(), run.progress.end(),
+                        [](const RecordProgress &progress) { return progress.writing && progress.stopping; }));
+    QCOMPARE(cancelSummary(outcome, options),
+             options.script + ": cancelled after its record was complete; the 3 steps recorded are in " +
+                 outcome.traces.front().string());
+}
+
+// A cancel mid-record whose collection outlasts the launcher's wait for the step in progress (2 s)
+// and the host's grace: the record is written with the whole steps it had.
+void TestRecorder::cancelMidRecordWaitsForASlowCollection()
+{
+    QTemporaryDir dir;
+    auto options = slowWriteOptions(dir, "stop");
+    options.steps = 1000;
+    StopToken stop;
+    const auto run = recordRun(
+        options, stop,
+        [&](const RecordProgress &progress) {
+            if (progress.recorded >= 3)
+                stop.requestStop();
+        },
+        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+    const auto &outcome = run.outcome;
+    QVERIFY(outcome.exit.stopped);
+    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
+    QCOMPARE(outcome.traces.size(), std::size_t(1));
+    QVERIFY(outcome.recorded >= 3 && outcome.recorded < 1000);
+    const auto trace = trace::loadTrace(outcome.traces.front());
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), outcome.recorded);
+}
+
+// A second stop while the trace is written gives the write up at once: nothing is kept, no
+// partial file is left, and the outcome says so.
+void TestRecorder::aSecondStopDropsTheWrite()
+{
+    QTemporaryDir dir;
+    auto options = slowWriteOptions(dir, "export");
+    options.environment.back().second = "30"; // a write the test never waits for
+    StopToken stop;
+    bool abandon = false;
+    RecordCallbacks callbacks;
+    callbacks.abandoned = [&] { return abandon; };
+    callbacks.onProgress = [&](const RecordProgress &progress) {
+        if (progress.writing && !stop.stopRequested())
+            stop.requestStop();
+        else if (progress.writing && progress.stopping)
+            abandon = true;
+    };
+    const auto started = std::chrono::steady_clock::now();
+    auto result = recordProgram(options, callbacks, stop,
+                                StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+    QVERIFY2(result, result ? "" : result.error().message.c_str());
+    const auto &outcome = result.value();
+    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(25));
+    QCOMPARE(outcome.failure, RecordFailure::Dropped);
+    QVERIFY(outcome.droppedWrite);
+    QVERIFY(outcome.traces.empty());
+    QVERIFY2(outcome.message.find(
+                 "slow_write.py: cancelled while the trace of its 3 recorded steps was written, and the write "
+                 "was dropped; nothing was kept") != std::string::npos,
+             outcome.message.c_str());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
+}
+
+// A progress bar redrawn with '\r' is one line, kept at its last drawing; a line without end is
+// kept to its first kMaxLineBytes.
+void TestRecorder::tailDrawsACarriageReturnLineOnce()
+{
+    TailLines tail(4);
+    tail.append("first\r\n");
+    for (int i = 0; i <= 100; ++i)
+        tail.append("\r" + std::to_string(i) + "%");
+    tail.append("\nlast");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"first", "100%", "last"}));
+    TailLines endless(2);
+    for (int i = 0; i < 10000; ++i)
+        endless.append(std::string(1000, 'x'));
+    const auto lines = endless.lines();
+    QCOMPARE(lines.size(), std::size_t(1));
+    QCOMPARE(lines.front().size(), TailLines::kMaxLineBytes + std::string("\u2026").size());
+}
+
+// A status line past ProcessSpec::maxStatusLine ends the program at once and says so.
+void TestRecorder::anOverlongStatusLineEndsTheProgram()
+{
+    ProcessSpec spec;
+    spec.argv = {kPython, "-c",
+                 "import os, time\nout = os.fdopen(3, 'w')\nout.write('x' * 100000)\nout.flush()\ntime.sleep(60)\n"};
+    spec.statusChannel = true;
+    spec.maxStatusLine = 65536;
+    int lines = 0;
+    ProcessCallbacks callbacks;
+    callbacks.onStatusLine = [&](const std::string &) { ++lines; };
+    const auto started = std::chrono::steady_clock::now();
+    const auto exit = runProcess(spec, callbacks, StopToken());
+    QVERIFY2(exit, exit ? "" : exit.error().message.c_str());
+    QVERIFY(exit->overlongStatusLine);
+    QCOMPARE(exit->signal, SIGKILL);
+    QCOMPARE(lines, 0);
+    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
 }
 
 QTEST_GUILESS_MAIN(TestRecorder)

@@ -15,8 +15,11 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -53,6 +56,15 @@ record::RecordOptions optionsFor(const QTemporaryDir &dir, const char *script, i
     options.skip = 0;
     options.warmup = 1;
     options.steps = steps;
+    return options;
+}
+
+// slow_write.py: 3 steps, and a trace that takes seconds seconds to write.
+record::RecordOptions slowWriteOptions(const QTemporaryDir &dir, const char *seconds)
+{
+    auto options = optionsFor(dir, "slow_write.py", 3);
+    options.keepRunning = true;
+    options.environment = {{"SLOW_PHASE", "export"}, {"SLOW_SECONDS", seconds}};
     return options;
 }
 
@@ -396,6 +408,93 @@ private Q_SLOTS:
         QVERIFY(dialog.log()->toPlainText().contains(kept));
         QCOMPARE(dialog.progressBar()->value(), outcome.recorded);
         QVERIFY(dialog.progressBar()->text().contains(QStringLiteral("cancelled")));
+    }
+
+    // Cancel while the trace is written waits for it and says so; the button becomes Drop.
+    void cancelWhileWritingWaitsForTheTrace()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        dialog.run()->setStopPolicy({std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+        dialog.setOptions(slowWriteOptions(dir, "4"));
+        QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
+        QVERIFY(dialog.startRecord());
+        dialog.resize(900, 760);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusLabel()->text().startsWith(QStringLiteral("Writing the trace")), 60'000);
+        dialog.cancelRecord();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog.statusLabel()->text().contains(QStringLiteral("Cancelling: waiting for the trace of the 3 "
+                                                                 "recorded steps to be written. Drop gives it up.")),
+            10'000);
+        QCOMPARE(dialog.cancelButton()->text(), QStringLiteral("&Drop"));
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        maybeGrab(dialog, QStringLiteral("record-cancel-writing.png"));
+        QVERIFY(waitFinished(dialog));
+        QCOMPARE(traces.size(), 1);
+        const auto &outcome = dialog.run()->lastOutcome();
+        QVERIFY(outcome.exit.stopped);
+        QCOMPARE(outcome.recorded, 3);
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("cancelled after its record was complete")));
+        QCOMPARE(dialog.cancelButton()->text(), QStringLiteral("&Cancel"));
+    }
+
+    // Drop, the second press, gives the write up at once: nothing kept, and the dialog says so.
+    void dropGivesTheWriteUp()
+    {
+        QTemporaryDir dir;
+        RecordDialog dialog;
+        dialog.run()->setStopPolicy({std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+        dialog.setOptions(slowWriteOptions(dir, "60"));
+        QSignalSpy traces(&dialog, &RecordDialog::traceRecorded);
+        QVERIFY(dialog.startRecord());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusLabel()->text().startsWith(QStringLiteral("Writing the trace")), 60'000);
+        dialog.cancelRecord();
+        QElapsedTimer timer;
+        timer.start();
+        dialog.cancelRecord();
+        QVERIFY(waitFinished(dialog));
+        QVERIFY(timer.elapsed() < 30'000);
+        QCOMPARE(traces.size(), 0);
+        QCOMPARE(dialog.run()->lastOutcome().failure, record::RecordFailure::Dropped);
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("the write was dropped; nothing was kept")),
+                 qPrintable(dialog.statusLabel()->text()));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
+    }
+
+    // Quitting while a record is written: the window stays with a box that says what is
+    // finishing; dropping it ends the program and the window closes.
+    void quittingWhileARecordIsWrittenShowsWhatIsFinishing()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        auto *dialog = window.recordDialog();
+        dialog->run()->setStopPolicy({std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
+        dialog->setOptions(slowWriteOptions(dir, "60"));
+        QVERIFY(dialog->startRecord());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->statusLabel()->text().startsWith(QStringLiteral("Writing the trace")), 60'000);
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        auto *box = window.finishingBox();
+        QVERIFY(box);
+        QTRY_VERIFY_WITH_TIMEOUT(box->isVisible(), 5'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            box->text().contains(QStringLiteral("once the trace of the 3 recorded steps of slow_write.py is written")),
+            qPrintable(box->text()), 5'000);
+        maybeGrab(*box, QStringLiteral("record-quit-finishing.png"));
+        QPushButton *drop = nullptr;
+        for (auto *button : box->buttons())
+            if (button->text() == QStringLiteral("&Drop it and quit"))
+                drop = qobject_cast<QPushButton *>(button);
+        QVERIFY(drop);
+        QElapsedTimer timer;
+        timer.start();
+        drop->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20'000);
+        QVERIFY(timer.elapsed() < 20'000);
+        QVERIFY(!dialog->isRecording());
+        QCOMPARE(dialog->run()->lastOutcome().failure, record::RecordFailure::Dropped);
     }
 
     void windowOpensRecordsAndComparesTheLastTwo()
