@@ -225,9 +225,10 @@ int compareModelVariants(const CompareCliOptions &options)
             compare.variants.push_back(gated->front());
     }
     ProgressReporter progress;
-    const auto report = engine::compareVariants(parsed->engine, run.model, compare, {}, progress, StopToken());
+    const RunStop stop(run.engine.timeout);
+    const auto report = engine::compareVariants(parsed->engine, run.model, compare, {}, progress, stop.token());
     if (!report.ok())
-        return badInput(report.error().message);
+        return badInput(stop.message(run.model, report.error().message));
     const auto &rows = report->rows;
     if (run.format == Format::Json) {
         nlohmann::json json = nlohmann::json::array();

@@ -32,9 +32,10 @@ int runFlops(const FlopsOptions &options)
     const auto inputs = parseInputOption(options.model, options.input);
     if (!inputs)
         return kBadInput;
-    auto report = engine::countFlops(*engine, options.model, *inputs);
+    const RunStop stop(options.engine.timeout);
+    auto report = engine::countFlops(*engine, options.model, *inputs, stop.token());
     if (!report.ok())
-        return badInput(report.error().message);
+        return badInput(stop.message(options.model, report.error().message));
     const auto &r = report.value();
     if (options.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();

@@ -42,13 +42,14 @@ int runProfile(const ProfileOptions &options)
     run.threads = options.threads;
     run.mode = options.mode == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
     ProgressReporter progress;
-    const StopToken stop;
+    const RunStop stop(options.engine.timeout);
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = options.profileIterations;
-    const auto measured = engine::measureAndProfile(*engine, options.model, run, profileRun, progress, stop, options.trace);
+    const auto measured =
+        engine::measureAndProfile(*engine, options.model, run, profileRun, progress, stop.token(), options.trace);
     if (!measured.ok())
-        return badInput(measured.error().message);
+        return badInput(stop.message(options.model, measured.error().message));
     const auto &l = measured->latency;
     const auto &p = measured->profile;
     if (!options.trace.empty() && p.trace.empty()) {

@@ -47,13 +47,13 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     run.warmup = options.warmup;
     run.iterations = options.iterations;
     ProgressReporter progress;
-    const StopToken stop;
+    const RunStop stop(options.engine.timeout);
     auto profileRun = run;
     profileRun.warmup = 2;
     profileRun.iterations = std::min(options.iterations, 10);
-    const auto measured = engine::measureAndProfile(*engine, model, run, profileRun, progress, stop);
+    const auto measured = engine::measureAndProfile(*engine, model, run, profileRun, progress, stop.token());
     if (!measured.ok()) {
-        badInput(measured.error().message);
+        badInput(stop.message(model, measured.error().message));
         return std::nullopt;
     }
     return report::modelSections(measured->latency, measured->profile, prefix, reportOptions);

@@ -35,6 +35,7 @@ struct RooflineCliOptions {
     int threads = 0;
     int iterations = 5;
     std::string python;
+    double timeout = 0;
 };
 
 // A figure to `decimals` places, small ones to three significant digits; or "unknown".
@@ -177,9 +178,10 @@ int runModelRoofline(const RooflineCliOptions &options)
         rooflineOptions.device = *chosen;
     }
     ProgressReporter progress;
-    const auto ran = engine::runLayerRooflines(*engine, options.trace, rooflineOptions, progress, StopToken());
+    const RunStop stop(options.timeout);
+    const auto ran = engine::runLayerRooflines(*engine, options.trace, rooflineOptions, progress, stop.token());
     if (!ran.ok())
-        return badInput(ran.error().message);
+        return badInput(stop.message(options.trace, ran.error().message));
     const auto &device = ran->device;
     const auto &results = ran->batches;
     if (options.format == Format::Json) {
@@ -356,6 +358,7 @@ void setupRoofline(CLI::App &command, int *exitCode)
     addCountOption(command, "--threads", options->threads, 0, "MODEL: intra-op threads (0: libtorch's default)", false);
     addCountOption(command, "--iters", options->iterations, 1, "MODEL: profiled runs per batch size");
     command.add_option("--python", options->python, "MODEL: run it in this Python interpreter's torch (the Python engine)");
+    addTimeoutOption(command, &options->timeout);
     command.add_option("--peak", options->peakTflops, "Peak TFLOP/s of a device the table lacks (with --bandwidth)");
     command.add_option("--bandwidth", options->bandwidthGbs, "Memory bandwidth in GB/s of a device the table lacks (with --peak)");
     command.add_flag("--by-shape", options->byShape, "One row per op and input dims");

@@ -52,9 +52,10 @@ int runSweep(const SweepCliOptions &options)
         sweep.memoryBudgetBytes = *budget;
     }
     ProgressReporter progress;
-    const auto report = engine::runSweep(parsed->engine, options.run.model, sweep, {}, progress, StopToken());
+    const RunStop stop(options.run.engine.timeout);
+    const auto report = engine::runSweep(parsed->engine, options.run.model, sweep, {}, progress, stop.token());
     if (!report.ok())
-        return badInput(report.error().message);
+        return badInput(stop.message(options.run.model, report.error().message));
     const auto &r = report.value();
     if (options.run.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();

@@ -3,6 +3,7 @@
 // list (`sweep`, `compare` and `export`).
 
 #include "app/cli/arguments.h"
+#include "app/cli/interrupt.h"
 #include "app/cli/output.h"
 #include "core/engine/engine.h"
 #include "core/torch/inputspec.h"
@@ -18,7 +19,18 @@ namespace pyrometer::cli {
 struct EngineOptions {
     std::string python;
     std::string device = "cpu";
+    double timeout = 0; // seconds; 0: none
 };
+
+// --timeout SECONDS: a model that runs longer is stopped as Ctrl+C stops it.
+inline void addTimeoutOption(CLI::App &command, double *timeout)
+{
+    command
+        .add_option("--timeout", *timeout,
+                    "Stop the model's run after this many seconds (its worker ended, exit status 2)")
+        ->check(CLI::NonNegativeNumber)
+        ->option_text("SECONDS");
+}
 
 inline void addEngineOptions(CLI::App &command, EngineOptions *options)
 {
@@ -27,6 +39,7 @@ inline void addEngineOptions(CLI::App &command, EngineOptions *options)
                        "any version, CPU or CUDA); default: the embedded libtorch, or $PYROMETER_PYTHON / python3 for a .pt2 or "
                        "a factory");
     command.add_option("--device", options->device, "cpu, cuda or cuda:N (the Python engine only)")->capture_default_str();
+    addTimeoutOption(command, &options->timeout);
 }
 
 // The engine the options choose, or nothing after badInput() told the user why.

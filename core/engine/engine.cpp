@@ -235,12 +235,13 @@ Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::file
     return latencyFrom(run.value(), engine, model, options);
 }
 
-Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
+Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model,
+                                       const std::vector<torch::InputSpec> &inputs, const StopToken &stop)
 {
     auto req = request(model, inputs, 0);
     req["tasks"].push_back({{"task", "ops"}});
     ProgressReporter progress;
-    auto run = runWorker(engine, std::move(req), {}, progress, StopToken());
+    auto run = runWorker(engine, std::move(req), {}, progress, stop);
     if (!run)
         return run.error();
     auto report = torch::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
@@ -684,11 +685,12 @@ Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesys
     return ProfiledModel{std::move(latency).value(), std::move(profile).value()};
 }
 
-Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs)
+Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
+                                      const std::vector<torch::InputSpec> &inputs, const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
-        return pythonFlops(chosen, model, inputs);
+        return pythonFlops(chosen, model, inputs, stop);
     return embeddedResult(torch::countFlops(model, inputs), model);
 }
 

@@ -112,7 +112,7 @@ Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesys
                                         const std::filesystem::path &traceOut = {});
 
 Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
-                                      const std::vector<torch::InputSpec> &inputs);
+                                      const std::vector<torch::InputSpec> &inputs, const StopToken &stop = {});
 
 Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
                                     const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop);

@@ -16,9 +16,10 @@ and output shapes and its module, for the FLOPs formulas Pyrometer shares betwee
 "profile" (runs under torch.profiler, their operators with module and memory, and the trace),
 "sweep" (latency per batch size and variant) and "compare" (variants against the baseline).
 
-Everything the host reads goes as JSON lines to the file descriptor PYROMETER_STATUS_FD names;
-the model's own output is left alone. Exit status: 0 done, 2 the request failed (the "error"
-event says why), 3 no torch in this interpreter.
+Everything the host reads goes as JSON lines to the file descriptor PYROMETER_STATUS_FD names,
+one record per line (protocol PROTOCOL, said in "hello"; a list of results is streamed as
+"begin", one "item" per element and "end"); the model's own output is left alone. Exit status:
+0 done, 2 the request failed (the "error" event says why), 3 no torch in this interpreter.
 """
 
 import importlib.util
@@ -31,6 +32,7 @@ import tempfile
 import time
 import traceback
 
+PROTOCOL = 1
 EXIT_FAILED = 2
 EXIT_NO_TORCH = 3
 
@@ -56,6 +58,14 @@ class Status:
             self._out.flush()
         except (OSError, ValueError):
             self._out = None
+
+    def stream(self, event, lists, **fields):
+        """An event whose lists may be long, one record per line: the host assembles them."""
+        self.emit("begin", of=event, **fields)
+        for name, items in lists.items():
+            for item in items:
+                self.emit("item", of=event, list=name, item=item)
+        self.emit("end", of=event)
 
 
 STATUS = Status()
@@ -1073,7 +1083,7 @@ def hello(torch):
         reason = str(error)
     devices = ["cpu"] + ([f"cuda:{i}" for i in range(torch.cuda.device_count())] if cuda else [])
     names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if cuda else []
-    STATUS.emit("hello", python=platform.python_version(), executable=sys.executable, torch=torch.__version__,
+    STATUS.emit("hello", protocol=PROTOCOL, python=platform.python_version(), executable=sys.executable, torch=torch.__version__,
                 devices=devices, device_names=names, cuda_reason=reason, kineto=kineto_available(torch),
                 export=hasattr(torch, "export") and hasattr(torch.export, "load"), compile=hasattr(torch, "compile"),
                 threads=torch.get_num_threads())
@@ -1099,18 +1109,19 @@ def serve(torch, request):
     # Opening (no task) needs no inputs: a factory that returns only its module opens, and its
     # inputs are asked for when something runs.
     runner = Runner(torch, model, request) if tasks or request.get("inputs") or model.example_specs else None
-    STATUS.emit("loaded", kind=model.kind, modules=tree, parameters=int(parameters), parameter_bytes=int(parameter_bytes),
-                inputs=runner.specs if runner else [], example_inputs=model.example_specs,
-                fixed_batch=model.fixed_batch or 0, batch_note=model.batch_note, threads=torch.get_num_threads())
+    STATUS.stream("loaded", {"modules": tree}, kind=model.kind, parameters=int(parameters), parameter_bytes=int(parameter_bytes),
+                  inputs=runner.specs if runner else [], example_inputs=model.example_specs,
+                  fixed_batch=model.fixed_batch or 0, batch_note=model.batch_note, threads=torch.get_num_threads())
     for task in tasks:
         kind = task.get("task")
         if kind == "latency":
             cold, samples = run_latency(runner, task)
             STATUS.emit("latency", cold_ms=cold, samples_ms=samples)
         elif kind == "ops":
-            STATUS.emit("ops", ops=record_ops(runner))
+            STATUS.stream("ops", {"ops": record_ops(runner)})
         elif kind == "profile":
-            STATUS.emit("profile", **run_profile(runner, task))
+            profile = run_profile(runner, task)
+            STATUS.stream("profile", {"ops": profile.pop("ops"), "memory": profile.pop("memory")}, **profile)
         elif kind == "compare":
             run_compare(runner, task)
         elif kind == "sweep":

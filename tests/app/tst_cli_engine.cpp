@@ -36,29 +36,6 @@ bool torch2()
 class TestCliEngine : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // A worker that answers with wrong-typed fields (another version's, picked up through
-    // $PYROMETER_ENGINE) is bad input the CLI says, never an abort.
-    void aWorkerOfWrongTypesIsBadInput()
-    {
-        QTemporaryDir dir;
-        const auto fake = dir.filePath(QStringLiteral("fake_worker.py"));
-        QFile file(fake);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(
-            "import json, os\n"
-            "out = os.fdopen(int(os.environ['PYROMETER_STATUS_FD']), 'w')\n"
-            "out.write(json.dumps({'event': 'hello', 'python': 3, 'torch': 12, 'devices': 'cpu'}) + '\\n')\n"
-            "out.write(json.dumps({'event': 'loaded', 'kind': 7, 'modules': 'none', 'parameters': 'many'}) + '\\n')\n");
-        file.close();
-        const auto run =
-            runCli({QStringLiteral("flops"), factory("factory_cnn.py", "build"), QStringLiteral("--python"), kPython},
-                   QString(), {{QStringLiteral("PYROMETER_ENGINE"), fake}});
-        QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.startsWith(QStringLiteral("pyrometer-cli: flops failed: ")) &&
-                     run.err.contains(QStringLiteral("type must be")),
-                 qPrintable(run.err));
-    }
-
     void flopsOfAFactoryAsOfItsTorchScript()
     {
         const auto python = runCli({QStringLiteral("flops"), factory("factory_cnn.py", "build"), QStringLiteral("--python"), kPython,
