@@ -2,6 +2,7 @@
 
 #include "core/util/atomicfile.h"
 
+#include <optional>
 #include <system_error>
 
 namespace pyrometer::session {
@@ -16,7 +17,27 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSummary, model, inputs, mode,
 
 namespace {
 constexpr const char *kVersionKey = "pyrometer_session";
+
+// nlohmann's get<>() casts a float to an integer whatever its value, which is undefined beyond
+// the integer's range: a field that T writes as an integer must not be read from a float.
+template <typename T> std::optional<std::string> floatForInteger(const nlohmann::json &json, const char *list)
+{
+    const auto found = json.find(list);
+    if (found == json.end() || !found->is_array())
+        return std::nullopt;
+    const nlohmann::json written = T{};
+    for (const auto &entry : *found) {
+        if (!entry.is_object())
+            continue;
+        for (const auto &[key, value] : written.items()) {
+            const auto field = entry.find(key);
+            if (value.is_number_integer() && field != entry.end() && field->is_number_float())
+                return std::string(list) + ": " + key + " is " + field->dump() + ", not an integer";
+        }
+    }
+    return std::nullopt;
 }
+} // namespace
 
 nlohmann::json toJson(const SessionState &state)
 {
@@ -40,6 +61,12 @@ Result<SessionState> fromJson(const nlohmann::json &json, const std::string &sou
     const int version = json[kVersionKey].get<int>();
     if (version > SessionState::kFormatVersion)
         return Error{source + ": written by a newer Pyrometer (session format " + std::to_string(version) + ")"};
+    for (const auto &problem :
+         {floatForInteger<RangeSelection>(json, "ranges"), floatForInteger<Bookmark>(json, "bookmarks"),
+          floatForInteger<RunSummary>(json, "runs")}) {
+        if (problem)
+            return Error{source + ": malformed session: " + *problem};
+    }
     try {
         SessionState state;
         state.traces = json.value("traces", state.traces);

@@ -97,6 +97,12 @@ private Q_SLOTS:
         QTest::addRow("a trace") << "{\"traceEvents\": []}" << "not a Pyrometer session";
         QTest::addRow("newer") << "{\"pyrometer_session\": 99}" << "newer Pyrometer";
         QTest::addRow("bad field") << "{\"pyrometer_session\": 1, \"traces\": 5}" << "malformed session";
+        // A float where an integer is read: cast beyond the integer's range, undefined (found by
+        // tests/fuzz/fuzz_session.cpp).
+        QTest::addRow("float warmup") << "{\"pyrometer_session\": 1, \"runs\": [{\"warmup\": 3.4e21}]}"
+                                      << "malformed session: runs: warmup is 3.4e+21, not an integer";
+        QTest::addRow("float range") << "{\"pyrometer_session\": 1, \"ranges\": [{\"startNs\": 1e300}]}"
+                                     << "malformed session: ranges: startNs is 1e+300, not an integer";
     }
     void refusesWhatIsNotASession()
     {
