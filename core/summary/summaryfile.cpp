@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <stdexcept>
 #include <tuple>
 
 namespace pyrometer::summary {
@@ -141,51 +142,68 @@ Json rankJson(const RankSummary &s)
 }
 
 // Reading: nlohmann's exceptions (a missing key, a wrong type) become one Error naming the file.
+
+// nlohmann's get<>() casts a float to an integer type whatever its value, which is undefined
+// beyond the type's range: a float where an integer is read is a damaged summary too.
+struct NotAnInteger : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+template <typename T> T integer(const nlohmann::json &value)
+{
+    if (value.is_number_float())
+        throw NotAnInteger(value.dump() + " where an integer belongs");
+    return value.get<T>();
+}
+
 RankFigures figuresFrom(const nlohmann::json &j)
 {
     RankFigures f;
-    f.rank = j.at("rank").get<int>();
-    f.worldSize = j.at("world_size").get<int>();
+    f.rank = integer<int>(j.at("rank"));
+    f.worldSize = integer<int>(j.at("world_size"));
     f.backend = j.at("backend").get<std::string>();
     f.stepTimeUs = j.at("step_time_us").get<double>();
-    f.windowStartNs = j.at("window_ns").at(0).get<std::int64_t>();
-    f.windowEndNs = j.at("window_ns").at(1).get<std::int64_t>();
-    f.computeNs = j.at("compute_ns").get<std::int64_t>();
-    f.communicationNs = j.at("communication_ns").get<std::int64_t>();
-    f.memoryNs = j.at("memory_ns").get<std::int64_t>();
-    f.idleNs = j.at("idle_ns").get<std::int64_t>();
-    f.overlapNs = j.at("overlap_ns").get<std::int64_t>();
+    f.windowStartNs = integer<std::int64_t>(j.at("window_ns").at(0));
+    f.windowEndNs = integer<std::int64_t>(j.at("window_ns").at(1));
+    f.computeNs = integer<std::int64_t>(j.at("compute_ns"));
+    f.communicationNs = integer<std::int64_t>(j.at("communication_ns"));
+    f.memoryNs = integer<std::int64_t>(j.at("memory_ns"));
+    f.idleNs = integer<std::int64_t>(j.at("idle_ns"));
+    f.overlapNs = integer<std::int64_t>(j.at("overlap_ns"));
     f.overlapPct = j.at("overlap_pct").get<double>();
-    f.computeOnlyNs = j.at("compute_only_ns").get<std::int64_t>();
-    f.hiddenCommunicationNs = j.at("hidden_communication_ns").get<std::int64_t>();
-    f.exposedCommunicationNs = j.at("exposed_communication_ns").get<std::int64_t>();
-    f.memoryOnlyNs = j.at("memory_only_ns").get<std::int64_t>();
+    f.computeOnlyNs = integer<std::int64_t>(j.at("compute_only_ns"));
+    f.hiddenCommunicationNs = integer<std::int64_t>(j.at("hidden_communication_ns"));
+    f.exposedCommunicationNs = integer<std::int64_t>(j.at("exposed_communication_ns"));
+    f.memoryOnlyNs = integer<std::int64_t>(j.at("memory_only_ns"));
     f.cpuOnly = j.at("cpu_only").get<bool>();
     for (const auto &s : j.at("steps")) {
-        f.steps.push_back({s.at(0).get<std::string>(), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>(),
-                           s.at(3).get<std::int64_t>(), s.at(4).get<std::int64_t>()});
+        f.steps.push_back({s.at(0).get<std::string>(), integer<std::int64_t>(s.at(1)), integer<std::int64_t>(s.at(2)),
+                           integer<std::int64_t>(s.at(3)), integer<std::int64_t>(s.at(4))});
         if (s.size() >= 7) { // the step's GPU span, written since steps are split on the GPU's clock
-            f.steps.back().gpuStartNs = s.at(5).get<std::int64_t>();
-            f.steps.back().gpuEndNs = s.at(6).get<std::int64_t>();
+            f.steps.back().gpuStartNs = integer<std::int64_t>(s.at(5));
+            f.steps.back().gpuEndNs = integer<std::int64_t>(s.at(6));
         }
         if (s.size() >= 8) // written since steps keep their exposed communication
-            f.steps.back().exposedCommunicationNs = s.at(7).get<std::int64_t>();
+            f.steps.back().exposedCommunicationNs = integer<std::int64_t>(s.at(7));
     }
     const auto &names = j.at("collective_names");
     // Summaries written before process groups have six columns and no groups.
     const auto groups = j.value("collective_groups", nlohmann::json::array());
     for (const auto &c : j.at("collectives")) {
-        CollectiveCall call{names.at(c.at(0).get<std::size_t>()).get<std::string>(), c.at(1).get<std::int64_t>(),
-                            c.at(2).get<int>(), c.at(3).get<std::int64_t>(), c.at(4).get<std::int64_t>(),
+        CollectiveCall call{names.at(integer<std::size_t>(c.at(0))).get<std::string>(),
+                            integer<std::int64_t>(c.at(1)),
+                            integer<int>(c.at(2)),
+                            integer<std::int64_t>(c.at(3)),
+                            integer<std::int64_t>(c.at(4)),
                             c.at(5).get<bool>()};
         if (c.size() > 7) {
-            if (const auto group = c.at(6).get<int>(); group >= 0) {
+            if (const auto group = integer<int>(c.at(6)); group >= 0) {
                 const auto &g = groups.at(static_cast<std::size_t>(group));
                 call.group = g.at(0).get<std::string>();
                 call.groupDesc = g.at(1).get<std::string>();
                 call.groupRanks = g.at(2).get<std::string>();
             }
-            call.sequence = c.at(7).get<std::int64_t>();
+            call.sequence = integer<std::int64_t>(c.at(7));
         }
         f.collectives.push_back(std::move(call));
     }
@@ -198,44 +216,44 @@ RankSummary rankFrom(const nlohmann::json &j)
     s.figures = figuresFrom(j.at("figures"));
     const auto &trace = j.at("trace");
     s.figures.file = trace.at("file").get<std::string>();
-    s.traceBytes = trace.at("bytes").get<std::uint64_t>();
-    s.traceCrc32 = trace.at("crc32").get<std::uint32_t>();
+    s.traceBytes = integer<std::uint64_t>(trace.at("bytes"));
+    s.traceCrc32 = integer<std::uint32_t>(trace.at("crc32"));
     for (const auto &r : j.at("top_ops")) {
         OpRow row;
         row.name = r.at("name").get<std::string>();
-        row.calls = r.at("calls").get<std::uint64_t>();
-        row.totalNs = r.at("total_ns").get<std::int64_t>();
-        row.selfNs = r.at("self_ns").get<std::int64_t>();
-        row.minNs = r.at("min_ns").get<std::int64_t>();
-        row.maxNs = r.at("max_ns").get<std::int64_t>();
-        row.deviceSelfNs = r.at("device_self_ns").get<std::int64_t>();
-        row.deviceTotalNs = r.at("device_total_ns").get<std::int64_t>();
-        row.cpuMemSelfBytes = r.at("cpu_mem_self_bytes").get<std::int64_t>();
-        row.cpuMemTotalBytes = r.at("cpu_mem_total_bytes").get<std::int64_t>();
-        row.deviceMemSelfBytes = r.at("device_mem_self_bytes").get<std::int64_t>();
-        row.deviceMemTotalBytes = r.at("device_mem_total_bytes").get<std::int64_t>();
+        row.calls = integer<std::uint64_t>(r.at("calls"));
+        row.totalNs = integer<std::int64_t>(r.at("total_ns"));
+        row.selfNs = integer<std::int64_t>(r.at("self_ns"));
+        row.minNs = integer<std::int64_t>(r.at("min_ns"));
+        row.maxNs = integer<std::int64_t>(r.at("max_ns"));
+        row.deviceSelfNs = integer<std::int64_t>(r.at("device_self_ns"));
+        row.deviceTotalNs = integer<std::int64_t>(r.at("device_total_ns"));
+        row.cpuMemSelfBytes = integer<std::int64_t>(r.at("cpu_mem_self_bytes"));
+        row.cpuMemTotalBytes = integer<std::int64_t>(r.at("cpu_mem_total_bytes"));
+        row.deviceMemSelfBytes = integer<std::int64_t>(r.at("device_mem_self_bytes"));
+        row.deviceMemTotalBytes = integer<std::int64_t>(r.at("device_mem_total_bytes"));
         row.selfPercent = r.at("self_pct").get<double>();
         row.totalPercent = r.at("total_pct").get<double>();
         s.topOps.push_back(std::move(row));
     }
-    s.opSelfSumNs = j.at("op_self_sum_ns").get<std::int64_t>();
+    s.opSelfSumNs = integer<std::int64_t>(j.at("op_self_sum_ns"));
     for (const auto &r : j.at("top_kernels")) {
         KernelRow row;
         row.kind = kindFromName(r.at("kind").get<std::string>());
         row.name = r.at("name").get<std::string>();
-        row.count = r.at("count").get<std::uint64_t>();
-        row.totalNs = r.at("total_ns").get<std::int64_t>();
-        row.minNs = r.at("min_ns").get<std::int64_t>();
-        row.maxNs = r.at("max_ns").get<std::int64_t>();
+        row.count = integer<std::uint64_t>(r.at("count"));
+        row.totalNs = integer<std::int64_t>(r.at("total_ns"));
+        row.minNs = integer<std::int64_t>(r.at("min_ns"));
+        row.maxNs = integer<std::int64_t>(r.at("max_ns"));
         row.percent = r.at("pct").get<double>();
         row.launchOp = r.at("launch_op").get<std::string>();
         row.region = r.value("region", std::string());
         s.topKernels.push_back(std::move(row));
     }
-    s.kernelTotalNs = j.at("kernel_total_ns").get<std::int64_t>();
+    s.kernelTotalNs = integer<std::int64_t>(j.at("kernel_total_ns"));
     for (const auto &p : j.at("memory_peaks"))
-        s.memoryPeaks.push_back({p.at("device").get<std::string>(), p.at("peak_bytes").get<std::int64_t>(),
-                                 p.at("peak_time_ns").get<std::int64_t>()});
+        s.memoryPeaks.push_back({p.at("device").get<std::string>(), integer<std::int64_t>(p.at("peak_bytes")),
+                                 integer<std::int64_t>(p.at("peak_time_ns"))});
     return s;
 }
 
@@ -316,7 +334,7 @@ Result<JobSummary> readSummary(const fs::path &file)
     if (kind != kRankKind && kind != kJobKind)
         return Error{name + ": not a Pyrometer summary (kind \"" + kind + "\")"};
     try {
-        const int format = json.at("format").get<int>();
+        const int format = integer<int>(json.at("format"));
         if (format > kFormat)
             return Error{name + ": summary format " + std::to_string(format) + " is newer than this Pyrometer reads (" +
                          std::to_string(kFormat) + "); update Pyrometer"};
@@ -331,6 +349,8 @@ Result<JobSummary> readSummary(const fs::path &file)
         }
         return job;
     } catch (const nlohmann::json::exception &error) {
+        return Error{name + ": a damaged summary (" + error.what() + ")"};
+    } catch (const NotAnInteger &error) {
         return Error{name + ": a damaged summary (" + error.what() + ")"};
     }
 }

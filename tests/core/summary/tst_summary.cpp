@@ -309,6 +309,14 @@ private Q_SLOTS:
         QTest::addRow("wrong type")
             << "{\"kind\": \"pyrometer-rank-summary\", \"format\": 1, \"rank\": {\"figures\": 3}}"
             << "damaged";
+        // A float where an integer is read: cast beyond the type's range, undefined (found by
+        // tests/fuzz/fuzz_summary.cpp).
+        QTest::addRow("float format") << "{\"kind\": \"pyrometer-job-summary\", \"format\": 1e300, \"ranks\": []}"
+                                      << "a damaged summary (1e+300 where an integer belongs)";
+        auto rank = QString::fromStdString(summary::rankSummaryJson({}));
+        QVERIFY(rank.contains("\"compute_ns\":0,"));
+        QTest::addRow("float time") << rank.replace("\"compute_ns\":0,", "\"compute_ns\":1.7e38,")
+                                    << "a damaged summary (1.7e+38 where an integer belongs)";
     }
 
     void badSummariesAreNamed()
