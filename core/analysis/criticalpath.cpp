@@ -575,71 +575,15 @@ std::vector<std::uint32_t> tracePath(const Graph &graph, const std::vector<std::
     return pathNode;
 }
 
-// The path of the CPU window [cpuStart, cpuEnd) (whole: the trace), cut to [spanStart, spanEnd]:
-// it follows back from the last end at or before spanEnd.
-CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuStart, std::int64_t cpuEnd,
-                       std::int64_t spanStart, std::int64_t spanEnd, std::size_t whatIfCount, const StopToken *stop)
+// What-ifs: halve one node's own time and re-evaluate only what that moves, in topological
+// order (times only fall, and the scan stops once no vertex is left to update), for the
+// whatIfCount longest nodes of the path. False when stopped.
+bool addWhatIfs(Graph &graph, std::vector<std::int64_t> &time, const std::vector<std::uint32_t> &pathNode,
+                std::size_t whatIfCount, const StopToken *stop, CriticalPath &result)
 {
-    const auto &trace = *index.trace;
-    CriticalPath result;
-    const bool whole = !step.isValid();
-    result.step = whole ? std::string("trace")
-                        : std::string(trace.string(trace.track(step.track).eventName[step.event.value]));
-    result.startNs = cpuStart;
-    result.endNs = cpuEnd;
-    Graph graph;
-    const auto part = whole ? std::nullopt
-                            : std::optional(trace::processPart(trace.processes[trace.track(step.track).process.value]));
-    GraphBuilder builder(index, result.startNs, result.endNs, whole, part);
-    if (!builder.build(graph, stop))
-        return {};
-    result.graphNodes = graph.nodes.size();
-    result.deviceEvents = builder.deviceCount();
-    result.eventWaits = builder.eventWaits();
-    if (graph.nodes.empty()) {
-        result.endNs = result.startNs;
-        return result;
-    }
-    graph.finish();
-    if (stop && stop->stopRequested())
-        return {};
-
     const auto n = graph.vertexCount();
-    std::vector<std::int64_t> time(n);
-    for (std::uint32_t v = 0; v < n; ++v)
-        time[v] = graph.baseline(v);
-#ifndef NDEBUG
-    for (const auto v : graph.order)
-        assert(graph.evaluate(v, time) == time[v]); // the forward pass gives back the trace
-#endif
-    // The last end inside the step's span (a call of the step's CPU span may outlast it), else
-    // the last end.
-    std::uint32_t last = kNone;
-    for (std::uint32_t v = 1; v < n; v += 2)
-        if (time[v] <= spanEnd && (last == kNone || time[v] >= time[last]))
-            last = v;
-    if (last == kNone)
-        for (std::uint32_t v = 1; v < n; v += 2)
-            if (last == kNone || time[v] >= time[last])
-                last = v;
-    result.endNs = time[last];
-    result.startNs = std::min(spanStart, result.endNs);
-    const auto pathNode = tracePath(graph, time, last, trace, result);
-    // CPU time under the step's own annotation is time in no op (Python, the data loader's
-    // wait, ...): say so rather than name the step.
-    for (auto &node : result.nodes)
-        if (!whole && node.kind == PathNodeKind::Cpu && node.event == step)
-            node.name = "outside ops (" + result.step + ")";
     const auto length = result.lengthNs();
     const auto share = [&](std::int64_t ns) { return length > 0 ? 100.0 * double(ns) / double(length) : 0.0; };
-    for (auto &node : result.nodes) {
-        node.sharePct = share(node.durationNs);
-        (node.kind == PathNodeKind::Device ? result.deviceNs : result.cpuNs) += node.durationNs;
-        result.waitNs += node.waitBeforeNs;
-    }
-
-    // What-ifs: halve one node's own time and re-evaluate only what that moves, in topological
-    // order (times only fall, and the scan stops once no vertex is left to update).
     // A node is on the path at most twice (a synchronous copy's call, before and after it).
     std::vector<std::size_t> candidates(result.nodes.size());
     for (std::size_t i = 0; i < candidates.size(); ++i)
@@ -670,7 +614,7 @@ CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuS
             continue; // a call on the path twice (before and after its copy)
         tried.push_back(end);
         if (stop && stop->stopRequested())
-            return {};
+            return false;
         graph.latency[end] -= graph.latency[end] / 2;
         dirty[end] = 1;
         std::size_t pending = 1;
@@ -720,6 +664,81 @@ CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuS
     }
     std::stable_sort(result.whatIfs.begin(), result.whatIfs.end(),
                      [](const WhatIf &a, const WhatIf &b) { return a.savedNs > b.savedNs; });
+    return true;
+}
+
+// The vertex of the last end inside the span (a call of the step's CPU span may outlast it),
+// else the last end.
+std::uint32_t lastEnd(const std::vector<std::int64_t> &time, std::int64_t spanEnd)
+{
+    const auto n = std::uint32_t(time.size());
+    std::uint32_t last = kNone;
+    for (std::uint32_t v = 1; v < n; v += 2)
+        if (time[v] <= spanEnd && (last == kNone || time[v] >= time[last]))
+            last = v;
+    if (last == kNone)
+        for (std::uint32_t v = 1; v < n; v += 2)
+            if (last == kNone || time[v] >= time[last])
+                last = v;
+    return last;
+}
+
+// The path of the CPU window [cpuStart, cpuEnd) (whole: the trace), cut to [spanStart, spanEnd]:
+// it follows back from the last end at or before spanEnd.
+CriticalPath buildPath(const TraceIndex &index, EventRef step, std::int64_t cpuStart, std::int64_t cpuEnd,
+                       std::int64_t spanStart, std::int64_t spanEnd, std::size_t whatIfCount, const StopToken *stop)
+{
+    const auto &trace = *index.trace;
+    CriticalPath result;
+    const bool whole = !step.isValid();
+    result.step =
+        whole ? std::string("trace") : std::string(trace.string(trace.track(step.track).eventName[step.event.value]));
+    result.startNs = cpuStart;
+    result.endNs = cpuEnd;
+    Graph graph;
+    const auto part = whole ? std::nullopt
+                            : std::optional(trace::processPart(trace.processes[trace.track(step.track).process.value]));
+    GraphBuilder builder(index, result.startNs, result.endNs, whole, part);
+    if (!builder.build(graph, stop))
+        return {};
+    result.graphNodes = graph.nodes.size();
+    result.deviceEvents = builder.deviceCount();
+    result.eventWaits = builder.eventWaits();
+    if (graph.nodes.empty()) {
+        result.endNs = result.startNs;
+        return result;
+    }
+    graph.finish();
+    if (stop && stop->stopRequested())
+        return {};
+
+    const auto n = graph.vertexCount();
+    std::vector<std::int64_t> time(n);
+    for (std::uint32_t v = 0; v < n; ++v)
+        time[v] = graph.baseline(v);
+#ifndef NDEBUG
+    for (const auto v : graph.order)
+        assert(graph.evaluate(v, time) == time[v]); // the forward pass gives back the trace
+#endif
+    const auto last = lastEnd(time, spanEnd);
+    result.endNs = time[last];
+    result.startNs = std::min(spanStart, result.endNs);
+    const auto pathNode = tracePath(graph, time, last, trace, result);
+    // CPU time under the step's own annotation is time in no op (Python, the data loader's
+    // wait, ...): say so rather than name the step.
+    for (auto &node : result.nodes)
+        if (!whole && node.kind == PathNodeKind::Cpu && node.event == step)
+            node.name = "outside ops (" + result.step + ")";
+    const auto length = result.lengthNs();
+    const auto share = [&](std::int64_t ns) { return length > 0 ? 100.0 * double(ns) / double(length) : 0.0; };
+    for (auto &node : result.nodes) {
+        node.sharePct = share(node.durationNs);
+        (node.kind == PathNodeKind::Device ? result.deviceNs : result.cpuNs) += node.durationNs;
+        result.waitNs += node.waitBeforeNs;
+    }
+
+    if (!addWhatIfs(graph, time, pathNode, whatIfCount, stop, result))
+        return {};
     return result;
 }
 

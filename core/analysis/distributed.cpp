@@ -321,6 +321,118 @@ int RankFigures::stepOf(const CollectiveCall &call) const
     return static_cast<int>(after - steps.begin()) - 1;
 }
 
+namespace {
+
+// What a rank's tracks did: the spans of computation, communication and memory traffic, and
+// the collective calls by the annotation (or op, or kernel) they belong to.
+struct RankActivity {
+    std::vector<Interval> compute;
+    std::vector<Interval> communication;
+    std::vector<Interval> memory;
+    std::map<EventRef, CollectiveCall> calls;
+
+    void addCall(EventRef key, const Description &d, std::int64_t start, std::int64_t end, bool onDevice)
+    {
+        auto [it, added] = calls.try_emplace(key);
+        auto &call = it->second;
+        if (added) {
+            call = {d.name, d.bytes, d.groupSize, start, end, onDevice, d.group, d.groupDesc, d.groupRanks, d.sequence};
+        } else {
+            call.startNs = std::min(call.startNs, start);
+            call.endNs = std::max(call.endNs, end);
+        }
+    }
+};
+
+// A device track: communication kernels (each a collective call), compute kernels, copies and sets.
+void addDeviceTrack(const TraceIndex &index, TrackId id, RankActivity &activity)
+{
+    const auto &trace = *index.trace;
+    const auto &track = trace.tracks[id.value];
+    const auto &ti = index.tracks[id.value];
+    for (std::uint32_t i = 0; i < track.size(); ++i) {
+        const Interval span{track.start[i], track.start[i] + track.duration[i]};
+        switch (ti.kind[i]) {
+        case EventKind::Kernel:
+            if (isCommunicationEvent(trace, id, i)) {
+                activity.communication.push_back(span);
+                EventRef annotation;
+                auto d = describeChain(index, ti.launchOp.empty() ? EventRef{} : ti.launchOp[i], annotation);
+                if (const auto *args = trace.collective(id, EventIndex(i)))
+                    describeFromArgs(trace, *args, d);
+                if (d.name.empty())
+                    d.name = canonicalCollective(trace.string(track.eventName[i]));
+                const EventRef own{id, EventIndex(i)};
+                activity.addCall(annotation.isValid() ? annotation : own, d, span.first, span.second, true);
+            } else {
+                activity.compute.push_back(span);
+            }
+            break;
+        case EventKind::Memcpy:
+        case EventKind::Memset: activity.memory.push_back(span); break;
+        default: break;
+        }
+    }
+}
+
+// A CPU-only job's thread: gloo annotations are the communication; the ops outside them (and
+// outside the steps, and not enclosing a collective) the computation.
+void addCpuTrack(const TraceIndex &index, TrackId id, RankActivity &activity)
+{
+    const auto &trace = *index.trace;
+    const auto &track = trace.tracks[id.value];
+    const auto &ti = index.tracks[id.value];
+    std::vector<bool> skip(track.size(), false);
+    for (std::uint32_t i = 0; i < track.size(); ++i) {
+        if (ti.kind[i] != EventKind::Op)
+            continue;
+        const auto name = trace.string(track.eventName[i]);
+        if (!isCollectiveAnnotation(name))
+            continue;
+        const Interval span{track.start[i], track.start[i] + track.duration[i]};
+        activity.communication.push_back(span);
+        EventRef annotation;
+        const auto d = describeChain(index, {id, EventIndex(i)}, annotation);
+        activity.addCall({id, EventIndex(i)}, d, span.first, span.second, false);
+        for (auto p = EventIndex(i); p.isValid(); p = ti.opParent[p.value])
+            skip[p.value] = true;
+    }
+    for (std::uint32_t i = 0; i < track.size(); ++i) {
+        if (ti.kind[i] != EventKind::Op || skip[i] || isProfilerStep(trace.string(track.eventName[i])))
+            continue;
+        bool insideCollective = false;
+        for (auto p = ti.opParent[i]; p.isValid() && !insideCollective; p = ti.opParent[p.value])
+            insideCollective = isCollectiveAnnotation(trace.string(track.eventName[p.value]));
+        if (!insideCollective)
+            activity.compute.push_back({track.start[i], track.start[i] + track.duration[i]});
+    }
+}
+
+// Each step's computation and communication: the kernels its launches ran, or on a CPU-only
+// job the spans within its CPU time.
+void addSteps(const TraceIndex &index, const StepSpans &spans, const IntervalSet &computeSet,
+              const IntervalSet &communicationSet, RankFigures &f)
+{
+    std::vector<std::int64_t> stepDurations;
+    const auto kernels = f.cpuOnly ? std::vector<StepKernels>{} : stepKernels(index, spans);
+    for (std::size_t s = 0; s < spans.steps.size(); ++s) {
+        const auto &step = spans.steps[s];
+        RankStep row{step.name, step.cpuStartNs, step.cpuEndNs - step.cpuStartNs, 0, 0, step.gpuStartNs, step.gpuEndNs};
+        const auto stepCompute =
+            f.cpuOnly ? computeSet.clipped(step.cpuStartNs, step.cpuEndNs) : IntervalSet(kernels[s].compute);
+        const auto stepCommunication = f.cpuOnly ? communicationSet.clipped(step.cpuStartNs, step.cpuEndNs)
+                                                 : IntervalSet(kernels[s].communication);
+        row.computeNs = stepCompute.length();
+        row.communicationNs = stepCommunication.length();
+        row.exposedCommunicationNs = row.communicationNs - stepCompute.intersection(stepCommunication).length();
+        stepDurations.push_back(row.durationNs);
+        f.steps.push_back(std::move(row));
+    }
+    f.stepTimeUs = static_cast<double>(stepMean(stepDurations).meanNs) / 1000.0;
+}
+
+} // namespace
+
 RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
 {
     const auto &trace = *index.trace;
@@ -331,91 +443,22 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
     f.file = trace.info.file.string();
     f.cpuOnly = !index.hasDevice;
 
-    std::vector<Interval> compute;
-    std::vector<Interval> communication;
-    std::vector<Interval> memory;
-    std::map<EventRef, CollectiveCall> calls; // by the annotation (or op, or kernel) they belong to
-
-    auto addCall = [&](EventRef key, const Description &d, std::int64_t start, std::int64_t end, bool onDevice) {
-        auto [it, added] = calls.try_emplace(key);
-        auto &call = it->second;
-        if (added) {
-            call = {d.name, d.bytes, d.groupSize, start, end, onDevice, d.group, d.groupDesc, d.groupRanks, d.sequence};
-        } else {
-            call.startNs = std::min(call.startNs, start);
-            call.endNs = std::max(call.endNs, end);
-        }
-    };
-
+    RankActivity activity;
     for (std::uint32_t t = 0; t < trace.tracks.size(); ++t) {
         if (stop && stop->stopRequested())
             return {};
-        const auto &track = trace.tracks[t];
-        const auto &ti = index.tracks[t];
-        const TrackId id(t);
-        if (ti.hasDevice) {
-            for (std::uint32_t i = 0; i < track.size(); ++i) {
-                const Interval span{track.start[i], track.start[i] + track.duration[i]};
-                switch (ti.kind[i]) {
-                case EventKind::Kernel:
-                    if (isCommunicationEvent(trace, id, i)) {
-                        communication.push_back(span);
-                        EventRef annotation;
-                        auto d = describeChain(index, ti.launchOp.empty() ? EventRef{} : ti.launchOp[i], annotation);
-                        if (const auto *args = trace.collective(id, EventIndex(i)))
-                            describeFromArgs(trace, *args, d);
-                        if (d.name.empty())
-                            d.name = canonicalCollective(trace.string(track.eventName[i]));
-                        const EventRef own{id, EventIndex(i)};
-                        addCall(annotation.isValid() ? annotation : own, d, span.first, span.second, true);
-                    } else {
-                        compute.push_back(span);
-                    }
-                    break;
-                case EventKind::Memcpy:
-                case EventKind::Memset:
-                    memory.push_back(span);
-                    break;
-                default:
-                    break;
-                }
-            }
-        } else if (f.cpuOnly && ti.hasOps) {
-            // CPU-only jobs: gloo annotations are the communication; the ops outside them (and
-            // outside the steps, and not enclosing a collective) the computation.
-            std::vector<bool> skip(track.size(), false);
-            for (std::uint32_t i = 0; i < track.size(); ++i) {
-                if (ti.kind[i] != EventKind::Op)
-                    continue;
-                const auto name = trace.string(track.eventName[i]);
-                if (!isCollectiveAnnotation(name))
-                    continue;
-                const Interval span{track.start[i], track.start[i] + track.duration[i]};
-                communication.push_back(span);
-                EventRef annotation;
-                const auto d = describeChain(index, {id, EventIndex(i)}, annotation);
-                addCall({id, EventIndex(i)}, d, span.first, span.second, false);
-                for (auto p = EventIndex(i); p.isValid(); p = ti.opParent[p.value])
-                    skip[p.value] = true;
-            }
-            for (std::uint32_t i = 0; i < track.size(); ++i) {
-                if (ti.kind[i] != EventKind::Op || skip[i] || isProfilerStep(trace.string(track.eventName[i])))
-                    continue;
-                bool insideCollective = false;
-                for (auto p = ti.opParent[i]; p.isValid() && !insideCollective; p = ti.opParent[p.value])
-                    insideCollective = isCollectiveAnnotation(trace.string(track.eventName[p.value]));
-                if (!insideCollective)
-                    compute.push_back({track.start[i], track.start[i] + track.duration[i]});
-            }
-        }
+        if (index.tracks[t].hasDevice)
+            addDeviceTrack(index, TrackId(t), activity);
+        else if (f.cpuOnly && index.tracks[t].hasOps)
+            addCpuTrack(index, TrackId(t), activity);
     }
 
     const auto spans = buildStepSpans(index, stop);
     if (stop && stop->stopRequested())
         return {};
-    IntervalSet computeSet(std::move(compute));
-    IntervalSet communicationSet(std::move(communication));
-    IntervalSet memorySet(std::move(memory));
+    IntervalSet computeSet(std::move(activity.compute));
+    IntervalSet communicationSet(std::move(activity.communication));
+    IntervalSet memorySet(std::move(activity.memory));
     const auto busyAll = computeSet.united(communicationSet).united(memorySet);
     if (!spans.steps.empty()) {
         f.windowStartNs = spans.steps.front().startNs;
@@ -443,30 +486,8 @@ RankFigures rankFigures(const TraceIndex &index, const StopToken *stop)
     f.exposedCommunicationNs = f.communicationNs - f.overlapNs;
     f.memoryOnlyNs = busy.length() - computeOrCommunication.length();
 
-    std::vector<std::int64_t> stepDurations;
-    const auto kernels = f.cpuOnly ? std::vector<StepKernels>{} : stepKernels(index, spans);
-    for (std::size_t s = 0; s < spans.steps.size(); ++s) {
-        const auto &step = spans.steps[s];
-        RankStep row{step.name, step.cpuStartNs, step.cpuEndNs - step.cpuStartNs, 0, 0, step.gpuStartNs, step.gpuEndNs};
-        if (f.cpuOnly) {
-            const auto stepCompute = computeSet.clipped(step.cpuStartNs, step.cpuEndNs);
-            const auto stepCommunication = communicationSet.clipped(step.cpuStartNs, step.cpuEndNs);
-            row.computeNs = stepCompute.length();
-            row.communicationNs = stepCommunication.length();
-            row.exposedCommunicationNs = row.communicationNs - stepCompute.intersection(stepCommunication).length();
-        } else {
-            const IntervalSet stepCompute(kernels[s].compute);
-            const IntervalSet stepCommunication(kernels[s].communication);
-            row.computeNs = stepCompute.length();
-            row.communicationNs = stepCommunication.length();
-            row.exposedCommunicationNs = row.communicationNs - stepCompute.intersection(stepCommunication).length();
-        }
-        stepDurations.push_back(row.durationNs);
-        f.steps.push_back(std::move(row));
-    }
-    f.stepTimeUs = static_cast<double>(stepMean(stepDurations).meanNs) / 1000.0;
-
-    for (auto &[key, call] : calls)
+    addSteps(index, spans, computeSet, communicationSet, f);
+    for (auto &[key, call] : activity.calls)
         f.collectives.push_back(std::move(call));
     std::sort(f.collectives.begin(), f.collectives.end(), [](const CollectiveCall &a, const CollectiveCall &b) {
         return std::tie(a.startNs, a.endNs) < std::tie(b.startNs, b.endNs);

@@ -1,8 +1,11 @@
 #include "core/analysis/opcost.h"
 
+#include "core/analysis/opnames.h"
+
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -357,23 +360,23 @@ const std::unordered_map<std::string_view, Formula> &formulas()
 {
     static const auto table = [] {
         std::unordered_map<std::string_view, Formula> t;
-        for (const char *name : {"aten::_convolution", "aten::convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
-                                 "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d",
-                                 "aten::mkldnn_convolution", "aten::thnn_conv2d"})
+        const auto each = [&t](std::span<const std::string_view> names, const Formula &formula) {
+            for (const auto name : names)
+                t[name] = formula;
+        };
+        each(opnames::kConvolutions, convolution);
+        for (const char *name : {"aten::mkldnn_convolution", "aten::thnn_conv2d"})
             t[name] = convolution;
         for (const char *name : {"quantized::conv1d", "quantized::conv2d", "quantized::conv3d", "quantized::conv1d_relu",
                                  "quantized::conv2d_relu", "quantized::conv3d_relu"})
             t[name] = quantizedConvolution;
         t["aten::linear"] = linear;
-        for (const char *name : {"aten::matmul", "aten::mm", "aten::bmm"})
-            t[name] = [](const OpRecord &op) {
-                const auto *a = tensorArg(op, 0);
-                const auto *b = tensorArg(op, 1);
-                return a && b ? matmul(*a, *b) : OpCost{};
-            };
-        t["aten::addmm"] = addProduct;
-        t["aten::baddbmm"] = addProduct;
-        t["aten::addbmm"] = addProduct;
+        each(opnames::kProducts, [](const OpRecord &op) {
+            const auto *a = tensorArg(op, 0);
+            const auto *b = tensorArg(op, 1);
+            return a && b ? matmul(*a, *b) : OpCost{};
+        });
+        each(opnames::kAddedProducts, addProduct);
         t["aten::einsum"] = [](const OpRecord &op) {
             // Without the equation's semantics, count one MAC per output element x the largest
             // contracted extent: exact for the common bmm-like equations.
@@ -382,14 +385,9 @@ const std::unordered_map<std::string_view, Formula> &formulas()
             const auto &a = op.args[1].tensors[0];
             return macs(outputElements(op) * (a.empty() ? 1 : double(a.back())));
         };
-        t["aten::scaled_dot_product_attention"] = attention;
-        t["aten::_scaled_dot_product_attention"] = attention;
-        // What scaled_dot_product_attention dispatches to (the Python engine records ops below
-        // autograd, where composite ops have been decomposed): q, k, v first in each.
-        for (const char *name : {"aten::_scaled_dot_product_flash_attention_for_cpu", "aten::_scaled_dot_product_flash_attention",
-                                 "aten::_scaled_dot_product_efficient_attention", "aten::_scaled_dot_product_cudnn_attention",
-                                 "aten::_scaled_dot_product_attention_math"})
-            t[name] = attention;
+        // With what it dispatches to (the Python engine records ops below autograd, where
+        // composite ops have been decomposed).
+        each(opnames::kAttention, attention);
         t["aten::_native_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 13, SIZE_MAX); };
         t["aten::_native_decoder_only_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 14, 10); };
         t["aten::_triton_multi_head_attention"] = [](const OpRecord &op) { return fusedAttention(op, 10, SIZE_MAX); };
@@ -417,17 +415,15 @@ const std::unordered_map<std::string_view, Formula> &formulas()
         // training, 2 (scale and shift, folded statistics) in inference for batch norm.
         // native_batch_norm and _native_batch_norm_legit take training at the same place;
         // _native_batch_norm_legit_no_training has momentum (a double) there.
-        for (const char *name : {"aten::batch_norm", "aten::native_batch_norm", "aten::_native_batch_norm_legit",
-                                 "aten::_native_batch_norm_legit_no_training"})
-            t[name] = [](const OpRecord &op) {
-                const bool training = op.args.size() > 5 && op.args[5].kind == OpArg::Kind::Bool && !op.args[5].values.empty() &&
-                    op.args[5].values[0] != 0;
-                return flopsOnly(elements(op, 0) * (training ? 5 : 2));
-            };
-        for (const char *name : {"aten::layer_norm", "aten::group_norm", "aten::instance_norm", "aten::native_layer_norm"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kNormFlops); };
-        for (const char *name : {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax", "aten::_masked_softmax"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kSoftmaxFlops); };
+        each(opnames::kBatchNorms, [](const OpRecord &op) {
+            const bool training = op.args.size() > 5 && op.args[5].kind == OpArg::Kind::Bool &&
+                                  !op.args[5].values.empty() && op.args[5].values[0] != 0;
+            return flopsOnly(elements(op, 0) * (training ? 5 : 2));
+        });
+        each(opnames::kNorms, [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kNormFlops); });
+        const Formula softmax = [](const OpRecord &op) { return flopsOnly(elements(op, 0) * kSoftmaxFlops); };
+        each(opnames::kSoftmaxes, softmax);
+        t["aten::_masked_softmax"] = softmax;
         for (const char *name : {"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::avg_pool1d",
                                  "aten::avg_pool2d", "aten::avg_pool3d", "aten::adaptive_avg_pool1d",
                                  "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d", "aten::adaptive_max_pool2d",
@@ -435,18 +431,10 @@ const std::unordered_map<std::string_view, Formula> &formulas()
                                  "aten::_adaptive_avg_pool3d"})
             t[name] = pooling;
         // Elementwise: one FLOP per element of the broadcast result.
-        for (const char *name : {"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul", "aten::mul_",
-                                 "aten::div", "aten::div_", "aten::relu", "aten::relu_", "aten::relu6",
-                                 "aten::hardtanh", "aten::hardtanh_", "aten::leaky_relu", "aten::leaky_relu_",
-                                 "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::neg", "aten::abs",
-                                 "aten::maximum", "aten::minimum", "aten::where", "aten::dropout", "aten::pow",
-                                 "aten::rsub", "aten::sqrt", "aten::rsqrt", "aten::exp", "aten::log", "aten::reciprocal"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(broadcastElements(op)); };
+        each(opnames::kElementwise, [](const OpRecord &op) { return flopsOnly(broadcastElements(op)); });
         // Transcendental activations: a few FLOPs per element.
-        for (const char *name : {"aten::gelu", "aten::silu", "aten::silu_", "aten::sigmoid", "aten::sigmoid_",
-                                 "aten::tanh", "aten::tanh_", "aten::hardswish", "aten::hardswish_",
-                                 "aten::hardsigmoid", "aten::hardsigmoid_", "aten::mish", "aten::elu", "aten::softplus"})
-            t[name] = [](const OpRecord &op) { return flopsOnly(kTranscendentalFlops * elements(op, 0)); };
+        each(opnames::kActivations,
+             [](const OpRecord &op) { return flopsOnly(kTranscendentalFlops * elements(op, 0)); });
         for (const char *name : {"aten::sum", "aten::mean", "aten::addcmul", "aten::addcdiv", "aten::cumsum"})
             t[name] = [](const OpRecord &op) { return flopsOnly(elements(op, 0)); };
         return t;

@@ -1,11 +1,15 @@
 #include "core/analysis/opwork.h"
 
+#include "core/analysis/opnames.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
+#include <string_view>
 #include <unordered_map>
 
 namespace pyrometer::analysis {
@@ -434,45 +438,34 @@ const std::unordered_map<std::string_view, Handler> &handlers()
 {
     static const auto table = [] {
         std::unordered_map<std::string_view, Handler> t;
-        const auto matrix = [&](std::initializer_list<const char *> names, std::function<Found(Call &)> work) {
-            for (const char *name : names)
+        const auto matrix = [&](std::span<const std::string_view> names, std::function<Found(Call &)> work) {
+            for (const auto name : names)
                 t[name] = {work, WorkUnit::Matrix};
         };
-        const auto vector = [&](std::initializer_list<const char *> names, std::function<Found(Call &)> work) {
-            for (const char *name : names)
+        const auto vector = [&](std::span<const std::string_view> names, std::function<Found(Call &)> work) {
+            for (const auto name : names)
                 t[name] = {work, WorkUnit::Vector};
         };
-        matrix({"aten::mm", "aten::bmm", "aten::matmul"}, [](Call &c) { return product(c, 0, 1); });
-        matrix({"aten::addmm", "aten::baddbmm", "aten::addbmm"}, [](Call &c) { return product(c, 1, 2); });
-        matrix({"aten::linear"}, linear);
-        matrix({"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution", "aten::_convolution",
-                "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d"},
-               convolution);
-        matrix({"aten::convolution_backward"}, convolutionBackward);
-        matrix({"aten::cudnn_convolution_backward_input"}, [](Call &c) { return cudnnBackward(c, true); });
-        matrix({"aten::cudnn_convolution_backward_weight"}, [](Call &c) { return cudnnBackward(c, false); });
-        matrix({"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_attention",
-                "aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_flash_attention_for_cpu",
-                "aten::_scaled_dot_product_efficient_attention", "aten::_scaled_dot_product_cudnn_attention",
-                "aten::_scaled_dot_product_attention_math"},
-               attention);
-        matrix({"aten::_scaled_dot_product_flash_attention_backward", "aten::_scaled_dot_product_efficient_attention_backward",
-                "aten::_scaled_dot_product_cudnn_attention_backward"},
-               attentionBackward);
-        vector({"aten::layer_norm", "aten::native_layer_norm", "aten::group_norm", "aten::instance_norm", "aten::softmax",
-                "aten::_softmax", "aten::log_softmax", "aten::_log_softmax", "aten::gelu", "aten::silu", "aten::silu_",
-                "aten::sigmoid", "aten::sigmoid_", "aten::tanh", "aten::tanh_", "aten::hardswish", "aten::hardswish_",
-                "aten::hardsigmoid", "aten::hardsigmoid_", "aten::mish", "aten::elu", "aten::softplus"},
-               likeInput);
-        vector({"aten::batch_norm", "aten::native_batch_norm", "aten::_native_batch_norm_legit",
-                "aten::_native_batch_norm_legit_no_training"},
-               batchNorm);
-        vector({"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul", "aten::mul_", "aten::div", "aten::div_",
-                "aten::relu", "aten::relu_", "aten::relu6", "aten::hardtanh", "aten::hardtanh_", "aten::leaky_relu",
-                "aten::leaky_relu_", "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::neg", "aten::abs",
-                "aten::maximum", "aten::minimum", "aten::where", "aten::dropout", "aten::pow", "aten::rsub", "aten::sqrt",
-                "aten::rsqrt", "aten::exp", "aten::log", "aten::reciprocal"},
-               elementwise);
+        const auto one = [](const std::string_view &name) { return std::span<const std::string_view>(&name, 1); };
+        matrix(opnames::kProducts, [](Call &c) { return product(c, 0, 1); });
+        matrix(opnames::kAddedProducts, [](Call &c) { return product(c, 1, 2); });
+        matrix(one("aten::linear"), linear);
+        matrix(opnames::kConvolutions, convolution);
+        matrix(one("aten::convolution_backward"), convolutionBackward);
+        matrix(one("aten::cudnn_convolution_backward_input"), [](Call &c) { return cudnnBackward(c, true); });
+        matrix(one("aten::cudnn_convolution_backward_weight"), [](Call &c) { return cudnnBackward(c, false); });
+        matrix(opnames::kAttention, attention);
+        static constexpr std::string_view attentionBackwards[] = {
+            "aten::_scaled_dot_product_flash_attention_backward",
+            "aten::_scaled_dot_product_efficient_attention_backward",
+            "aten::_scaled_dot_product_cudnn_attention_backward"};
+        matrix(attentionBackwards, attentionBackward);
+        for (const auto family : {std::span<const std::string_view>(opnames::kNorms),
+                                  std::span<const std::string_view>(opnames::kSoftmaxes),
+                                  std::span<const std::string_view>(opnames::kActivations)})
+            vector(family, likeInput);
+        vector(opnames::kBatchNorms, batchNorm);
+        vector(opnames::kElementwise, elementwise);
         const std::pair<const char *, double> backward[] = {
             {"aten::threshold_backward", 1},        {"aten::gelu_backward", 4},
             {"aten::sigmoid_backward", 4},          {"aten::tanh_backward", 4},
@@ -481,7 +474,8 @@ const std::unordered_map<std::string_view, Handler> &handlers()
             {"aten::native_batch_norm_backward", 5}, {"aten::cudnn_batch_norm_backward", 5}};
         for (const auto &[name, perElement] : backward)
             t[name] = {[perElement](Call &c) { return backwardPerElement(c, perElement); }, WorkUnit::Vector};
-        vector({"aten::sum", "aten::mean"}, reduction);
+        static constexpr std::string_view reductions[] = {"aten::sum", "aten::mean"};
+        vector(reductions, reduction);
         return t;
     }();
     return table;

@@ -2,6 +2,7 @@
 
 #include "core/engine/pythonworker.h"
 #include "core/torch/modelfile.h"
+#include "core/util/factoryname.h"
 
 #include <algorithm>
 #include <chrono>
@@ -56,12 +57,11 @@ std::string modelText(const std::filesystem::path &model)
 {
     // A factory "dir/model.py:build" keeps its ":build"; a file is made absolute so that the
     // worker, started in its own folder, finds it.
-    auto text = model.string();
-    const auto colon = text.rfind(".py:");
+    const auto text = model.string();
     std::error_code error;
-    if (colon != std::string::npos) {
-        const auto file = std::filesystem::absolute(text.substr(0, colon + 3), error);
-        return (error ? text.substr(0, colon + 3) : file.string()) + text.substr(colon + 3);
+    if (const auto factory = parseFactoryName(text)) {
+        const auto file = std::filesystem::absolute(factory->file, error);
+        return (error ? factory->file : file).string() + ":" + factory->function;
     }
     const auto absolute = std::filesystem::absolute(model, error);
     return error ? text : absolute.string();
@@ -470,9 +470,8 @@ Result<OpenedModel> pythonOpen(const Engine &engine, const std::filesystem::path
     opened.info = modelInfoOf(run.value(), model);
     opened.info.parameterBytes = run.value().loaded.value("parameter_bytes", std::uint64_t(0));
     std::error_code error;
-    const auto text = model.string();
-    const auto colon = text.rfind(".py:");
-    const std::filesystem::path file = colon == std::string::npos ? model : std::filesystem::path(text.substr(0, colon + 3));
+    const auto factory = parseFactoryName(model.string());
+    const std::filesystem::path file = factory ? factory->file : model;
     const auto size = std::filesystem::file_size(file, error);
     opened.info.fileBytes = error ? 0 : size;
     opened.engine = engine;
@@ -582,8 +581,7 @@ Result<torch::ProfileReport> profileVariant(const Engine &engine, const std::fil
 
 bool needsPython(const std::filesystem::path &model)
 {
-    const auto text = model.string();
-    return model.extension() == ".pt2" || model.extension() == ".py" || text.find(".py:") != std::string::npos;
+    return model.extension() == ".pt2" || model.extension() == ".py" || parseFactoryName(model.string()).has_value();
 }
 
 std::string defaultPython()

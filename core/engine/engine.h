@@ -1,7 +1,7 @@
 #pragma once
 // The two model engines behind one interface: the embedded one (core/torch: TorchScript through
 // the libtorch Pyrometer links, CPU) and the Python one (the user's interpreter running
-// resources/engine/pyrometer_engine.py: torch.export programs, nn.Module factories, TorchScript of
+// resources/engine/pyrometer_engine/: torch.export programs, nn.Module factories, TorchScript of
 // any version, CPU or CUDA). Pages and the CLI call these; each report's `engine` says which ran.
 
 #include "core/torch/flops.h"

@@ -206,7 +206,7 @@ Result<std::filesystem::path> findWorker()
 #else
     const char *source = nullptr;
 #endif
-    auto found = record::findShippedFile("PYROMETER_ENGINE", "engine/pyrometer_engine.py", source);
+    auto found = record::findShippedFile("PYROMETER_ENGINE", "engine/pyrometer_engine/__main__.py", source);
     if (!found)
         return Error{"the Python engine's worker " + found.error().message};
     return found;

@@ -1,5 +1,5 @@
 #pragma once
-// The Python engine's worker (resources/engine/pyrometer_engine.py) as seen from C++: one run
+// The Python engine's worker (resources/engine/pyrometer_engine/) as seen from C++: one run
 // serves one request (the model, loaded once, and its tasks in order) and answers in JSON lines.
 
 #include "core/engine/engine.h"

@@ -1,19 +1,11 @@
 // Recording what a forward pass runs: RecordFunction callbacks give every top-level op with its
 // arguments and outputs, for FLOPs. (Timings, shapes, memory and modules: profilecollector.cpp.)
-//
-// RecordFunction::inputs() asserts in debug builds when the dispatcher handed no boxed inputs
-// to a nested op; the callbacks below only read inputs of ops they asked for, and the check
-// is a debug-only assert in an inline header function, so it is compiled out here.
-#ifndef NDEBUG
-#define NDEBUG
-#endif
 
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"
 
 #include <ATen/record_function.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
-
 
 namespace pyrometer::torch {
 namespace {

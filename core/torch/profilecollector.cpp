@@ -3,12 +3,6 @@
 // public hooks (RecordFunction callbacks and c10's memory reporting), the ones its own profiler is
 // built on. The profiler's internals (torch::profiler::impl) change with every release; these
 // hooks compile unchanged against libtorch 1.13 and 2.6.
-//
-// RecordFunction::inputs() asserts in debug builds when the dispatcher handed no boxed inputs;
-// the check is a debug-only assert in an inline header function, so it is compiled out here.
-#ifndef NDEBUG
-#define NDEBUG
-#endif
 
 #include "core/torch/memoryobserver.h"
 #include "core/torch/sessionimpl.h"

@@ -140,6 +140,115 @@ std::optional<std::vector<std::vector<double>>> timeInTurns(std::vector<Contende
     return samples;
 }
 
+// How each variant runs before the timed runs.
+struct RunPlan {
+    int warmup = 0;
+    int iterations = 0;
+    const EnergyProbe &energy;
+    const StopToken &stop;
+    const std::function<void()> &tick;
+};
+
+// A built variant's cold run (the one checked against the baseline's output, which the baseline
+// sets), its warm-up (and, with energy counters, timed runs of its own for them) and its cost,
+// into row; it joins the contenders of the runs in turns. False when stopped; throws what
+// libtorch throws.
+bool runBuilt(VariantModel &model, const std::vector<c10::IValue> &inputs, const RunPlan &plan, bool baseline,
+              c10::IValue &reference, CompareReport &report, VariantResult &row, VariantCost &cost,
+              std::vector<Contender> &contenders)
+{
+    const auto &[warmup, iterations, energy, stop, tick] = plan;
+    const auto adapted = model.adapt(inputs);
+    const auto output = model.forward(adapted); // the cold run, also the one checked
+    tick();
+    // The warm-up; with energy counters, a run of its own timed forwards for them (the
+    // latency comes from the runs in turns below).
+    auto runs = timeForwards(model, adapted, warmup, energy.available ? iterations : 0, stop, tick, &energy);
+    if (!runs)
+        return false;
+    if (const auto perInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs))) {
+        row.energyMjPerInference = perInference->aboveIdleMj;
+        row.machineEnergyMjPerInference = perInference->machineMj;
+        row.idlePowerW = perInference->idleWatts;
+    }
+    if (!runs->energyError.empty() && report.energyUnavailable.empty())
+        report.energyUnavailable = runs->energyError;
+    cost = measureCost(model, adapted);
+    contenders.push_back({report.rows.size(), &model, adapted});
+    row.modelBytes = cost.modelBytes;
+    row.compressedBytes = cost.compressedBytes;
+    row.params = cost.params;
+    row.macs = cost.macs;
+    row.sparsity = cost.sparsity;
+    row.layerSparsity = cost.layers;
+    if (baseline) {
+        reference = output;
+        row.maxAbsDiff = 0;
+        row.relativeError = 0;
+    } else if (const auto diff = compareOutputs(output, reference); diff.comparable) {
+        row.maxAbsDiff = diff.maxAbsDiff;
+        row.relativeError = diff.relativeError;
+    }
+    return true;
+}
+
+// The evaluation data of --data (and --labels), said in report.dataNote; nothing without it.
+Result<std::optional<Dataset>> evaluationData(const CompareOptions &options, CompareReport &report)
+{
+    if (options.data.empty()) {
+        if (!options.labels.empty())
+            return Error{options.labels.string() + ": labels without the inputs they label; give those too"};
+        return std::optional<Dataset>();
+    }
+    auto loaded = loadDataset({options.data, options.labels});
+    if (!loaded.ok())
+        return loaded.error();
+    auto dataset = std::move(loaded).value();
+    report.dataNote = std::to_string(dataset.samples) + " samples of " + options.data.filename().string() +
+                      " in batches of " + std::to_string(std::min(kEvaluationBatch, dataset.samples)) +
+                      (dataset.labelsName.empty() ? ", without labels: agreement with the baseline only"
+                                                  : ", labels " + options.labels.filename().string());
+    return std::optional<Dataset>(std::move(dataset));
+}
+
+// What a bf16 variant's mixed-dtype failure means, and what to do.
+std::string mixedDtypeExplanation(const std::string &error)
+{
+    return "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
+           "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "
+           "with bfloat16 weights; script the model (torch.jit.script), or give it the state as an input, "
+           "and bf16 converts that too (libtorch: " +
+           error + ")";
+}
+
+// The rows' latencies from the runs in turns, their speedups over the baseline (with their
+// interval) and what pruning did to them; each row to onRow.
+void settleRows(CompareReport &report, const std::vector<Contender> &contenders,
+                const std::vector<std::vector<double>> &samples, const std::vector<VariantCost> &costs,
+                const VariantCallback &onRow)
+{
+    const auto batch = double(batchSizeOf(report.inputs));
+    for (std::size_t k = 0; k < contenders.size(); ++k) {
+        auto &row = report.rows[contenders[k].row];
+        row.latency = latencyStats(samples[k]);
+        row.throughputPerSecond = row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
+    }
+    const auto &base = report.rows.front();
+    for (std::size_t r = 0; r < report.rows.size(); ++r) {
+        auto &row = report.rows[r];
+        if (row.ok() && base.latency.mean > 0 && row.latency.mean > 0) {
+            row.speedup = base.latency.mean / row.latency.mean;
+            row.speedupInterval =
+                r == 0 ? std::optional(Interval{1, 1}) : ratioInterval(base.latency.sample(), row.latency.sample());
+        }
+        if (r > 0 && row.ok())
+            if (const auto verdict = pruningVerdict(row, base, costs[r], costs.front()); !verdict.empty())
+                row.note += "; " + verdict;
+        if (onRow)
+            onRow(row);
+    }
+}
+
 } // namespace
 
 Result<CompareReport> compareVariants(const std::filesystem::path &path, const CompareOptions &options,
@@ -152,19 +261,10 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
     CompareReport report;
     report.path = path;
     report.quantizationEngines = quantizedEngineNames();
-    std::optional<Dataset> dataset;
-    if (!options.data.empty()) {
-        auto loaded = loadDataset({options.data, options.labels});
-        if (!loaded.ok())
-            return loaded.error();
-        dataset = std::move(loaded).value();
-        report.dataNote = std::to_string(dataset->samples) + " samples of " + options.data.filename().string() +
-                          " in batches of " + std::to_string(std::min(kEvaluationBatch, dataset->samples)) +
-                          (dataset->labelsName.empty() ? ", without labels: agreement with the baseline only"
-                                                       : ", labels " + options.labels.filename().string());
-    } else if (!options.labels.empty()) {
-        return Error{options.labels.string() + ": labels without the inputs they label; give those too"};
-    }
+    auto evaluation = evaluationData(options, report);
+    if (!evaluation.ok())
+        return evaluation.error();
+    auto &dataset = evaluation.value();
     auto specs = options.inputs.empty() && dataset && recordedInputSpec(path).empty()
                      ? Result<std::vector<InputSpec>>(dataset->specs(std::min(kEvaluationBatch, dataset->samples)))
                      : givenOrRecordedInputs(path, options.inputs);
@@ -218,38 +318,9 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             auto &model = models.emplace_back(std::move(built).value());
             row.note = model.note;
             try {
-                const auto adapted = model.adapt(inputs);
-                const auto output = model.forward(adapted); // the cold run, also the one checked
-                tick();
-                // The warm-up; with energy counters, a run of its own timed forwards for them (the
-                // latency comes from the runs in turns below).
-                auto runs =
-                    timeForwards(model, adapted, warmup, energy.available ? iterations : 0, stop, tick, &energy);
-                if (!runs)
+                if (!runBuilt(model, inputs, RunPlan{warmup, iterations, energy, stop, tick}, baseline, reference,
+                              report, row, cost, contenders))
                     return cancelled();
-                if (const auto perInference = energyPerInference(*runs, iterations, batchSizeOf(report.inputs))) {
-                    row.energyMjPerInference = perInference->aboveIdleMj;
-                    row.machineEnergyMjPerInference = perInference->machineMj;
-                    row.idlePowerW = perInference->idleWatts;
-                }
-                if (!runs->energyError.empty() && report.energyUnavailable.empty())
-                    report.energyUnavailable = runs->energyError;
-                cost = measureCost(model, adapted);
-                contenders.push_back({report.rows.size(), &model, adapted});
-                row.modelBytes = cost.modelBytes;
-                row.compressedBytes = cost.compressedBytes;
-                row.params = cost.params;
-                row.macs = cost.macs;
-                row.sparsity = cost.sparsity;
-                row.layerSparsity = cost.layers;
-                if (baseline) {
-                    reference = output;
-                    row.maxAbsDiff = 0;
-                    row.relativeError = 0;
-                } else if (const auto diff = compareOutputs(output, reference); diff.comparable) {
-                    row.maxAbsDiff = diff.maxAbsDiff;
-                    row.relativeError = diff.relativeError;
-                }
             } catch (const c10::Error &error) {
                 row.error = cleanTorchMessage(error.what_without_backtrace());
             } catch (const std::exception &error) {
@@ -258,12 +329,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
             if (baseline && !row.error.empty())
                 return Error{path.string() + ": the model rejected its inputs " + formatInputSpecs(report.inputs) + ": " + row.error};
             if (model.bfloat16 && isMixedDtypeFailure(row.error))
-                row.error =
-                    "bf16 cannot run this model: its forward makes float32 tensors of its own (the initial state "
-                    "of a traced LSTM, GRU or RNN, or a torch.zeros/ones with dtype float32) and multiplies them "
-                    "with bfloat16 weights; script the model (torch.jit.script), or give it the state as an input, "
-                    "and bf16 converts that too (libtorch: " +
-                    row.error + ")";
+                row.error = mixedDtypeExplanation(row.error);
             if (dataset && row.ok()) {
                 auto scored = scoreOnData(model, *dataset, baseline ? nullptr : &basePredictions, row, stop, tick);
                 if (!scored.ok()) {
@@ -296,26 +362,7 @@ Result<CompareReport> compareVariants(const std::filesystem::path &path, const C
     }
     if (!samples)
         return cancelled();
-    const auto batch = double(batchSizeOf(report.inputs));
-    for (std::size_t k = 0; k < contenders.size(); ++k) {
-        auto &row = report.rows[contenders[k].row];
-        row.latency = latencyStats((*samples)[k]);
-        row.throughputPerSecond = row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
-    }
-    const auto &base = report.rows.front();
-    for (std::size_t r = 0; r < report.rows.size(); ++r) {
-        auto &row = report.rows[r];
-        if (row.ok() && base.latency.mean > 0 && row.latency.mean > 0) {
-            row.speedup = base.latency.mean / row.latency.mean;
-            row.speedupInterval =
-                r == 0 ? std::optional(Interval{1, 1}) : ratioInterval(base.latency.sample(), row.latency.sample());
-        }
-        if (r > 0 && row.ok())
-            if (const auto verdict = pruningVerdict(row, base, costs[r], costs.front()); !verdict.empty())
-                row.note += "; " + verdict;
-        if (onRow)
-            onRow(row);
-    }
+    settleRows(report, contenders, *samples, costs, onRow);
     progress.finish();
     return report;
 }

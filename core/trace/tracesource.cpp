@@ -2,6 +2,7 @@
 
 #include "core/trace/byteinput.h"
 #include "core/trace/loader.h"
+#include "core/util/factoryname.h"
 
 #include <algorithm>
 #include <cctype>
@@ -31,9 +32,7 @@ InputKind classifyInput(const fs::path &path)
     const auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
         // "model.py:build": a Python file and the function in it that builds the model.
-        const auto text = path.string();
-        const auto colon = text.rfind(".py:");
-        if (colon != std::string::npos && colon + 4 < text.size() && fs::is_regular_file(text.substr(0, colon + 3), ec))
+        if (const auto factory = parseFactoryName(path.string()); factory && fs::is_regular_file(factory->file, ec))
             return InputKind::Model;
         return InputKind::Missing;
     }

@@ -3,6 +3,7 @@
 #include "core/engine/layerrooflines.h"
 #include "core/torch/accuracy.h"
 #include "core/torch/traceexport.h"
+#include "core/util/factoryname.h"
 
 #include <QStandardPaths>
 
@@ -22,11 +23,8 @@ namespace {
 std::string traceStem(const std::filesystem::path &model)
 {
     const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    auto stem = model.filename().string();
-    if (const auto colon = stem.rfind(".py:"); colon != std::string::npos)
-        stem = stem.substr(0, colon) + "-" + stem.substr(colon + 4);
-    else
-        stem = model.stem().string();
+    const auto factory = parseFactoryName(model.filename().string());
+    const auto stem = factory ? factory->file.stem().string() + "-" + factory->function : model.stem().string();
     return stem + "-" + std::to_string(stamp);
 }
 

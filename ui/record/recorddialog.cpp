@@ -95,6 +95,24 @@ RecordDialog::RecordDialog(QWidget *parent)
     setModal(false);
     resize(860, 720);
 
+    setLayoutOfParts();
+    connectParts();
+
+    QSettings settings;
+    m_settings = RecordSettings::load(settings);
+    m_python->addItems(m_settings.interpreters.isEmpty() ? QStringList{QStringLiteral("python3")}
+                                                         : m_settings.interpreters);
+    setOptions(m_settings.options);
+    probe(); // the same name as the combo's first: no change to start it
+    updateMarkFields();
+}
+
+RecordDialog::~RecordDialog() = default;
+
+// The program: interpreter (with what its torch offers), script or module, arguments, folder
+// and environment.
+QGroupBox *RecordDialog::programGroup()
+{
     auto *program = new QGroupBox(tr("Program"), this);
     auto *form = new QFormLayout(program);
     m_python->setEditable(true);
@@ -145,7 +163,12 @@ RecordDialog::RecordDialog(QWidget *parent)
                  }));
     m_environment->setPlaceholderText(tr("NAME=VALUE NAME2=VALUE"));
     form->addRow(tr("Environment:"), m_environment);
+    return program;
+}
 
+// How the record is taken: what a step is, how many, what is recorded, where the traces go.
+QGroupBox *RecordDialog::recordGroup()
+{
     auto *how = new QGroupBox(tr("Record"), this);
     auto *howLayout = new QFormLayout(how);
     m_mark->addItem(tr("Automatic: optimizer steps, else model calls"), int(record::StepMark::Auto));
@@ -196,7 +219,12 @@ RecordDialog::RecordDialog(QWidget *parent)
                       }));
     m_outputDirectory->setPlaceholderText(
         tr("a TensorBoard log folder (default: %1)").arg(QDir::toNativeSeparators(defaultRecordFolder(tr("<script>")))));
+    return how;
+}
 
+// The program's output, the bar, the status and the buttons, under the two groups.
+void RecordDialog::setLayoutOfParts()
+{
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -211,22 +239,25 @@ RecordDialog::RecordDialog(QWidget *parent)
     buttons->addButton(m_again, QDialogButtonBox::ActionRole);
     buttons->addButton(m_cancel, QDialogButtonBox::RejectRole);
     auto *close = buttons->addButton(QDialogButtonBox::Close);
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
     m_record->setDefault(true);
     m_again->setEnabled(false);
     m_cancel->setEnabled(false);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(program);
-    layout->addWidget(how);
+    layout->addWidget(programGroup());
+    layout->addWidget(recordGroup());
     layout->addWidget(m_log, 1);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
+}
 
+void RecordDialog::connectParts()
+{
     connect(m_record, &QPushButton::clicked, this, &RecordDialog::startRecord);
     connect(m_again, &QPushButton::clicked, this, &RecordDialog::recordAgain);
     connect(m_cancel, &QPushButton::clicked, this, &RecordDialog::cancelRecord);
-    connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_mark, &QComboBox::currentIndexChanged, this, &RecordDialog::updateMarkFields);
     for (auto *box : {m_skip, m_warmup, m_steps, m_repeat})
         connect(box, &QSpinBox::valueChanged, this, &RecordDialog::showAsked);
@@ -247,17 +278,7 @@ RecordDialog::RecordDialog(QWidget *parent)
         Q_EMIT traceRecorded(path);
     });
     connect(m_run, &RecordRun::finished, this, &RecordDialog::finish);
-
-    QSettings settings;
-    m_settings = RecordSettings::load(settings);
-    m_python->addItems(m_settings.interpreters.isEmpty() ? QStringList{QStringLiteral("python3")}
-                                                         : m_settings.interpreters);
-    setOptions(m_settings.options);
-    probe(); // the same name as the combo's first: no change to start it
-    updateMarkFields();
 }
-
-RecordDialog::~RecordDialog() = default;
 
 bool RecordDialog::isRecording() const
 {

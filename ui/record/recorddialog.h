@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -74,6 +75,10 @@ Q_SIGNALS:
     void recordFinished(const pyrometer::record::RecordOutcome &outcome);
 
 private:
+    QGroupBox *programGroup();
+    QGroupBox *recordGroup();
+    void setLayoutOfParts();
+    void connectParts();
     void probe();
     void showProbe(const Result<record::InterpreterInfo> &info);
     void probeAnswered();

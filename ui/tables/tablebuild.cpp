@@ -90,124 +90,143 @@ private:
 
 } // namespace
 
-TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &options)
+namespace {
+
+void setCell(std::vector<QVariant> &values, int col, QVariant value)
 {
-    using analysis::OpGrouping;
-    TableTree tree;
+    if (col >= 0)
+        values[std::size_t(col)] = std::move(value);
+}
+
+// The operators table's columns, in order (-1: not shown).
+struct OpColumns {
+    int name = -1, shape = -1, calls = -1, total = -1, self = -1, avg = -1, min = -1, max = -1, selfPct = -1,
+        totalPct = -1;
+    int devSelf = -1, devTotal = -1, cpuMemSelf = -1, cpuMem = -1, devMemSelf = -1, devMem = -1;
+    int work = -1; // the first of the roofline's columns
+};
+
+OpColumns addOpColumns(TableTree &tree, const OpTreeOptions &options, const WorkRows &work)
+{
     const auto add = [&tree](const QString &title, ColumnKind kind, const QString &exportTitle) {
         tree.columns.push_back({title, kind, exportTitle});
         return int(tree.columns.size()) - 1;
     };
-    const int cName = add(column::kName, ColumnKind::Text, QStringLiteral("name"));
-    const int cShape = options.grouping == OpGrouping::Shape
-                           ? add(column::kShape, ColumnKind::Text, QStringLiteral("input_dims"))
-                           : -1;
-    const int cCalls = add(column::kCalls, ColumnKind::Count, QStringLiteral("calls"));
-    const int cTotal = add(column::kTotal, ColumnKind::Duration, QStringLiteral("total_us"));
-    const int cSelf = add(column::kSelf, ColumnKind::Duration, QStringLiteral("self_us"));
-    const int cAvg = add(column::kAvg, ColumnKind::Duration, QStringLiteral("avg_us"));
-    const int cMin = add(column::kMin, ColumnKind::Duration, QStringLiteral("min_us"));
-    const int cMax = add(column::kMax, ColumnKind::Duration, QStringLiteral("max_us"));
-    const int cSelfPct = add(column::kSelfPercent, ColumnKind::Percent, QStringLiteral("self_pct"));
-    const int cTotalPct = add(column::kTotalPercent, ColumnKind::Percent, QStringLiteral("total_pct"));
-    int cDevSelf = -1, cDevTotal = -1, cCpuMemSelf = -1, cCpuMem = -1, cDevMemSelf = -1, cDevMem = -1;
+    OpColumns c;
+    c.name = add(column::kName, ColumnKind::Text, QStringLiteral("name"));
+    if (options.grouping == analysis::OpGrouping::Shape)
+        c.shape = add(column::kShape, ColumnKind::Text, QStringLiteral("input_dims"));
+    c.calls = add(column::kCalls, ColumnKind::Count, QStringLiteral("calls"));
+    c.total = add(column::kTotal, ColumnKind::Duration, QStringLiteral("total_us"));
+    c.self = add(column::kSelf, ColumnKind::Duration, QStringLiteral("self_us"));
+    c.avg = add(column::kAvg, ColumnKind::Duration, QStringLiteral("avg_us"));
+    c.min = add(column::kMin, ColumnKind::Duration, QStringLiteral("min_us"));
+    c.max = add(column::kMax, ColumnKind::Duration, QStringLiteral("max_us"));
+    c.selfPct = add(column::kSelfPercent, ColumnKind::Percent, QStringLiteral("self_pct"));
+    c.totalPct = add(column::kTotalPercent, ColumnKind::Percent, QStringLiteral("total_pct"));
     if (options.device) {
-        cDevSelf = add(column::kDeviceSelf, ColumnKind::Duration, QStringLiteral("device_self_us"));
-        cDevTotal = add(column::kDeviceTotal, ColumnKind::Duration, QStringLiteral("device_total_us"));
+        c.devSelf = add(column::kDeviceSelf, ColumnKind::Duration, QStringLiteral("device_self_us"));
+        c.devTotal = add(column::kDeviceTotal, ColumnKind::Duration, QStringLiteral("device_total_us"));
     }
     if (options.memory) {
-        cCpuMemSelf = add(column::kCpuMemSelf, ColumnKind::Bytes, QStringLiteral("self_cpu_memory_bytes"));
-        cCpuMem = add(column::kCpuMem, ColumnKind::Bytes, QStringLiteral("cpu_memory_bytes"));
+        c.cpuMemSelf = add(column::kCpuMemSelf, ColumnKind::Bytes, QStringLiteral("self_cpu_memory_bytes"));
+        c.cpuMem = add(column::kCpuMem, ColumnKind::Bytes, QStringLiteral("cpu_memory_bytes"));
         if (options.device) {
-            cDevMemSelf = add(column::kDeviceMemSelf, ColumnKind::Bytes, QStringLiteral("self_device_memory_bytes"));
-            cDevMem = add(column::kDeviceMem, ColumnKind::Bytes, QStringLiteral("device_memory_bytes"));
+            c.devMemSelf = add(column::kDeviceMemSelf, ColumnKind::Bytes, QStringLiteral("self_device_memory_bytes"));
+            c.devMem = add(column::kDeviceMem, ColumnKind::Bytes, QStringLiteral("device_memory_bytes"));
         }
     }
-    const bool nested = options.grouping == OpGrouping::Module || options.grouping == OpGrouping::Stack;
-    const WorkRows work(nested ? nullptr : options.work, WorkRows::Ops);
-    int cWork = -1;
     if (work.active()) {
-        cWork = int(tree.columns.size());
-        for (auto &c : roofline::rooflineColumns(work.gpu()))
-            tree.columns.push_back(std::move(c));
+        c.work = int(tree.columns.size());
+        for (auto &col : roofline::rooflineColumns(work.gpu()))
+            tree.columns.push_back(std::move(col));
     }
-    tree.defaultSortColumn = cSelf;
-    const auto set = [](std::vector<QVariant> &values, int col, QVariant value) {
-        if (col >= 0)
-            values[std::size_t(col)] = std::move(value);
-    };
+    return c;
+}
 
-    std::map<std::pair<int, QString>, int> groups; // (parent, segment) -> node
-    std::vector<GroupSums> sums;                   // by node id; only group rows use theirs
+// The group rows of a module path or a stack ("a/b/c", or frames innermost first): the node
+// of the innermost, made as needed, and its path (-1 and empty for a row of no group).
+struct GroupNodes {
+    TableTree &tree;
+    const OpColumns &columns;
+    analysis::OpGrouping grouping;
+    std::map<std::pair<int, QString>, int> nodes; // (parent, segment) -> node
+    std::vector<GroupSums> sums;                  // by node id; only group rows use theirs
 
-    for (const auto &row : table.rows) {
+    QChar separator() const { return grouping == analysis::OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';'); }
+
+    std::pair<int, QString> nodeOf(const std::string &group)
+    {
+        QStringList segments;
+        if (grouping == analysis::OpGrouping::Module) {
+            segments = qs(group).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        } else {
+            // Stack frames come innermost first; the tree reads from the outermost.
+            const auto frames = qs(group).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+            for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+                segments.push_back(*it);
+        }
         int parent = -1;
         QString path;
-        if (nested && !row.group.empty()) {
-            QStringList segments;
-            if (options.grouping == OpGrouping::Module) {
-                segments = qs(row.group).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-            } else {
-                // Stack frames come innermost first; the tree reads from the outermost.
-                const auto frames = qs(row.group).split(QLatin1Char(';'), Qt::SkipEmptyParts);
-                for (auto it = frames.rbegin(); it != frames.rend(); ++it)
-                    segments.push_back(*it);
+        for (const auto &segment : segments) {
+            path = path.isEmpty() ? segment : path + separator() + segment;
+            auto [it, inserted] = nodes.try_emplace({parent, segment}, -1);
+            if (inserted) {
+                std::vector<QVariant> values(tree.columns.size());
+                values[std::size_t(columns.name)] = segment;
+                it->second = tree.addNode(parent, std::move(values), {}, path);
+                sums.resize(tree.nodes.size());
             }
-            const QChar separator = options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';');
-            for (const auto &segment : segments) {
-                path = path.isEmpty() ? segment : path + separator + segment;
-                auto [it, inserted] = groups.try_emplace({parent, segment}, -1);
-                if (inserted) {
-                    std::vector<QVariant> values(tree.columns.size());
-                    values[std::size_t(cName)] = segment;
-                    it->second = tree.addNode(parent, std::move(values), {}, path);
-                    sums.resize(tree.nodes.size());
-                }
-                parent = it->second;
-            }
+            parent = it->second;
         }
-        std::vector<QVariant> values(tree.columns.size());
-        const QString name = qs(row.name);
-        set(values, cName, name);
-        set(values, cShape, qs(row.group));
-        set(values, cCalls, quint64(row.calls));
-        set(values, cTotal, qint64(row.totalNs));
-        set(values, cSelf, qint64(row.selfNs));
-        set(values, cAvg, qint64(row.avgNs()));
-        set(values, cMin, qint64(row.minNs));
-        set(values, cMax, qint64(row.maxNs));
-        set(values, cSelfPct, row.selfPercent);
-        set(values, cTotalPct, row.totalPercent);
-        set(values, cDevSelf, qint64(row.deviceSelfNs));
-        set(values, cDevTotal, qint64(row.deviceTotalNs));
-        set(values, cCpuMemSelf, qint64(row.cpuMemSelfBytes));
-        set(values, cCpuMem, qint64(row.cpuMemTotalBytes));
-        set(values, cDevMemSelf, qint64(row.deviceMemSelfBytes));
-        set(values, cDevMem, qint64(row.deviceMemTotalBytes));
-        if (cWork >= 0) {
-            const auto cells = roofline::rooflineCells(work.find(row.name, row.group), work.gpu());
-            std::copy(cells.begin(), cells.end(), values.begin() + cWork);
-        }
-        const QString leafPath =
-            path.isEmpty()
-                ? QString()
-                : path + (options.grouping == OpGrouping::Module ? QLatin1Char('/') : QLatin1Char(';')) + name;
-        tree.addNode(parent, std::move(values), name, leafPath);
-        sums.resize(tree.nodes.size());
-        if (parent >= 0) {
-            auto &s = sums[std::size_t(parent)];
-            s.calls += row.calls;
-            s.selfDirect += row.selfNs;
-            s.selfSubtree += row.selfNs;
-            s.deviceDirect += row.deviceSelfNs;
-            s.deviceSubtree += row.deviceSelfNs;
-            s.cpuMemDirect += row.cpuMemSelfBytes;
-            s.cpuMemSubtree += row.cpuMemSelfBytes;
-            s.deviceMemDirect += row.deviceMemSelfBytes;
-            s.deviceMemSubtree += row.deviceMemSelfBytes;
-        }
+        return {parent, path};
     }
-    // Children have greater ids than their parents: one pass from the back completes subtrees.
+};
+
+std::vector<QVariant> opValues(const analysis::OpRow &row, const OpColumns &c, std::size_t count, const WorkRows &work)
+{
+    std::vector<QVariant> values(count);
+    setCell(values, c.name, qs(row.name));
+    setCell(values, c.shape, qs(row.group));
+    setCell(values, c.calls, quint64(row.calls));
+    setCell(values, c.total, qint64(row.totalNs));
+    setCell(values, c.self, qint64(row.selfNs));
+    setCell(values, c.avg, qint64(row.avgNs()));
+    setCell(values, c.min, qint64(row.minNs));
+    setCell(values, c.max, qint64(row.maxNs));
+    setCell(values, c.selfPct, row.selfPercent);
+    setCell(values, c.totalPct, row.totalPercent);
+    setCell(values, c.devSelf, qint64(row.deviceSelfNs));
+    setCell(values, c.devTotal, qint64(row.deviceTotalNs));
+    setCell(values, c.cpuMemSelf, qint64(row.cpuMemSelfBytes));
+    setCell(values, c.cpuMem, qint64(row.cpuMemTotalBytes));
+    setCell(values, c.devMemSelf, qint64(row.deviceMemSelfBytes));
+    setCell(values, c.devMem, qint64(row.deviceMemTotalBytes));
+    if (c.work >= 0) {
+        const auto cells = roofline::rooflineCells(work.find(row.name, row.group), work.gpu());
+        std::copy(cells.begin(), cells.end(), values.begin() + c.work);
+    }
+    return values;
+}
+
+void addToGroup(GroupSums &s, const analysis::OpRow &row)
+{
+    s.calls += row.calls;
+    s.selfDirect += row.selfNs;
+    s.selfSubtree += row.selfNs;
+    s.deviceDirect += row.deviceSelfNs;
+    s.deviceSubtree += row.deviceSelfNs;
+    s.cpuMemDirect += row.cpuMemSelfBytes;
+    s.cpuMemSubtree += row.cpuMemSelfBytes;
+    s.deviceMemDirect += row.deviceMemSelfBytes;
+    s.deviceMemSubtree += row.deviceMemSelfBytes;
+}
+
+// Children have greater ids than their parents: one pass from the back completes subtrees.
+void completeGroups(TableTree &tree, const std::vector<GroupSums> &groupSums, const OpColumns &c, qint64 selfSumNs)
+{
+    auto sums = groupSums;
+    sums.resize(tree.nodes.size());
     for (int id = int(tree.nodes.size()) - 1; id >= 0; --id) {
         auto &n = tree.nodes[std::size_t(id)];
         if (n.children.empty())
@@ -221,18 +240,42 @@ TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &optio
             p.cpuMemSubtree += s.cpuMemSubtree;
             p.deviceMemSubtree += s.deviceMemSubtree;
         }
-        set(n.values, cCalls, s.calls);
-        set(n.values, cSelf, s.selfDirect);
-        set(n.values, cTotal, s.selfSubtree);
-        set(n.values, cSelfPct, percentOf(s.selfDirect, table.selfSumNs));
-        set(n.values, cTotalPct, percentOf(s.selfSubtree, table.selfSumNs));
-        set(n.values, cDevSelf, s.deviceDirect);
-        set(n.values, cDevTotal, s.deviceSubtree);
-        set(n.values, cCpuMemSelf, s.cpuMemDirect);
-        set(n.values, cCpuMem, s.cpuMemSubtree);
-        set(n.values, cDevMemSelf, s.deviceMemDirect);
-        set(n.values, cDevMem, s.deviceMemSubtree);
+        setCell(n.values, c.calls, s.calls);
+        setCell(n.values, c.self, s.selfDirect);
+        setCell(n.values, c.total, s.selfSubtree);
+        setCell(n.values, c.selfPct, percentOf(s.selfDirect, selfSumNs));
+        setCell(n.values, c.totalPct, percentOf(s.selfSubtree, selfSumNs));
+        setCell(n.values, c.devSelf, s.deviceDirect);
+        setCell(n.values, c.devTotal, s.deviceSubtree);
+        setCell(n.values, c.cpuMemSelf, s.cpuMemDirect);
+        setCell(n.values, c.cpuMem, s.cpuMemSubtree);
+        setCell(n.values, c.devMemSelf, s.deviceMemDirect);
+        setCell(n.values, c.devMem, s.deviceMemSubtree);
     }
+}
+
+} // namespace
+
+TableTree buildOpTree(const analysis::OpTable &table, const OpTreeOptions &options)
+{
+    using analysis::OpGrouping;
+    TableTree tree;
+    const bool nested = options.grouping == OpGrouping::Module || options.grouping == OpGrouping::Stack;
+    const WorkRows work(nested ? nullptr : options.work, WorkRows::Ops);
+    const auto columns = addOpColumns(tree, options, work);
+    tree.defaultSortColumn = columns.self;
+    GroupNodes groups{tree, columns, options.grouping, {}, {}};
+    for (const auto &row : table.rows) {
+        const auto [parent, path] =
+            nested && !row.group.empty() ? groups.nodeOf(row.group) : std::pair<int, QString>(-1, QString());
+        const QString name = qs(row.name);
+        const QString leafPath = path.isEmpty() ? QString() : path + groups.separator() + name;
+        tree.addNode(parent, opValues(row, columns, tree.columns.size(), work), name, leafPath);
+        groups.sums.resize(tree.nodes.size());
+        if (parent >= 0)
+            addToGroup(groups.sums[std::size_t(parent)], row);
+    }
+    completeGroups(tree, groups.sums, columns, table.selfSumNs);
     return tree;
 }
 

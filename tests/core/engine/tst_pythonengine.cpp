@@ -1,4 +1,4 @@
-// The Python engine (core/engine over resources/engine/pyrometer_engine.py) in the release's own
+// The Python engine (core/engine over resources/engine/pyrometer_engine/) in the release's own
 // python3-torch: 1.13 on Debian 12, 2.6 on Debian 13. Models are made at test time by
 // scripts/make-engine-models.py (the engine_test_models fixture); the factories are the committed
 // Python files in tests/fixtures/engine.
@@ -275,10 +275,11 @@ private Q_SLOTS:
         QProcess python;
         python.start(QString::fromStdString(kPython),
                      {QStringLiteral("-c"),
-                      QStringLiteral("import json, sys; sys.path.insert(0, sys.argv[1]); import pyrometer_engine as e; "
-                                     "ops, memory = e.profiled_ops(json.load(open(sys.argv[2]))['traceEvents'], True); "
-                                     "print(json.dumps({'ops': ops, 'memory': memory, 'iterations': 1}))"),
-                      QString::fromStdString(worker->parent_path().string()), tracePath});
+                      QStringLiteral(
+                          "import json, sys; sys.path.insert(0, sys.argv[1]); import pyrometer_engine.profiling as e; "
+                          "ops, memory = e.profiled_ops(json.load(open(sys.argv[2]))['traceEvents'], True); "
+                          "print(json.dumps({'ops': ops, 'memory': memory, 'iterations': 1}))"),
+                      QString::fromStdString(worker->parent_path().parent_path().string()), tracePath});
         QVERIFY(python.waitForFinished(60'000));
         QCOMPARE(python.exitCode(), 0);
         const auto events = recordedProfile(nlohmann::json::parse(python.readAllStandardOutput().toStdString()));

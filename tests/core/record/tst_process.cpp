@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <optional>
 #include <stdexcept>
@@ -116,6 +117,9 @@ private Q_SLOTS:
 
     // An interrupted program that says it is finishing (writing what it has) is waited for past
     // the interrupt's grace, not terminated; one that does not say so is terminated.
+    void tailKeepsTheLastLines();
+    void tailDrawsACarriageReturnLineOnce();
+    void anOverlongStatusLineEndsTheProgram();
     void finishingProgramIsWaitedFor()
     {
         for (const bool says : {true, false}) {
@@ -146,6 +150,53 @@ private Q_SLOTS:
         }
     }
 };
+
+void TestProcess::tailKeepsTheLastLines()
+{
+    TailLines tail(3);
+    tail.append("one\ntwo\nthr");
+    tail.append("ee\r\nfour\nfiv");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "fiv"}));
+    tail.append("e\n");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "five"}));
+}
+
+// A progress bar redrawn with '\r' is one line, kept at its last drawing; a line without end is
+// kept to its first kMaxLineBytes.
+void TestProcess::tailDrawsACarriageReturnLineOnce()
+{
+    TailLines tail(4);
+    tail.append("first\r\n");
+    for (int i = 0; i <= 100; ++i)
+        tail.append("\r" + std::to_string(i) + "%");
+    tail.append("\nlast");
+    QCOMPARE(tail.lines(), (std::vector<std::string>{"first", "100%", "last"}));
+    TailLines endless(2);
+    for (int i = 0; i < 10000; ++i)
+        endless.append(std::string(1000, 'x'));
+    const auto lines = endless.lines();
+    QCOMPARE(lines.size(), std::size_t(1));
+    QCOMPARE(lines.front().size(), TailLines::kMaxLineBytes + std::string("\u2026").size());
+}
+
+// A status line past ProcessSpec::maxStatusLine ends the program at once and says so.
+void TestProcess::anOverlongStatusLineEndsTheProgram()
+{
+    ProcessSpec spec;
+    spec.argv = {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x >&3; exec sleep 60"};
+    spec.statusChannel = true;
+    spec.maxStatusLine = 65536;
+    int lines = 0;
+    ProcessCallbacks callbacks;
+    callbacks.onStatusLine = [&](const std::string &) { ++lines; };
+    const auto started = std::chrono::steady_clock::now();
+    const auto exit = runProcess(spec, callbacks, StopToken());
+    QVERIFY2(exit, exit ? "" : exit.error().message.c_str());
+    QVERIFY(exit->overlongStatusLine);
+    QCOMPARE(exit->signal, SIGKILL);
+    QCOMPARE(lines, 0);
+    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
+}
 
 QTEST_GUILESS_MAIN(TestProcess)
 #include "tst_process.moc"

@@ -1,6 +1,7 @@
 #include "core/record/memorycategories.h"
 #include "core/record/recorder.h"
 #include "core/trace/loader.h"
+#include "recordtestutil.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -15,15 +16,9 @@
 
 using namespace pyrometer;
 using namespace pyrometer::record;
+using namespace pyrometer::record::testing;
 
 namespace {
-
-const std::string kPython = PYROMETER_TEST_PYTHON;
-
-std::string program(const char *name)
-{
-    return std::string(PYROMETER_FIXTURES_DIR) + "/programs/" + name;
-}
 
 // The figures a fixture program prints of itself: "figures: {json}".
 nlohmann::json programFigures(const std::string &output)
@@ -35,16 +30,6 @@ nlohmann::json programFigures(const std::string &output)
     return nlohmann::json::parse(output.substr(at + 9, end - at - 9), nullptr, false);
 }
 
-int countSlices(const trace::Trace &trace, std::string_view prefix)
-{
-    int count = 0;
-    for (const auto &track : trace.tracks)
-        for (const auto name : track.eventName)
-            if (trace.string(name).starts_with(prefix))
-                ++count;
-    return count;
-}
-
 // The N of each ProfilerStep#N slice.
 std::set<int> profilerSteps(const trace::Trace &trace)
 {
@@ -54,32 +39,6 @@ std::set<int> profilerSteps(const trace::Trace &trace)
             if (const auto text = trace.string(name); text.starts_with("ProfilerStep#"))
                 steps.insert(std::stoi(std::string(text.substr(13))));
     return steps;
-}
-
-struct Recorded {
-    RecordOutcome outcome;
-    std::string output;
-    std::vector<RecordProgress> progress;
-};
-
-Recorded recordRun(RecordOptions options, const StopToken &stop = {},
-                   std::function<void(const RecordProgress &)> onProgress = {},
-                   StopPolicy policy = StopPolicy{std::chrono::milliseconds(3000), std::chrono::milliseconds(2000)})
-{
-    Recorded result;
-    RecordCallbacks callbacks;
-    callbacks.onOutput = [&](OutputStream, std::string_view chunk) { result.output.append(chunk); };
-    callbacks.onProgress = [&](const RecordProgress &progress) {
-        if (result.progress.empty() || !(result.progress.back() == progress))
-            result.progress.push_back(progress);
-        if (onProgress)
-            onProgress(progress);
-    };
-    auto outcome = recordProgram(options, callbacks, stop, policy);
-    if (!outcome)
-        qFatal("%s", outcome.error().message.c_str());
-    result.outcome = std::move(outcome).value();
-    return result;
 }
 
 // Debian's interpreter with -S: no site-packages, so no torch.
@@ -95,24 +54,11 @@ std::string pythonWithoutTorch(const QTemporaryDir &dir)
     return python.toStdString();
 }
 
-RecordOptions optionsFor(const QTemporaryDir &dir, const char *script)
-{
-    RecordOptions options;
-    options.python = kPython;
-    options.script = program(script);
-    options.outputDirectory = dir.path().toStdString();
-    options.skip = 1;
-    options.warmup = 1;
-    options.steps = 3;
-    return options;
-}
-
 } // namespace
 
 class TestRecorder : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void tailKeepsTheLastLines();
     void memoryFileNames();
     void memoryFileErrorsNameTheFile();
     void memoryPeakPrefersRecordedSamples();
@@ -136,25 +82,7 @@ private Q_SLOTS:
     void interpreterWithoutTorch();
     void interpreterThatCannotStart();
     void killedProgram();
-    void cancelMidRecordKeepsTheTrace();
-    void cancelBeforeTheRecordKeepsNothing();
-    void cancelWhileTheTraceIsWrittenWaitsForIt_data();
-    void cancelWhileTheTraceIsWrittenWaitsForIt();
-    void cancelMidRecordWaitsForASlowCollection();
-    void aSecondStopDropsTheWrite();
-    void tailDrawsACarriageReturnLineOnce();
-    void anOverlongStatusLineEndsTheProgram();
 };
-
-void TestRecorder::tailKeepsTheLastLines()
-{
-    TailLines tail(3);
-    tail.append("one\ntwo\nthr");
-    tail.append("ee\r\nfour\nfiv");
-    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "fiv"}));
-    tail.append("e\n");
-    QCOMPARE(tail.lines(), (std::vector<std::string>{"three", "four", "five"}));
-}
 
 void TestRecorder::memoryFileNames()
 {
@@ -653,206 +581,6 @@ void TestRecorder::killedProgram()
     const auto &lines = run.outcome.lastLines;
     QVERIFY(std::any_of(lines.begin(), lines.end(),
                         [](const std::string &line) { return line.find("about to be killed") != std::string::npos; }));
-}
-
-void TestRecorder::cancelMidRecordKeepsTheTrace()
-{
-    QTemporaryDir dir;
-    auto options = optionsFor(dir, "slow_loop.py");
-    options.skip = 0;
-    options.warmup = 1;
-    options.steps = 1000; // far more than the test waits for
-    StopToken stop;
-    // A short grace for the interrupt: the host waits on while the launcher says it ends its
-    // record and writes it, as a record of hundreds of steps takes seconds to write.
-    const auto run = recordRun(
-        options, stop,
-        [&](const RecordProgress &progress) {
-            if (progress.recorded >= 3)
-                stop.requestStop();
-        },
-        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
-    const auto &outcome = run.outcome;
-    QVERIFY(outcome.exit.stopped);
-    // Interrupted in the middle of its record: the launcher wrote what it had.
-    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
-    QCOMPARE(outcome.traces.size(), std::size_t(1));
-    const auto trace = trace::loadTrace(outcome.traces.front());
-    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
-    // Whole steps: the record ended at the end of the step in progress (not inside it, in the
-    // program's sleep), each one in the trace.
-    QVERIFY(outcome.recorded >= 3);
-    QVERIFY(outcome.recorded < 1000);
-    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), outcome.recorded);
-    QCOMPARE(countSlices(*trace.value(), "Optimizer.step#SGD.step"), outcome.recorded);
-    QVERIFY(std::filesystem::is_regular_file(outcome.memoryFiles.front()));
-    const auto summary = cancelSummary(outcome, options);
-    const auto recorded = std::to_string(outcome.recorded);
-    QCOMPARE(summary, options.script + ": cancelled after " + recorded + " of 1000 steps; the " + recorded +
-                          " recorded are in " + outcome.traces.front().string());
-}
-
-void TestRecorder::cancelBeforeTheRecordKeepsNothing()
-{
-    QTemporaryDir dir;
-    auto options = optionsFor(dir, "slow_loop.py");
-    options.skip = 1000;
-    StopToken stop;
-    const auto run = recordRun(options, stop, [&](const RecordProgress &progress) {
-        if (progress.steps >= 2)
-            stop.requestStop();
-    });
-    QCOMPARE(run.outcome.failure, RecordFailure::Cancelled);
-    QVERIFY(run.outcome.traces.empty());
-    QVERIFY(run.outcome.message.find("slow_loop.py: cancelled after") != std::string::npos);
-    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
-}
-
-// The record of slow_write.py: 3 steps asked, its collection (phase "stop") or export slowed.
-RecordOptions slowWriteOptions(const QTemporaryDir &dir, const char *phase)
-{
-    auto options = optionsFor(dir, "slow_write.py");
-    options.environment = {{"SLOW_PHASE", phase}, {"SLOW_SECONDS", "3"}};
-    return options;
-}
-
-void TestRecorder::cancelWhileTheTraceIsWrittenWaitsForIt_data()
-{
-    QTest::addColumn<QString>("phase");
-    QTest::newRow("export") << QStringLiteral("export");
-    QTest::newRow("collection") << QStringLiteral("stop");
-}
-
-// All steps recorded, the trace being written (3 s, far past the interrupt's grace of 0.5 s):
-// the cancel waits for the write, and the whole record is kept.
-void TestRecorder::cancelWhileTheTraceIsWrittenWaitsForIt()
-{
-    QFETCH(QString, phase);
-    QTemporaryDir dir;
-    auto options = slowWriteOptions(dir, phase.toUtf8().constData());
-    options.keepRunning = true; // the program goes on after the record: only the cancel ends it
-    StopToken stop;
-    bool stoppedWhileWriting = false;
-    const auto run = recordRun(
-        options, stop,
-        [&](const RecordProgress &progress) {
-            if (progress.writing && !stop.stopRequested()) {
-                stoppedWhileWriting = true;
-                stop.requestStop();
-            }
-        },
-        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
-    QVERIFY(stoppedWhileWriting);
-    const auto &outcome = run.outcome;
-    QVERIFY(outcome.exit.stopped);
-    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
-    QVERIFY(!outcome.droppedWrite);
-    QCOMPARE(outcome.traces.size(), std::size_t(1));
-    QCOMPARE(outcome.recorded, 3);
-    const auto trace = trace::loadTrace(outcome.traces.front());
-    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
-    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), 3);
-    QVERIFY(std::any_of(run.progress.begin(), run.progress.end(),
-                        [](const RecordProgress &progress) { return progress.writing && progress.stopping; }));
-    QCOMPARE(cancelSummary(outcome, options),
-             options.script + ": cancelled after its record was complete; the 3 steps recorded are in " +
-                 outcome.traces.front().string());
-}
-
-// A cancel mid-record whose collection outlasts the launcher's wait for the step in progress (2 s)
-// and the host's grace: the record is written with the whole steps it had.
-void TestRecorder::cancelMidRecordWaitsForASlowCollection()
-{
-    QTemporaryDir dir;
-    auto options = slowWriteOptions(dir, "stop");
-    options.steps = 1000;
-    StopToken stop;
-    const auto run = recordRun(
-        options, stop,
-        [&](const RecordProgress &progress) {
-            if (progress.recorded >= 3)
-                stop.requestStop();
-        },
-        StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
-    const auto &outcome = run.outcome;
-    QVERIFY(outcome.exit.stopped);
-    QVERIFY2(outcome.failure == RecordFailure::None, outcome.message.c_str());
-    QCOMPARE(outcome.traces.size(), std::size_t(1));
-    QVERIFY(outcome.recorded >= 3 && outcome.recorded < 1000);
-    const auto trace = trace::loadTrace(outcome.traces.front());
-    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
-    QCOMPARE(countSlices(*trace.value(), "ProfilerStep#"), outcome.recorded);
-}
-
-// A second stop while the trace is written gives the write up at once: nothing is kept, no
-// partial file is left, and the outcome says so.
-void TestRecorder::aSecondStopDropsTheWrite()
-{
-    QTemporaryDir dir;
-    auto options = slowWriteOptions(dir, "export");
-    options.environment.back().second = "30"; // a write the test never waits for
-    StopToken stop;
-    bool abandon = false;
-    RecordCallbacks callbacks;
-    callbacks.abandoned = [&] { return abandon; };
-    callbacks.onProgress = [&](const RecordProgress &progress) {
-        if (progress.writing && !stop.stopRequested())
-            stop.requestStop();
-        else if (progress.writing && progress.stopping)
-            abandon = true;
-    };
-    const auto started = std::chrono::steady_clock::now();
-    auto result = recordProgram(options, callbacks, stop,
-                                StopPolicy{std::chrono::milliseconds(500), std::chrono::milliseconds(2000)});
-    QVERIFY2(result, result ? "" : result.error().message.c_str());
-    const auto &outcome = result.value();
-    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(25));
-    QCOMPARE(outcome.failure, RecordFailure::Dropped);
-    QVERIFY(outcome.droppedWrite);
-    QVERIFY(outcome.traces.empty());
-    QVERIFY2(outcome.message.find(
-                 "slow_write.py: cancelled while the trace of its 3 recorded steps was written, and the write "
-                 "was dropped; nothing was kept") != std::string::npos,
-             outcome.message.c_str());
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
-}
-
-// A progress bar redrawn with '\r' is one line, kept at its last drawing; a line without end is
-// kept to its first kMaxLineBytes.
-void TestRecorder::tailDrawsACarriageReturnLineOnce()
-{
-    TailLines tail(4);
-    tail.append("first\r\n");
-    for (int i = 0; i <= 100; ++i)
-        tail.append("\r" + std::to_string(i) + "%");
-    tail.append("\nlast");
-    QCOMPARE(tail.lines(), (std::vector<std::string>{"first", "100%", "last"}));
-    TailLines endless(2);
-    for (int i = 0; i < 10000; ++i)
-        endless.append(std::string(1000, 'x'));
-    const auto lines = endless.lines();
-    QCOMPARE(lines.size(), std::size_t(1));
-    QCOMPARE(lines.front().size(), TailLines::kMaxLineBytes + std::string("\u2026").size());
-}
-
-// A status line past ProcessSpec::maxStatusLine ends the program at once and says so.
-void TestRecorder::anOverlongStatusLineEndsTheProgram()
-{
-    ProcessSpec spec;
-    spec.argv = {kPython, "-c",
-                 "import os, time\nout = os.fdopen(3, 'w')\nout.write('x' * 100000)\nout.flush()\ntime.sleep(60)\n"};
-    spec.statusChannel = true;
-    spec.maxStatusLine = 65536;
-    int lines = 0;
-    ProcessCallbacks callbacks;
-    callbacks.onStatusLine = [&](const std::string &) { ++lines; };
-    const auto started = std::chrono::steady_clock::now();
-    const auto exit = runProcess(spec, callbacks, StopToken());
-    QVERIFY2(exit, exit ? "" : exit.error().message.c_str());
-    QVERIFY(exit->overlongStatusLine);
-    QCOMPARE(exit->signal, SIGKILL);
-    QCOMPARE(lines, 0);
-    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
 }
 
 QTEST_GUILESS_MAIN(TestRecorder)

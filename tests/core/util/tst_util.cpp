@@ -1,4 +1,5 @@
 #include "core/util/cpufeatures.h"
+#include "core/util/factoryname.h"
 #include "core/util/format.h"
 #include "core/util/heap.h"
 #include "core/util/progress.h"
@@ -50,6 +51,23 @@ QByteArray vmFlagsAt(const void *address)
 class TestUtil : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // "dir/model.py:build" is a file and a function; anything else names no factory.
+    void factoryNames()
+    {
+        const auto factory = parseFactoryName("models/net.py:build_small");
+        QVERIFY(factory);
+        QCOMPARE(factory->file, std::filesystem::path("models/net.py"));
+        QCOMPARE(factory->function, std::string("build_small"));
+        // The last ".py:" splits: a folder may hold one.
+        const auto nested = parseFactoryName("/srv/a.py:b/net.py:make");
+        QVERIFY(nested);
+        QCOMPARE(nested->file, std::filesystem::path("/srv/a.py:b/net.py"));
+        QCOMPARE(nested->function, std::string("make"));
+        QVERIFY(!parseFactoryName("models/net.py:"));
+        QVERIFY(!parseFactoryName("models/net.py"));
+        QVERIFY(!parseFactoryName("resnet.pt2"));
+    }
+
     void formatDuration_data()
     {
         QTest::addColumn<qint64>("ns");
