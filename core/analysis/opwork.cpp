@@ -473,7 +473,8 @@ const std::unordered_map<std::string_view, Handler> &handlers()
             {"aten::_log_softmax_backward_data", 5}, {"aten::native_layer_norm_backward", 5},
             {"aten::native_batch_norm_backward", 5}, {"aten::cudnn_batch_norm_backward", 5}};
         for (const auto &[name, perElement] : backward)
-            t[name] = {[perElement](Call &c) { return backwardPerElement(c, perElement); }, WorkUnit::Vector};
+            t[name] = {[perElement = perElement](Call &c) { return backwardPerElement(c, perElement); },
+                       WorkUnit::Vector};
         static constexpr std::string_view reductions[] = {"aten::sum", "aten::mean"};
         vector(reductions, reduction);
         return t;

@@ -260,6 +260,8 @@ Result<std::optional<nlohmann::json>> WorkerMessages::read(std::string_view line
                          ", where this Pyrometer speaks protocol " + std::to_string(kWorkerProtocol)};
         m_greeted = true;
     }
+    if (event == "item" && (m_bytes += line.size()) > kMaxStreamedBytes)
+        return Error{"more than " + std::to_string(kMaxStreamedBytes >> 30) + " GiB in one stream"};
     if (event == "begin" || event == "item" || event == "end")
         return readStreamed(std::move(message));
     if (m_open)
@@ -282,6 +284,7 @@ Result<std::optional<nlohmann::json>> WorkerMessages::readStreamed(nlohmann::jso
             return Error{std::move(problem)};
         m_open = std::move(message);
         m_items = 0;
+        m_bytes = 0;
         return std::optional<nlohmann::json>();
     }
     if (!m_open || m_open->value("event", std::string()) != of)

@@ -25,8 +25,9 @@ namespace pyrometer::engine {
 inline constexpr int kWorkerProtocol = 1;
 // The longest line a worker may write: a record, never a whole result.
 inline constexpr std::size_t kMaxWorkerLine = std::size_t(4) << 20;
-// The most items one streamed result may hold.
+// The most items, and bytes of their lines, one streamed result may hold.
 inline constexpr std::size_t kMaxStreamedItems = std::size_t(20) << 20;
+inline constexpr std::size_t kMaxStreamedBytes = std::size_t(2) << 30;
 
 // Why message breaks its event's schema ("loaded: 'parameters' is a string, not an integer"),
 // or empty when it keeps it. Events the host does not know are refused too.
@@ -46,6 +47,7 @@ private:
 
     std::optional<nlohmann::json> m_open; // a streamed result being assembled
     std::size_t m_items = 0;
+    std::size_t m_bytes = 0; // of the open stream's item lines
     bool m_greeted = false;
 };
 
