@@ -4,7 +4,6 @@
 // (or the answer, for a lingering worker), never an abort, a hang or a worker left running.
 #include "clitestutil.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -154,11 +153,8 @@ private Q_SLOTS:
     void garbageEndsTheRun()
     {
         QTemporaryDir dir;
-        QElapsedTimer timer;
-        timer.start();
         const auto run = flopsWith(writeFake(dir, kGarbage));
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(timer.elapsed() < 30'000);
         QVERIFY2(run.err.contains(QStringLiteral("broke its protocol: a line that is not JSON")), qPrintable(run.err));
         QVERIFY(run.err.contains(QStringLiteral("its last output:\nthe model says hello")));
     }
@@ -166,11 +162,8 @@ private Q_SLOTS:
     void anEndlessLineEndsTheRun()
     {
         QTemporaryDir dir;
-        QElapsedTimer timer;
-        timer.start();
         const auto run = flopsWith(writeFake(dir, kOverlong));
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(timer.elapsed() < 30'000);
         QVERIFY2(run.err.contains(QStringLiteral("wrote a line longer than 4 MiB on its channel, and was ended")),
                  qPrintable(run.err));
     }
@@ -180,11 +173,8 @@ private Q_SLOTS:
     void aWorkerThatLingersIsEndedAndItsAnswerKept()
     {
         QTemporaryDir dir;
-        QElapsedTimer timer;
-        timer.start();
         const auto run = flopsWith(writeFake(dir, kLingers), {QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QVERIFY(timer.elapsed() < 30'000);
         QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("total_macs")).toDouble(),
                  6.0);
     }
@@ -236,12 +226,9 @@ private Q_SLOTS:
     void aTimeoutStopsAHangingWorker()
     {
         QTemporaryDir dir;
-        QElapsedTimer timer;
-        timer.start();
         const auto run = flopsWith(writeFake(dir, kHangs), {QStringLiteral("--timeout"), QStringLiteral("2")},
                                    {{QStringLiteral("FAKE_PIDS"), dir.filePath(QStringLiteral("pids"))}});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(timer.elapsed() < 30'000);
         QVERIFY2(run.err.contains(QStringLiteral("factory_cnn.py:build: stopped after 2 s (--timeout 2)")),
                  qPrintable(run.err));
         QFile file(dir.filePath(QStringLiteral("pids")));

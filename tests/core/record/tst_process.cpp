@@ -189,13 +189,11 @@ void TestProcess::anOverlongStatusLineEndsTheProgram()
     int lines = 0;
     ProcessCallbacks callbacks;
     callbacks.onStatusLine = [&](const std::string &) { ++lines; };
-    const auto started = std::chrono::steady_clock::now();
     const auto exit = runProcess(spec, callbacks, StopToken());
     QVERIFY2(exit, exit ? "" : exit.error().message.c_str());
     QVERIFY(exit->overlongStatusLine);
     QCOMPARE(exit->signal, SIGKILL);
     QCOMPARE(lines, 0);
-    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
 }
 
 QTEST_GUILESS_MAIN(TestProcess)
