@@ -170,7 +170,6 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
                                                 stop.stopRequested(), abandoned()});
     };
 
-    std::function<void(const std::string &)> readEvent;
     ProcessCallbacks process;
     process.abandoned = abandoned;
     process.onOutput = [&](OutputStream stream, std::string_view chunk) {
@@ -185,15 +184,7 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
     process.finishing = [&] {
         return writing || (cancellingSince && elapsed() - *cancellingSince < kCancelWaitSeconds);
     };
-    // The launcher shares its process with the program, which may write on its channel too: a line
-    // that is not one of its events (not JSON, a field of the wrong type) is passed over.
-    process.onStatusLine = [&](const std::string &line) {
-        try {
-            readEvent(line);
-        } catch (const nlohmann::json::exception &) {
-        }
-    };
-    readEvent = [&](const std::string &line) {
+    const auto readEvent = [&](const std::string &line) {
         const auto event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (!event.is_object())
             return;
@@ -234,6 +225,14 @@ Result<RecordOutcome> recordProgram(const RecordOptions &options, const RecordCa
         } else if (kind == "exit") {
             outcome.steps = event.value("steps", outcome.steps);
             outcome.recorded = event.value("recorded", outcome.recorded);
+        }
+    };
+    // The launcher shares its process with the program, which may write on its channel too: a line
+    // that is not one of its events (not JSON, a field of the wrong type) is passed over.
+    process.onStatusLine = [&](const std::string &line) {
+        try {
+            readEvent(line);
+        } catch (const nlohmann::json::exception &) {
         }
     };
     auto exit = runProcess(spec, process, stop, policy);
