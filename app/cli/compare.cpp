@@ -4,7 +4,7 @@
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
 #include "app/cli/compareoptions.h"
-#include "core/torch/layerdelta.h"
+#include "core/model/layerdelta.h"
 
 #include <fstream>
 #include <iostream>
@@ -40,7 +40,7 @@ namespace {
 
 // A saved profile: its per-layer rows and its timed runs' latency.
 struct SavedProfile {
-    std::vector<torch::LayerRow> rows;
+    std::vector<model::LayerRow> rows;
     std::optional<Sample> latency; // none in files written before the runs were saved
 };
 
@@ -67,7 +67,7 @@ Result<SavedProfile> readProfileJson(const std::string &path)
             saved.latency = Sample{latency->at("mean").get<double>(), latency->at("std").get<double>(),
                                    std::size_t(std::max(0, json["iterations"].get<int>()))};
         for (const auto &layer : json["layers"]) {
-            torch::LayerRow row;
+            model::LayerRow row;
             row.module = layer.at("module").get<std::string>();
             row.type = layer.value("type", "");
             row.depth = layer.value("depth", 0);
@@ -90,8 +90,10 @@ int compareProfiles(const CompareCliOptions &options)
     const auto other = readProfileJson(options.files[1]);
     if (!other.ok())
         return badInput(other.error().message);
-    const auto deltas = torch::layerDeltas(base->rows, other->rows);
-    const auto presence = [](const torch::LayerDelta &d) { return d.inBase && d.inOther ? "both" : d.inBase ? "base only" : "other only"; };
+    const auto deltas = model::layerDeltas(base->rows, other->rows);
+    const auto presence = [](const model::LayerDelta &d) {
+        return d.inBase && d.inOther ? "both" : d.inBase ? "base only" : "other only";
+    };
     if (options.run.format == Format::Json) {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto &d : deltas)

@@ -37,16 +37,16 @@ std::string signedPoints(const std::optional<double> &points)
 }
 
 // "1.42x (1.31-1.55)", "1.02x (0.97-1.08) within noise": the baseline row shows its 1.00x alone.
-std::string speedupText(const torch::VariantResult &row, Format format)
+std::string speedupText(const model::VariantResult &row, Format format)
 {
     std::string text = fixed(row.speedup, 2) + "x";
-    if (format == Format::Csv || row.variant.kind == torch::VariantKind::Baseline || !row.speedupInterval)
+    if (format == Format::Csv || row.variant.kind == model::VariantKind::Baseline || !row.speedupInterval)
         return text;
     text += " (" + fixed(row.speedupInterval->low, 2) + "-" + fixed(row.speedupInterval->high, 2) + ")";
     return withinNoise(row.speedupInterval) ? text + " within noise" : text;
 }
 
-nlohmann::json rowJson(const torch::VariantResult &row)
+nlohmann::json rowJson(const model::VariantResult &row)
 {
     nlohmann::json entry{
         {"variant", row.name},
@@ -71,7 +71,7 @@ nlohmann::json rowJson(const torch::VariantResult &row)
         {"energy_mj", optionalJson(row.energyMjPerInference)}, // above idle
         {"machine_energy_mj", optionalJson(row.machineEnergyMjPerInference)},
         {"idle_power_w", optionalJson(row.idlePowerW)},
-        {"inferences_per_j", optionalJson(torch::inferencesPerJoule(row.energyMjPerInference))}};
+        {"inferences_per_j", optionalJson(model::inferencesPerJoule(row.energyMjPerInference))}};
     if (!row.error.empty()) {
         entry["error"] = row.error;
         for (const char *measured : {"latency_ms", "p50_ms", "p90_ms", "throughput_per_s", "speedup", "model_bytes",
@@ -80,7 +80,7 @@ nlohmann::json rowJson(const torch::VariantResult &row)
     }
     if (!row.note.empty())
         entry["note"] = row.note;
-    if (row.variant.kind == torch::VariantKind::PruneL1 || row.variant.kind == torch::VariantKind::PruneChannels) {
+    if (row.variant.kind == model::VariantKind::PruneL1 || row.variant.kind == model::VariantKind::PruneChannels) {
         nlohmann::json layers = nlohmann::json::array();
         for (const auto &layer : row.layerSparsity)
             layers.push_back({{"module", layer.module},
@@ -93,7 +93,7 @@ nlohmann::json rowJson(const torch::VariantResult &row)
     return entry;
 }
 
-void writeVariantsTable(const torch::CompareReport &report, Format format)
+void writeVariantsTable(const model::CompareReport &report, Format format)
 {
     const bool data = !report.dataNote.empty();
     const bool labels = data && !report.rows.empty() && report.rows.front().accuracy;
@@ -159,17 +159,17 @@ void writeVariantsTable(const torch::CompareReport &report, Format format)
 }
 
 // The accuracy gate's failures, one line each.
-std::vector<std::string> accuracyFailures(const torch::CompareReport &report, const std::string &gate, double limit)
+std::vector<std::string> accuracyFailures(const model::CompareReport &report, const std::string &gate, double limit)
 {
     std::vector<std::string> failures;
     for (const auto &row : report.rows) {
-        if (row.variant == torch::Variant{} || (!gate.empty() && row.name != gate))
+        if (row.variant == model::Variant{} || (!gate.empty() && row.name != gate))
             continue;
         if (!row.ok()) {
             failures.push_back("the variant " + row.name + " failed: " + row.error);
             continue;
         }
-        const auto drop = torch::accuracyDrop(row);
+        const auto drop = model::accuracyDrop(row);
         if (!drop || *drop <= limit)
             continue;
         char buffer[256];
@@ -197,7 +197,7 @@ int compareModelVariants(const CompareCliOptions &options)
     const auto parsed = parseModelRun(run);
     if (!parsed)
         return kBadInput;
-    torch::CompareOptions compare;
+    model::CompareOptions compare;
     compare.inputs = parsed->inputs;
     compare.variants = parsed->variants;
     compare.warmup = run.warmup;
@@ -210,17 +210,17 @@ int compareModelVariants(const CompareCliOptions &options)
     if (options.failIfSlower && gate.empty()) {
         std::vector<std::string> others;
         for (const auto &variant : compare.variants)
-            if (variant != torch::Variant{})
-                others.push_back(torch::variantName(variant));
+            if (variant != model::Variant{})
+                others.push_back(model::variantName(variant));
         if (others.size() != 1)
             return badInput(run.model + ": --fail-if-slower needs --gate VARIANT to say which variant it judges");
         gate = others.front();
     }
     if (!gate.empty()) {
-        const auto gated = torch::parseVariants(gate);
+        const auto gated = model::parseVariants(gate);
         if (!gated.ok() || gated->size() != 1)
             return badInput(run.model + ": --gate \"" + gate + "\": not one variant name");
-        gate = torch::variantName(gated->front());
+        gate = model::variantName(gated->front());
         if (std::find(compare.variants.begin(), compare.variants.end(), gated->front()) == compare.variants.end())
             compare.variants.push_back(gated->front());
     }
@@ -237,7 +237,7 @@ int compareModelVariants(const CompareCliOptions &options)
         writeJson(std::cout,
                   {{"model", run.model},
                    {"engine", report->engine},
-                   {"input", torch::formatInputSpecs(report->inputs)},
+                   {"input", model::formatInputSpecs(report->inputs)},
                    {"quantized_engines", report->quantizationEngines},
                    {"data", report->dataNote.empty() ? nlohmann::json() : nlohmann::json(report->dataNote)},
                    {"energy_unavailable",

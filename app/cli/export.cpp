@@ -3,7 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
-#include "core/torch/variant.h"
+#include "core/model/variant.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -21,7 +21,7 @@ struct ExportOptions {
 
 int runExport(const ExportOptions &options)
 {
-    auto variants = torch::parseVariants(options.variant);
+    auto variants = model::parseVariants(options.variant);
     if (!variants.ok())
         return badInput(options.model + ": --variant: " + variants.error().message);
     if (variants->size() != 1)
@@ -29,7 +29,7 @@ int runExport(const ExportOptions &options)
     const auto inputs = parseInputOption(options.model, options.input);
     if (!inputs)
         return kBadInput;
-    const auto note = torch::exportVariant(options.model, variants->front(), *inputs, options.output);
+    const auto note = engine::exportVariant(options.model, variants->front(), *inputs, options.output);
     if (!note.ok())
         return badInput(note.error().message);
     std::error_code error;
@@ -45,7 +45,7 @@ void setupExport(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<ExportOptions>();
     command.add_option("MODEL", options->model, "A TorchScript model (torch.jit.save output)")->required();
-    command.add_option("--variant", options->variant, "The variant to save: " + torch::knownVariantNames())->required();
+    command.add_option("--variant", options->variant, "The variant to save: " + model::knownVariantNames())->required();
     command.add_option("--input", options->input,
                        "Input shapes to calibrate int8_static on and to record in the file (default: as the model records)");
     command.add_option("-o,--output", options->output, "The TorchScript file to write")->required();

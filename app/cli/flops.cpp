@@ -1,8 +1,8 @@
 // pyrometer-cli flops MODEL --input SHAPE: parameters, MACs and FLOPs per module.
+#include "core/model/flops.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
-#include "core/torch/flops.h"
 
 #include <cstdio>
 #include <iostream>
@@ -45,11 +45,12 @@ int runFlops(const FlopsOptions &options)
                             {"self_macs", row.selfMacs}, {"self_flops", row.selfFlops}, {"output_shapes", row.outputShapes}});
         writeJson(std::cout, {{"model", options.model},
                               {"engine", r.engine},
-                              {"input", torch::formatInputSpecs(r.inputs)},
+                              {"input", model::formatInputSpecs(r.inputs)},
                               {"params", r.params},
                               {"total_macs", r.totalMacs},
                               {"total_flops", r.totalFlops},
-                              {"convention", "flops = 2 x macs for multiply-accumulate ops, plus elementwise, normalization, pooling and softmax flops"},
+                              {"convention", "flops = 2 x macs for multiply-accumulate ops, plus elementwise, "
+                                             "normalization, pooling and softmax flops"},
                               {"uncounted_ops", r.uncountedOps},
                               {"rows", rows}});
         return kSuccess;
@@ -65,8 +66,9 @@ int runFlops(const FlopsOptions &options)
     if (options.format == Format::Table) {
         std::cout << '\n';
         writeText(std::cout,
-                  options.model + " (" + torch::formatInputSpecs(r.inputs) + "): " + std::to_string(r.params) + " parameters, " +
-                      giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) + " GFLOPs (1 MAC = 2 FLOPs); " + r.engine,
+                  options.model + " (" + model::formatInputSpecs(r.inputs) + "): " + std::to_string(r.params) +
+                      " parameters, " + giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) +
+                      " GFLOPs (1 MAC = 2 FLOPs); " + r.engine,
                   options.format);
     }
     return kSuccess;

@@ -1,7 +1,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/help.h"
-#include "core/torch/modelfile.h"
+#include "core/engine/engine.h"
 #include "core/util/version.h"
 
 #include <CLI/CLI.hpp>
@@ -16,7 +16,8 @@ int main(int argc, char **argv)
                  "Every subcommand takes --format table|csv|md|json. TRACE is a .json, .json.gz or a "
                  "TensorBoard log directory.\nExit status: 0 success, 1 a finding asked to fail on, 2 bad input.",
                  "pyrometer-cli"};
-    app.set_version_flag("--version", std::string("pyrometer-cli ") + kVersion + " (libtorch " + torch::torchVersion() + ")");
+    app.set_version_flag("--version", std::string("pyrometer-cli ") + kVersion + " (libtorch " +
+                                          engine::embeddedTorchVersion() + ")");
     app.require_subcommand(1);
     cli::installHelpFormatter(app); // before the subcommands, which take their parent's formatter
 

@@ -4,9 +4,9 @@
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
 #include "core/engine/engine.h"
-#include "core/torch/layerprofile.h"
-#include "core/torch/runner.h"
-#include "core/torch/traceexport.h"
+#include "core/model/latency.h"
+#include "core/model/layerprofile.h"
+#include "core/model/traceexport.h"
 
 #include <cstdio>
 #include <iostream>
@@ -29,7 +29,7 @@ struct ProfileOptions {
 
 int runProfile(const ProfileOptions &options)
 {
-    torch::RunOptions run;
+    model::RunOptions run;
     const auto engine = engineFrom(options.model, options.engine);
     if (!engine)
         return kBadInput;
@@ -40,7 +40,7 @@ int runProfile(const ProfileOptions &options)
     run.warmup = options.warmup;
     run.iterations = options.iterations;
     run.threads = options.threads;
-    run.mode = options.mode == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
+    run.mode = options.mode == "train" ? model::RunMode::Train : model::RunMode::Inference;
     ProgressReporter progress;
     const RunStop stop(options.engine.timeout);
     auto profileRun = run;
@@ -53,7 +53,8 @@ int runProfile(const ProfileOptions &options)
     const auto &l = measured->latency;
     const auto &p = measured->profile;
     if (!options.trace.empty() && p.trace.empty()) {
-        auto written = torch::writeChromeTrace(options.trace, p.events, std::filesystem::path(options.model).filename().string());
+        auto written =
+            model::writeChromeTrace(options.trace, p.events, std::filesystem::path(options.model).filename().string());
         if (!written.ok())
             return badInput(written.error().message);
     }
@@ -85,7 +86,7 @@ int runProfile(const ProfileOptions &options)
                   {{"model", options.model},
                    {"engine", l.engine},
                    {"note", p.note.empty() ? nlohmann::json() : nlohmann::json(p.note)},
-                   {"input", torch::formatInputSpecs(l.inputs)},
+                   {"input", model::formatInputSpecs(l.inputs)},
                    {"mode", options.mode == "train" ? "train" : "infer"},
                    {"threads", l.threads},
                    {"warmup", l.warmup},
@@ -112,8 +113,8 @@ int runProfile(const ProfileOptions &options)
     }
     if (options.format == Format::Table) {
         writeText(std::cout,
-                  options.model + " (" + torch::formatInputSpecs(l.inputs) + ", " + options.mode + ", " + std::to_string(l.threads) +
-                      " threads; " + l.engine + ")",
+                  options.model + " (" + model::formatInputSpecs(l.inputs) + ", " + options.mode + ", " +
+                      std::to_string(l.threads) + " threads; " + l.engine + ")",
                   options.format);
         writeText(std::cout,
                   "cold " + fixed(l.coldMs) + " ms; warm over " + std::to_string(l.iterations) + " runs: mean " + fixed(l.warm.mean) +

@@ -6,12 +6,12 @@
 #include "app/cli/commands.h"
 #include "app/cli/jobinput.h"
 #include "app/cli/variantoptions.h"
+#include "core/model/latency.h"
+#include "core/model/layerprofile.h"
 #include "core/report/jobreport.h"
 #include "core/report/modelreport.h"
 #include "core/report/reportrender.h"
 #include "core/report/tracereport.h"
-#include "core/torch/layerprofile.h"
-#include "core/torch/runner.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -39,7 +39,7 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     const auto engine = engineFrom(model, options.engine);
     if (!engine)
         return std::nullopt;
-    torch::RunOptions run;
+    model::RunOptions run;
     auto inputs = parseInputOption(model, options.input);
     if (!inputs)
         return std::nullopt;

@@ -8,7 +8,6 @@
 #include "app/cli/variantoptions.h"
 #include "core/analysis/kernelnames.h"
 #include "core/engine/layerrooflines.h"
-#include "core/torch/cpuroof.h"
 
 #include <cmath>
 #include <cstdint>
@@ -161,7 +160,7 @@ int runModelRoofline(const RooflineCliOptions &options)
     const auto engine = engineFrom(options.trace, engineOptions);
     if (!engine)
         return kBadInput;
-    const auto inputs = parseInputOption(options.trace, options.input, torch::BatchDim::Swept);
+    const auto inputs = parseInputOption(options.trace, options.input, model::BatchDim::Swept);
     if (!inputs)
         return kBadInput;
     engine::LayerRooflineOptions rooflineOptions;
@@ -170,7 +169,7 @@ int runModelRoofline(const RooflineCliOptions &options)
     rooflineOptions.run.iterations = options.iterations;
     rooflineOptions.run.threads = options.threads;
     rooflineOptions.batches = options.batches;
-    rooflineOptions.cpuRoofCache = torch::defaultCpuRoofCache();
+    rooflineOptions.cpuRoofCache = engine::defaultCpuRoofCache();
     if (options.peakTflops > 0 || options.bandwidthGbs > 0 || (!options.device.empty() && options.device != "cpu" && !cuda)) {
         const auto chosen = deviceOption(options);
         if (!chosen)

@@ -1,9 +1,9 @@
 // pyrometer-cli sweep MODEL --batches 1,2,4,8: latency, throughput and peak memory per
 // variant and batch size, the knee of each throughput curve, and what fits a memory budget.
+#include "core/model/sweep.h"
 #include "app/cli/analysisinput.h"
 #include "app/cli/commands.h"
 #include "app/cli/variantoptions.h"
-#include "core/torch/sweep.h"
 #include "core/util/energy.h"
 #include "core/util/format.h"
 
@@ -20,7 +20,7 @@ struct SweepCliOptions {
     double kneePercent = 10;
 };
 
-nlohmann::json kneeJson(const std::optional<torch::Knee> &knee)
+nlohmann::json kneeJson(const std::optional<model::Knee> &knee)
 {
     if (!knee)
         return nullptr;
@@ -37,7 +37,7 @@ int runSweep(const SweepCliOptions &options)
     const auto parsed = parseModelRun(options.run);
     if (!parsed)
         return kBadInput;
-    torch::SweepOptions sweep;
+    model::SweepOptions sweep;
     sweep.inputs = parsed->inputs;
     sweep.variants = parsed->variants;
     sweep.batches = options.batches;
@@ -46,7 +46,7 @@ int runSweep(const SweepCliOptions &options)
     sweep.iterations = options.run.iterations;
     sweep.kneeThreshold = options.kneePercent / 100.0;
     if (!options.memoryBudget.empty()) {
-        const auto budget = torch::parseByteSize(options.memoryBudget);
+        const auto budget = model::parseByteSize(options.memoryBudget);
         if (!budget)
             return badInput(options.run.model + ": --memory-budget \"" + options.memoryBudget + "\": not a size such as 4GiB or 512MiB");
         sweep.memoryBudgetBytes = *budget;
@@ -76,7 +76,7 @@ int runSweep(const SweepCliOptions &options)
                  {"energy_mj", energyJson(point.energyMjPerInference)}, // above idle
                  {"machine_energy_mj", energyJson(point.machineEnergyMjPerInference)},
                  {"idle_power_w", energyJson(point.idlePowerW)},
-                 {"inferences_per_j", energyJson(torch::inferencesPerJoule(point.energyMjPerInference))}});
+                 {"inferences_per_j", energyJson(model::inferencesPerJoule(point.energyMjPerInference))}});
         nlohmann::json knees = nlohmann::json::object();
         nlohmann::json variants = nlohmann::json::array();
         for (const auto &summary : r.summaries) {
@@ -92,7 +92,7 @@ int runSweep(const SweepCliOptions &options)
         }
         writeJson(std::cout, {{"model", options.run.model},
                               {"engine", r.engine},
-                              {"input", torch::formatInputSpecs(r.inputs)},
+                              {"input", model::formatInputSpecs(r.inputs)},
                               {"memory_source", r.memorySource},
                               {"energy_unavailable",
                                r.energyUnavailable.empty() ? nlohmann::json() : nlohmann::json(r.energyUnavailable)},
@@ -110,7 +110,7 @@ int runSweep(const SweepCliOptions &options)
     // Narrow terminals keep the variant, the batch, its latency and throughput.
     table.dropFirst = {"p50 ms", "p90 ms", "fits", "inf/J", "mJ/inf", "peak memory"};
     for (const auto &point : r.points) {
-        const auto perJoule = torch::inferencesPerJoule(point.energyMjPerInference);
+        const auto perJoule = model::inferencesPerJoule(point.energyMjPerInference);
         table.rows.push_back({point.variant, std::to_string(point.batch), fixed(point.latency.mean),
                               fixed(point.latency.p50), fixed(point.latency.p90), fixed(point.throughputPerSecond, 1),
                               point.energyMjPerInference ? fixed(*point.energyMjPerInference, 2) : std::string("n/a"),
@@ -174,7 +174,7 @@ void setupSweep(CLI::App &command, int *exitCode)
     command.add_option("--knee-threshold", options->kneePercent, "Knee: doubling the batch gains less than PCT percent throughput")
         ->check(CLI::Range(0.0, 1000.0))
         ->capture_default_str();
-    addModelRunOptions(command, &options->run, "baseline", 3, 10, torch::BatchDim::Swept);
+    addModelRunOptions(command, &options->run, "baseline", 3, 10, model::BatchDim::Swept);
     command.callback([options, exitCode] { *exitCode = runSweep(*options); });
 }
 

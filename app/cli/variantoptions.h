@@ -6,8 +6,8 @@
 #include "app/cli/interrupt.h"
 #include "app/cli/output.h"
 #include "core/engine/engine.h"
-#include "core/torch/inputspec.h"
-#include "core/torch/variant.h"
+#include "core/model/inputspec.h"
+#include "core/model/variant.h"
 
 #include <optional>
 #include <string>
@@ -68,23 +68,25 @@ struct ModelRunOptions {
     int warmup = 0;
     int iterations = 0;
     Format format = Format::Table;
-    torch::BatchDim batch = torch::BatchDim::Fixed; // Swept: --input may write the batch as "B"
+    model::BatchDim batch = model::BatchDim::Fixed; // Swept: --input may write the batch as "B"
 };
 
 // Adds --input, --variants, --warmup and --iters (with these defaults) and --format.
-inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, const std::string &variants, int warmup, int iterations,
-                               torch::BatchDim batch = torch::BatchDim::Fixed)
+inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, const std::string &variants, int warmup,
+                               int iterations, model::BatchDim batch = model::BatchDim::Fixed)
 {
     options->variants = variants;
     options->warmup = warmup;
     options->iterations = iterations;
     options->batch = batch;
-    command.add_option("--input", options->input,
-                       batch == torch::BatchDim::Swept
-                           ? "Input shapes, B the swept batch: Bx3x224x224 or Bx3x224x224,Bx10:int64 (a number instead of B: inputs "
-                             "whose first dimension equals the first input's are swept; default: as the model records)"
-                           : "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
-    command.add_option("--variants", options->variants, "Comma-separated: " + torch::knownVariantNames())->capture_default_str();
+    command.add_option(
+        "--input", options->input,
+        batch == model::BatchDim::Swept
+            ? "Input shapes, B the swept batch: Bx3x224x224 or Bx3x224x224,Bx10:int64 (a number instead of B: inputs "
+              "whose first dimension equals the first input's are swept; default: as the model records)"
+            : "Input shapes, 1x3x224x224 or 1x3x224x224,1x10:int64 (default: as the model records)");
+    command.add_option("--variants", options->variants, "Comma-separated: " + model::knownVariantNames())
+        ->capture_default_str();
     addCountOption(command, "--warmup", options->warmup, 0, "Untimed runs per measurement");
     addCountOption(command, "--iters", options->iterations, 1, "Timed runs per measurement");
     addFormatOption(command, &options->format);
@@ -93,12 +95,12 @@ inline void addModelRunOptions(CLI::App &command, ModelRunOptions *options, cons
 
 // The parsed --input (empty: none given, the model's recorded ones), or nothing after
 // badInput() told the user why.
-inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::string &model, const std::string &input,
-                                                                    torch::BatchDim batch = torch::BatchDim::Fixed)
+inline std::optional<std::vector<model::InputSpec>> parseInputOption(const std::string &model, const std::string &input,
+                                                                     model::BatchDim batch = model::BatchDim::Fixed)
 {
     if (input.empty())
-        return std::vector<torch::InputSpec>{};
-    auto inputs = torch::parseInputSpecs(input, batch);
+        return std::vector<model::InputSpec>{};
+    auto inputs = model::parseInputSpecs(input, batch);
     if (!inputs.ok()) {
         badInput(model + ": --input: " + inputs.error().message);
         return std::nullopt;
@@ -109,8 +111,8 @@ inline std::optional<std::vector<torch::InputSpec>> parseInputOption(const std::
 // The parsed --input and --variants, or nothing after badInput() told the user why.
 struct ParsedModelRun {
     engine::Engine engine;
-    std::vector<torch::InputSpec> inputs;
-    std::vector<torch::Variant> variants;
+    std::vector<model::InputSpec> inputs;
+    std::vector<model::Variant> variants;
 };
 
 inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &options)
@@ -124,7 +126,7 @@ inline std::optional<ParsedModelRun> parseModelRun(const ModelRunOptions &option
     if (!inputs)
         return std::nullopt;
     parsed.inputs = std::move(*inputs);
-    auto variants = torch::parseVariants(options.variants);
+    auto variants = model::parseVariants(options.variants);
     if (!variants.ok()) {
         badInput(options.model + ": --variants: " + variants.error().message);
         return std::nullopt;

@@ -1,7 +1,13 @@
 #include "core/engine/engine.h"
 
 #include "core/engine/pythonworker.h"
+#include "core/torch/datainputs.h"
+#include "core/torch/flops.h"
+#include "core/torch/layerprofile.h"
 #include "core/torch/modelfile.h"
+#include "core/torch/runner.h"
+#include "core/torch/sweep.h"
+#include "core/torch/variant.h"
 #include "core/util/factoryname.h"
 
 #include <algorithm>
@@ -12,9 +18,9 @@
 
 namespace pyrometer::engine {
 
-torch::RecordedProfile recordedProfile(const nlohmann::json &event)
+model::RecordedProfile recordedProfile(const nlohmann::json &event)
 {
-    torch::RecordedProfile profile;
+    model::RecordedProfile profile;
     profile.iterations = event.value("iterations", 1);
     const std::hash<std::string> hash;
     const auto threadOf = [&](const nlohmann::json &item) {
@@ -23,7 +29,7 @@ torch::RecordedProfile recordedProfile(const nlohmann::json &event)
                                         : std::uint64_t(hash(tid.is_string() ? tid.get<std::string>() : tid.dump()));
     };
     for (const auto &item : event.value("ops", nlohmann::json::array())) {
-        torch::ProfiledOp op;
+        model::ProfiledOp op;
         op.name = item.value("name", std::string());
         op.startNs = item.value("start", std::int64_t(0));
         op.durationNs = item.value("dur", std::int64_t(0));
@@ -38,7 +44,7 @@ torch::RecordedProfile recordedProfile(const nlohmann::json &event)
         profile.ops.push_back(std::move(op));
     }
     for (const auto &item : event.value("memory", nlohmann::json::array())) {
-        torch::MemoryEvent memory;
+        model::MemoryEvent memory;
         memory.timeNs = item.value("t", std::int64_t(0));
         memory.threadId = threadOf(item);
         memory.bytes = item.value("bytes", std::int64_t(0));
@@ -67,17 +73,17 @@ std::string modelText(const std::filesystem::path &model)
     return error ? text : absolute.string();
 }
 
-nlohmann::json inputsJson(const std::vector<torch::InputSpec> &inputs)
+nlohmann::json inputsJson(const std::vector<model::InputSpec> &inputs)
 {
     auto list = nlohmann::json::array();
     for (const auto &input : inputs)
-        list.push_back({{"shape", input.shape}, {"dtype", torch::dtypeName(input.dtype)}});
+        list.push_back({{"shape", input.shape}, {"dtype", model::dtypeName(input.dtype)}});
     return list;
 }
 
-std::vector<torch::InputSpec> inputsFrom(const nlohmann::json &list)
+std::vector<model::InputSpec> inputsFrom(const nlohmann::json &list)
 {
-    std::vector<torch::InputSpec> inputs;
+    std::vector<model::InputSpec> inputs;
     if (!list.is_array())
         return inputs;
     for (const auto &item : list) {
@@ -86,14 +92,14 @@ std::vector<torch::InputSpec> inputsFrom(const nlohmann::json &list)
             text += (text.empty() ? "" : "x") + std::to_string(d);
         if (text.empty())
             text = "scalar";
-        auto parsed = torch::parseInputSpecs(text + ":" + item.value("dtype", std::string("float32")));
+        auto parsed = model::parseInputSpecs(text + ":" + item.value("dtype", std::string("float32")));
         if (parsed.ok() && !parsed.value().empty())
             inputs.push_back(parsed.value().front());
     }
     return inputs;
 }
 
-nlohmann::json request(const std::filesystem::path &model, const std::vector<torch::InputSpec> &inputs, int threads)
+nlohmann::json request(const std::filesystem::path &model, const std::vector<model::InputSpec> &inputs, int threads)
 {
     return {{"model", modelText(model)}, {"inputs", inputsJson(inputs)}, {"threads", threads}, {"tasks", nlohmann::json::array()}};
 }
@@ -106,12 +112,12 @@ const nlohmann::json *eventOf(const WorkerRun &run, const std::string &kind)
     return nullptr;
 }
 
-torch::ModelInfo modelInfoOf(const WorkerRun &run, const std::filesystem::path &model)
+model::ModelInfo modelInfoOf(const WorkerRun &run, const std::filesystem::path &model)
 {
-    torch::ModelInfo info;
+    model::ModelInfo info;
     info.path = model;
     for (const auto &module : run.loaded.value("modules", nlohmann::json::array())) {
-        torch::ModuleInfo row;
+        model::ModuleInfo row;
         row.qualifiedName = module.value("name", std::string());
         row.typeName = module.value("type", std::string());
         row.depth = module.value("depth", 0);
@@ -171,9 +177,9 @@ std::vector<analysis::OpRecord> opsOf(const WorkerRun &run)
     return ops;
 }
 
-torch::LatencyStats statsOf(const nlohmann::json &event)
+model::LatencyStats statsOf(const nlohmann::json &event)
 {
-    return torch::latencyStats(event.value("samples_ms", std::vector<double>{}));
+    return model::latencyStats(event.value("samples_ms", std::vector<double>{}));
 }
 
 std::string deviceOf(const Engine &engine)
@@ -182,33 +188,33 @@ std::string deviceOf(const Engine &engine)
 }
 
 // The variants the Python engine builds, by the names its worker knows.
-bool pythonBuilds(const torch::Variant &variant)
+bool pythonBuilds(const model::Variant &variant)
 {
-    using K = torch::VariantKind;
+    using K = model::VariantKind;
     return variant.kind == K::Baseline || variant.kind == K::ChannelsLast || variant.kind == K::BFloat16 ||
         variant.kind == K::Float16 || variant.kind == K::Compile || variant.kind == K::CudaGraphs ||
         (variant.kind == K::Int8Dynamic && variant.engine.empty());
 }
 
-std::string notBuiltByPython(const torch::Variant &variant)
+std::string notBuiltByPython(const model::Variant &variant)
 {
-    return torch::variantName(variant) +
-        ": the embedded engine's (TorchScript passes); the Python engine builds compile, bf16, fp16, channels_last, int8 and "
-        "reduce_overhead";
+    return model::variantName(variant) + ": the embedded engine's (TorchScript passes); the Python engine builds "
+                                         "compile, bf16, fp16, channels_last, int8 and "
+                                         "reduce_overhead";
 }
 
-nlohmann::json latencyTask(const torch::RunOptions &options)
+nlohmann::json latencyTask(const model::RunOptions &options)
 {
     return {{"task", "latency"}, {"warmup", options.warmup}, {"iterations", options.iterations}};
 }
 
-Result<torch::LatencyReport> latencyFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
-                                         const torch::RunOptions &options)
+Result<model::LatencyReport> latencyFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
+                                         const model::RunOptions &options)
 {
     const auto *event = eventOf(run, "latency");
     if (!event)
         return Error{model.string() + ": the Python engine gave no latency"};
-    torch::LatencyReport report;
+    model::LatencyReport report;
     report.path = model;
     report.inputs = inputsFrom(run.loaded.value("inputs", nlohmann::json::array()));
     report.mode = options.mode;
@@ -216,16 +222,17 @@ Result<torch::LatencyReport> latencyFrom(const WorkerRun &run, const Engine &eng
     report.warmup = options.warmup;
     report.samplesMs = event->value("samples_ms", std::vector<double>{});
     report.iterations = int(report.samplesMs.size());
-    report.batchSize = torch::batchSizeOf(report.inputs);
+    report.batchSize = model::batchSizeOf(report.inputs);
     report.coldMs = event->value("cold_ms", 0.0);
-    report.warm = torch::latencyStats(report.samplesMs);
+    report.warm = model::latencyStats(report.samplesMs);
     report.throughputPerSecond = report.warm.mean > 0 ? double(report.batchSize) * 1000.0 / report.warm.mean : 0;
     report.engine = pythonEngineName(run.info, deviceOf(engine));
     return report;
 }
 
-Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop)
+Result<model::LatencyReport> pythonLatency(const Engine &engine, const std::filesystem::path &model,
+                                           const model::RunOptions &options, ProgressReporter &progress,
+                                           const StopToken &stop)
 {
     auto req = request(model, options.inputs, options.threads);
     req["tasks"].push_back(latencyTask(options));
@@ -235,8 +242,8 @@ Result<torch::LatencyReport> pythonLatency(const Engine &engine, const std::file
     return latencyFrom(run.value(), engine, model, options);
 }
 
-Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model,
-                                       const std::vector<torch::InputSpec> &inputs, const StopToken &stop)
+Result<model::FlopsReport> pythonFlops(const Engine &engine, const std::filesystem::path &model,
+                                       const std::vector<model::InputSpec> &inputs, const StopToken &stop)
 {
     auto req = request(model, inputs, 0);
     req["tasks"].push_back({{"task", "ops"}});
@@ -244,7 +251,7 @@ Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesyst
     auto run = runWorker(engine, std::move(req), {}, progress, stop);
     if (!run)
         return run.error();
-    auto report = torch::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
+    auto report = model::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
     report.path = model;
     report.inputs = inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()));
     report.engine = pythonEngineName(run.value().info, deviceOf(engine));
@@ -252,28 +259,29 @@ Result<torch::FlopsReport> pythonFlops(const Engine &engine, const std::filesyst
 }
 
 // The FLOPs operators of one forward, then the profiled runs.
-void addProfileTasks(nlohmann::json &req, const torch::RunOptions &options, const std::filesystem::path &traceOut,
-                     const torch::Variant &variant)
+void addProfileTasks(nlohmann::json &req, const model::RunOptions &options, const std::filesystem::path &traceOut,
+                     const model::Variant &variant)
 {
     req["tasks"].push_back({{"task", "ops"}});
-    req["tasks"].push_back({{"task", "profile"},
-                            {"variant", torch::variantName(variant)},
-                            {"warmup", std::max(1, options.warmup)},
-                            {"iterations", std::max(1, options.iterations)},
-                            {"trace", traceOut.empty() ? std::string() : std::filesystem::absolute(traceOut).string()}});
+    req["tasks"].push_back(
+        {{"task", "profile"},
+         {"variant", model::variantName(variant)},
+         {"warmup", std::max(1, options.warmup)},
+         {"iterations", std::max(1, options.iterations)},
+         {"trace", traceOut.empty() ? std::string() : std::filesystem::absolute(traceOut).string()}});
 }
 
-Result<torch::ProfileReport> profileFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
-                                         const torch::RunOptions &options, const std::filesystem::path &traceOut)
+Result<model::ProfileReport> profileFrom(const WorkerRun &run, const Engine &engine, const std::filesystem::path &model,
+                                         const model::RunOptions &options, const std::filesystem::path &traceOut)
 {
     const auto *profiled = eventOf(run, "profile");
     if (!profiled)
         return Error{model.string() + ": the Python engine gave no profile"};
     auto ops = opsOf(run);
-    auto flops = torch::summarizeFlops(modelInfoOf(run, model), ops);
+    auto flops = model::summarizeFlops(modelInfoOf(run, model), ops);
     flops.path = model;
     flops.inputs = inputsFrom(run.loaded.value("inputs", nlohmann::json::array()));
-    auto report = torch::summarizeProfile(flops, recordedProfile(*profiled));
+    auto report = model::summarizeProfile(flops, recordedProfile(*profiled));
     report.mode = options.mode;
     report.peakMemoryBytes = std::max<std::int64_t>(report.peakMemoryBytes, profiled->value("device_peak", std::int64_t(0)));
     report.trace = traceOut;
@@ -286,9 +294,10 @@ Result<torch::ProfileReport> profileFrom(const WorkerRun &run, const Engine &eng
     return report;
 }
 
-Result<torch::ProfileReport> pythonProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut,
-                                           const torch::Variant &variant = {})
+Result<model::ProfileReport> pythonProfile(const Engine &engine, const std::filesystem::path &model,
+                                           const model::RunOptions &options, ProgressReporter &progress,
+                                           const StopToken &stop, const std::filesystem::path &traceOut,
+                                           const model::Variant &variant = {})
 {
     auto req = request(model, options.inputs, options.threads);
     addProfileTasks(req, options, traceOut, variant);
@@ -298,31 +307,33 @@ Result<torch::ProfileReport> pythonProfile(const Engine &engine, const std::file
     return profileFrom(run.value(), engine, model, options, traceOut);
 }
 
-Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
-                                       const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop)
+Result<model::SweepReport> pythonSweep(const Engine &engine, const std::filesystem::path &model,
+                                       const model::SweepOptions &options, const model::SweepCallback &onPoint,
+                                       ProgressReporter &progress, const StopToken &stop)
 {
-    torch::SweepReport report;
+    model::SweepReport report;
     report.path = model;
     report.memoryBudgetBytes = options.memoryBudgetBytes;
     std::vector<std::int64_t> batches = options.batches;
     if (batches.empty())
         for (std::int64_t batch = 1; batch <= std::max<std::int64_t>(1, options.maxBatch); batch *= 2)
             batches.push_back(batch);
-    auto req = request(model, options.inputs.empty() ? options.inputs : torch::withBatch(options.inputs, batches.front()), 0);
+    auto req =
+        request(model, options.inputs.empty() ? options.inputs : model::withBatch(options.inputs, batches.front()), 0);
     auto points = nlohmann::json::array();
     for (const auto batch : batches) {
         nlohmann::json point{{"batch", batch}};
         if (!options.inputs.empty())
-            point["inputs"] = inputsJson(torch::withBatch(options.inputs, batch));
+            point["inputs"] = inputsJson(model::withBatch(options.inputs, batch));
         points.push_back(std::move(point));
     }
     auto names = nlohmann::json::array();
     for (const auto &variant : options.variants) {
         if (pythonBuilds(variant)) {
-            names.push_back(torch::variantName(variant));
+            names.push_back(model::variantName(variant));
         } else {
-            torch::SweepSummary summary;
-            summary.variant = torch::variantName(variant);
+            model::SweepSummary summary;
+            summary.variant = model::variantName(variant);
             summary.error = notBuiltByPython(variant);
             report.summaries.push_back(std::move(summary));
         }
@@ -330,20 +341,20 @@ Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesyst
     req["tasks"].push_back({{"task", "sweep"}, {"points", points}, {"variants", names}, {"warmup", options.warmup},
                             {"iterations", options.iterations}});
     const bool cuda = deviceOf(engine).rfind("cuda", 0) == 0;
-    std::map<std::string, torch::SweepSummary> summaries;
+    std::map<std::string, model::SweepSummary> summaries;
     const auto onEvent = [&](const nlohmann::json &event) {
         const auto kind = event.value("event", std::string());
         const auto variant = event.value("variant", std::string());
         auto &summary = summaries[variant];
         summary.variant = variant;
         if (kind == "sweep_point") {
-            torch::SweepPoint point;
+            model::SweepPoint point;
             point.variant = variant;
             point.batch = event.value("batch", std::int64_t(0));
             point.latency = statsOf(event);
             point.throughputPerSecond = point.latency.mean > 0 ? double(point.batch) * 1000.0 / point.latency.mean : 0;
             // torch.cuda's allocator is read on CUDA; nothing measures the CPU's from Python.
-            point.peakMemoryBytes = cuda ? event.value("peak_bytes", std::int64_t(0)) : torch::SweepPoint::kNotMeasured;
+            point.peakMemoryBytes = cuda ? event.value("peak_bytes", std::int64_t(0)) : model::SweepPoint::kNotMeasured;
             point.fitsBudget = report.memoryBudgetBytes == 0 ||
                                (point.memoryMeasured() && point.peakMemoryBytes <= report.memoryBudgetBytes);
             if (point.fitsBudget)
@@ -368,34 +379,35 @@ Result<torch::SweepReport> pythonSweep(const Engine &engine, const std::filesyst
     for (const auto &name : names) {
         auto summary = summaries[name.get<std::string>()];
         summary.variant = name.get<std::string>();
-        std::vector<torch::ThroughputPoint> curve;
+        std::vector<model::ThroughputPoint> curve;
         for (const auto &point : report.points)
             if (point.variant == summary.variant)
                 curve.push_back({point.batch, point.throughputPerSecond});
-        summary.knee = torch::findKnee(curve, options.kneeThreshold);
+        summary.knee = model::findKnee(curve, options.kneeThreshold);
         report.summaries.push_back(std::move(summary));
     }
     report.engine = pythonEngineName(run.value().info, deviceOf(engine));
     return report;
 }
 
-Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::filesystem::path &model, const torch::CompareOptions &options,
-                                           const torch::VariantCallback &onRow, ProgressReporter &progress, const StopToken &stop)
+Result<model::CompareReport> pythonCompare(const Engine &engine, const std::filesystem::path &model,
+                                           const model::CompareOptions &options, const model::VariantCallback &onRow,
+                                           ProgressReporter &progress, const StopToken &stop)
 {
     if (!options.data.empty())
         return Error{model.string() + ": accuracy on data (--data) is measured by the embedded engine only for now"};
     auto req = request(model, options.inputs, 0);
     auto names = nlohmann::json::array();
-    std::vector<torch::VariantResult> refused;
+    std::vector<model::VariantResult> refused;
     for (const auto &variant : options.variants) {
-        if (variant.kind == torch::VariantKind::Baseline)
+        if (variant.kind == model::VariantKind::Baseline)
             continue;
         if (pythonBuilds(variant)) {
-            names.push_back(torch::variantName(variant));
+            names.push_back(model::variantName(variant));
         } else {
-            torch::VariantResult row;
+            model::VariantResult row;
             row.variant = variant;
-            row.name = torch::variantName(variant);
+            row.name = model::variantName(variant);
             row.error = notBuiltByPython(variant);
             refused.push_back(std::move(row));
         }
@@ -404,22 +416,22 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
     // dtypes, layouts, kernels and weight storage, never the layers).
     req["tasks"].push_back({{"task", "ops"}});
     req["tasks"].push_back({{"task", "compare"}, {"variants", names}, {"warmup", options.warmup}, {"iterations", options.iterations}});
-    torch::CompareReport report;
+    model::CompareReport report;
     report.path = model;
-    torch::LatencyStats baseline;
+    model::LatencyStats baseline;
     const auto onEvent = [&](const nlohmann::json &event) {
         if (event.value("event", std::string()) != "variant")
             return;
-        torch::VariantResult row;
+        model::VariantResult row;
         row.name = event.value("name", std::string());
-        auto parsed = torch::parseVariants(row.name);
+        auto parsed = model::parseVariants(row.name);
         if (parsed.ok())
             row.variant = parsed.value().front();
         row.error = event.value("error", std::string());
         row.note = event.value("note", std::string());
         if (row.ok()) {
             row.latency = statsOf(event);
-            if (row.variant.kind == torch::VariantKind::Baseline)
+            if (row.variant.kind == model::VariantKind::Baseline)
                 baseline = row.latency;
             row.speedup = baseline.mean > 0 && row.latency.mean > 0 ? baseline.mean / row.latency.mean : 0;
             row.speedupInterval = ratioInterval(baseline.sample(), row.latency.sample());
@@ -437,8 +449,9 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
     auto run = runWorker(engine, std::move(req), onEvent, progress, stop);
     if (!run)
         return run.error();
-    const auto batch = double(torch::batchSizeOf(inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()))));
-    const auto flops = torch::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
+    const auto batch =
+        double(model::batchSizeOf(inputsFrom(run.value().loaded.value("inputs", nlohmann::json::array()))));
+    const auto flops = model::summarizeFlops(modelInfoOf(run.value(), model), opsOf(run.value()));
     for (auto &row : report.rows) {
         row.throughputPerSecond = row.ok() && row.latency.mean > 0 ? batch * 1000.0 / row.latency.mean : 0;
         if (row.ok())
@@ -457,7 +470,7 @@ Result<torch::CompareReport> pythonCompare(const Engine &engine, const std::file
 
 std::string specText(const nlohmann::json &list)
 {
-    return torch::formatInputSpecs(inputsFrom(list));
+    return model::formatInputSpecs(inputsFrom(list));
 }
 
 Result<OpenedModel> pythonOpen(const Engine &engine, const std::filesystem::path &model, const StopToken &stop)
@@ -564,8 +577,9 @@ Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path 
     return opened;
 }
 
-Result<torch::ProfileReport> profileVariant(const Engine &engine, const std::filesystem::path &model, const torch::Variant &variant,
-                                            const torch::RunOptions &options, ProgressReporter &progress, const StopToken &stop)
+Result<model::ProfileReport> profileVariant(const Engine &engine, const std::filesystem::path &model,
+                                            const model::Variant &variant, const model::RunOptions &options,
+                                            ProgressReporter &progress, const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);
     if (!isPython(chosen)) {
@@ -603,9 +617,30 @@ bool isPython(const Engine &engine)
     return !engine.python.empty();
 }
 
+std::string embeddedTorchVersion()
+{
+    return torch::torchVersion();
+}
+
 std::string embeddedEngineName()
 {
     return "embedded libtorch " + torch::torchVersion() + " · cpu";
+}
+
+std::string recordedInputSpec(const std::filesystem::path &model)
+{
+    return torch::recordedInputSpec(model);
+}
+
+Result<std::vector<model::InputSpec>> inputsOfData(const std::filesystem::path &data, model::BatchDim batch)
+{
+    return torch::inputsOfData(data, batch);
+}
+
+Result<std::string> exportVariant(const std::filesystem::path &model, const model::Variant &variant,
+                                  const std::vector<model::InputSpec> &inputs, const std::filesystem::path &out)
+{
+    return torch::exportVariant(model, variant, inputs, out);
 }
 
 std::string pythonEngineName(const PythonInfo &info, const std::string &device)
@@ -632,8 +667,9 @@ std::string offerPythonEngine(const std::string &message, const std::filesystem:
         "): choose it on the Model page, or give --python " + python + " on the command line.";
 }
 
-Result<torch::LatencyReport> measureLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                            ProgressReporter &progress, const StopToken &stop)
+Result<model::LatencyReport> measureLatency(const Engine &engine, const std::filesystem::path &model,
+                                            const model::RunOptions &options, ProgressReporter &progress,
+                                            const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
@@ -641,8 +677,9 @@ Result<torch::LatencyReport> measureLatency(const Engine &engine, const std::fil
     return embeddedResult(torch::measureLatency(model, options, progress, stop), model);
 }
 
-Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop, const std::filesystem::path &traceOut)
+Result<model::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model,
+                                           const model::RunOptions &options, ProgressReporter &progress,
+                                           const StopToken &stop, const std::filesystem::path &traceOut)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
@@ -650,9 +687,10 @@ Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::file
     return embeddedResult(torch::profileLayers(model, options, progress, stop), model);
 }
 
-Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &latencyOptions,
-                                        const torch::RunOptions &profileOptions, ProgressReporter &progress, const StopToken &stop,
-                                        const std::filesystem::path &traceOut)
+Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model,
+                                        const model::RunOptions &latencyOptions,
+                                        const model::RunOptions &profileOptions, ProgressReporter &progress,
+                                        const StopToken &stop, const std::filesystem::path &traceOut)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen)) {
@@ -683,8 +721,8 @@ Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesys
     return ProfiledModel{std::move(latency).value(), std::move(profile).value()};
 }
 
-Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
-                                      const std::vector<torch::InputSpec> &inputs, const StopToken &stop)
+Result<model::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
+                                      const std::vector<model::InputSpec> &inputs, const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
@@ -692,8 +730,9 @@ Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesyste
     return embeddedResult(torch::countFlops(model, inputs), model);
 }
 
-Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
-                                    const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop)
+Result<model::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model,
+                                    const model::SweepOptions &options, const model::SweepCallback &onPoint,
+                                    ProgressReporter &progress, const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);
     if (isPython(chosen))
@@ -701,8 +740,8 @@ Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem:
     return embeddedResult(torch::runSweep(model, options, onPoint, progress, stop), model);
 }
 
-Result<torch::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
-                                             const torch::CompareOptions &options, const torch::VariantCallback &onRow,
+Result<model::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
+                                             const model::CompareOptions &options, const model::VariantCallback &onRow,
                                              ProgressReporter &progress, const StopToken &stop)
 {
     const auto chosen = resolveEngine(engine, model);

@@ -4,11 +4,11 @@
 // resources/engine/pyrometer_engine/: torch.export programs, nn.Module factories, TorchScript of
 // any version, CPU or CUDA). Pages and the CLI call these; each report's `engine` says which ran.
 
-#include "core/torch/flops.h"
-#include "core/torch/layerprofile.h"
-#include "core/torch/runner.h"
-#include "core/torch/sweep.h"
-#include "core/torch/variant.h"
+#include "core/model/flops.h"
+#include "core/model/latency.h"
+#include "core/model/layerprofile.h"
+#include "core/model/sweep.h"
+#include "core/model/variant.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
@@ -53,6 +53,9 @@ Engine resolveEngine(Engine engine, const std::filesystem::path &model);
 
 bool isPython(const Engine &engine);
 
+// The embedded engine's libtorch, as compiled in ("1.13.0").
+std::string embeddedTorchVersion();
+
 // "embedded libtorch 1.13.0 · cpu"; "Python 3.13.5 · torch 2.6.0 · cuda".
 std::string embeddedEngineName();
 std::string pythonEngineName(const PythonInfo &info, const std::string &device);
@@ -67,7 +70,7 @@ std::string offerPythonEngine(const std::string &message, const std::filesystem:
 
 // A model as an engine opened it.
 struct OpenedModel {
-    torch::ModelInfo info;
+    model::ModelInfo info;
     Engine engine;             // the engine that opened it (the Python one where the embedded one could not)
     std::string engineName;    // "embedded libtorch 1.13.0 · cpu"
     std::string exampleInputs; // the inputs it records or its factory returned, "1x3x224x224"; empty: none
@@ -88,37 +91,57 @@ Result<OpenedModel> openModel(const Engine &engine, const std::filesystem::path 
 
 // A per-layer profile of one variant (torch::profileVariant in the embedded engine; the Python
 // engine profiles the variant it builds).
-Result<torch::ProfileReport> profileVariant(const Engine &engine, const std::filesystem::path &model, const torch::Variant &variant,
-                                            const torch::RunOptions &options, ProgressReporter &progress, const StopToken &stop);
-
-Result<torch::LatencyReport> measureLatency(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
+Result<model::ProfileReport> profileVariant(const Engine &engine, const std::filesystem::path &model,
+                                            const model::Variant &variant, const model::RunOptions &options,
                                             ProgressReporter &progress, const StopToken &stop);
+
+Result<model::LatencyReport> measureLatency(const Engine &engine, const std::filesystem::path &model,
+                                            const model::RunOptions &options, ProgressReporter &progress,
+                                            const StopToken &stop);
 
 // The profiled run's trace: the embedded engine's events are exported by the caller; the Python
 // engine writes torch.profiler's own trace to traceOut (empty: a temporary file, removed).
-Result<torch::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &options,
-                                           ProgressReporter &progress, const StopToken &stop,
-                                           const std::filesystem::path &traceOut = {});
+Result<model::ProfileReport> profileLayers(const Engine &engine, const std::filesystem::path &model,
+                                           const model::RunOptions &options, ProgressReporter &progress,
+                                           const StopToken &stop, const std::filesystem::path &traceOut = {});
 
 // Timed runs, then a per-layer profile: what a Run profile does. The Python engine runs both in
 // one worker (the model loaded once); the embedded engine runs measureLatency, then
 // profileLayers. Progress spans both.
 struct ProfiledModel {
-    torch::LatencyReport latency;
-    torch::ProfileReport profile;
+    model::LatencyReport latency;
+    model::ProfileReport profile;
 };
-Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model, const torch::RunOptions &latencyOptions,
-                                        const torch::RunOptions &profileOptions, ProgressReporter &progress, const StopToken &stop,
-                                        const std::filesystem::path &traceOut = {});
+Result<ProfiledModel> measureAndProfile(const Engine &engine, const std::filesystem::path &model,
+                                        const model::RunOptions &latencyOptions,
+                                        const model::RunOptions &profileOptions, ProgressReporter &progress,
+                                        const StopToken &stop, const std::filesystem::path &traceOut = {});
 
-Result<torch::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
-                                      const std::vector<torch::InputSpec> &inputs, const StopToken &stop = {});
+Result<model::FlopsReport> countFlops(const Engine &engine, const std::filesystem::path &model,
+                                      const std::vector<model::InputSpec> &inputs, const StopToken &stop = {});
 
-Result<torch::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model, const torch::SweepOptions &options,
-                                    const torch::SweepCallback &onPoint, ProgressReporter &progress, const StopToken &stop);
+Result<model::SweepReport> runSweep(const Engine &engine, const std::filesystem::path &model,
+                                    const model::SweepOptions &options, const model::SweepCallback &onPoint,
+                                    ProgressReporter &progress, const StopToken &stop);
 
-Result<torch::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
-                                             const torch::CompareOptions &options, const torch::VariantCallback &onRow,
+// The input shapes a TorchScript file records (its extra file "example_inputs.txt", else the
+// inputs torch.jit.trace of torch 2.x kept in it), read without running it; empty if none.
+std::string recordedInputSpec(const std::filesystem::path &model);
+
+// The shapes and types of a batch of a data file's samples (torch.save files, read by the
+// embedded engine's unpickler); with BatchDim::Swept, every input's first dimension is the batch
+// a sweep varies. An Error names the file and what is wrong with it.
+Result<std::vector<model::InputSpec>> inputsOfData(const std::filesystem::path &data,
+                                                   model::BatchDim batch = model::BatchDim::Fixed);
+
+// Builds a variant of a TorchScript model in the embedded engine and saves it as TorchScript at
+// out, recording inputs (empty: those the model records) as its example inputs. Returns what
+// the variant applied; the baseline and threads=N are refused.
+Result<std::string> exportVariant(const std::filesystem::path &model, const model::Variant &variant,
+                                  const std::vector<model::InputSpec> &inputs, const std::filesystem::path &out);
+
+Result<model::CompareReport> compareVariants(const Engine &engine, const std::filesystem::path &model,
+                                             const model::CompareOptions &options, const model::VariantCallback &onRow,
                                              ProgressReporter &progress, const StopToken &stop);
 
 } // namespace pyrometer::engine

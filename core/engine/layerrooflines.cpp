@@ -13,12 +13,12 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
     LayerRooflines result;
     const auto chosen = resolveEngine(engine, model);
     // The batches first: a model or input that fails does so before the roof costs a measurement.
-    std::vector<std::pair<std::int64_t, torch::ProfileReport>> profiles;
+    std::vector<std::pair<std::int64_t, model::ProfileReport>> profiles;
     const std::size_t count = std::max<std::size_t>(1, options.batches.size());
     for (std::size_t i = 0; i < count; ++i) {
         auto run = options.run;
         if (!options.batches.empty())
-            run.inputs = torch::withBatch(options.run.inputs, options.batches[i]);
+            run.inputs = model::withBatch(options.run.inputs, options.batches[i]);
         ProgressReporter quiet;
         auto profile = profileLayers(chosen, model, run, quiet, stop);
         if (!profile.ok())
@@ -38,9 +38,14 @@ Result<LayerRooflines> runLayerRooflines(const Engine &engine, const std::filesy
         result.device = roof.value() ? roof.value() : options.fallbackDevice;
     }
     for (const auto &[batch, profile] : profiles)
-        result.batches.push_back({batch, torch::layerRoofline(profile, result.device)});
+        result.batches.push_back({batch, model::layerRoofline(profile, result.device)});
     progress.reportPermille(1000);
     return result;
+}
+
+std::filesystem::path defaultCpuRoofCache()
+{
+    return torch::defaultCpuRoofCache();
 }
 
 Result<std::optional<analysis::DeviceRoof>> engineRoof(const Engine &engine, const std::filesystem::path &model, int threads,
@@ -65,7 +70,7 @@ Result<std::optional<analysis::DeviceRoof>> engineRoof(const Engine &engine, con
     return std::optional<analysis::DeviceRoof>();
 }
 
-std::vector<std::string> heaviestLayers(const std::vector<torch::BatchRoofline> &batches, std::size_t n)
+std::vector<std::string> heaviestLayers(const std::vector<model::BatchRoofline> &batches, std::size_t n)
 {
     if (batches.empty())
         return {};

@@ -35,6 +35,6 @@ Result<WorkerRun> runWorker(const Engine &engine, nlohmann::json request, const 
 
 // The operators (each with the device time of what it launched on CUDA) and CPU memory events of
 // the worker's "profile" result.
-torch::RecordedProfile recordedProfile(const nlohmann::json &event);
+model::RecordedProfile recordedProfile(const nlohmann::json &event);
 
 } // namespace pyrometer::engine

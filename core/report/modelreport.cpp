@@ -2,8 +2,8 @@
 
 #include "core/report/reportrender.h"
 
-#include "core/torch/layerprofile.h"
-#include "core/torch/runner.h"
+#include "core/model/latency.h"
+#include "core/model/layerprofile.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,15 +30,15 @@ std::string shapes(const std::vector<std::vector<std::int64_t>> &outputShapes)
 
 } // namespace
 
-std::vector<Section> modelSections(const torch::LatencyReport &latency, const torch::ProfileReport &profile,
+std::vector<Section> modelSections(const model::LatencyReport &latency, const model::ProfileReport &profile,
                                    const std::string &idPrefix, const ReportOptions &options)
 {
     const auto unit = options.timeUnit;
     Section summary{idPrefix + "summary", "Model " + latency.path.filename().string(), 2, {}, {}, {}, {}};
     summary.facts = {
         {"File", latency.path.string()},
-        {"Inputs", torch::formatInputSpecs(latency.inputs)},
-        {"Mode", latency.mode == torch::RunMode::Train ? "train step" : "inference"},
+        {"Inputs", model::formatInputSpecs(latency.inputs)},
+        {"Mode", latency.mode == model::RunMode::Train ? "train step" : "inference"},
         {"Threads", std::to_string(latency.threads)},
         {"Engine", latency.engine.empty() ? std::string("embedded libtorch") : latency.engine},
         {"Runs", std::to_string(latency.warmup) + " warm-up, " + std::to_string(latency.iterations) + " timed"},
@@ -46,16 +46,18 @@ std::vector<Section> modelSections(const torch::LatencyReport &latency, const to
         {"Warm mean", millis(latency.warm.mean, unit) + " \xC2\xB1 " + millis(latency.warm.std, unit)},
         {"Warm p50 / p90 / p99", millis(latency.warm.p50, unit) + " / " + millis(latency.warm.p90, unit) + " / " +
                                      millis(latency.warm.p99, unit)},
-        {"Throughput", fixed(latency.throughputPerSecond, 1) + " items/s (batch " + std::to_string(latency.batchSize) + ")"},
+        {"Throughput",
+         fixed(latency.throughputPerSecond, 1) + " items/s (batch " + std::to_string(latency.batchSize) + ")"},
         {"Profiled forward", millis(profile.forwardMs, unit) + " over " + std::to_string(profile.iterations) + " runs"},
         {"Peak activation memory", formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes)))},
-        {"FLOPs per run", fixed(profile.totalFlops / 1e9, 3) + " GFLOP (" + fixed(profile.totalMacs / 1e9, 3) + " GMAC)"},
+        {"FLOPs per run",
+         fixed(profile.totalFlops / 1e9, 3) + " GFLOP (" + fixed(profile.totalMacs / 1e9, 3) + " GMAC)"},
     };
     if (!profile.rows.empty())
         summary.facts.insert(summary.facts.begin() + 4, Fact{"Parameters", std::to_string(profile.rows.front().params)});
 
     Section layers{idPrefix + "layers", "Slowest layers by self time", 3, {}, {}, {}, {}};
-    std::vector<const torch::LayerRow *> leaves;
+    std::vector<const model::LayerRow *> leaves;
     for (const auto &row : profile.rows) {
         if (row.leaf && !row.module.empty())
             leaves.push_back(&row);

@@ -2,6 +2,8 @@
 // predictions of a variant on them. Includes libtorch.
 #include "core/torch/dataset.h"
 
+#include "core/torch/datainputs.h"
+
 #include "core/torch/torcherror.h"
 #include "core/torch/variantmodel.h"
 

@@ -2,8 +2,7 @@
 // Internal to core/torch's .cpp files: samples saved by torch.save, and a variant's top-1
 // predictions on them. Includes libtorch. Never include from a public header.
 
-#include "core/torch/accuracy.h"
-#include "core/torch/inputspec.h"
+#include "core/torch/modeltypes.h"
 #include "core/util/progress.h"
 
 #include <torch/script.h>

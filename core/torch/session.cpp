@@ -3,7 +3,6 @@
 #include "core/torch/session.h"
 
 #include "core/torch/dataset.h"
-#include "core/torch/inputshint.h"
 #include "core/torch/modelfile.h"
 #include "core/torch/sessionimpl.h"
 #include "core/torch/torcherror.h"

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "core/torch/flops.h"
-#include "core/torch/inputspec.h"
-#include "core/torch/profileevents.h"
+#include "core/torch/modeltypes.h"
 #include "core/util/result.h"
 
 #include <filesystem>
@@ -11,11 +9,6 @@
 #include <vector>
 
 namespace pyrometer::torch {
-
-enum class RunMode {
-    Inference, // c10::InferenceMode: no autograd bookkeeping
-    Train,     // module.train(), forward, the sum of the outputs as the loss, backward
-};
 
 // A loaded TorchScript model with its inputs, ready to run: the one piece of core/torch that
 // holds libtorch objects, behind a pointer so that this header stays free of torch includes.

@@ -133,7 +133,7 @@ QWidget *ComparePage::createVariantsTab()
            "input; relative to the model's folder) and, after a comma, their int64 labels: every variant "
            "then shows its top-1 accuracy, its change and its agreement with the baseline"));
     m_variants = new QLineEdit(QLatin1String(kEmbeddedVariants), tab);
-    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
+    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(model::knownVariantNames())));
     m_iterations = new QSpinBox(tab);
     m_iterations->setRange(1, 10000);
     m_iterations->setValue(20);
@@ -165,9 +165,13 @@ QWidget *ComparePage::createVariantsTab()
         const auto variant = selectedSavableVariant();
         if (!variant)
             return;
-        const QString suggested = QFileInfo(m_modelPath).dir().filePath(
-            QFileInfo(m_modelPath).completeBaseName() + QLatin1Char('_') +
-            QString::fromStdString(torch::variantName(*variant)).replace(QLatin1Char('@'), QLatin1Char('_')) + QStringLiteral(".pt"));
+        const QString suggested =
+            QFileInfo(m_modelPath)
+                .dir()
+                .filePath(
+                    QFileInfo(m_modelPath).completeBaseName() + QLatin1Char('_') +
+                    QString::fromStdString(model::variantName(*variant)).replace(QLatin1Char('@'), QLatin1Char('_')) +
+                    QStringLiteral(".pt"));
         const QString path = QFileDialog::getSaveFileName(this, tr("Save variant"), suggested, tr("TorchScript (*.pt *.pth)"));
         if (!path.isEmpty())
             saveVariant(*variant, path);
@@ -563,7 +567,7 @@ void ComparePage::runVariants()
         });
 }
 
-std::optional<torch::Variant> ComparePage::selectedSavableVariant() const
+std::optional<model::Variant> ComparePage::selectedSavableVariant() const
 {
     const auto current = m_variantsView->selectionModel()->currentIndex();
     const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(m_variantsView->model());
@@ -573,7 +577,8 @@ std::optional<torch::Variant> ComparePage::selectedSavableVariant() const
     if (row < 0 || row >= m_variantsModel->rowCount())
         return std::nullopt;
     const auto &result = m_variantsModel->rows()[std::size_t(row)];
-    if (!result.ok() || result.variant.kind == torch::VariantKind::Baseline || result.variant.kind == torch::VariantKind::Threads)
+    if (!result.ok() || result.variant.kind == model::VariantKind::Baseline ||
+        result.variant.kind == model::VariantKind::Threads)
         return std::nullopt;
     return result.variant;
 }
@@ -583,20 +588,23 @@ void ComparePage::updateSaveButton()
     m_saveVariant->setEnabled(m_saveJob == 0 && selectedSavableVariant().has_value());
 }
 
-void ComparePage::saveVariant(const torch::Variant &variant, const QString &path)
+void ComparePage::saveVariant(const model::Variant &variant, const QString &path)
 {
     if (m_modelPath.isEmpty() || m_saveJob)
         return;
     const std::filesystem::path model = m_modelPath.toStdString();
     const auto inputs = m_comparedInputs;
     const auto out = std::filesystem::path(path.toStdString());
-    const QString name = QString::fromStdString(torch::variantName(variant));
+    const QString name = QString::fromStdString(model::variantName(variant));
     m_saveVariant->setEnabled(false);
     m_variantsStatus->setText(tr("Saving %1…").arg(name));
     m_saveJob = m_jobs->run<std::string>(
         tr("Saving %1 of %2").arg(name, QFileInfo(m_modelPath).fileName()), QStringLiteral("save-variant"),
-        [model, variant, inputs, out](ProgressReporter &, const StopToken &) { return torch::exportVariant(model, variant, inputs, out); },
-        this, [this, name, path](const std::string &note) {
+        [model, variant, inputs, out](ProgressReporter &, const StopToken &) {
+            return engine::exportVariant(model, variant, inputs, out);
+        },
+        this,
+        [this, name, path](const std::string &note) {
             m_variantsStatus->setText(tr("Saved %1 as %2: %3").arg(name, QDir::toNativeSeparators(path), QString::fromStdString(note)));
         });
 }

@@ -89,7 +89,7 @@ public:
     // Saves a variant of the open model as TorchScript at path (a background job), calibrated
     // on and recording the inputs of the last compare. Save variant… asks where, for the
     // variant selected in the table.
-    void saveVariant(const torch::Variant &variant, const QString &path);
+    void saveVariant(const model::Variant &variant, const QString &path);
     QPushButton *saveVariantButton() const { return m_saveVariant; }
     QTableView *variantsView() const { return m_variantsView; }
 
@@ -112,7 +112,7 @@ private:
     void tracesChosen();
     void showVariants(const VariantsRun &run);
     // The selected variant when it can be saved (it ran, and it is more than a run setting).
-    std::optional<torch::Variant> selectedSavableVariant() const;
+    std::optional<model::Variant> selectedSavableVariant() const;
     void updateSaveButton();
     void showLayers(int index);
     void showDiff(const analysis::TraceDiff &diff);
@@ -135,7 +135,7 @@ private:
     QPushButton *m_runVariants = nullptr;
     QPushButton *m_saveVariant = nullptr;
     QTableView *m_variantsView = nullptr;
-    std::vector<torch::InputSpec> m_comparedInputs; // of the last compare
+    std::vector<model::InputSpec> m_comparedInputs; // of the last compare
     JobTracker::JobId m_saveJob = 0;
     QLabel *m_variantsStatus = nullptr;
     VariantsModel *m_variantsModel = nullptr;

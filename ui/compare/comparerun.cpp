@@ -3,10 +3,10 @@
 #include "core/analysis/flamediff.h"
 #include "core/analysis/flametree.h"
 #include "core/analysis/traceindex.h"
-#include "core/torch/accuracy.h"
-#include "core/torch/inputshint.h"
-#include "core/torch/layerprofile.h"
-#include "core/torch/traceexport.h"
+#include "core/model/accuracy.h"
+#include "core/model/inputshint.h"
+#include "core/model/layerprofile.h"
+#include "core/model/traceexport.h"
 #include "core/trace/loader.h"
 #include "ui/model/profilerun.h"
 #include "ui/workspace/analyses.h"
@@ -37,13 +37,13 @@ analysis::FlameTree flameTreeOf(const analysis::TraceIndex &index, const StopTok
 
 // The operators' call tree of a recorded profile: written as the Chrome trace it exports to,
 // read back by the trace loader, so it is the tree the Flame graph page would show.
-std::optional<analysis::FlameTree> profileFlameTree(const torch::RecordedProfile &events, const StopToken &stop)
+std::optional<analysis::FlameTree> profileFlameTree(const model::RecordedProfile &events, const StopToken &stop)
 {
     static std::atomic<int> serial{0};
     const auto file = std::filesystem::temp_directory_path() /
                       ("pyrometer-variant-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".json");
     std::optional<analysis::FlameTree> tree;
-    if (torch::writeChromeTrace(file, events, "variant").ok()) {
+    if (model::writeChromeTrace(file, events, "variant").ok()) {
         if (auto loaded = trace::loadTrace(file); loaded.ok()) {
             if (const auto index = analysis::buildTraceIndex(*loaded.value(), &stop))
                 tree = flameTreeOf(*index, stop);
@@ -73,16 +73,16 @@ analysis::FlameTree perRun(analysis::FlameTree tree, int runs)
 
 std::string withInputsFieldHint(std::string message)
 {
-    if (const auto at = message.find(torch::kGiveInputsHint); at != std::string::npos)
-        message.replace(at, torch::kGiveInputsHint.size(), "type them in the Inputs field, such as 1x3x224x224");
+    if (const auto at = message.find(model::kGiveInputsHint); at != std::string::npos)
+        message.replace(at, model::kGiveInputsHint.size(), "type them in the Inputs field, such as 1x3x224x224");
     return message;
 }
 
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = request.model.filename().string();
-    torch::CompareOptions options;
-    const auto files = torch::dataFilesIn(request.inputSpec, request.model.parent_path());
+    model::CompareOptions options;
+    const auto files = model::dataFilesIn(request.inputSpec, request.model.parent_path());
     if (!files.ok())
         return Error{file + ": inputs \"" + request.inputSpec + "\": " + files.error().message};
     if (files.value()) {
@@ -90,12 +90,12 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
         options.data = files.value()->data;
         options.labels = files.value()->labels;
     } else if (!request.inputSpec.empty()) {
-        auto inputs = torch::parseInputSpecs(request.inputSpec);
+        auto inputs = model::parseInputSpecs(request.inputSpec);
         if (!inputs.ok())
             return Error{file + ": inputs \"" + request.inputSpec + "\": " + inputs.error().message};
         options.inputs = std::move(inputs).value();
     }
-    auto variants = torch::parseVariants(request.variants);
+    auto variants = model::parseVariants(request.variants);
     if (!variants.ok())
         return Error{file + ": variants: " + variants.error().message};
     options.variants = std::move(variants).value();
@@ -112,14 +112,14 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
     }
     if (!request.layers)
         return run;
-    torch::RunOptions profileOptions;
+    model::RunOptions profileOptions;
     profileOptions.inputs = run.report.inputs;
     profileOptions.warmup = 2;
     profileOptions.iterations = 3;
     run.profiledRuns = profileOptions.iterations;
     const auto &rows = run.report.rows;
     const int count = int(rows.size());
-    std::vector<torch::LayerRow> baseline;
+    std::vector<model::LayerRow> baseline;
     std::optional<analysis::FlameTree> baselineTree;
     for (int i = 0; i < count; ++i) {
         if (stop.stopRequested())
@@ -139,7 +139,7 @@ Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter
         VariantLayers layers;
         layers.variant = rows[std::size_t(i)].name;
         if (profile.ok()) {
-            layers.deltas = torch::layerDeltas(baseline, profile->rows);
+            layers.deltas = model::layerDeltas(baseline, profile->rows);
             if (auto tree = profileFlameTree(profile->events, stop); tree && baselineTree)
                 layers.flame = std::make_shared<const analysis::FlameGraph>(analysis::prepareDiffGraph(
                     analysis::diffFlameTrees(*baselineTree, perRun(std::move(*tree), profile->iterations))));

@@ -3,8 +3,8 @@
 #include "core/analysis/diff.h"
 #include "core/analysis/flamegraph.h"
 #include "core/engine/engine.h"
-#include "core/torch/layerdelta.h"
-#include "core/torch/variant.h"
+#include "core/model/layerdelta.h"
+#include "core/model/variant.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 #include "ui/workspace/document.h"
@@ -37,7 +37,7 @@ struct VariantsRequest {
 struct VariantLayers {
     std::string variant;
     std::string error; // why it has no per-layer profile
-    std::vector<torch::LayerDelta> deltas; // against the baseline's profile
+    std::vector<model::LayerDelta> deltas; // against the baseline's profile
     // The profiled operators' call trees against the baseline's, as a diff flame graph per
     // forward pass (the profiled runs' times and calls over their number, as the per-layer
     // deltas are), the profiler's overhead included; null when either profile could not be
@@ -46,7 +46,7 @@ struct VariantLayers {
 };
 
 struct VariantsRun {
-    torch::CompareReport report;
+    model::CompareReport report;
     std::vector<VariantLayers> layers; // one per variant after the baseline that ran
     int profiledRuns = 0;              // per variant, for the per-layer deltas and flame graphs
 };
@@ -56,7 +56,7 @@ struct VariantsRun {
 // input shapes names the Inputs field, not pyrometer-cli's flag.
 Result<VariantsRun> runVariants(const VariantsRequest &request, ProgressReporter &progress, const StopToken &stop);
 
-// message with pyrometer-cli's hint for missing input shapes (torch::kGiveInputsHint) told as
+// message with pyrometer-cli's hint for missing input shapes (model::kGiveInputsHint) told as
 // a window tells it: type them in the Inputs field.
 std::string withInputsFieldHint(std::string message);
 

@@ -49,7 +49,7 @@ double percentSortKey(const std::optional<double> &percent)
 } // namespace
 
 // Each Conv and Linear layer's share of zero weights, a line each.
-QVariant layerSparsityText(const torch::VariantResult &v)
+QVariant layerSparsityText(const model::VariantResult &v)
 {
     if (v.layerSparsity.empty())
         return {};
@@ -72,10 +72,10 @@ QVariant optionalValue(const std::optional<double> &value)
     return value ? QVariant(*value) : QVariant();
 }
 
-QString speedupCell(const torch::VariantResult &v)
+QString speedupCell(const model::VariantResult &v)
 {
     QString text = QString::number(v.speedup, 'f', 2) + QStringLiteral("×");
-    if (v.variant.kind == torch::VariantKind::Baseline || !v.speedupInterval)
+    if (v.variant.kind == model::VariantKind::Baseline || !v.speedupInterval)
         return text;
     text += QStringLiteral(" (%1–%2)").arg(v.speedupInterval->low, 0, 'f', 2).arg(v.speedupInterval->high, 0, 'f', 2);
     return withinNoise(v.speedupInterval) ? text + QObject::tr(" within noise") : text;
@@ -83,7 +83,7 @@ QString speedupCell(const torch::VariantResult &v)
 
 std::vector<VariantsModel::Column> variantColumns()
 {
-    using V = torch::VariantResult;
+    using V = model::VariantResult;
     const auto measured = [](auto figure) { return [figure](const V &v) { return v.ok() ? figure(v) : QVariant(); }; };
     const auto percent = [](const std::optional<double> &fraction) {
         return fraction ? QVariant(QString::number(*fraction * 100, 'f', 1) + QStringLiteral(" %")) : QVariant();
@@ -109,8 +109,8 @@ std::vector<VariantsModel::Column> variantColumns()
                      "draw, from the RAPL counters (package and DRAM)")},
         {QObject::tr("Inferences/J"),
          measured(
-             [](const V &v) { return QVariant(energyText(torch::inferencesPerJoule(v.energyMjPerInference), 1)); }),
-         [](const V &v) { return optionalValue(torch::inferencesPerJoule(v.energyMjPerInference)); },
+             [](const V &v) { return QVariant(energyText(model::inferencesPerJoule(v.energyMjPerInference), 1)); }),
+         [](const V &v) { return optionalValue(model::inferencesPerJoule(v.energyMjPerInference)); },
          true,
          {}},
         {QObject::tr("Size"),
@@ -172,7 +172,7 @@ std::vector<VariantsModel::Column> variantColumns()
     };
 }
 
-void showDataColumns(QTableView *view, const torch::CompareReport &report)
+void showDataColumns(QTableView *view, const model::CompareReport &report)
 {
     const bool data = !report.dataNote.empty();
     const bool labels = data && !report.rows.empty() && report.rows.front().accuracy.has_value();
@@ -203,10 +203,10 @@ QVariant energyTooltip(const std::optional<double> &aboveIdleMj, const std::opti
         .arg(*idleWatts, 0, 'f', 1);
 }
 
-QString variantsSummary(const torch::CompareReport &report, const QString &inputsFrom)
+QString variantsSummary(const model::CompareReport &report, const QString &inputsFrom)
 {
     QString text =
-        QObject::tr("Inputs %1, %2.").arg(QString::fromStdString(torch::formatInputSpecs(report.inputs)), inputsFrom);
+        QObject::tr("Inputs %1, %2.").arg(QString::fromStdString(model::formatInputSpecs(report.inputs)), inputsFrom);
     if (!report.dataNote.empty())
         text += QLatin1Char(' ') + QObject::tr("Accuracy on %1.").arg(QString::fromStdString(report.dataNote));
     std::optional<double> idleWatts;
@@ -221,7 +221,7 @@ VariantsModel *makeVariantsModel(QObject *parent)
 {
     auto *model = new VariantsModel(variantColumns(), parent);
     model->setCellTooltip(kSparsityColumn, layerSparsityText);
-    model->setCellTooltip(kEnergyColumn, [](const torch::VariantResult &v) {
+    model->setCellTooltip(kEnergyColumn, [](const model::VariantResult &v) {
         return energyTooltip(v.energyMjPerInference, v.machineEnergyMjPerInference, v.idlePowerW);
     });
     return model;
@@ -229,7 +229,7 @@ VariantsModel *makeVariantsModel(QObject *parent)
 
 std::vector<LayerDeltaModel::Column> layerDeltaColumns()
 {
-    using D = torch::LayerDelta;
+    using D = model::LayerDelta;
     const QString profiledTip = QObject::tr("Time in the layer per forward pass, under the profiler (its overhead included): the "
                                              "mean of the profiled runs, not the timed runs' latency");
     return {

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/analysis/diff.h"
-#include "core/torch/layerdelta.h"
-#include "core/torch/variant.h"
+#include "core/model/layerdelta.h"
+#include "core/model/variant.h"
 #include "ui/compare/rowtablemodel.h"
 
 #include <QRgb>
@@ -11,8 +11,8 @@
 
 namespace pyrometer::ui {
 
-using VariantsModel = RowTableModel<torch::VariantResult>;
-using LayerDeltaModel = RowTableModel<torch::LayerDelta>;
+using VariantsModel = RowTableModel<model::VariantResult>;
+using LayerDeltaModel = RowTableModel<model::LayerDelta>;
 using TraceDiffModel = RowTableModel<analysis::DiffRow>;
 
 // Variant, latency, p90, speedup, mJ/inference, inferences/J, size, size through zlib,
@@ -33,7 +33,7 @@ inline constexpr int kAgreementColumn = 13;
 // beside the table); its value for sorting and export, null when there is none.
 QString energyText(const std::optional<double> &value, int decimals = 3);
 // "1.42× (1.31–1.55)", "1.02× (0.97–1.08) within noise"; the baseline's 1.00× alone.
-QString speedupCell(const torch::VariantResult &v);
+QString speedupCell(const model::VariantResult &v);
 QVariant optionalValue(const std::optional<double> &value);
 // What the energy figures are: "Energy per inference above the machine's idle draw (12.3 W, ...),
 // from the RAPL counters (package and DRAM)." (the first idle draw measured), or why unavailable.
@@ -53,11 +53,11 @@ TraceDiffModel *makeTraceDiffModel(bool withKind, QObject *parent = nullptr);
 
 // Shows the accuracy columns where the compare scored data (Top-1 accuracy and its change only
 // with labels), hides them otherwise.
-void showDataColumns(QTableView *view, const torch::CompareReport &report);
+void showDataColumns(QTableView *view, const model::CompareReport &report);
 
 // What a compare's figures were measured on, for the line above its table: "Inputs 1x3x32x32,
 // as typed. Accuracy on 40 samples of val.pt ... Energy: unavailable: ...".
-QString variantsSummary(const torch::CompareReport &report, const QString &inputsFrom);
+QString variantsSummary(const model::CompareReport &report, const QString &inputsFrom);
 
 // "+1.20 ms", "−35.0 µs", "0 ns": a change of time in the preferred unit.
 QString signedDuration(std::int64_t ns);

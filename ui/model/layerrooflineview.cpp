@@ -1,6 +1,6 @@
 #include "ui/model/layerrooflineview.h"
 
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/profilerun.h"
 #include "ui/plots/rooflineplot.h"
@@ -112,7 +112,7 @@ void LayerRooflineView::run()
     }
     const QString spec = m_inputs ? m_inputs->text().trimmed() : QString();
     if (!spec.isEmpty()) {
-        const auto inputs = torch::parseInputSpecs(spec.toStdString(), torch::BatchDim::Swept);
+        const auto inputs = model::parseInputSpecs(spec.toStdString(), model::BatchDim::Swept);
         if (!inputs.ok()) {
             m_status->setText(tr("Inputs \"%1\": %2").arg(spec, qs(inputs.error().message)));
             return;
@@ -211,7 +211,7 @@ void LayerRooflineView::show(std::shared_ptr<const engine::LayerRooflines> resul
     m_plot->setData(std::move(roofs), std::move(points));
     m_table->setTree(layerTree(r));
     QStringList turns;
-    for (const auto &turn : torch::boundTurns(r.batches, heavy))
+    for (const auto &turn : model::boundTurns(r.batches, heavy))
         turns << (turn.batch > 0 ? tr("%1 from batch %2").arg(qs(turn.layer).toHtmlEscaped()).arg(turn.batch)
                                  : tr("%1 never").arg(qs(turn.layer).toHtmlEscaped()));
     m_summary->setText(tr("Roof: <b>%1</b> (%2). Compute-bound: %3.")

@@ -1,6 +1,6 @@
 #include "ui/model/layertreemodel.h"
 
-#include "core/torch/layerroofline.h"
+#include "core/model/layerroofline.h"
 #include "core/util/format.h"
 #include "ui/roofline/rooflinecells.h"
 
@@ -52,7 +52,7 @@ const analysis::RooflineRow *LayerTreeModel::roofline(const QModelIndex &index) 
     return &m_roofline[std::size_t(row - m_rows.data())];
 }
 
-void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &rootName,
+void LayerTreeModel::setRows(std::vector<model::LayerRow> rows, const QString &rootName,
                              std::optional<analysis::DeviceRoof> roof, bool deviceTimes)
 {
     beginResetModel();
@@ -62,7 +62,7 @@ void LayerTreeModel::setRows(std::vector<torch::LayerRow> rows, const QString &r
     m_deviceTimes = deviceTimes;
     m_roofline.clear();
     for (const auto &row : m_rows)
-        m_roofline.push_back(torch::layerRooflineRow(row, m_roof, m_deviceTimes));
+        m_roofline.push_back(model::layerRooflineRow(row, m_roof, m_deviceTimes));
     m_nodes.assign(m_rows.size(), Node{});
     m_topLevel.clear();
     // Rows come depth-first with their depth: keep the chain of open ancestors.
@@ -86,7 +86,7 @@ void LayerTreeModel::clear()
     setRows({}, QString());
 }
 
-const torch::LayerRow *LayerTreeModel::layer(const QModelIndex &index) const
+const model::LayerRow *LayerTreeModel::layer(const QModelIndex &index) const
 {
     if (!index.isValid() || index.model() != this)
         return nullptr;
@@ -129,7 +129,7 @@ int LayerTreeModel::columnCount(const QModelIndex &) const
 
 QVariant LayerTreeModel::data(const QModelIndex &index, int role) const
 {
-    const torch::LayerRow *row = layer(index);
+    const model::LayerRow *row = layer(index);
     if (!row)
         return {};
     const int column = index.column();

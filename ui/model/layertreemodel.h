@@ -3,7 +3,7 @@
 #include <QAbstractItemModel>
 
 #include "core/analysis/roofline.h"
-#include "core/torch/layerprofile.h"
+#include "core/model/layerprofile.h"
 
 #include <vector>
 
@@ -47,7 +47,7 @@ public:
     // rootName names the model's own row (its qualified name is "").
     // roof: what the leaf layers are placed under in the roofline columns (nothing: unknown).
     // deviceTimes: the rows' deviceMs were measured (CUDA); the roofline places them.
-    void setRows(std::vector<torch::LayerRow> rows, const QString &rootName,
+    void setRows(std::vector<model::LayerRow> rows, const QString &rootName,
                  std::optional<analysis::DeviceRoof> roof = std::nullopt, bool deviceTimes = false);
     bool deviceTimes() const { return m_deviceTimes; }
     const std::optional<analysis::DeviceRoof> &roof() const { return m_roof; }
@@ -55,9 +55,9 @@ public:
     // roofs) or an invalid index.
     const analysis::RooflineRow *roofline(const QModelIndex &index) const;
     void clear();
-    const std::vector<torch::LayerRow> &rows() const { return m_rows; }
+    const std::vector<model::LayerRow> &rows() const { return m_rows; }
     // The row behind an index of this model (not of a proxy); nullptr for an invalid one.
-    const torch::LayerRow *layer(const QModelIndex &index) const;
+    const model::LayerRow *layer(const QModelIndex &index) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const final;
     QModelIndex parent(const QModelIndex &child) const final;
@@ -75,7 +75,7 @@ private:
     };
     const std::vector<int> &childrenOf(const QModelIndex &parent) const;
 
-    std::vector<torch::LayerRow> m_rows;
+    std::vector<model::LayerRow> m_rows;
     std::vector<Node> m_nodes; // parallel to m_rows
     std::optional<analysis::DeviceRoof> m_roof;
     std::vector<analysis::RooflineRow> m_roofline; // parallel to m_rows

@@ -1,12 +1,11 @@
 #include "ui/model/modelpage.h"
 
-
-#include "core/torch/session.h"
+#include "core/engine/engine.h"
 #include "core/util/format.h"
-#include "ui/model/modelstate.h"
-#include "ui/model/profilerun.h"
-#include "ui/model/profileresultsview.h"
 #include "ui/model/layerrooflineview.h"
+#include "ui/model/modelstate.h"
+#include "ui/model/profileresultsview.h"
+#include "ui/model/profilerun.h"
 #include "ui/model/sweepview.h"
 #include "ui/shell/emptystate.h"
 #include "ui/workspace/workspace.h"
@@ -78,8 +77,8 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_threads->setSpecialValueText(tr("default"));
     m_threads->setToolTip(tr("libtorch's intra-op threads (process-wide)"));
     form->addRow(tr("Threads"), m_threads);
-    m_mode->addItem(tr("Inference"), int(torch::RunMode::Inference));
-    m_mode->addItem(tr("Train step"), int(torch::RunMode::Train));
+    m_mode->addItem(tr("Inference"), int(model::RunMode::Inference));
+    m_mode->addItem(tr("Train step"), int(model::RunMode::Train));
     m_mode->setToolTip(tr("Train step: forward in training mode, the sum of the outputs as the loss, backward"));
     form->addRow(tr("Mode"), m_mode);
     m_device->setToolTip(tr("Where the model runs: the embedded libtorch runs on the CPU; the Python engine on whatever "
@@ -230,7 +229,7 @@ nlohmann::json ModelPage::saveState() const
                          {"warmup", m_warmup->value()},
                          {"iterations", m_iterations->value()},
                          {"threads", m_threads->value()},
-                         {"mode", m_mode->currentData().toInt() == int(torch::RunMode::Train) ? "train" : "inference"},
+                         {"mode", m_mode->currentData().toInt() == int(model::RunMode::Train) ? "train" : "inference"},
                          {"tab", m_tabs->currentIndex() == m_tabs->indexOf(m_sweep) ? "sweep" : "profile"},
                          {"sweep", m_sweep->saveState()}};
     if (const auto *run = m_results->run())
@@ -259,8 +258,8 @@ void ModelPage::applyState(const nlohmann::json &state)
     integer("warmup", m_warmup);
     integer("iterations", m_iterations);
     integer("threads", m_threads);
-    m_mode->setCurrentIndex(m_mode->findData(int(state.value("mode", std::string()) == "train" ? torch::RunMode::Train
-                                                                                               : torch::RunMode::Inference)));
+    m_mode->setCurrentIndex(m_mode->findData(
+        int(state.value("mode", std::string()) == "train" ? model::RunMode::Train : model::RunMode::Inference)));
     if (const auto it = state.find("profile"); it != state.end()) {
         if (auto run = profileRunFromJson(*it)) {
             m_results->setRun(std::make_shared<const ProfileRun>(std::move(*run)), QFileInfo(currentModelPath()).fileName());
@@ -356,7 +355,10 @@ void ModelPage::prefillInputs(const QString &path)
     // Reading the archive is quick, but it is file I/O: not on the GUI thread.
     m_jobs->run<std::string>(
         tr("Reading inputs of %1").arg(QFileInfo(path).fileName()), QStringLiteral("model-page-inputs"),
-        [file](ProgressReporter &, const StopToken &) -> Result<std::string> { return torch::recordedInputSpec(file); }, this,
+        [file](ProgressReporter &, const StopToken &) -> Result<std::string> {
+            return engine::recordedInputSpec(file);
+        },
+        this,
         [this, model](std::string spec) {
             // The user may have typed something meanwhile, or opened another model.
             if (model == m_current && m_inputs->text().isEmpty() && !spec.empty())
@@ -379,7 +381,7 @@ void ModelPage::runProfile()
     request.warmup = m_warmup->value();
     request.iterations = m_iterations->value();
     request.threads = m_threads->value();
-    request.mode = torch::RunMode(m_mode->currentData().toInt());
+    request.mode = model::RunMode(m_mode->currentData().toInt());
     request.traceDirectory =
         (QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/profiles")).toStdString();
     request.cpuRoofCache = cpuRoofCacheFile();

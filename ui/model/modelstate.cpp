@@ -1,21 +1,21 @@
 #include "ui/model/modelstate.h"
 
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 
 namespace pyrometer::ui {
 namespace {
 
 using nlohmann::json;
 
-json statsToJson(const torch::LatencyStats &s)
+json statsToJson(const model::LatencyStats &s)
 {
     return {{"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"p50", s.p50},
             {"p90", s.p90},   {"p99", s.p99}, {"max", s.max}, {"n", s.n}};
 }
 
-torch::LatencyStats statsFromJson(const json &j)
+model::LatencyStats statsFromJson(const json &j)
 {
-    torch::LatencyStats s;
+    model::LatencyStats s;
     s.mean = j.at("mean").get<double>();
     s.std = j.at("std").get<double>();
     s.min = j.at("min").get<double>();
@@ -27,28 +27,28 @@ torch::LatencyStats statsFromJson(const json &j)
     return s;
 }
 
-std::vector<torch::InputSpec> inputsFromJson(const json &j)
+std::vector<model::InputSpec> inputsFromJson(const json &j)
 {
     const auto text = j.get<std::string>();
     if (text.empty())
         return {};
-    auto inputs = torch::parseInputSpecs(text, torch::BatchDim::Swept);
+    auto inputs = model::parseInputSpecs(text, model::BatchDim::Swept);
     if (!inputs.ok())
         throw std::invalid_argument(inputs.error().message);
     return std::move(inputs).value();
 }
 
-const char *modeName(torch::RunMode mode)
+const char *modeName(model::RunMode mode)
 {
-    return mode == torch::RunMode::Train ? "train" : "inference";
+    return mode == model::RunMode::Train ? "train" : "inference";
 }
 
-torch::RunMode modeFromJson(const json &j)
+model::RunMode modeFromJson(const json &j)
 {
-    return j.get<std::string>() == "train" ? torch::RunMode::Train : torch::RunMode::Inference;
+    return j.get<std::string>() == "train" ? model::RunMode::Train : model::RunMode::Inference;
 }
 
-json layerToJson(const torch::LayerRow &row)
+json layerToJson(const model::LayerRow &row)
 {
     return {{"module", row.module},
             {"type", row.type},
@@ -72,9 +72,9 @@ json layerToJson(const torch::LayerRow &row)
             {"device_ms", row.deviceMs}};
 }
 
-torch::LayerRow layerFromJson(const json &j)
+model::LayerRow layerFromJson(const json &j)
 {
-    torch::LayerRow row;
+    model::LayerRow row;
     row.module = j.at("module").get<std::string>();
     row.type = j.at("type").get<std::string>();
     row.depth = j.at("depth").get<int>();
@@ -127,7 +127,7 @@ std::optional<analysis::DeviceRoof> roofFromJson(const json &j)
     return roof;
 }
 
-json pointToJson(const torch::SweepPoint &p)
+json pointToJson(const model::SweepPoint &p)
 {
     return {{"variant", p.variant},
             {"batch", p.batch},
@@ -140,9 +140,9 @@ json pointToJson(const torch::SweepPoint &p)
             {"idle_power_w", p.idlePowerW ? json(*p.idlePowerW) : json()}};
 }
 
-torch::SweepPoint pointFromJson(const json &j)
+model::SweepPoint pointFromJson(const json &j)
 {
-    torch::SweepPoint p;
+    model::SweepPoint p;
     p.variant = j.at("variant").get<std::string>();
     p.batch = j.at("batch").get<std::int64_t>();
     p.latency = statsFromJson(j.at("latency_ms"));
@@ -162,7 +162,7 @@ torch::SweepPoint pointFromJson(const json &j)
     return p;
 }
 
-json summaryToJson(const torch::SweepSummary &s)
+json summaryToJson(const model::SweepSummary &s)
 {
     json out{{"variant", s.variant}, {"largest_fitting_batch", s.largestFittingBatch}, {"error", s.error}, {"note", s.note}};
     if (s.knee)
@@ -172,15 +172,15 @@ json summaryToJson(const torch::SweepSummary &s)
     return out;
 }
 
-torch::SweepSummary summaryFromJson(const json &j)
+model::SweepSummary summaryFromJson(const json &j)
 {
-    torch::SweepSummary s;
+    model::SweepSummary s;
     s.variant = j.at("variant").get<std::string>();
     s.largestFittingBatch = j.at("largest_fitting_batch").get<std::int64_t>();
     s.error = j.at("error").get<std::string>();
     s.note = j.at("note").get<std::string>();
     if (const auto knee = j.find("knee"); knee != j.end())
-        s.knee = torch::Knee{knee->at("batch").get<std::int64_t>(), knee->at("throughput_per_second").get<double>(),
+        s.knee = model::Knee{knee->at("batch").get<std::int64_t>(), knee->at("throughput_per_second").get<double>(),
                              knee->at("gain_per_doubling").get<double>()};
     return s;
 }
@@ -209,7 +209,7 @@ json profileRunToJson(const ProfileRun &run)
         layers.push_back(layerToJson(row));
     return {{"latency",
              {{"model", l.path.string()},
-              {"inputs", torch::formatInputSpecs(l.inputs)},
+              {"inputs", model::formatInputSpecs(l.inputs)},
               {"mode", modeName(l.mode)},
               {"threads", l.threads},
               {"warmup", l.warmup},
@@ -222,7 +222,7 @@ json profileRunToJson(const ProfileRun &run)
               {"engine", l.engine}}},
             {"profile",
              {{"model", p.path.string()},
-              {"inputs", torch::formatInputSpecs(p.inputs)},
+              {"inputs", model::formatInputSpecs(p.inputs)},
               {"mode", modeName(p.mode)},
               {"iterations", p.iterations},
               {"forward_ms", p.forwardMs},
@@ -273,7 +273,7 @@ std::optional<ProfileRun> profileRunFromJson(const json &json)
     });
 }
 
-json sweepPointsToJson(const std::vector<torch::SweepPoint> &points)
+json sweepPointsToJson(const std::vector<model::SweepPoint> &points)
 {
     json out = json::array();
     for (const auto &point : points)
@@ -281,23 +281,23 @@ json sweepPointsToJson(const std::vector<torch::SweepPoint> &points)
     return out;
 }
 
-std::optional<std::vector<torch::SweepPoint>> sweepPointsFromJson(const json &json)
+std::optional<std::vector<model::SweepPoint>> sweepPointsFromJson(const json &json)
 {
-    return readOrNothing<std::vector<torch::SweepPoint>>(json, [](const nlohmann::json &j) {
-        std::vector<torch::SweepPoint> points;
+    return readOrNothing<std::vector<model::SweepPoint>>(json, [](const nlohmann::json &j) {
+        std::vector<model::SweepPoint> points;
         for (const auto &point : j)
             points.push_back(pointFromJson(point));
         return points;
     });
 }
 
-json sweepReportToJson(const torch::SweepReport &report)
+json sweepReportToJson(const model::SweepReport &report)
 {
     json summaries = json::array();
     for (const auto &summary : report.summaries)
         summaries.push_back(summaryToJson(summary));
     return {{"model", report.path.string()},
-            {"inputs", torch::formatInputSpecs(report.inputs)},
+            {"inputs", model::formatInputSpecs(report.inputs)},
             {"memory_budget_bytes", report.memoryBudgetBytes},
             {"memory_source", report.memorySource},
             {"energy_unavailable", report.energyUnavailable},
@@ -305,10 +305,10 @@ json sweepReportToJson(const torch::SweepReport &report)
             {"summaries", summaries}};
 }
 
-std::optional<torch::SweepReport> sweepReportFromJson(const json &json)
+std::optional<model::SweepReport> sweepReportFromJson(const json &json)
 {
-    return readOrNothing<torch::SweepReport>(json, [](const nlohmann::json &j) {
-        torch::SweepReport report;
+    return readOrNothing<model::SweepReport>(json, [](const nlohmann::json &j) {
+        model::SweepReport report;
         report.path = j.at("model").get<std::string>();
         report.inputs = inputsFromJson(j.at("inputs"));
         report.memoryBudgetBytes = j.at("memory_budget_bytes").get<std::int64_t>();

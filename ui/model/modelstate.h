@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/torch/sweep.h"
+#include "core/model/sweep.h"
 #include "ui/model/profilerun.h"
 
 #include <nlohmann/json.hpp>
@@ -16,9 +16,9 @@ namespace pyrometer::ui {
 nlohmann::json profileRunToJson(const ProfileRun &run);
 std::optional<ProfileRun> profileRunFromJson(const nlohmann::json &json);
 
-nlohmann::json sweepPointsToJson(const std::vector<torch::SweepPoint> &points);
-std::optional<std::vector<torch::SweepPoint>> sweepPointsFromJson(const nlohmann::json &json);
-nlohmann::json sweepReportToJson(const torch::SweepReport &report);
-std::optional<torch::SweepReport> sweepReportFromJson(const nlohmann::json &json);
+nlohmann::json sweepPointsToJson(const std::vector<model::SweepPoint> &points);
+std::optional<std::vector<model::SweepPoint>> sweepPointsFromJson(const nlohmann::json &json);
+nlohmann::json sweepReportToJson(const model::SweepReport &report);
+std::optional<model::SweepReport> sweepReportFromJson(const nlohmann::json &json);
 
 } // namespace pyrometer::ui

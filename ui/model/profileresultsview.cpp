@@ -148,8 +148,8 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
         tr("<b>%1</b> on <code>%2</code>, %3, threads: %4; %5 warm-up and %6 timed runs; %7 profiled runs, "
            "forward %8, peak memory %9, %10 GMACs")
             .arg(modelName.toHtmlEscaped(),
-                 QString::fromStdString(torch::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
-                 latency.mode == torch::RunMode::Train ? tr("train step") : tr("inference"),
+                 QString::fromStdString(model::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
+                 latency.mode == model::RunMode::Train ? tr("train step") : tr("inference"),
                  QString::number(latency.threads), QString::number(latency.warmup), QString::number(latency.iterations),
                  QString::number(profile.iterations),
                  profile.deviceTimes

@@ -1,8 +1,8 @@
 #include "ui/model/profilerun.h"
 
 #include "core/engine/layerrooflines.h"
-#include "core/torch/accuracy.h"
-#include "core/torch/traceexport.h"
+#include "core/model/accuracy.h"
+#include "core/model/traceexport.h"
 #include "core/util/factoryname.h"
 
 #include <QStandardPaths>
@@ -59,22 +59,23 @@ chooseRoof(const Result<std::optional<analysis::DeviceRoof>> &engineRoof,
 Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &progress, const StopToken &stop)
 {
     const std::string file = request.model.filename().string();
-    torch::RunOptions options;
-    const auto files = torch::dataFilesIn(request.inputSpec, request.model.parent_path());
+    model::RunOptions options;
+    const auto files = model::dataFilesIn(request.inputSpec, request.model.parent_path());
     if (!files.ok())
         return Error{file + ": inputs \"" + request.inputSpec + "\": " + files.error().message};
     if (files.value()) {
         // Samples saved by torch.save: profiled at their shapes (a batch of them).
-        auto inputs = torch::inputsOfData(files.value()->data);
+        auto inputs = engine::inputsOfData(files.value()->data);
         if (!inputs.ok())
             return inputs.error();
         options.inputs = std::move(inputs).value();
     } else if (!request.inputSpec.empty()) {
-        auto parsed = torch::parseInputSpecs(request.inputSpec);
+        auto parsed = model::parseInputSpecs(request.inputSpec);
         if (!parsed.ok())
             return Error{file + ": inputs \"" + request.inputSpec + "\": " + parsed.error().message};
         options.inputs = std::move(parsed).value();
-    } else if (!engine::isPython(engine::resolveEngine(request.engine, request.model)) && torch::recordedInputSpec(request.model).empty()) {
+    } else if (!engine::isPython(engine::resolveEngine(request.engine, request.model)) &&
+               engine::recordedInputSpec(request.model).empty()) {
         return Error{file + ": no input shapes given and the model records none; type them under Inputs, such as 1x3x224x224"};
     }
     options.warmup = std::max(0, request.warmup);
@@ -110,7 +111,7 @@ Result<ProfileRun> runProfile(const ProfileRequest &request, ProgressReporter &p
         std::error_code ignored;
         std::filesystem::create_directories(request.traceDirectory, ignored);
         const auto path = request.traceDirectory / (traceStem(request.model) + ".pt.trace.json");
-        auto written = torch::writeChromeTrace(path, run.profile.events, file);
+        auto written = model::writeChromeTrace(path, run.profile.events, file);
         if (!written.ok())
             return written.error();
         run.tracePath = std::move(written).value();

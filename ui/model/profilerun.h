@@ -2,8 +2,8 @@
 
 #include "core/analysis/deviceroof.h"
 #include "core/engine/engine.h"
-#include "core/torch/layerprofile.h"
-#include "core/torch/runner.h"
+#include "core/model/latency.h"
+#include "core/model/layerprofile.h"
 #include "core/util/progress.h"
 #include "core/util/result.h"
 
@@ -23,7 +23,7 @@ struct ProfileRequest {
     int warmup = 10;
     int iterations = 50;
     int threads = 0;
-    torch::RunMode mode = torch::RunMode::Inference;
+    model::RunMode mode = model::RunMode::Inference;
     // The recorded trace is written here as <model>-<n>.pt.trace.json; empty: not written.
     std::filesystem::path traceDirectory;
     // The layers are placed under the roof of what ran them (engine::engineRoof): this CPU's,
@@ -35,8 +35,8 @@ struct ProfileRequest {
 };
 
 struct ProfileRun {
-    torch::LatencyReport latency;
-    torch::ProfileReport profile;
+    model::LatencyReport latency;
+    model::ProfileReport profile;
     std::filesystem::path tracePath; // empty when not written
     // What the layers are placed under in the table's roofline columns; nothing when not asked
     // for, or when it could not be had (a GPU the table lacks), and then why (roofNote).

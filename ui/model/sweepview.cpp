@@ -1,6 +1,6 @@
 #include "ui/model/sweepview.h"
 
-#include "core/torch/accuracy.h"
+#include "core/model/accuracy.h"
 #include "ui/compare/comparetables.h"
 #include "ui/model/modelstate.h"
 #include "ui/plots/sweepplots.h"
@@ -43,7 +43,7 @@ bool parseBatches(const QString &text, std::vector<std::int64_t> *batches)
 
 std::vector<SweepPointsModel::Column> sweepPointColumns()
 {
-    using P = torch::SweepPoint;
+    using P = model::SweepPoint;
     return {
         {QObject::tr("Variant"), [](const P &p) { return QString::fromStdString(p.variant); }, {}, false, {}},
         {QObject::tr("Batch"), [](const P &p) { return qint64(p.batch); }, {}, true, {}},
@@ -76,8 +76,8 @@ std::vector<SweepPointsModel::Column> sweepPointColumns()
          QObject::tr("Energy per inference (one sample) of the timed runs, above the machine's idle draw, from the "
                      "RAPL counters (package and DRAM)")},
         {QObject::tr("Inferences/J"),
-         [](const P &p) { return energyText(torch::inferencesPerJoule(p.energyMjPerInference), 1); },
-         [](const P &p) { return optionalValue(torch::inferencesPerJoule(p.energyMjPerInference)); },
+         [](const P &p) { return energyText(model::inferencesPerJoule(p.energyMjPerInference), 1); },
+         [](const P &p) { return optionalValue(model::inferencesPerJoule(p.energyMjPerInference)); },
          true,
          {}},
         {QObject::tr("Peak memory"),
@@ -113,7 +113,7 @@ SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     form->addRow(tr("Batch sizes"), m_batches);
     m_variants->setText(QStringLiteral("baseline"));
     m_variants->setMinimumWidth(m_variants->fontMetrics().horizontalAdvance(QStringLiteral("baseline,frozen,channels_last,int8")));
-    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(torch::knownVariantNames())));
+    m_variants->setToolTip(tr("Comma-separated: %1").arg(QString::fromStdString(model::knownVariantNames())));
     form->addRow(tr("Variants"), m_variants);
     m_budget->setPlaceholderText(tr("none, or 4GiB, 512MiB"));
     m_budget->setToolTip(tr("Peak memory a batch may use; the sweep reports the largest batch within it"));
@@ -140,7 +140,7 @@ SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     proxy->setSourceModel(m_model);
     proxy->setSortRole(SweepPointsModel::SortRole);
     m_table->setModel(proxy);
-    m_model->setCellTooltip(kSweepEnergyColumn, [](const torch::SweepPoint &p) {
+    m_model->setCellTooltip(kSweepEnergyColumn, [](const model::SweepPoint &p) {
         return energyTooltip(p.energyMjPerInference, p.machineEnergyMjPerInference, p.idlePowerW);
     });
     m_table->setSortingEnabled(true);
@@ -192,34 +192,34 @@ void SweepView::runSweep()
 {
     if (m_path.isEmpty() || m_runningJob)
         return;
-    torch::SweepOptions options;
+    model::SweepOptions options;
     const QString file = QFileInfo(m_path).fileName();
     const auto fail = [this](const QString &message) { m_status->setText(message); };
     if (!parseBatches(m_batches->text(), &options.batches))
         return fail(tr("Batch sizes: \"%1\" is not a list of whole numbers from 1, such as 1,2,4,8").arg(m_batches->text()));
-    const auto variants = torch::parseVariants(m_variants->text().toStdString());
+    const auto variants = model::parseVariants(m_variants->text().toStdString());
     if (!variants.ok())
         return fail(tr("Variants: %1").arg(QString::fromStdString(variants.error().message)));
     options.variants = variants.value();
     if (!m_budget->text().trimmed().isEmpty()) {
-        const auto budget = torch::parseByteSize(m_budget->text().trimmed().toStdString());
+        const auto budget = model::parseByteSize(m_budget->text().trimmed().toStdString());
         if (!budget)
             return fail(tr("Memory budget: \"%1\" is not a size such as 4GiB or 512MiB").arg(m_budget->text()));
         options.memoryBudgetBytes = *budget;
     }
     const QString spec = m_inputs ? m_inputs->text().trimmed() : QString();
     const auto files =
-        torch::dataFilesIn(spec.toStdString(), std::filesystem::path(m_path.toStdString()).parent_path());
+        model::dataFilesIn(spec.toStdString(), std::filesystem::path(m_path.toStdString()).parent_path());
     if (!files.ok())
         return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(files.error().message)));
     if (files.value()) {
         // Samples saved by torch.save: their shapes, the batch swept.
-        const auto inputs = torch::inputsOfData(files.value()->data, torch::BatchDim::Swept);
+        const auto inputs = engine::inputsOfData(files.value()->data, model::BatchDim::Swept);
         if (!inputs.ok())
             return fail(QString::fromStdString(inputs.error().message));
         options.inputs = inputs.value();
     } else if (!spec.isEmpty()) {
-        const auto inputs = torch::parseInputSpecs(spec.toStdString(), torch::BatchDim::Swept);
+        const auto inputs = model::parseInputSpecs(spec.toStdString(), model::BatchDim::Swept);
         if (!inputs.ok())
             return fail(tr("Inputs \"%1\": %2").arg(spec, QString::fromStdString(inputs.error().message)));
         options.inputs = inputs.value();
@@ -241,11 +241,12 @@ void SweepView::runSweep()
     QPointer<SweepView> guard(this);
     JobTracker *jobs = m_jobs;
     m_starting = true;
-    const auto id = m_jobs->run<std::shared_ptr<const torch::SweepReport>>(
+    const auto id = m_jobs->run<std::shared_ptr<const model::SweepReport>>(
         tr("Sweeping batch sizes of %1").arg(file), QStringLiteral("model-page-sweep"),
-        [path, engine, options, guard, jobs, serial](ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const torch::SweepReport>> {
+        [path, engine, options, guard, jobs, serial](
+            ProgressReporter &progress, const StopToken &stop) -> Result<std::shared_ptr<const model::SweepReport>> {
             // Each point goes to the GUI thread at once; the tracker outlives its workers.
-            const auto onPoint = [guard, jobs, serial](const torch::SweepPoint &point) {
+            const auto onPoint = [guard, jobs, serial](const model::SweepPoint &point) {
                 QMetaObject::invokeMethod(
                     jobs, [guard, serial, point] {
                         if (guard)
@@ -256,9 +257,10 @@ void SweepView::runSweep()
             auto report = engine::runSweep(engine, path, options, onPoint, progress, stop);
             if (!report.ok())
                 return report.error();
-            return std::make_shared<const torch::SweepReport>(std::move(report).value());
+            return std::make_shared<const model::SweepReport>(std::move(report).value());
         },
-        this, [this, serial](std::shared_ptr<const torch::SweepReport> report) {
+        this,
+        [this, serial](std::shared_ptr<const model::SweepReport> report) {
             if (serial == m_serial) {
                 m_report = report;
                 showReport(*report);
@@ -269,7 +271,7 @@ void SweepView::runSweep()
         m_runningJob = id;
 }
 
-void SweepView::addPoint(quint64 serial, const torch::SweepPoint &point)
+void SweepView::addPoint(quint64 serial, const model::SweepPoint &point)
 {
     if (serial != m_serial)
         return;
@@ -278,7 +280,7 @@ void SweepView::addPoint(quint64 serial, const torch::SweepPoint &point)
     Q_EMIT pointAdded(point);
 }
 
-void SweepView::showReport(const torch::SweepReport &report)
+void SweepView::showReport(const model::SweepReport &report)
 {
     m_plots->setSummaries(report.summaries);
     QStringList lines;
@@ -370,16 +372,16 @@ void SweepView::restoreState(const nlohmann::json &state)
     m_model->clear();
     m_summary->clear();
     m_status->clear();
-    std::vector<torch::SweepPoint> points;
+    std::vector<model::SweepPoint> points;
     if (const auto it = state.find("report"); it != state.end()) {
         if (auto report = sweepReportFromJson(*it)) {
-            m_report = std::make_shared<const torch::SweepReport>(std::move(*report));
+            m_report = std::make_shared<const model::SweepReport>(std::move(*report));
             points = m_report->points;
         }
     } else if (const auto partial = state.find("points"); partial != state.end()) {
-        points = sweepPointsFromJson(*partial).value_or(std::vector<torch::SweepPoint>{});
+        points = sweepPointsFromJson(*partial).value_or(std::vector<model::SweepPoint>{});
     }
-    if (const auto budget = torch::parseByteSize(m_budget->text().trimmed().toStdString()))
+    if (const auto budget = model::parseByteSize(m_budget->text().trimmed().toStdString()))
         m_plots->setBudget(*budget);
     for (const auto &point : points) {
         m_plots->addPoint(point);

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "core/torch/sweep.h"
+#include "core/model/sweep.h"
 #include "ui/compare/rowtablemodel.h"
 #include "ui/jobs/jobtracker.h"
 
@@ -23,13 +23,13 @@ namespace pyrometer::ui {
 
 class SweepPlots;
 
-using SweepPointsModel = RowTableModel<torch::SweepPoint>;
+using SweepPointsModel = RowTableModel<model::SweepPoint>;
 
 // The columns of the sweep's table: variant, batch, latency, p90, throughput, peak memory.
 std::vector<SweepPointsModel::Column> sweepPointColumns();
 
 // The Model page's Sweep tab: batch sizes, variants and a memory budget; "Run sweep" runs
-// torch::runSweep as a JobTracker job, and each measured point reaches the plots and the
+// engine::runSweep as a JobTracker job, and each measured point reaches the plots and the
 // table as soon as it is measured. Export writes the plots as PNG or SVG, the points as CSV.
 class SweepView final : public QWidget {
     Q_OBJECT
@@ -58,7 +58,7 @@ public:
     nlohmann::json saveState() const;
     void restoreState(const nlohmann::json &state);
     // The last finished sweep's report (nullptr when none finished since the model was shown).
-    std::shared_ptr<const torch::SweepReport> report() const { return m_report; }
+    std::shared_ptr<const model::SweepReport> report() const { return m_report; }
 
     bool exportPng(const QString &path) const;
     bool exportSvg(const QString &path) const;
@@ -66,11 +66,11 @@ public:
 
 Q_SIGNALS:
     // One point arrived (after the plots and table took it).
-    void pointAdded(const pyrometer::torch::SweepPoint &point);
+    void pointAdded(const pyrometer::model::SweepPoint &point);
 
 private:
-    void addPoint(quint64 serial, const torch::SweepPoint &point);
-    void showReport(const torch::SweepReport &report);
+    void addPoint(quint64 serial, const model::SweepPoint &point);
+    void showReport(const model::SweepReport &report);
     void jobFinished(JobTracker::JobId id, JobOutcome outcome, const QString &message);
     void chooseExport();
 
@@ -89,7 +89,7 @@ private:
     SweepPlots *m_plots;
     SweepPointsModel *m_model;
     QTableView *m_table;
-    std::shared_ptr<const torch::SweepReport> m_report;
+    std::shared_ptr<const model::SweepReport> m_report;
     JobTracker::JobId m_runningJob = 0;
     quint64 m_serial = 0; // which run's points are shown; a newer run drops an older one's
     bool m_starting = false;

@@ -19,8 +19,7 @@ using plots::stylePlot;
 
 namespace {
 
-
-double chartValue(SweepPlots::Chart chart, const torch::SweepPoint &point)
+double chartValue(SweepPlots::Chart chart, const model::SweepPoint &point)
 {
     switch (chart) {
     case SweepPlots::Latency: return point.latency.mean;
@@ -119,7 +118,7 @@ QCPGraph *SweepPlots::graph(Chart chart, const QString &variant) const
     return m_plots[chart]->graph(found->second);
 }
 
-void SweepPlots::addPoint(const torch::SweepPoint &point)
+void SweepPlots::addPoint(const model::SweepPoint &point)
 {
     const QString name = QString::fromStdString(point.variant);
     if (!m_variants.count(name)) {
@@ -148,7 +147,7 @@ void SweepPlots::setBudget(std::int64_t bytes)
     rescale();
 }
 
-void SweepPlots::setSummaries(const std::vector<torch::SweepSummary> &summaries)
+void SweepPlots::setSummaries(const std::vector<model::SweepSummary> &summaries)
 {
     auto *plot = m_plots[Throughput];
     plot->clearItems();

@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-#include "core/torch/sweep.h"
+#include "core/model/sweep.h"
 
 #include <array>
 #include <map>
@@ -27,10 +27,10 @@ public:
     void clear();
     // A point without a measured peak (SweepPoint::memoryMeasured) is left off the memory chart,
     // which says it was not measured.
-    void addPoint(const torch::SweepPoint &point);
+    void addPoint(const model::SweepPoint &point);
     bool memoryUnmeasured() const { return m_memoryUnmeasured; }
     void setBudget(std::int64_t bytes); // 0: none
-    void setSummaries(const std::vector<torch::SweepSummary> &summaries);
+    void setSummaries(const std::vector<model::SweepSummary> &summaries);
 
     QCustomPlot *plot(Chart chart) const { return m_plots[chart]; }
     // The curve of a variant on a chart; null when it has no points yet.

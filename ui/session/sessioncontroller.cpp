@@ -1,6 +1,6 @@
 #include "ui/session/sessioncontroller.h"
 
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/modelpage.h"
 #include "ui/model/profileresultsview.h"
@@ -43,8 +43,8 @@ session::RunSummary summarize(const ProfileRun &run)
     const auto &p = run.profile;
     session::RunSummary summary;
     summary.model = l.path.string();
-    summary.inputs = torch::formatInputSpecs(l.inputs);
-    summary.mode = l.mode == torch::RunMode::Train ? "train" : "inference";
+    summary.inputs = model::formatInputSpecs(l.inputs);
+    summary.mode = l.mode == model::RunMode::Train ? "train" : "inference";
     summary.threads = l.threads;
     summary.warmup = l.warmup;
     summary.iterations = l.iterations;

@@ -1,24 +1,24 @@
 #include "ui/shell/mainwindow.h"
 
+#include "core/model/modelinfo.h"
 #include "core/summary/summaryfile.h"
-#include "core/torch/modelfile.h"
 #include "core/trace/tracesource.h"
 #include "core/util/version.h"
+#include "resources/bundleddemo.h"
 #include "ui/compare/comparepage.h"
 #include "ui/distributed/distributedpage.h"
 #include "ui/distributed/jobreportexport.h"
 #include "ui/flamegraph/flamegraphpage.h"
 #include "ui/gpu/gpupage.h"
-#include "ui/roofline/rooflinepage.h"
 #include "ui/jobs/jobstatuswidget.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
 #include "ui/model/modelpage.h"
-#include "ui/overview/overviewpage.h"
-#include "resources/bundleddemo.h"
 #include "ui/model/profileresultsview.h"
+#include "ui/overview/overviewpage.h"
 #include "ui/report/pagesections.h"
 #include "ui/report/reportexporter.h"
+#include "ui/roofline/rooflinepage.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
 #include "ui/session/controlstate.h"
@@ -614,10 +614,11 @@ QString MainWindow::aboutText()
 {
     return tr("<h3>Pyrometer %1</h3>"
               "<p>A workbench for profiling deep-learning models: open torch.profiler traces of any size, "
-              "profile models (TorchScript, torch.export programs, nn.Module factories) layer by layer, and compare runs.</p>"
+              "profile models (TorchScript, torch.export programs, nn.Module factories) layer by layer, and compare "
+              "runs.</p>"
               "<p>Qt %2 (built with %3)<br>libtorch %4</p>")
         .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR),
-             QString::fromStdString(torch::torchVersion()));
+             QString::fromStdString(engine::embeddedTorchVersion()));
 }
 
 void MainWindow::showPage(Page page)

@@ -3,8 +3,8 @@
 #include "core/analysis/job.h"
 #include "core/analysis/traceindex.h"
 #include "core/engine/engine.h"
+#include "core/model/modelinfo.h"
 #include "core/record/memorycategories.h"
-#include "core/torch/modelfile.h"
 #include "core/util/progress.h"
 
 #include <QDateTime>
@@ -101,7 +101,7 @@ struct TraceDocument {
 struct ModelDocument {
     DocumentId id = kNoDocument;
     QString path;
-    torch::ModelInfo info;
+    model::ModelInfo info;
     QDateTime modified; // the file's time when it was read
     // The engine that opened it and runs it, as engine::openModel found it: its name, the
     // inputs the model records, why another engine than the usual one runs it, the

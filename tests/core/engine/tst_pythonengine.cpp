@@ -4,7 +4,7 @@
 // Python files in tests/fixtures/engine.
 #include "core/engine/engine.h"
 #include "core/engine/pythonworker.h"
-#include "core/torch/layerroofline.h"
+#include "core/model/layerroofline.h"
 #include "core/trace/loader.h"
 
 #include <QFile>
@@ -58,12 +58,12 @@ bool madeModel(const char *name)
 
 const Engine kPythonCpu{kPython, "cpu"};
 
-std::vector<torch::InputSpec> spec(const char *text)
+std::vector<model::InputSpec> spec(const char *text)
 {
-    return torch::parseInputSpecs(text).value();
+    return model::parseInputSpecs(text).value();
 }
 
-const torch::FlopsRow *row(const torch::FlopsReport &report, const std::string &module)
+const model::FlopsRow *row(const model::FlopsReport &report, const std::string &module)
 {
     for (const auto &r : report.rows)
         if (r.module == module)
@@ -71,7 +71,7 @@ const torch::FlopsRow *row(const torch::FlopsReport &report, const std::string &
     return nullptr;
 }
 
-const torch::LayerRow *row(const torch::ProfileReport &report, const std::string &module)
+const model::LayerRow *row(const model::ProfileReport &report, const std::string &module)
 {
     for (const auto &r : report.rows)
         if (r.module == module)
@@ -113,7 +113,7 @@ QString messageOf(const Error &error)
 
 // The FLOPs rows two engines give for the same model, equal field by field; with bytes, the
 // roofline's bytes too.
-void compareRows(const torch::FlopsReport &embedded, const torch::FlopsReport &python, bool bytes = false)
+void compareRows(const model::FlopsReport &embedded, const model::FlopsReport &python, bool bytes = false)
 {
     QCOMPARE(python.rows.size(), embedded.rows.size());
     for (std::size_t i = 0; i < embedded.rows.size(); ++i) {
@@ -184,7 +184,7 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(python->engine).startsWith(QStringLiteral("Python ")));
         QVERIFY(python->engine.find("· cpu") != std::string::npos);
         // The factory returns its example input: 2x3x32x32, as the TorchScript file records.
-        QCOMPARE(torch::formatInputSpecs(python->inputs), std::string("2x3x32x32"));
+        QCOMPARE(model::formatInputSpecs(python->inputs), std::string("2x3x32x32"));
         QCOMPARE(python->params, std::uint64_t(facts().value(QStringLiteral("factory_cnn_params")).toInt()));
         compareRows(embedded.value(), python.value(), true);
         // The block's ReLU runs once per block, the stem's once: calls are told apart per module.
@@ -206,7 +206,7 @@ private Q_SLOTS:
         } else {
             QCOMPARE(row(python.value(), "")->macs, embedded->totalMacs);
             QCOMPARE(row(python.value(), "blocks.0.conv")->calls, 0);
-            torch::RunOptions options;
+            model::RunOptions options;
             options.warmup = 1;
             options.iterations = 1;
             ProgressReporter progress;
@@ -218,7 +218,7 @@ private Q_SLOTS:
 
     void latencyAndProfileOfAFactory()
     {
-        torch::RunOptions options;
+        model::RunOptions options;
         options.warmup = 2;
         options.iterations = 7;
         ProgressReporter progress;
@@ -229,7 +229,7 @@ private Q_SLOTS:
         QCOMPARE(latency->batchSize, std::int64_t(2));
         QVERIFY(latency->coldMs > 0);
         QVERIFY(latency->warm.min > 0 && latency->warm.min <= latency->warm.p50 && latency->warm.p50 <= latency->warm.max);
-        QCOMPARE(latency->warm, torch::latencyStats(latency->samplesMs));
+        QCOMPARE(latency->warm, model::latencyStats(latency->samplesMs));
         QVERIFY(std::abs(latency->throughputPerSecond - 2 * 1000.0 / latency->warm.mean) < 1e-6 * latency->throughputPerSecond);
 
         QTemporaryDir dir;
@@ -288,9 +288,9 @@ private Q_SLOTS:
         QVERIFY(relu != events.ops.end());
         QCOMPARE(relu->deviceNs, std::int64_t(30'000));
 
-        torch::FlopsReport flops;
+        model::FlopsReport flops;
         for (const auto &[module, type] : {std::pair{"", "Net"}, {"conv", "Conv2d"}, {"fc", "Linear"}}) {
-            torch::FlopsRow layer;
+            model::FlopsRow layer;
             layer.module = module;
             layer.type = type;
             layer.depth = layer.module.empty() ? 0 : 1;
@@ -301,7 +301,7 @@ private Q_SLOTS:
         flops.rows[2].flops = 2e9;
         flops.rows[2].bytes = 4e6;
         flops.rows[2].dtype = "c10::Half";
-        const auto report = torch::summarizeProfile(flops, events);
+        const auto report = model::summarizeProfile(flops, events);
         QVERIFY(report.deviceTimes);
         QCOMPARE(row(report, "conv")->deviceMs, 0.4);
         QCOMPARE(row(report, "fc")->deviceMs, 0.3); // the GEMM and its reduction
@@ -315,7 +315,7 @@ private Q_SLOTS:
         // kernels' 0.3 ms: 2 GFLOP / 0.3 ms = 6.67 TFLOP/s at 500 FLOP/byte, 5.3% of 125 TFLOP/s.
         const auto v100 = analysis::findDevice("Tesla V100-SXM2-32GB");
         QVERIFY(v100);
-        const auto placed = torch::layerRooflineRow(*row(report, "fc"), v100, report.deviceTimes);
+        const auto placed = model::layerRooflineRow(*row(report, "fc"), v100, report.deviceTimes);
         QCOMPARE(placed.timeNs, std::int64_t(300'000));
         QVERIFY(placed.roof);
         QCOMPARE(placed.roof->precision, analysis::Precision::FP16);
@@ -323,7 +323,7 @@ private Q_SLOTS:
         QCOMPARE(placed.bound, analysis::Bound::Compute);
         QVERIFY(std::abs(placed.percentOfRoof - 100 * (2e9 / 300e-6) / 125e12) < 1e-9);
         // Without device times the CPU's 0.18 ms would be placed.
-        QCOMPARE(torch::layerRooflineRow(*row(report, "fc"), v100, false).timeNs, std::int64_t(180'000));
+        QCOMPARE(model::layerRooflineRow(*row(report, "fc"), v100, false).timeNs, std::int64_t(180'000));
     }
 
     // A TorchScript file neither engine loads (an op no torch has): each engine's reason once, in
@@ -360,12 +360,12 @@ private Q_SLOTS:
     // with quantized Linears, whose calls are the layers' (not all on the model's row).
     void variantProfilesKeepTheirLayers()
     {
-        torch::RunOptions options;
+        model::RunOptions options;
         options.warmup = 1;
         options.iterations = 2;
         ProgressReporter progress;
         for (const char *name : {"channels_last", "int8"}) {
-            const auto variant = torch::parseVariants(name).value().front();
+            const auto variant = model::parseVariants(name).value().front();
             const auto profile =
                 profileVariant(kPythonCpu, factory("factory_cnn.py", "build"), variant, options, progress, {});
             QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
@@ -385,7 +385,7 @@ private Q_SLOTS:
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         QVERIFY(opened->exampleInputs.empty());
         QCOMPARE(opened->info.parameters, std::uint64_t(5290));
-        torch::RunOptions options;
+        model::RunOptions options;
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
@@ -478,7 +478,7 @@ private Q_SLOTS:
             std::this_thread::sleep_for(std::chrono::seconds(4));
             stop.requestStop();
         });
-        torch::RunOptions options;
+        model::RunOptions options;
         ProgressReporter progress;
         const auto started = std::chrono::steady_clock::now();
         const auto result = measureLatency(kPythonCpu, factory("broken_factories.py", "hangs"), options, progress, stop);
@@ -565,7 +565,7 @@ private Q_SLOTS:
     // batch is said to fit a budget it was never measured against.
     void sweepOnTheCpuSaysMemoryIsNotMeasured()
     {
-        torch::SweepOptions options;
+        model::SweepOptions options;
         options.batches = {1, 2};
         options.warmup = 1;
         options.iterations = 2;
@@ -587,7 +587,7 @@ private Q_SLOTS:
     {
         if (!madeModel("resnet18.pt2"))
             QSKIP("torch.export needs torch 2.1 (the Debian 13 stage runs this)");
-        torch::SweepOptions options;
+        model::SweepOptions options;
         options.batches = {1, 2};
         options.warmup = 1;
         options.iterations = 1;
@@ -612,7 +612,7 @@ private Q_SLOTS:
     {
         if (!madeModel("attention.pt"))
             QSKIP("scaled_dot_product_attention needs torch 2 (the Debian 13 stage runs this)");
-        torch::RunOptions options;
+        model::RunOptions options;
         options.warmup = 1;
         options.iterations = 2;
         ProgressReporter progress;
@@ -640,14 +640,15 @@ private Q_SLOTS:
 
     void variantsOfTodaysTorch()
     {
-        torch::CompareOptions options;
-        options.variants = torch::parseVariants("compile,bf16,int8,channels_last").value();
+        model::CompareOptions options;
+        options.variants = model::parseVariants("compile,bf16,int8,channels_last").value();
         options.warmup = 1;
         options.iterations = 3;
         ProgressReporter progress;
         std::vector<std::string> heard;
-        const auto report = compareVariants(kPythonCpu, factory("factory_cnn.py", "build"), options,
-                                            [&](const torch::VariantResult &row) { heard.push_back(row.name); }, progress, {});
+        const auto report =
+            compareVariants(kPythonCpu, factory("factory_cnn.py", "build"), options,
+                            [&](const model::VariantResult &row) { heard.push_back(row.name); }, progress, {});
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(heard, (std::vector<std::string>{"baseline", "compile", "bf16", "int8", "channels_last"}));
         QVERIFY(QString::fromStdString(report->engine).startsWith(QStringLiteral("Python ")));

@@ -3,7 +3,8 @@
 // PyTorch when scripts/pruningfacts.py made it; energy comes from a powercap tree written
 // here, whose counter advances by exactly 1 mJ with each forward the run reports.
 #include "../../labelledfacts.h"
-#include "core/torch/accuracy.h"
+#include "core/model/accuracy.h"
+#include "core/torch/datainputs.h"
 #include "core/torch/sweep.h"
 #include "core/torch/variant.h"
 #include "variantrow.h"
@@ -17,6 +18,7 @@
 #include <fstream>
 
 using namespace pyrometer;
+using namespace pyrometer::model;
 using namespace pyrometer::torch;
 using pyrometer::torch::testing::row;
 
@@ -251,7 +253,7 @@ private Q_SLOTS:
             QCOMPARE(r.energyMjPerInference, std::optional<double>(1.0));
             QCOMPARE(r.machineEnergyMjPerInference, std::optional<double>(1.0));
             QCOMPARE(r.idlePowerW, std::optional<double>(0.0));
-            QCOMPARE(torch::inferencesPerJoule(r.energyMjPerInference), std::optional<double>(1000.0));
+            QCOMPARE(model::inferencesPerJoule(r.energyMjPerInference), std::optional<double>(1000.0));
         }
         SweepOptions sweep;
         sweep.batches = {1, 2};

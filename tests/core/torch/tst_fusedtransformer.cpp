@@ -9,6 +9,7 @@
 #include <algorithm>
 
 using namespace pyrometer;
+using namespace pyrometer::model;
 using namespace pyrometer::torch;
 
 namespace {

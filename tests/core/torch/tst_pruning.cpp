@@ -15,12 +15,13 @@
 #include <cmath>
 
 using namespace pyrometer;
+using namespace pyrometer::model;
 using namespace pyrometer::torch;
 using pyrometer::torch::testing::row;
 
 namespace {
 
-std::filesystem::path model(const QString &name)
+std::filesystem::path testModel(const QString &name)
 {
     return std::filesystem::path(PYROMETER_TEST_MODELS_DIR) / (name.toStdString() + ".pt");
 }
@@ -61,7 +62,7 @@ class TestPruning : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        for (const auto &path : {model("small_cnn"), model("classifier"), model("mlp"), demoModel()})
+        for (const auto &path : {testModel("small_cnn"), testModel("classifier"), testModel("mlp"), demoModel()})
             QVERIFY2(std::filesystem::exists(path), path.c_str());
         QVERIFY2(facts().contains("pruned"), "facts.json has no pruned figures: run scripts/make-test-models.py");
     }
@@ -90,7 +91,7 @@ private Q_SLOTS:
     // Each layer loses exactly half its weights, the dense size stays, and zlib finds the zeros.
     void l1ZeroesEachLayer()
     {
-        const auto report = compare(model("small_cnn"), "prune_l1=0.5", 3);
+        const auto report = compare(testModel("small_cnn"), "prune_l1=0.5", 3);
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         const auto &base = row(report.value(), "baseline");
         const auto &pruned = row(report.value(), "prune_l1=0.5");
@@ -117,7 +118,7 @@ private Q_SLOTS:
     // One threshold for all layers: the model's share is exact, the layers' shares differ.
     void l1GlobalZeroesTheSmallestAnywhere()
     {
-        const auto report = compare(model("small_cnn"), "prune_l1_global=0.5");
+        const auto report = compare(testModel("small_cnn"), "prune_l1_global=0.5");
         QVERIFY(report.ok());
         const auto &pruned = row(report.value(), "prune_l1_global=0.5");
         QVERIFY2(pruned.ok(), pruned.error.c_str());
@@ -147,7 +148,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         const auto expected = facts().value("pruned").toObject().value(name).toObject();
         QVERIFY(!expected.isEmpty());
-        const auto report = compare(model(name), "prune_channels=0.3");
+        const auto report = compare(testModel(name), "prune_channels=0.3");
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         const auto &base = row(report.value(), "baseline");
         const auto &pruned = row(report.value(), "prune_channels=0.3");
@@ -195,7 +196,7 @@ private Q_SLOTS:
     // as sizes taken at run time, not as a size of dimension input(1), which it lacks.
     void channelsWithSizeOfAllDimensions()
     {
-        const auto report = compare(model("squeeze_excite"), "prune_channels=0.3");
+        const auto report = compare(testModel("squeeze_excite"), "prune_channels=0.3");
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         const auto &base = row(report.value(), "baseline");
         const auto &pruned = row(report.value(), "prune_channels=0.3");
@@ -207,7 +208,7 @@ private Q_SLOTS:
     // Linears only: the hidden layers shrink, the output layer is named and left whole.
     void channelsOfAnMlpByHand()
     {
-        const auto report = compare(model("mlp"), "prune_channels=0.3");
+        const auto report = compare(testModel("mlp"), "prune_channels=0.3");
         QVERIFY(report.ok());
         const auto &pruned = row(report.value(), "prune_channels=0.3");
         QVERIFY2(pruned.ok(), pruned.error.c_str());
@@ -219,7 +220,7 @@ private Q_SLOTS:
 
     void channelsRefusedWhereNothingCanShrink()
     {
-        const auto report = compare(model("recurrent"), "prune_channels=0.3");
+        const auto report = compare(testModel("recurrent"), "prune_channels=0.3");
         QVERIFY(report.ok());
         const auto &pruned = row(report.value(), "prune_channels=0.3");
         QVERIFY(!pruned.ok());
@@ -252,7 +253,7 @@ private Q_SLOTS:
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
-        const auto report = runSweep(model("small_cnn"), options, {}, progress, StopToken());
+        const auto report = runSweep(testModel("small_cnn"), options, {}, progress, StopToken());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->points.size(), std::size_t(4));
         QCOMPARE(report->points.back().variant, std::string("prune_channels=0.3"));

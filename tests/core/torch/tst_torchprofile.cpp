@@ -1,11 +1,11 @@
 // core/torch on real TorchScript models, made at test time by scripts/make-test-models.py
 // (the torch_make_test_models fixture) with random weights.
+#include "core/model/traceexport.h"
 #include "core/torch/flops.h"
 #include "core/torch/layerprofile.h"
 #include "core/torch/modelfile.h"
 #include "core/torch/runner.h"
 #include "core/torch/session.h"
-#include "core/torch/traceexport.h"
 #include "core/trace/loader.h"
 
 #include <QFile>
@@ -14,11 +14,12 @@
 #include <QTest>
 
 using namespace pyrometer;
+using namespace pyrometer::model;
 using namespace pyrometer::torch;
 
 namespace {
 
-std::filesystem::path model(const QString &name)
+std::filesystem::path testModel(const QString &name)
 {
     return std::filesystem::path(PYROMETER_TEST_MODELS_DIR) / (name.toStdString() + ".pt");
 }
@@ -70,13 +71,13 @@ private Q_SLOTS:
     {
         const auto expected = facts("two_inputs_bare");
         QVERIFY2(!expected.isEmpty(), "facts.json has no two_inputs_bare: run scripts/make-test-models.py");
-        const auto spec = recordedInputSpec(model("two_inputs_bare"));
+        const auto spec = recordedInputSpec(testModel("two_inputs_bare"));
         if (expected.value("keeps_traced_inputs").toBool())
             QCOMPARE(QString::fromStdString(spec), expected.value("input").toString());
         else
             QCOMPARE(QString::fromStdString(spec), QString());
         // The extra file wins where there is one.
-        QCOMPARE(QString::fromStdString(recordedInputSpec(model("two_inputs"))), QStringLiteral("3x8,3x5:int64"));
+        QCOMPARE(QString::fromStdString(recordedInputSpec(testModel("two_inputs"))), QStringLiteral("3x8,3x5:int64"));
     }
 
     // torchvision's published figures at 224x224 ("GFLOPS" there are MACs), within 3%;
@@ -95,7 +96,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(double, gmacs);
         QFETCH(qint64, params);
-        const auto report = countFlops(model(name), spec("1x3x224x224"));
+        const auto report = countFlops(testModel(name), spec("1x3x224x224"));
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(qint64(report->params), params);
         QCOMPARE(qint64(report->params), qint64(facts(name).value("parameters").toInteger()));
@@ -108,7 +109,7 @@ private Q_SLOTS:
 
     void resnetLayersAreAttributedByName()
     {
-        const auto report = countFlops(model("resnet18"), spec("1x3x224x224"));
+        const auto report = countFlops(testModel("resnet18"), spec("1x3x224x224"));
         QVERIFY(report.ok());
         // layer1.0.conv1: 64->64, 3x3, 56x56 output.
         const auto *conv = row(report.value(), "layer1.0.conv1");
@@ -129,7 +130,7 @@ private Q_SLOTS:
 
     void smallCnnByHand()
     {
-        const auto report = countFlops(model("small_cnn"), {}); // the recorded 1x3x32x32
+        const auto report = countFlops(testModel("small_cnn"), {}); // the recorded 1x3x32x32
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->inputs, spec("1x3x32x32"));
         QCOMPARE(row(report.value(), "conv1")->macs, 16.0 * 32 * 32 * 3 * 9);
@@ -145,13 +146,13 @@ private Q_SLOTS:
 
     void recurrentAndAttention()
     {
-        const auto rnn = countFlops(model("recurrent"), {});
+        const auto rnn = countFlops(testModel("recurrent"), {});
         QVERIFY2(rnn.ok(), rnn.ok() ? "" : rnn.error().message.c_str());
         // LSTM 32->64, 2 layers; GRU 64->48; 7 steps, batch 2.
         QCOMPARE(row(rnn.value(), "lstm")->macs, 7.0 * 2 * ((256 * 32 + 256 * 64) + (256 * 64 + 256 * 64)));
         QCOMPARE(row(rnn.value(), "gru")->macs, 7.0 * 2 * (144 * 64 + 144 * 48));
 
-        const auto encoder = countFlops(model("encoder"), {});
+        const auto encoder = countFlops(testModel("encoder"), {});
         QVERIFY2(encoder.ok(), encoder.ok() ? "" : encoder.error().message.c_str());
         // Per layer: in-projection 32 tokens x 64 x 192, QK^T and AV (2 batches x 4 heads x
         // 16x16x16 each), out-projection 32 x 64 x 64, feed-forward 32 x 64 x 128 twice. The
@@ -172,7 +173,7 @@ private Q_SLOTS:
         options.warmup = 2;
         options.iterations = 3;
         ProgressReporter progress;
-        const auto report = profileLayers(model("small_cnn"), options, progress, StopToken());
+        const auto report = profileLayers(testModel("small_cnn"), options, progress, StopToken());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->iterations, 3);
         QVERIFY(report->forwardMs > 0);
@@ -226,7 +227,7 @@ private Q_SLOTS:
         options.iterations = 7;
         options.threads = 1;
         ProgressReporter progress;
-        const auto report = profileLayers(model("small_cnn"), options, progress, StopToken());
+        const auto report = profileLayers(testModel("small_cnn"), options, progress, StopToken());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         std::vector<std::string> steps;
         for (const auto &op : report->events.ops)
@@ -254,7 +255,7 @@ private Q_SLOTS:
         options.threads = 1;
         options.mode = RunMode(mode);
         ProgressReporter progress;
-        const auto report = measureLatency(model("small_cnn"), options, progress, StopToken());
+        const auto report = measureLatency(testModel("small_cnn"), options, progress, StopToken());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->samplesMs.size(), std::size_t(5));
         QCOMPARE(report->threads, 1);
@@ -267,11 +268,12 @@ private Q_SLOTS:
     void sessionRestoresTheThreadCount()
     {
         // A run at another thread count leaves the process's count as it found it.
-        auto before = ModelSession::open(model("small_cnn"), spec("1x3x32x32"));
+        auto before = ModelSession::open(testModel("small_cnn"), spec("1x3x32x32"));
         QVERIFY(before.ok());
         const int threads = before.value()->threads();
         {
-            auto one = ModelSession::open(model("small_cnn"), spec("1x3x32x32"), RunMode::Inference, threads == 1 ? 2 : 1);
+            auto one =
+                ModelSession::open(testModel("small_cnn"), spec("1x3x32x32"), RunMode::Inference, threads == 1 ? 2 : 1);
             QVERIFY(one.ok());
             QCOMPARE(one.value()->threads(), threads == 1 ? 2 : 1);
         }
@@ -283,21 +285,21 @@ private Q_SLOTS:
         const StopToken stop;
         stop.requestStop();
         ProgressReporter progress;
-        const auto latency = measureLatency(model("small_cnn"), RunOptions{}, progress, stop);
+        const auto latency = measureLatency(testModel("small_cnn"), RunOptions{}, progress, stop);
         QVERIFY(!latency.ok());
         QVERIFY(QString::fromStdString(latency.error().message).endsWith("cancelled"));
-        const auto profile = profileLayers(model("small_cnn"), RunOptions{}, progress, stop);
+        const auto profile = profileLayers(testModel("small_cnn"), RunOptions{}, progress, stop);
         QVERIFY(!profile.ok());
         QVERIFY(QString::fromStdString(profile.error().message).endsWith("cancelled"));
     }
 
     void severalInputsOfSeveralDtypes()
     {
-        const auto recorded = ModelSession::open(model("two_inputs"), {});
+        const auto recorded = ModelSession::open(testModel("two_inputs"), {});
         QVERIFY2(recorded.ok(), recorded.ok() ? "" : recorded.error().message.c_str());
         QCOMPARE(recorded.value()->inputs(), spec("3x8,3x5:int64"));
         QVERIFY(!recorded.value()->run());
-        const auto given = ModelSession::open(model("two_inputs"), spec("6x8,6x2:int64"));
+        const auto given = ModelSession::open(testModel("two_inputs"), spec("6x8,6x2:int64"));
         QVERIFY(given.ok());
         QVERIFY(!given.value()->run());
     }
@@ -308,10 +310,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("inputs");
         QTest::addColumn<QString>("says");
-        QTest::addRow("wrong channels") << QString::fromStdString(model("small_cnn").string()) << "1x1x32x32" << "to have 3 channels";
-        QTest::addRow("wrong features") << QString::fromStdString(model("two_inputs").string()) << "3x7,3x5:int64" << "cannot be multiplied";
-        QTest::addRow("too few inputs") << QString::fromStdString(model("two_inputs").string()) << "3x8" << "1 input given";
-        QTest::addRow("float ids") << QString::fromStdString(model("two_inputs").string()) << "3x8,3x5" << "Long";
+        QTest::addRow("wrong channels") << QString::fromStdString(testModel("small_cnn").string()) << "1x1x32x32"
+                                        << "to have 3 channels";
+        QTest::addRow("wrong features") << QString::fromStdString(testModel("two_inputs").string()) << "3x7,3x5:int64"
+                                        << "cannot be multiplied";
+        QTest::addRow("too few inputs") << QString::fromStdString(testModel("two_inputs").string()) << "3x8"
+                                        << "1 input given";
+        QTest::addRow("float ids") << QString::fromStdString(testModel("two_inputs").string()) << "3x8,3x5"
+                                   << "Long";
         QTest::addRow("state_dict") << QString::fromStdString(badFixture("state_dict.pt").string()) << "1x4" << "torch.jit.trace";
         QTest::addRow("missing") << QString::fromStdString(badFixture("no_such.pt").string()) << "1x4" << "no such file";
     }

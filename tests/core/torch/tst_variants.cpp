@@ -10,11 +10,12 @@
 #include <QTest>
 
 using namespace pyrometer;
+using namespace pyrometer::model;
 using namespace pyrometer::torch;
 
 namespace {
 
-std::filesystem::path model(const char *name)
+std::filesystem::path testModel(const char *name)
 {
     return std::filesystem::path(PYROMETER_TEST_MODELS_DIR) / (std::string(name) + ".pt");
 }
@@ -34,7 +35,7 @@ Result<CompareReport> compare(const char *name, const char *variants)
     options.warmup = 1;
     options.iterations = 3;
     ProgressReporter progress;
-    return compareVariants(model(name), options, {}, progress, StopToken());
+    return compareVariants(testModel(name), options, {}, progress, StopToken());
 }
 
 } // namespace
@@ -51,8 +52,9 @@ private Q_SLOTS:
         options.iterations = 2;
         std::vector<SweepPoint> heard;
         ProgressReporter progress;
-        const auto report = runSweep(model("small_cnn"), options, [&](const SweepPoint &point) { heard.push_back(point); }, progress,
-                                     StopToken());
+        const auto report = runSweep(
+            testModel("small_cnn"), options, [&](const SweepPoint &point) { heard.push_back(point); }, progress,
+            StopToken());
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->memorySource, std::string("cpu-allocator"));
         QCOMPARE(report->points.size(), std::size_t(8));
@@ -80,7 +82,7 @@ private Q_SLOTS:
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
-        const auto report = runSweep(model("small_cnn"), options, {}, progress, StopToken());
+        const auto report = runSweep(testModel("small_cnn"), options, {}, progress, StopToken());
         QVERIFY(report.ok());
         QVERIFY(report->points.size() >= 2);
         QVERIFY(report->points.size() < 11); // 1..1024 would be 11
@@ -98,7 +100,7 @@ private Q_SLOTS:
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
-        const auto report = runSweep(model("small_cnn"), options, {}, progress, StopToken());
+        const auto report = runSweep(testModel("small_cnn"), options, {}, progress, StopToken());
         QVERIFY(report.ok());
         QCOMPARE(report->points.size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(report->summaries[0].note).contains("out of memory"), report->summaries[0].note.c_str());
@@ -111,7 +113,7 @@ private Q_SLOTS:
         StopToken stop;
         stop.requestStop();
         ProgressReporter progress;
-        const auto report = runSweep(model("small_cnn"), options, {}, progress, stop);
+        const auto report = runSweep(testModel("small_cnn"), options, {}, progress, stop);
         QVERIFY(!report.ok());
         QVERIFY(QString::fromStdString(report.error().message).endsWith("cancelled"));
     }
@@ -246,8 +248,9 @@ private Q_SLOTS:
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
-        const auto baseline = profileVariant(model("recurrent"), Variant{}, options, progress, StopToken());
-        const auto int8 = profileVariant(model("recurrent"), parseVariants("int8").value().front(), options, progress, StopToken());
+        const auto baseline = profileVariant(testModel("recurrent"), Variant{}, options, progress, StopToken());
+        const auto int8 = profileVariant(testModel("recurrent"), parseVariants("int8").value().front(), options,
+                                         progress, StopToken());
         QVERIFY2(baseline.ok(), baseline.ok() ? "" : baseline.error().message.c_str());
         QVERIFY2(int8.ok(), int8.ok() ? "" : int8.error().message.c_str());
         QVERIFY(baseline->totalMacs > 0);
@@ -280,11 +283,12 @@ private Q_SLOTS:
         options.warmup = 0;
         options.iterations = 1;
         ProgressReporter progress;
-        const auto profile = profileVariant(model("small_cnn"), parseVariants("int8_static").value().front(), options, progress, StopToken());
+        const auto profile = profileVariant(testModel("small_cnn"), parseVariants("int8_static").value().front(),
+                                            options, progress, StopToken());
         QVERIFY2(profile.ok(), profile.ok() ? "" : profile.error().message.c_str());
         // The same multiply-accumulates as the float model: the quantized convolutions' kernels
         // come from their unpacked weights.
-        const auto baseline = profileVariant(model("small_cnn"), Variant{}, options, progress, StopToken());
+        const auto baseline = profileVariant(testModel("small_cnn"), Variant{}, options, progress, StopToken());
         QVERIFY(baseline.ok() && baseline->totalMacs > 0);
         QCOMPARE(profile->totalMacs, baseline->totalMacs);
         QVERIFY(profile->forwardMs > 0);
@@ -321,7 +325,7 @@ private Q_SLOTS:
         options.inputs = parseInputSpecs("1x7").value(); // small_cnn wants 4-D images
         options.variants = parseVariants("frozen").value();
         ProgressReporter progress;
-        const auto report = compareVariants(model("small_cnn"), options, {}, progress, StopToken());
+        const auto report = compareVariants(testModel("small_cnn"), options, {}, progress, StopToken());
         QVERIFY(!report.ok());
         QVERIFY2(QString::fromStdString(report.error().message).contains("small_cnn.pt"), report.error().message.c_str());
     }

@@ -19,8 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/model/inputshint.h"
 #include "core/report/reportrender.h"
-#include "core/torch/inputshint.h"
 #include "core/torch/session.h"
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphview.h"
@@ -285,7 +285,7 @@ private Q_SLOTS:
         // pyrometer-cli keeps its flag.
         const auto cli = torch::givenOrRecordedInputs(kNoInputs.toStdString(), {});
         QVERIFY(!cli.ok());
-        QVERIFY(cli.error().message.find(torch::kGiveInputsHint) != std::string::npos);
+        QVERIFY(cli.error().message.find(model::kGiveInputsHint) != std::string::npos);
 
         model->inputsEdit()->setText(QStringLiteral("2x4"));
         QVERIFY(runCompare(*compare, *window.jobs(), QStringLiteral("baseline")));

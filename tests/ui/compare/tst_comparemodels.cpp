@@ -17,9 +17,9 @@ using namespace pyrometer::ui;
 
 namespace {
 
-torch::SweepPoint point(const char *variant, std::int64_t batch, double ms, std::int64_t bytes)
+model::SweepPoint point(const char *variant, std::int64_t batch, double ms, std::int64_t bytes)
 {
-    torch::SweepPoint p;
+    model::SweepPoint p;
     p.variant = variant;
     p.batch = batch;
     p.latency.mean = ms;
@@ -29,9 +29,9 @@ torch::SweepPoint point(const char *variant, std::int64_t batch, double ms, std:
     return p;
 }
 
-torch::LayerRow layer(const char *module, double totalMs)
+model::LayerRow layer(const char *module, double totalMs)
 {
-    torch::LayerRow row;
+    model::LayerRow row;
     row.module = module;
     row.totalMs = totalMs;
     return row;
@@ -98,19 +98,19 @@ private Q_SLOTS:
         std::unique_ptr<VariantsModel> owned(makeVariantsModel());
         auto &model = *owned;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        torch::VariantResult baseline;
+        model::VariantResult baseline;
         baseline.name = "baseline";
         baseline.latency.mean = 4;
         baseline.speedup = 1;
         baseline.modelBytes = 1 << 20;
         baseline.maxAbsDiff = 0;
-        torch::VariantResult frozen = baseline;
+        model::VariantResult frozen = baseline;
         frozen.name = "frozen";
         frozen.latency.mean = 2;
         frozen.speedup = 2;
         frozen.maxAbsDiff = 3e-6;
         frozen.note = "frozen; optimize_for_inference";
-        torch::VariantResult failed;
+        model::VariantResult failed;
         failed.name = "int8_static";
         failed.error = "not supported: no observers";
         model.setRows({baseline, frozen, failed});
@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY(!model.index(2, 4).data().isValid());                          // nor any for a failed one
 
         // A pruned variant scored on labelled data.
-        torch::VariantResult pruned = frozen;
+        model::VariantResult pruned = frozen;
         pruned.name = "prune_l1=0.5";
         pruned.energyMjPerInference = 2.0;
         pruned.compressedBytes = 512 << 10;
@@ -157,9 +157,9 @@ private Q_SLOTS:
     {
         LayerDeltaModel model(layerDeltaColumns());
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        std::vector<torch::LayerRow> base{layer("", 10), layer("a", 6), layer("b", 4)};
-        std::vector<torch::LayerRow> other{layer("", 9), layer("a", 7), layer("b", 2)};
-        model.setRows(torch::layerDeltas(base, other));
+        std::vector<model::LayerRow> base{layer("", 10), layer("a", 6), layer("b", 4)};
+        std::vector<model::LayerRow> other{layer("", 9), layer("a", 7), layer("b", 2)};
+        model.setRows(model::layerDeltas(base, other));
         QCOMPARE(model.index(0, 0).data().toString(), QString("(model)"));
         QCOMPARE(model.index(1, 4).data().toString(), QString("+1.000"));
         QCOMPARE(model.index(2, 5).data().toString(), QString("-50.0 %"));

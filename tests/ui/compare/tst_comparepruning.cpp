@@ -140,7 +140,7 @@ private Q_SLOTS:
         model.runButton()->click();
         QVERIFY(waitIdle(jobs));
         QVERIFY(model.results()->run());
-        QCOMPARE(torch::formatInputSpecs(model.results()->run()->latency.inputs), std::string("32x3x16x16"));
+        QCOMPARE(model::formatInputSpecs(model.results()->run()->latency.inputs), std::string("32x3x16x16"));
         compare.variantsEdit()->setText(QStringLiteral("baseline,prune_channels=0.3"));
         compare.iterationsSpin()->setValue(2);
         compare.runVariantsButton()->click();
@@ -157,7 +157,7 @@ private Q_SLOTS:
         sweep->runButton()->click();
         QVERIFY(waitIdle(jobs));
         QVERIFY(sweep->report());
-        QCOMPARE(torch::formatInputSpecs(sweep->report()->inputs), std::string("Bx3x16x16"));
+        QCOMPARE(model::formatInputSpecs(sweep->report()->inputs), std::string("Bx3x16x16"));
         QCOMPARE(sweep->pointsModel()->rowCount(), 2);
     }
 };

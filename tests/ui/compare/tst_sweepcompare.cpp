@@ -161,11 +161,11 @@ private Q_SLOTS:
     void unmeasuredMemoryIsSaidNotDrawn()
     {
         SweepPlots plots;
-        torch::SweepPoint point;
+        model::SweepPoint point;
         point.variant = "baseline";
         point.latency.mean = 2;
         point.throughputPerSecond = 500;
-        point.peakMemoryBytes = torch::SweepPoint::kNotMeasured;
+        point.peakMemoryBytes = model::SweepPoint::kNotMeasured;
         for (const std::int64_t batch : {1, 2, 4}) {
             point.batch = batch;
             plots.addPoint(point);

@@ -29,7 +29,7 @@ namespace {
 
 const QString kSmallCnn = QStringLiteral(PYROMETER_TEST_MODELS_DIR "/small_cnn.pt");
 
-const analysis::RooflineRow *layer(const torch::BatchRoofline &batch, const std::string &name)
+const analysis::RooflineRow *layer(const model::BatchRoofline &batch, const std::string &name)
 {
     for (const auto &row : batch.roofline.rows)
         if (row.name == name)

@@ -13,12 +13,12 @@ using namespace pyrometer::ui;
 namespace {
 
 // Rows as text, one per line: "depth module type totalMs", depth-first like profileLayers'.
-std::vector<torch::LayerRow> rowsFromText(const QString &text)
+std::vector<model::LayerRow> rowsFromText(const QString &text)
 {
-    std::vector<torch::LayerRow> rows;
+    std::vector<model::LayerRow> rows;
     for (const auto &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const auto parts = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        torch::LayerRow row;
+        model::LayerRow row;
         row.depth = parts.at(0).toInt();
         row.module = parts.at(1) == QLatin1String("-") ? std::string() : parts.at(1).toStdString();
         row.type = parts.at(2).toStdString();

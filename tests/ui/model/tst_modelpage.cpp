@@ -19,7 +19,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/torch/layerroofline.h"
+#include "core/model/layerroofline.h"
 #include "tests/ui/maybegrab.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/model/latencyhistogram.h"
@@ -169,7 +169,7 @@ private Q_SLOTS:
                 if (!placedRow || !placedRow->known())
                     continue;
                 ++placed;
-                QVERIFY(*placedRow == torch::layerRooflineRow(*model->layer(index), run->roof));
+                QVERIFY(*placedRow == model::layerRooflineRow(*model->layer(index), run->roof));
                 const auto bound = index.siblingAtColumn(LayerTreeModel::BoundColumn).data().toString();
                 QVERIFY2(bound == QStringLiteral("memory") || bound == QStringLiteral("compute"), qPrintable(bound));
             }
@@ -337,7 +337,7 @@ private Q_SLOTS:
         const auto id = f.run(QStringLiteral("4x4"), 1, 3);
         QVERIFY(f.waitIdle());
         QVERIFY2(f.outcomeOf(id)->outcome == JobOutcome::Succeeded, qPrintable(f.outcomeOf(id)->message));
-        QCOMPARE(f.page.results()->run()->latency.mode, torch::RunMode::Train);
+        QCOMPARE(f.page.results()->run()->latency.mode, model::RunMode::Train);
         QCOMPARE(f.page.results()->run()->latency.threads, 1);
         QVERIFY(f.page.results()->headline()->text().contains(QLatin1String("train step")));
     }

@@ -106,11 +106,11 @@ private Q_SLOTS:
     void profileRunKeepsDeviceFigures()
     {
         ProfileRun run;
-        run.latency.warm = torch::latencyStats({4.0, 5.0, 6.0});
+        run.latency.warm = model::latencyStats({4.0, 5.0, 6.0});
         run.profile.deviceTimes = true;
         run.profile.forwardMs = 1.0;
         run.profile.deviceForwardMs = 0.73;
-        torch::LayerRow layer;
+        model::LayerRow layer;
         layer.module = "fc";
         layer.dtype = "c10::Half";
         layer.selfDeviceMs = 0.3;

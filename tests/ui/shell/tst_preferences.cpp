@@ -335,7 +335,7 @@ private Q_SLOTS:
         plots.resize(900, 280);
         plots.setBudget(std::int64_t(96) << 20);
         for (const std::int64_t batch : {1, 2, 4, 8}) {
-            torch::SweepPoint point;
+            model::SweepPoint point;
             point.variant = "baseline";
             point.batch = batch;
             point.latency.mean = 1.0 + 0.5 * double(batch);

@@ -1,14 +1,14 @@
 #pragma once
 
 #include "core/analysis/roofline.h"
-#include "core/torch/layerprofile.h"
+#include "core/model/layerprofile.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // The roofline of a model's layers from a per-layer profile: each leaf layer's FLOPs and the
 // bytes its ops move (weights and activations in and out) over its time in one forward pass,
@@ -39,4 +39,4 @@ struct BoundTurn {
 };
 std::vector<BoundTurn> boundTurns(const std::vector<BatchRoofline> &batches, const std::vector<std::string> &layers);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

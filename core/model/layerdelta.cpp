@@ -1,8 +1,8 @@
-#include "core/torch/layerdelta.h"
+#include "core/model/layerdelta.h"
 
 #include <unordered_map>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 std::vector<LayerDelta> layerDeltas(const std::vector<LayerRow> &base, const std::vector<LayerRow> &other)
 {
@@ -33,4 +33,4 @@ std::vector<LayerDelta> layerDeltas(const std::vector<LayerRow> &base, const std
     return deltas;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // One measured point of a throughput curve.
 struct ThroughputPoint {
@@ -30,4 +30,4 @@ struct Knee {
 // two points.
 std::optional<Knee> findKnee(std::vector<ThroughputPoint> points, double threshold = 0.10);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 enum class DType { Float32, Float64, Float16, BFloat16, Int64, Int32, Int16, Int8, UInt8, Bool };
 
@@ -44,4 +44,4 @@ std::string_view trimBlanks(std::string_view text);
 // The number of items a run processes: the first dimension of the first input (1 for none).
 std::int64_t batchSizeOf(const std::vector<InputSpec> &inputs);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 #include "core/util/result.h"
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // Samples to evaluate a model on, saved from Python with torch.save: the inputs (a tensor, or a
 // tuple of one tensor per model input, the first dimension counting the samples) and, where
@@ -28,13 +28,8 @@ inline constexpr std::int64_t kEvaluationBatch = 32;
 // base). Nothing when it holds shapes; an Error for more than two files.
 Result<std::optional<DataFiles>> dataFilesIn(std::string_view text, const std::filesystem::path &base);
 
-// The shapes and types of a batch of the data file's samples (kEvaluationBatch of them, or all
-// when fewer), as a profile or a compare feeds them; with BatchDim::Swept, every input's first
-// dimension is the batch a sweep varies. An Error names the file and what is wrong with it.
-Result<std::vector<InputSpec>> inputsOfData(const std::filesystem::path &data, BatchDim batch = BatchDim::Fixed);
-
 // The share of positions where two equally long lists agree (top-1 predictions against labels
 // or against the baseline's predictions); 0 for empty lists.
 double top1Agreement(const std::vector<std::int64_t> &predictions, const std::vector<std::int64_t> &reference);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,11 +1,10 @@
-// The parts of core/torch that need no model: input specs, FLOPs formulas checked against
-// hand-computed layers, libtorch message cleaning, latency statistics, the trace writer.
-#include "core/torch/inputspec.h"
-#include "core/torch/modulepath.h"
-#include "core/torch/flops.h"
-#include "core/torch/runner.h"
-#include "core/torch/torcherror.h"
-#include "core/torch/traceexport.h"
+// What both engines share and no model is needed for: input specs, FLOPs formulas checked
+// against hand-computed layers, module paths, latency statistics, the trace writer.
+#include "core/model/flops.h"
+#include "core/model/inputspec.h"
+#include "core/model/latency.h"
+#include "core/model/modulepath.h"
+#include "core/model/traceexport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,7 +16,7 @@
 Q_DECLARE_METATYPE(pyrometer::analysis::OpRecord)
 
 using namespace pyrometer;
-using namespace pyrometer::torch;
+using namespace pyrometer::model;
 
 namespace {
 
@@ -59,8 +58,9 @@ OpRecord conv(std::vector<std::int64_t> input, std::vector<std::int64_t> weight,
 {
     OpRecord op;
     op.name = "aten::_convolution";
-    op.args = {tensor(input), tensor(weight), bias ? tensor({weight[0]}) : OpArg{}, ints({1, 1}), ints({1, 1}), ints({1, 1}),
-               flag(false), ints({0, 0}), integer(groups)};
+    op.args = {tensor(input), tensor(weight), bias ? tensor({weight[0]}) : OpArg{},
+               ints({1, 1}),  ints({1, 1}),   ints({1, 1}),
+               flag(false),   ints({0, 0}),   integer(groups)};
     op.outputShapes = {output};
     return op;
 }
@@ -80,11 +80,12 @@ OpArg number(double value)
 
 // A fused transformer layer's arguments, as native_functions.yaml (1.13) lists them, up to
 // ffn_bias_2: src [B, L, E], E, heads, the weights of a layer with feed-forward F.
-std::vector<OpArg> layerArgs(std::int64_t b, std::int64_t l, std::int64_t e, std::int64_t heads, std::int64_t f, bool gelu)
+std::vector<OpArg> layerArgs(std::int64_t b, std::int64_t l, std::int64_t e, std::int64_t heads, std::int64_t f,
+                             bool gelu)
 {
-    return {tensor({b, l, e}), integer(e), integer(heads), tensor({3 * e, e}), tensor({3 * e}), tensor({e, e}), tensor({e}),
-            flag(gelu), flag(false), number(1e-5), tensor({e}), tensor({e}), tensor({e}), tensor({e}), tensor({f, e}), tensor({f}),
-            tensor({e, f}), tensor({e})};
+    return {tensor({b, l, e}), integer(e),  integer(heads), tensor({3 * e, e}), tensor({3 * e}), tensor({e, e}),
+            tensor({e}),       flag(gelu),  flag(false),    number(1e-5),       tensor({e}),     tensor({e}),
+            tensor({e}),       tensor({e}), tensor({f, e}), tensor({f}),        tensor({e, f}),  tensor({e})};
 }
 
 // MACs of multi-head attention with L queries, S projected keys and T cached ones: projections,
@@ -96,7 +97,7 @@ double attentionMacs(double b, double l, double s, double t, double e)
 
 } // namespace
 
-class TestTorchParts : public QObject {
+class TestModelParts : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void parsesInputSpecs_data()
@@ -104,11 +105,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("canonical");
         QTest::addColumn<int>("inputs");
-        QTest::addRow("image") << "1x3x224x224" << "1x3x224x224" << 1;
-        QTest::addRow("two with dtype") << "1x3x224x224,1x10:int64" << "1x3x224x224,1x10:int64" << 2;
-        QTest::addRow("spaces and aliases") << " 2x8 : long , 4:half " << "2x8:int64,4:float16" << 2;
-        QTest::addRow("explicit float") << "5x5:float32" << "5x5" << 1;
-        QTest::addRow("scalar") << "scalar:int64" << "scalar:int64" << 1;
+        QTest::addRow("image") << "1x3x224x224"
+                               << "1x3x224x224" << 1;
+        QTest::addRow("two with dtype") << "1x3x224x224,1x10:int64"
+                                        << "1x3x224x224,1x10:int64" << 2;
+        QTest::addRow("spaces and aliases") << " 2x8 : long , 4:half "
+                                            << "2x8:int64,4:float16" << 2;
+        QTest::addRow("explicit float") << "5x5:float32"
+                                        << "5x5" << 1;
+        QTest::addRow("scalar") << "scalar:int64"
+                                << "scalar:int64" << 1;
     }
     void parsesInputSpecs()
     {
@@ -125,13 +131,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("says");
-        QTest::addRow("empty") << "" << "empty input spec";
-        QTest::addRow("letters") << "1xax3" << "\"a\" is not a dimension";
-        QTest::addRow("zero") << "1x0x3" << "must be positive";
-        QTest::addRow("negative") << "1x-3" << "must be positive";
-        QTest::addRow("dtype") << "1x3:complex" << "unknown dtype \"complex\"";
-        QTest::addRow("trailing x") << "1x3x" << "is not a dimension";
-        QTest::addRow("empty second") << "1x3," << "input 2";
+        QTest::addRow("empty") << ""
+                               << "empty input spec";
+        QTest::addRow("letters") << "1xax3"
+                                 << "\"a\" is not a dimension";
+        QTest::addRow("zero") << "1x0x3"
+                              << "must be positive";
+        QTest::addRow("negative") << "1x-3"
+                                  << "must be positive";
+        QTest::addRow("dtype") << "1x3:complex"
+                               << "unknown dtype \"complex\"";
+        QTest::addRow("trailing x") << "1x3x"
+                                    << "is not a dimension";
+        QTest::addRow("empty second") << "1x3,"
+                                      << "input 2";
     }
     void refusesMalformedSpecs()
     {
@@ -147,7 +160,8 @@ private Q_SLOTS:
         // Refused by the commands that run one batch, with a message that says why.
         const auto fixed = parseInputSpecs("Bx3x224x224");
         QVERIFY(!fixed.ok());
-        QVERIFY2(QString::fromStdString(fixed.error().message).contains("batch size a sweep varies"), fixed.error().message.c_str());
+        QVERIFY2(QString::fromStdString(fixed.error().message).contains("batch size a sweep varies"),
+                 fixed.error().message.c_str());
         // Accepted where a batch is swept: marked, with 1 in its place, written back as B.
         const auto swept = parseInputSpecs("Bx3x224x224, bx10:int64, 5", BatchDim::Swept);
         QVERIFY2(swept.ok(), swept.ok() ? "" : swept.error().message.c_str());
@@ -159,7 +173,8 @@ private Q_SLOTS:
         QCOMPARE(formatInputSpecs(parseInputSpecs("1x3x224x224", BatchDim::Swept).value()), std::string("1x3x224x224"));
         const auto inner = parseInputSpecs("3xB", BatchDim::Swept);
         QVERIFY(!inner.ok());
-        QVERIFY2(QString::fromStdString(inner.error().message).contains("only the first dimension"), inner.error().message.c_str());
+        QVERIFY2(QString::fromStdString(inner.error().message).contains("only the first dimension"),
+                 inner.error().message.c_str());
     }
 
     void batchSizeIsTheFirstDimension()
@@ -174,8 +189,8 @@ private Q_SLOTS:
         QTest::addColumn<OpRecord>("op");
         QTest::addColumn<double>("macs");
         QTest::addColumn<double>("flops");
-        QTest::addRow("3x3 with bias") << conv({1, 3, 32, 32}, {16, 3, 3, 3}, true, 1, {1, 16, 32, 32}) << 16.0 * 32 * 32 * 3 * 9
-                                       << 2 * 16.0 * 32 * 32 * 3 * 9 + 16 * 32 * 32;
+        QTest::addRow("3x3 with bias") << conv({1, 3, 32, 32}, {16, 3, 3, 3}, true, 1, {1, 16, 32, 32})
+                                       << 16.0 * 32 * 32 * 3 * 9 << 2 * 16.0 * 32 * 32 * 3 * 9 + 16 * 32 * 32;
         QTest::addRow("depthwise stride 2") << conv({1, 16, 32, 32}, {16, 1, 3, 3}, false, 16, {1, 16, 16, 16})
                                             << 16.0 * 16 * 16 * 1 * 9 << 2 * 16.0 * 16 * 16 * 9;
         QTest::addRow("grouped 1x1, batch 4") << conv({4, 64, 7, 7}, {128, 16, 1, 1}, false, 4, {4, 128, 7, 7})
@@ -198,15 +213,18 @@ private Q_SLOTS:
         QTest::addColumn<QList<QList<qint64>>>("shapes");
         QTest::addColumn<QList<qint64>>("output");
         QTest::addColumn<double>("macs");
-        QTest::addRow("linear 3d") << "aten::linear" << QList<QList<qint64>>{{2, 16, 64}, {128, 64}, {128}} << QList<qint64>{2, 16, 128}
-                                   << 2.0 * 16 * 64 * 128;
-        QTest::addRow("matmul broadcast") << "aten::matmul" << QList<QList<qint64>>{{8, 4, 10, 32}, {32, 10}} << QList<qint64>{8, 4, 10, 10}
-                                          << 8.0 * 4 * 10 * 32 * 10;
-        QTest::addRow("bmm") << "aten::bmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 32}} << QList<qint64>{8, 16, 32} << 8.0 * 16 * 16 * 32;
-        QTest::addRow("addmm") << "aten::addmm" << QList<QList<qint64>>{{10}, {5, 32}, {32, 10}} << QList<qint64>{5, 10} << 5.0 * 32 * 10;
-        QTest::addRow("baddbmm") << "aten::baddbmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 4}, {8, 4, 16}} << QList<qint64>{8, 16, 16}
-                                 << 8.0 * 16 * 4 * 16;
-        QTest::addRow("sdpa") << "aten::scaled_dot_product_attention" << QList<QList<qint64>>{{2, 4, 16, 8}, {2, 4, 16, 8}, {2, 4, 16, 8}}
+        QTest::addRow("linear 3d") << "aten::linear" << QList<QList<qint64>>{{2, 16, 64}, {128, 64}, {128}}
+                                   << QList<qint64>{2, 16, 128} << 2.0 * 16 * 64 * 128;
+        QTest::addRow("matmul broadcast") << "aten::matmul" << QList<QList<qint64>>{{8, 4, 10, 32}, {32, 10}}
+                                          << QList<qint64>{8, 4, 10, 10} << 8.0 * 4 * 10 * 32 * 10;
+        QTest::addRow("bmm") << "aten::bmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 32}}
+                             << QList<qint64>{8, 16, 32} << 8.0 * 16 * 16 * 32;
+        QTest::addRow("addmm") << "aten::addmm" << QList<QList<qint64>>{{10}, {5, 32}, {32, 10}} << QList<qint64>{5, 10}
+                               << 5.0 * 32 * 10;
+        QTest::addRow("baddbmm") << "aten::baddbmm" << QList<QList<qint64>>{{8, 16, 16}, {8, 16, 4}, {8, 4, 16}}
+                                 << QList<qint64>{8, 16, 16} << 8.0 * 16 * 4 * 16;
+        QTest::addRow("sdpa") << "aten::scaled_dot_product_attention"
+                              << QList<QList<qint64>>{{2, 4, 16, 8}, {2, 4, 16, 8}, {2, 4, 16, 8}}
                               << QList<qint64>{2, 4, 16, 8} << 2.0 * (2 * 4 * 16 * 16) * 8;
     }
     void matrixMacs()
@@ -238,7 +256,8 @@ private Q_SLOTS:
         OpArg params;
         params.kind = OpArg::Kind::TensorList;
         params.tensors = {{256, 32}, {256, 64}, {256}, {256}};
-        op.args = {tensor({2, 7, 32}), hx, params, flag(true), integer(1), OpArg{}, flag(false), flag(false), flag(true)};
+        op.args = {tensor({2, 7, 32}), hx,          params,    flag(true), integer(1), OpArg{},
+                   flag(false),        flag(false), flag(true)};
         op.outputShapes = {{2, 7, 64}, {1, 2, 64}, {1, 2, 64}};
         const auto cost = opCost(op);
         QVERIFY(cost.counted);
@@ -260,7 +279,8 @@ private Q_SLOTS:
                 weights.tensors.push_back(shape);
         OpRecord lstm;
         lstm.name = "aten::lstm";
-        lstm.args = {tensor({7, 2, 32}), hx, weights, flag(true), integer(2), OpArg{}, flag(false), flag(true), flag(false)};
+        lstm.args = {tensor({7, 2, 32}), hx,         weights,    flag(true), integer(2), OpArg{},
+                     flag(false),        flag(true), flag(false)};
         lstm.outputShapes = {{7, 2, 128}, {4, 2, 64}, {4, 2, 64}};
         OpRecord quantized = lstm;
         quantized.name = "aten::quantized_lstm";
@@ -276,8 +296,8 @@ private Q_SLOTS:
         // extra tensor too (as int8 ResNet's downsample convolutions are recorded).
         OpRecord conv;
         conv.name = "quantized::conv2d";
-        conv.args = {tensor({1, 128, 28, 28}), tensor({1, 64, 56, 56}), tensor({128, 64, 1, 1}), OpArg{OpArg::Kind::Double, {}, {}, 0.1},
-                     integer(0)};
+        conv.args = {tensor({1, 128, 28, 28}), tensor({1, 64, 56, 56}), tensor({128, 64, 1, 1}),
+                     OpArg{OpArg::Kind::Double, {}, {}, 0.1}, integer(0)};
         conv.outputShapes = {{1, 128, 28, 28}};
         QCOMPARE(opCost(conv).macs, 128.0 * 28 * 28 * 64);
         conv.args.erase(conv.args.begin());
@@ -330,11 +350,23 @@ private Q_SLOTS:
         // Cross-attention: 16 queries, 24 keys.
         OpRecord attention;
         attention.name = "aten::_native_multi_head_attention";
-        attention.args = {tensor({2, 16, 64}), tensor({2, 24, 64}), tensor({2, 24, 64}), integer(64), integer(4), tensor({192, 64}),
-                          tensor({192}), tensor({64, 64}), tensor({64}), none(), flag(true), flag(true), none()};
+        attention.args = {tensor({2, 16, 64}),
+                          tensor({2, 24, 64}),
+                          tensor({2, 24, 64}),
+                          integer(64),
+                          integer(4),
+                          tensor({192, 64}),
+                          tensor({192}),
+                          tensor({64, 64}),
+                          tensor({64}),
+                          none(),
+                          flag(true),
+                          flag(true),
+                          none()};
         attention.outputShapes = {{2, 16, 64}, {2, 16, 24}};
         QTest::addRow("multi-head attention, cross")
-            << attention << attentionMacs(2, 16, 24, 0, 64) << tokens + 2 * (b * 24 * e) + tokens + tokens + 5 * (b * h * 16 * 24);
+            << attention << attentionMacs(2, 16, 24, 0, 64)
+            << tokens + 2 * (b * 24 * e) + tokens + tokens + 5 * (b * h * 16 * 24);
 
         OpRecord softmax;
         softmax.name = "aten::_masked_softmax";
@@ -371,27 +403,33 @@ private Q_SLOTS:
                                  {"twins.b", "ModuleList"},
                                  {"twins.b.0", "Linear"}});
         const auto name = [&](std::vector<std::string> frames) { return paths.name(frames); };
-        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "1(TransformerEncoderLayer)::forward"}),
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward",
+                       "1(TransformerEncoderLayer)::forward"}),
                  std::string("encoder.layers.1"));
-        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward",
-                       "linear1(Linear)::forward"}),
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward",
+                       "0(TransformerEncoderLayer)::forward", "linear1(Linear)::forward"}),
                  std::string("encoder.layers.0.linear1"));
         // Exact names as they were; a module calling its own methods adds no level.
-        QCOMPARE(name({"TOP(Model)::forward", "blocks(Sequential)::forward", "0(Linear)::forward"}), std::string("blocks.0"));
-        QCOMPARE(name({"TOP(Model)::forward", "SELF(Model)::helper", "encoder(TransformerEncoder)::forward"}), std::string("encoder"));
+        QCOMPARE(name({"TOP(Model)::forward", "blocks(Sequential)::forward", "0(Linear)::forward"}),
+                 std::string("blocks.0"));
+        QCOMPARE(name({"TOP(Model)::forward", "SELF(Model)::helper", "encoder(TransformerEncoder)::forward"}),
+                 std::string("encoder"));
         // Nor does a free function, or the fallback graph of the profiling executor.
         QCOMPARE(name({"TOP(Model)::forward", "CALL_FUNCTION::fallback_function()::fallback_function",
                        "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward", "::relu"}),
                  std::string("encoder.layers.0"));
         QCOMPARE(name({"TOP(Model)::forward"}), std::string());
         // A type that does not match, or two lists with such an element: the joined name.
-        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(Linear)::forward"}), std::string("encoder.0"));
+        QCOMPARE(name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(Linear)::forward"}),
+                 std::string("encoder.0"));
         QCOMPARE(name({"TOP(Model)::forward", "twins(Twins)::forward", "0(Linear)::forward"}), std::string("twins.0"));
-        const auto levels = paths.levels({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"});
+        const auto levels = paths.levels(
+            {"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"});
         QCOMPARE(levels.size(), std::size_t(2));
         QCOMPARE(levels[1].frame, std::string("0(TransformerEncoderLayer)::forward"));
         // Without the model's modules, names are joined.
-        QCOMPARE(ModulePaths().name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward", "0(TransformerEncoderLayer)::forward"}),
+        QCOMPARE(ModulePaths().name({"TOP(Model)::forward", "encoder(TransformerEncoder)::forward",
+                                     "0(TransformerEncoderLayer)::forward"}),
                  std::string("encoder.0"));
     }
 
@@ -407,27 +445,6 @@ private Q_SLOTS:
         OpRecord view;
         view.name = "aten::view";
         QVERIFY(!opCost(view).counted);
-    }
-
-    void cleansLibtorchMessages_data()
-    {
-        QTest::addColumn<QString>("what");
-        QTest::addColumn<QString>("clean");
-        QTest::addRow("torchscript traceback")
-            << "The following operation failed in the TorchScript interpreter.\nTraceback of TorchScript, serialized code (most recent call last):\n"
-               "  File \"code/__torch__/torch/nn/modules/conv.py\", line 12, in forward\n    input = torch._convolution(x, weight)\n"
-               "            ~~~~~~~~~~~~~~~~~~ <--- HERE\nRuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[1, 1, 32, 32] to "
-               "have 3 channels, but got 1 channels instead\n"
-            << "Given groups=1, weight of size [16, 3, 3, 3], expected input[1, 1, 32, 32] to have 3 channels, but got 1 channels instead";
-        QTest::addRow("c++ backtrace") << "mat1 and mat2 shapes cannot be multiplied (1x5 and 8x4)\nException raised from meta at foo.cpp:1 (most recent call "
-                                          "first):\nframe #0: c10::Error::Error() + 0x9e"
-                                       << "mat1 and mat2 shapes cannot be multiplied (1x5 and 8x4)";
-    }
-    void cleansLibtorchMessages()
-    {
-        QFETCH(QString, what);
-        QFETCH(QString, clean);
-        QCOMPARE(QString::fromStdString(cleanTorchMessage(what.toStdString())), clean);
     }
 
     void latencyStatistics()
@@ -468,7 +485,8 @@ private Q_SLOTS:
         QCOMPARE(x.value("ph").toString(), QString("X"));
         QCOMPARE(x.value("cat").toString(), QString("cpu_op"));
         QCOMPARE(x.value("args").toObject().value("Input Dims").toArray().at(1).toArray().at(0).toInt(), 4);
-        QCOMPARE(x.value("args").toObject().value("Module Hierarchy").toString(), QString("TOP(Net)::forward.conv(Conv2d)::forward"));
+        QCOMPARE(x.value("args").toObject().value("Module Hierarchy").toString(),
+                 QString("TOP(Net)::forward.conv(Conv2d)::forward"));
         QVERIFY(out.str().find("\"ts\": 1712195495519689.047") != std::string::npos); // ns survive
         QVERIFY(out.str().find("\"dur\": 1.500") != std::string::npos);
         const auto memory = events.at(1).toObject();
@@ -483,5 +501,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTorchParts)
-#include "tst_torchparts.moc"
+QTEST_GUILESS_MAIN(TestModelParts)
+#include "tst_modelparts.moc"

@@ -1,16 +1,18 @@
-#include "core/torch/knee.h"
+#include "core/model/knee.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 std::optional<Knee> findKnee(std::vector<ThroughputPoint> points, double threshold)
 {
-    std::erase_if(points, [](const ThroughputPoint &point) { return point.batch <= 0 || !(point.throughputPerSecond > 0); });
+    std::erase_if(points,
+                  [](const ThroughputPoint &point) { return point.batch <= 0 || !(point.throughputPerSecond > 0); });
     std::stable_sort(points.begin(), points.end(), [](const auto &a, const auto &b) { return a.batch < b.batch; });
-    points.erase(std::unique(points.begin(), points.end(), [](const auto &a, const auto &b) { return a.batch == b.batch; }),
-                 points.end());
+    points.erase(
+        std::unique(points.begin(), points.end(), [](const auto &a, const auto &b) { return a.batch == b.batch; }),
+        points.end());
     if (points.size() < 2)
         return std::nullopt;
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {
@@ -26,4 +28,4 @@ std::optional<Knee> findKnee(std::vector<ThroughputPoint> points, double thresho
     return std::nullopt;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

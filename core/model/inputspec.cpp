@@ -1,10 +1,10 @@
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 
 #include <array>
 #include <charconv>
 #include <utility>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 namespace {
 
 struct DTypeName {
@@ -13,11 +13,21 @@ struct DTypeName {
 };
 
 constexpr std::array<DTypeName, 16> kDTypeNames{{
-    {"float32", DType::Float32}, {"float", DType::Float32},   {"float64", DType::Float64},
-    {"double", DType::Float64},  {"float16", DType::Float16}, {"half", DType::Float16},
-    {"bfloat16", DType::BFloat16}, {"int64", DType::Int64},   {"long", DType::Int64},
-    {"int32", DType::Int32},     {"int", DType::Int32},       {"int16", DType::Int16},
-    {"int8", DType::Int8},       {"uint8", DType::UInt8},     {"bool", DType::Bool},
+    {"float32", DType::Float32},
+    {"float", DType::Float32},
+    {"float64", DType::Float64},
+    {"double", DType::Float64},
+    {"float16", DType::Float16},
+    {"half", DType::Float16},
+    {"bfloat16", DType::BFloat16},
+    {"int64", DType::Int64},
+    {"long", DType::Int64},
+    {"int32", DType::Int32},
+    {"int", DType::Int32},
+    {"int16", DType::Int16},
+    {"int8", DType::Int8},
+    {"uint8", DType::UInt8},
+    {"bool", DType::Bool},
     {"f32", DType::Float32},
 }};
 
@@ -59,7 +69,8 @@ Result<InputSpec> parseOne(std::string_view part, std::size_t index, BatchDim ba
             std::int64_t value = 0;
             const auto [end, ec] = std::from_chars(dim.data(), dim.data() + dim.size(), value);
             if (dim.empty() || ec != std::errc() || end != dim.data() + dim.size())
-                return Error{where + ": \"" + std::string(dim) + "\" is not a dimension (expected dimensions like 1x3x224x224" +
+                return Error{where + ": \"" + std::string(dim) +
+                             "\" is not a dimension (expected dimensions like 1x3x224x224" +
                              (batch == BatchDim::Swept ? " or Bx3x224x224)" : ")")};
             if (value <= 0)
                 return Error{where + ": dimension " + std::string(dim) + " must be positive"};
@@ -133,4 +144,4 @@ std::int64_t batchSizeOf(const std::vector<InputSpec> &inputs)
     return inputs.front().shape.front();
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,12 +1,12 @@
 // Variant names: no libtorch here.
-#include "core/torch/variant.h"
+#include "core/model/variant.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <optional>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 namespace {
 
 struct NamedKind {
@@ -15,13 +15,20 @@ struct NamedKind {
 };
 
 constexpr NamedKind kNames[] = {
-    {"baseline", VariantKind::Baseline},          {"frozen", VariantKind::Frozen},
-    {"channels_last", VariantKind::ChannelsLast}, {"channels-last", VariantKind::ChannelsLast},
-    {"int8", VariantKind::Int8Dynamic},           {"int8_dynamic", VariantKind::Int8Dynamic},
-    {"int8_static", VariantKind::Int8Static},     {"bf16", VariantKind::BFloat16},
-    {"bfloat16", VariantKind::BFloat16},          {"compile", VariantKind::Compile},
-    {"fp16", VariantKind::Float16},               {"float16", VariantKind::Float16},
-    {"reduce_overhead", VariantKind::CudaGraphs}, {"cuda_graphs", VariantKind::CudaGraphs},
+    {"baseline", VariantKind::Baseline},
+    {"frozen", VariantKind::Frozen},
+    {"channels_last", VariantKind::ChannelsLast},
+    {"channels-last", VariantKind::ChannelsLast},
+    {"int8", VariantKind::Int8Dynamic},
+    {"int8_dynamic", VariantKind::Int8Dynamic},
+    {"int8_static", VariantKind::Int8Static},
+    {"bf16", VariantKind::BFloat16},
+    {"bfloat16", VariantKind::BFloat16},
+    {"compile", VariantKind::Compile},
+    {"fp16", VariantKind::Float16},
+    {"float16", VariantKind::Float16},
+    {"reduce_overhead", VariantKind::CudaGraphs},
+    {"cuda_graphs", VariantKind::CudaGraphs},
 };
 
 constexpr std::string_view kEngines[] = {"qnnpack", "onednn", "fbgemm", "x86"};
@@ -83,7 +90,8 @@ std::string knownVariantNames()
            "prune_l1_global=F, "
            "prune_channels=F (F a fraction, 0.5); int8 and int8_static on a quantized engine as int8@ENGINE (qnnpack, "
            "onednn, "
-           "fbgemm, x86); with the Python engine (--python) also compile, fp16 and reduce_overhead (CUDA graphs, on a GPU)";
+           "fbgemm, x86); with the Python engine (--python) also compile, fp16 and reduce_overhead (CUDA graphs, on a "
+           "GPU)";
 }
 
 Result<std::vector<Variant>> parseVariants(std::string_view text)
@@ -157,4 +165,4 @@ std::optional<double> inferencesPerJoule(const std::optional<double> &energyMjPe
     return 1000.0 / *energyMjPerInference;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

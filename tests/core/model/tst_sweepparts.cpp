@@ -1,9 +1,9 @@
 // The pure parts of sweeps and variants: knee detection on synthetic curves, variant names,
 // byte sizes, batch substitution, per-layer deltas. No model, no libtorch run.
-#include "core/torch/knee.h"
-#include "core/torch/layerdelta.h"
-#include "core/torch/sweep.h"
-#include "core/torch/variant.h"
+#include "core/model/knee.h"
+#include "core/model/layerdelta.h"
+#include "core/model/sweep.h"
+#include "core/model/variant.h"
 
 #include <QTest>
 
@@ -12,9 +12,9 @@
 #include <random>
 
 using namespace pyrometer;
-using namespace pyrometer::torch;
+using namespace pyrometer::model;
 
-Q_DECLARE_METATYPE(std::vector<pyrometer::torch::ThroughputPoint>)
+Q_DECLARE_METATYPE(std::vector<pyrometer::model::ThroughputPoint>)
 
 namespace {
 
@@ -58,10 +58,12 @@ private Q_SLOTS:
             return 1000.0 * b / (b + 8.0) * noise;
         }) << qint64(64);
         // Falls after a peak at 8 (cache spill): the knee is the peak.
-        QTest::addRow("falls") << std::vector<ThroughputPoint>{{1, 100}, {2, 190}, {4, 360}, {8, 600}, {16, 580}, {32, 400}}
+        QTest::addRow("falls") << std::vector<ThroughputPoint>{{1, 100}, {2, 190},  {4, 360},
+                                                               {8, 600}, {16, 580}, {32, 400}}
                                << qint64(8);
         // Uneven batches and unsorted input: gains are per doubling.
-        QTest::addRow("uneven") << std::vector<ThroughputPoint>{{12, 1010}, {1, 100}, {3, 290}, {6, 560}, {24, 1020}} << qint64(12);
+        QTest::addRow("uneven") << std::vector<ThroughputPoint>{{12, 1010}, {1, 100}, {3, 290}, {6, 560}, {24, 1020}}
+                                << qint64(12);
         QTest::addRow("one point") << std::vector<ThroughputPoint>{{4, 100}} << qint64(-1);
         QTest::addRow("empty") << std::vector<ThroughputPoint>{} << qint64(-1);
     }
@@ -121,7 +123,8 @@ private Q_SLOTS:
         QCOMPARE(engines.value()[1].engine, std::string("qnnpack"));
         QCOMPARE(variantName(engines.value()[1]), std::string("int8@qnnpack"));
         QCOMPARE(variantName(engines.value()[2]), std::string("int8_static@onednn"));
-        QVERIFY(QString::fromStdString(parseVariants("bf16@qnnpack").error().message).contains("only int8 and int8_static"));
+        QVERIFY(QString::fromStdString(parseVariants("bf16@qnnpack").error().message)
+                    .contains("only int8 and int8_static"));
         QVERIFY(QString::fromStdString(parseVariants("int8@tpu").error().message).contains("unknown quantized engine"));
     }
 
@@ -152,8 +155,10 @@ private Q_SLOTS:
 
     void deltas()
     {
-        std::vector<LayerRow> base{layer("", "Net", 0, 10.0), layer("conv", "Conv2d", 1, 6.0), layer("fc", "Linear", 1, 4.0)};
-        std::vector<LayerRow> other{layer("", "Net", 0, 8.0), layer("conv", "Conv2d", 1, 3.0), layer("head", "Linear", 1, 1.0)};
+        std::vector<LayerRow> base{layer("", "Net", 0, 10.0), layer("conv", "Conv2d", 1, 6.0),
+                                   layer("fc", "Linear", 1, 4.0)};
+        std::vector<LayerRow> other{layer("", "Net", 0, 8.0), layer("conv", "Conv2d", 1, 3.0),
+                                    layer("head", "Linear", 1, 1.0)};
         const auto rows = layerDeltas(base, other);
         QCOMPARE(rows.size(), std::size_t(4));
         QCOMPARE(rows[0].deltaMs, -2.0);

@@ -1,9 +1,9 @@
-#include "core/torch/layerroofline.h"
+#include "core/model/layerroofline.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 analysis::RooflineRow layerRooflineRow(const LayerRow &layer, const std::optional<analysis::DeviceRoof> &device,
                                        bool deviceTimes)
@@ -72,4 +72,4 @@ std::vector<BoundTurn> boundTurns(const std::vector<BatchRoofline> &batches, con
     return turns;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,9 +1,9 @@
 // The plain parts of accuracy on the user's data: naming the files, and scoring predictions.
-#include "core/torch/accuracy.h"
+#include "core/model/accuracy.h"
 
-#include "core/torch/inputspec.h"
+#include "core/model/inputspec.h"
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 Result<std::optional<DataFiles>> dataFilesIn(std::string_view text, const std::filesystem::path &base)
 {
@@ -43,4 +43,4 @@ double top1Agreement(const std::vector<std::int64_t> &predictions, const std::ve
     return double(same) / double(count);
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "core/torch/profileevents.h"
+#include "core/model/profileevents.h"
 #include "core/util/result.h"
 
 #include <filesystem>
 #include <ostream>
 #include <string>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // Writes a recorded profile as Chrome trace-event JSON shaped like Kineto's (what
 // torch.profiler's export_chrome_trace writes with Kineto): "X" events with cat "cpu_op"
@@ -21,4 +21,4 @@ void writeChromeTrace(std::ostream &out, const RecordedProfile &profile, const s
 Result<std::filesystem::path> writeChromeTrace(const std::filesystem::path &file, const RecordedProfile &profile,
                                                const std::string &traceName);
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -1,8 +1,8 @@
-#include "core/torch/modulepath.h"
+#include "core/model/modulepath.h"
 
 #include <algorithm>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 namespace {
 
 // "encoder(TransformerEncoder)::forward" -> "encoder"
@@ -61,7 +61,8 @@ ModulePaths::ModulePaths(const std::vector<Module> &modules)
         }
     }
     for (auto &[key, names] : m_deeper)
-        std::stable_sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) { return depthOf(a) < depthOf(b); });
+        std::stable_sort(names.begin(), names.end(),
+                         [](const std::string &a, const std::string &b) { return depthOf(a) < depthOf(b); });
 }
 
 std::vector<ModulePaths::Level> ModulePaths::levels(const std::vector<std::string> &frames) const
@@ -80,7 +81,8 @@ std::vector<ModulePaths::Level> ModulePaths::levels(const std::vector<std::strin
                 const auto type = typeOf(frames[i]);
                 std::vector<const std::string *> matches;
                 for (const auto &candidate : it->second)
-                    if (m_types.at(candidate) == type && (matches.empty() || depthOf(candidate) == depthOf(*matches.front())))
+                    if (m_types.at(candidate) == type &&
+                        (matches.empty() || depthOf(candidate) == depthOf(*matches.front())))
                         matches.push_back(&candidate);
                 if (matches.size() == 1)
                     name = *matches.front();
@@ -98,4 +100,4 @@ std::string ModulePaths::name(const std::vector<std::string> &frames) const
     return all.empty() ? std::string() : all.back().name;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

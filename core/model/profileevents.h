@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // One operator or range recorded by libtorch's profiler, as plain data.
 struct ProfiledOp {
@@ -12,8 +12,8 @@ struct ProfiledOp {
     std::int64_t startNs = 0; // on the profiler's clock (Unix epoch, ns)
     std::int64_t durationNs = 0;
     std::uint64_t threadId = 0;
-    int scope = 0;     // at::RecordScope: 0 aten op, 1 backward, 2 TorchScript function, 7 user scope
-    int depth = 0;     // nesting among the recorded events of its thread
+    int scope = 0; // at::RecordScope: 0 aten op, 1 backward, 2 TorchScript function, 7 user scope
+    int depth = 0; // nesting among the recorded events of its thread
     std::int64_t sequenceNr = -1;
     std::vector<std::vector<std::int64_t>> inputShapes;
     std::vector<std::string> inputTypes;
@@ -44,4 +44,4 @@ struct RecordedProfile {
     bool operator==(const RecordedProfile &) const = default;
 };
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 
 // "layer1.0.conv1" -> "layer1.0"; a top-level name -> "" (the model itself).
 inline std::string parentOf(const std::string &name)
@@ -60,4 +60,4 @@ private:
     std::unordered_map<std::string, std::vector<std::string>> m_deeper;
 };
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model

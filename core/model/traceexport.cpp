@@ -1,4 +1,4 @@
-#include "core/torch/traceexport.h"
+#include "core/model/traceexport.h"
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <set>
 #include <unistd.h>
 
-namespace pyrometer::torch {
+namespace pyrometer::model {
 namespace {
 
 void writeString(std::ostream &out, const std::string &text)
@@ -39,14 +39,15 @@ void writeMicroseconds(std::ostream &out, std::int64_t ns)
         ns = -ns;
     }
     const auto fraction = ns % 1000;
-    out << ns / 1000 << '.' << char('0' + fraction / 100) << char('0' + fraction / 10 % 10) << char('0' + fraction % 10);
+    out << ns / 1000 << '.' << char('0' + fraction / 100) << char('0' + fraction / 10 % 10)
+        << char('0' + fraction % 10);
 }
 
 const char *category(int scope)
 {
     switch (scope) {
-    case 7: return "user_annotation";     // at::RecordScope::USER_SCOPE
-    case 2: return "cpu_op";              // TorchScript function ("forward")
+    case 7: return "user_annotation"; // at::RecordScope::USER_SCOPE
+    case 2: return "cpu_op";          // TorchScript function ("forward")
     default: return "cpu_op";
     }
 }
@@ -117,8 +118,8 @@ void writeChromeTrace(std::ostream &out, const RecordedProfile &profile, const s
             << ", \"tid\": " << event.threadId << ", \"ts\": ";
         writeMicroseconds(out, event.timeNs);
         out << ", \"args\": {\"Device Type\": " << event.deviceType << ", \"Device Id\": " << event.deviceId
-            << ", \"Addr\": " << event.address << ", \"Bytes\": " << event.bytes << ", \"Total Allocated\": " << event.totalAllocated
-            << ", \"Total Reserved\": 0}}";
+            << ", \"Addr\": " << event.address << ", \"Bytes\": " << event.bytes
+            << ", \"Total Allocated\": " << event.totalAllocated << ", \"Total Reserved\": 0}}";
     }
     next();
     out << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " << pid << ", \"tid\": 0, \"args\": {\"name\": ";
@@ -145,4 +146,4 @@ Result<std::filesystem::path> writeChromeTrace(const std::filesystem::path &file
     return file;
 }
 
-} // namespace pyrometer::torch
+} // namespace pyrometer::model
