@@ -3,6 +3,7 @@
 #include "core/engine/workerprotocol.h"
 #include "core/record/launcher.h"
 #include "core/record/process.h"
+#include "core/util/uniquefd.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -29,30 +30,23 @@ class RequestFd {
 public:
     explicit RequestFd(const nlohmann::json &request) : m_fd(::memfd_create("pyrometer-request", MFD_CLOEXEC))
     {
-        if (m_fd < 0)
+        if (!m_fd.valid())
             return;
         const auto text = request.dump();
         std::size_t written = 0;
         while (written < text.size()) {
-            const auto n = ::write(m_fd, text.data() + written, text.size() - written);
+            const auto n = ::write(m_fd.get(), text.data() + written, text.size() - written);
             if (n <= 0)
                 return;
             written += std::size_t(n);
         }
         m_ok = true;
     }
-    ~RequestFd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    RequestFd(const RequestFd &) = delete;
-    RequestFd &operator=(const RequestFd &) = delete;
-    int fd() const { return m_fd; }
+    int fd() const { return m_fd.get(); }
     bool ok() const { return m_ok; }
 
 private:
-    int m_fd = -1;
+    UniqueFd m_fd;
     bool m_ok = false;
 };
 

@@ -1,5 +1,7 @@
 #include "core/record/process.h"
 
+#include "core/util/uniquefd.h"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -20,34 +22,9 @@ namespace {
 
 constexpr int kStatusFd = 3;
 
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    Fd(Fd &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-    Fd &operator=(Fd &&other) noexcept
-    {
-        reset(std::exchange(other.m_fd, -1));
-        return *this;
-    }
-    ~Fd() { reset(); }
-    int get() const { return m_fd; }
-    void reset(int fd = -1)
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = fd;
-    }
-
-private:
-    int m_fd = -1;
-};
-
 struct Pipe {
-    Fd read;
-    Fd write;
+    UniqueFd read;
+    UniqueFd write;
 };
 
 Result<Pipe> makePipe()
@@ -55,7 +32,7 @@ Result<Pipe> makePipe()
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
-    return Pipe{Fd(fds[0]), Fd(fds[1])};
+    return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
 std::vector<std::string> environmentFor(const ProcessSpec &spec)
@@ -337,7 +314,7 @@ public:
 
 private:
     struct Source {
-        Fd *fd;
+        UniqueFd *fd;
         int kind; // 0 stdout, 1 stderr, 2 status
     };
 

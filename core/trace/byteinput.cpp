@@ -1,5 +1,7 @@
 #include "core/trace/byteinput.h"
 
+#include "core/util/uniquefd.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -15,23 +17,6 @@
 
 namespace pyrometer::trace {
 namespace {
-
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : m_fd(fd) {}
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-    int get() const { return m_fd; }
-    int release() { return std::exchange(m_fd, -1); }
-
-private:
-    int m_fd;
-};
 
 class PlainInput final : public ByteInput {
 public:
@@ -135,7 +120,7 @@ public:
     }
 
 private:
-    FileDescriptor m_fd;
+    UniqueFd m_fd;
     std::string m_prefix; // bytes read to sniff the format
     std::size_t m_prefixPos = 0;
     bool m_regular = false;
@@ -246,7 +231,7 @@ private:
         }
     }
 
-    FileDescriptor m_fd;
+    UniqueFd m_fd;
     std::vector<char> m_in;
     inflate_state m_state{};
     bool m_finished = false;
@@ -274,7 +259,7 @@ Result<std::unique_ptr<ByteInput>> ByteInput::open(const std::filesystem::path &
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error{file.string() + ": cannot open: " + std::strerror(errno)};
-    FileDescriptor guard(fd);
+    UniqueFd guard(fd);
     struct stat info {};
     if (::fstat(fd, &info) != 0)
         return Error{file.string() + ": cannot stat: " + std::strerror(errno)};

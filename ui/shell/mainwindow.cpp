@@ -1,6 +1,6 @@
 #include "ui/shell/mainwindow.h"
 
-#include "core/model/modelinfo.h"
+#include "core/engine/engine.h"
 #include "core/summary/summaryfile.h"
 #include "core/trace/tracesource.h"
 #include "core/util/version.h"
@@ -614,8 +614,7 @@ QString MainWindow::aboutText()
 {
     return tr("<h3>Pyrometer %1</h3>"
               "<p>A workbench for profiling deep-learning models: open torch.profiler traces of any size, "
-              "profile models (TorchScript, torch.export programs, nn.Module factories) layer by layer, and compare "
-              "runs.</p>"
+              "profile models (TorchScript, torch.export, nn.Module factories) layer by layer, and compare runs.</p>"
               "<p>Qt %2 (built with %3)<br>libtorch %4</p>")
         .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR),
              QString::fromStdString(engine::embeddedTorchVersion()));
