@@ -122,8 +122,11 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     m_stack->addWidget(content);
 
     connect(m_traceChooser, &TraceChooser::traceChosen, this, &TimelinePage::showTrace);
-    connect(workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
-        if (id == m_shownTrace || m_shownTrace == kNoDocument)
+    // The trace shown, or the one whose index is being built to be shown, may be gone: Close all
+    // closes the newest first, which sends the page to another that closes next, before its index
+    // is built.
+    connect(workspace, &Workspace::traceClosed, this, [this] {
+        if (!m_workspace->trace(m_shownTrace) || !m_workspace->trace(m_requestedTrace))
             showTrace(m_workspace->newestTrace());
     });
     connect(m_search, &QLineEdit::textChanged, this, &TimelinePage::runSearch);
@@ -179,8 +182,11 @@ struct TimelineKey {
 void TimelinePage::showTrace(DocumentId id)
 {
     const auto document = m_workspace->trace(id);
+    m_requestedTrace = document ? id : kNoDocument;
     if (!document) { // the last trace was closed
         m_shownTrace = kNoDocument;
+        m_lastRange = {};
+        m_openRange->setEnabled(false);
         m_searchTrace = kNoDocument;
         m_search->clear();
         m_pendingEvents.reset();

@@ -97,7 +97,8 @@ private:
     TimelineView *m_view;
     QTextBrowser *m_details;
     QToolButton *m_openRange;
-    DocumentId m_shownTrace = kNoDocument; // whose index the view shows
+    DocumentId m_shownTrace = kNoDocument;     // whose index the view shows
+    DocumentId m_requestedTrace = kNoDocument; // the one chosen last (its index may still be building)
     DocumentId m_searchTrace = kNoDocument; // the trace the search box's text was typed for
     std::pair<double, double> m_lastRange{0, 0};
     std::optional<std::uint32_t> m_rangePart; // the rank the range's tables count; none: all

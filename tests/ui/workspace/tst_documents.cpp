@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include "../maybegrab.h"
 #include "core/analysis/traceindex.h"
@@ -196,6 +197,49 @@ private Q_SLOTS:
         window.show();
         QTest::qWait(100);
         maybeGrab(window, "closed-everything.png");
+    }
+
+    // Close all (Ctrl+Shift+W) with two traces open, the newer one shown with a range: closing it
+    // first sends the Timeline to the older one, which closes before its index is built. The page
+    // then draws what a window with nothing open draws, and offers no range.
+    void closingAllLeavesNoTimelineBehind()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 900);
+        auto *timeline = page<timeline::TimelinePage>(window, Page::Timeline);
+        window.showPage(Page::Timeline);
+        window.show();
+        QTest::qWait(50);
+        const QImage nothingOpen = timeline->grab().toImage();
+
+        QVERIFY(open(window, {kBase}));
+        QVERIFY(open(window, {kOther}));
+        window.showPage(Page::Timeline);
+        QVERIFY(waitIdle(window));
+        const auto &viewport = timeline->view()->viewport();
+        timeline->view()->selectRange(viewport.startNs, viewport.startNs + (viewport.endNs() - viewport.startNs) / 2);
+        QVERIFY(waitIdle(window));
+        QVERIFY(timeline->openRangeButton()->isEnabled());
+
+        QAction *action = nullptr;
+        for (auto *candidate : window.findChildren<QAction *>())
+            if (candidate->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W))
+                action = candidate;
+        QVERIFY(action);
+        action->trigger();
+        QVERIFY(waitIdle(window));
+        QCoreApplication::processEvents();
+        QVERIFY(window.workspace()->traces().empty());
+        QVERIFY(!timeline->hasContent());
+        QVERIFY(!timeline->view()->index());
+        QVERIFY(!timeline->openRangeButton()->isEnabled());
+        QCOMPARE(timeline->currentTrace(), kNoDocument);
+        QTest::qWait(50);
+        const QImage afterClose = timeline->grab().toImage();
+        maybeGrab(window, "closed-all.png");
+        QCOMPARE(afterClose.size(), nothingOpen.size());
+        QVERIFY2(afterClose == nothingOpen, "the Timeline after Close all differs from the Timeline with nothing open");
     }
 
     void closingOneTraceMovesThePagesToAnother()
