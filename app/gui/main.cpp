@@ -1,6 +1,7 @@
 #include "core/util/version.h"
 #include "ui/record/recordsettings.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/pages.h"
 #include "ui/shell/screenshot.h"
 #include "ui/timeline/renderbenchmark.h"
 
@@ -31,9 +32,7 @@ struct Options {
         QStringLiteral("Open the inputs (the demo when none), wait for every load to finish, save the window "
                        "as a PNG to FILE and exit: 0 on success, 1 if anything failed."),
         QStringLiteral("FILE")};
-    QCommandLineOption view{QStringLiteral("view"),
-                            QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, "
-                                           "model, compare or distributed."),
+    QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Page to show: %1.").arg(ui::pageNames()),
                             QStringLiteral("PAGE")};
     QCommandLineOption job{QStringLiteral("job"),
                            QStringLiteral("Open the inputs as one distributed job: a folder of rank traces, or "
@@ -124,8 +123,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(view)) {
         page = ui::pageFromName(parser.value(view));
         if (!page)
-            return fail(QStringLiteral("unknown view '%1' (expected overview, timeline, flamegraph, operators, "
-                                       "memory, model, compare or distributed)").arg(parser.value(view)));
+            return fail(QStringLiteral("unknown view '%1' (expected %2)").arg(parser.value(view), ui::pageNames()));
     }
 
     ui::MainWindow window;

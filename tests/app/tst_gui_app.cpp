@@ -85,6 +85,25 @@ private Q_SLOTS:
         const auto run = runGui({"--screenshot", home.filePath("x.png"), "--view", "flames"}, home.path());
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("unknown view 'flames'"), qPrintable(run.err));
+        // The refusal names every page, as --help does.
+        for (const QString name : {"overview", "timeline", "flamegraph", "operators", "memory", "model", "compare",
+                                   "distributed", "gpu", "roofline"})
+            QVERIFY2(run.err.contains(name), qPrintable(name + ": " + run.err));
+    }
+
+    void helpNamesEveryView()
+    {
+        QProcess process;
+        process.start(QStringLiteral(PYROMETER_GUI), {QStringLiteral("--help")});
+        QVERIFY(process.waitForFinished(60'000));
+        QCOMPARE(process.exitCode(), 0);
+        // Qt wraps the option's text: read it as one line.
+        const QString out = QString::fromUtf8(process.readAllStandardOutput()).simplified();
+        const auto at = out.indexOf(QStringLiteral("Page to show:"));
+        QVERIFY2(at >= 0, qPrintable(out));
+        const QString text = out.mid(at, out.indexOf(QLatin1Char('.'), at) - at);
+        QCOMPARE(text, QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, model, compare, "
+                                      "distributed, gpu or roofline"));
     }
 
     void pythonThatIsNoInterpreterIsRefused()

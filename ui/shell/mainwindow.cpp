@@ -18,6 +18,7 @@
 #include "ui/overview/overviewpage.h"
 #include "ui/report/pagesections.h"
 #include "ui/report/reportexporter.h"
+#include "ui/shell/helpmenu.h"
 #include "ui/roofline/rooflinepage.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
@@ -542,7 +543,7 @@ void MainWindow::createMenus()
     recordProgram->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     file->addSeparator();
     m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeCurrent);
-    m_closeAction->setShortcut(QKeySequence::Close);
+    m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W)); // ::Close: Ctrl+F4 in some themes
     m_closeAction->setShortcutContext(Qt::WindowShortcut);
     auto *closeAll = file->addAction(tr("Close a&ll"), m_workspace, &Workspace::closeAll);
     closeAll->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
@@ -604,10 +605,7 @@ void MainWindow::createMenus()
 
     menuBar()->addMenu(m_bookmarkMenu);
 
-    auto *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Pyrometer"), this,
-                    [this] { QMessageBox::about(this, tr("About Pyrometer"), aboutText()); });
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    addHelpMenu(this, {[this] { return currentPage(); }, [this](Page page) { showPage(page); }, &MainWindow::aboutText});
 }
 
 QString MainWindow::aboutText()

@@ -1,6 +1,7 @@
 #include "ui/shell/pages.h"
 
 #include <QCoreApplication>
+#include <QStringList>
 
 namespace pyrometer::ui {
 
@@ -28,6 +29,15 @@ std::optional<Page> pageFromName(const QString &name)
             return page;
     }
     return std::nullopt;
+}
+
+QString pageNames()
+{
+    QStringList names;
+    for (const auto page : kAllPages)
+        names.append(pageName(page));
+    const QString last = names.takeLast();
+    return names.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
 }
 
 QString pageTitle(Page page)

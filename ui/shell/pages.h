@@ -18,6 +18,9 @@ inline constexpr std::array<Page, 10> kAllPages{Page::Overview, Page::Timeline, 
 // memory, model, compare, distributed, gpu, roofline.
 QString pageName(Page page);
 std::optional<Page> pageFromName(const QString &name);
+// Every page's command-line name, in sidebar order, for help texts: "overview, timeline, ...,
+// gpu or roofline".
+QString pageNames();
 // The title shown in the sidebar.
 QString pageTitle(Page page);
 
