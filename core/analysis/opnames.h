@@ -4,6 +4,8 @@
 // per family, so that an op one of them learns the other learns too; what only one can count
 // stays beside its formula.
 
+#include <algorithm>
+#include <iterator>
 #include <string_view>
 
 namespace pyrometer::analysis::opnames {
@@ -46,5 +48,43 @@ inline constexpr std::string_view kElementwise[] = {
     "aten::neg",       "aten::abs",        "aten::maximum",     "aten::minimum", "aten::where",  "aten::dropout",
     "aten::pow",       "aten::rsub",       "aten::sqrt",        "aten::rsqrt",   "aten::exp",    "aten::log",
     "aten::reciprocal"};
+
+// Ops that do no work of their own: they make a view of a tensor or allocate one without
+// touching its memory (a reshape that copies does so in a child op, which is counted).
+inline constexpr std::string_view kNoWork[] = {"aten::view",
+                                               "aten::_unsafe_view",
+                                               "aten::_reshape_alias",
+                                               "aten::reshape",
+                                               "aten::as_strided",
+                                               "aten::empty",
+                                               "aten::empty_like",
+                                               "aten::empty_strided",
+                                               "aten::transpose",
+                                               "aten::t",
+                                               "aten::permute",
+                                               "aten::expand",
+                                               "aten::expand_as",
+                                               "aten::unsqueeze",
+                                               "aten::squeeze",
+                                               "aten::select",
+                                               "aten::slice",
+                                               "aten::narrow",
+                                               "aten::detach",
+                                               "aten::detach_",
+                                               "aten::alias",
+                                               "aten::unbind",
+                                               "aten::split",
+                                               "aten::chunk",
+                                               "aten::lift_fresh",
+                                               "aten::resize_",
+                                               "aten::flatten",
+                                               "aten::unflatten",
+                                               "aten::split_with_sizes",
+                                               "aten::view_as"};
+
+inline bool doesNoWork(std::string_view op)
+{
+    return std::find(std::begin(kNoWork), std::end(kNoWork), op) != std::end(kNoWork);
+}
 
 } // namespace pyrometer::analysis::opnames

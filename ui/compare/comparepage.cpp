@@ -2,6 +2,7 @@
 
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/shell/preferences.h"
+#include "ui/tables/sortheader.h"
 #include "ui/workspace/workspace.h"
 
 #include <QColor>
@@ -48,6 +49,7 @@ QTableView *sortedTable(QAbstractItemModel *model, QWidget *parent)
     proxy->setSourceModel(model);
     proxy->setSortRole(VariantsModel::SortRole);
     auto *view = new QTableView(parent);
+    tables::useSortHeader(view);
     view->setModel(proxy);
     view->setSortingEnabled(true);
     view->sortByColumn(-1, Qt::AscendingOrder);

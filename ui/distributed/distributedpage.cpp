@@ -5,10 +5,11 @@
 #include "ui/distributed/rankbars.h"
 #include "ui/distributed/rankstep.h"
 #include "ui/distributed/stepheatmap.h"
+#include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
+#include "ui/tables/sortheader.h"
 #include "ui/workspace/jobload.h"
 #include "ui/workspace/workspace.h"
-#include "ui/shell/displaytext.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -29,6 +30,7 @@ namespace {
 QTableView *makeTable(QAbstractItemModel *proxy, QWidget *parent)
 {
     auto *view = new QTableView(parent);
+    tables::useSortHeader(view);
     view->setModel(proxy);
     view->setSortingEnabled(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);

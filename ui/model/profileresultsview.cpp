@@ -3,6 +3,7 @@
 #include "core/util/format.h"
 #include "ui/model/latencyhistogram.h"
 #include "ui/model/layertreemodel.h"
+#include "ui/tables/sortheader.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -85,6 +86,7 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterRole(LayerTreeModel::FilterRole);
     m_proxy->setFilterKeyColumn(LayerTreeModel::ModuleColumn);
+    tables::useSortHeader(m_view);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(LayerTreeModel::TotalMsColumn, Qt::DescendingOrder);

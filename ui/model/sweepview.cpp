@@ -5,6 +5,7 @@
 #include "ui/model/modelstate.h"
 #include "ui/plots/sweepplots.h"
 #include "ui/shell/displaytext.h"
+#include "ui/tables/sortheader.h"
 #include "ui/tables/tableexport.h"
 
 #include <QFile>
@@ -139,6 +140,7 @@ SweepView::SweepView(JobTracker *jobs, QLineEdit *inputs, QWidget *parent)
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
     proxy->setSortRole(SweepPointsModel::SortRole);
+    tables::useSortHeader(m_table);
     m_table->setModel(proxy);
     m_model->setCellTooltip(kSweepEnergyColumn, [](const model::SweepPoint &p) {
         return energyTooltip(p.energyMjPerInference, p.machineEnergyMjPerInference, p.idlePowerW);

@@ -27,6 +27,11 @@ std::vector<tables::TableColumn> rooflineColumns(bool gpu)
             {tr("Bound"), ColumnKind::Text, QStringLiteral("bound")}};
 }
 
+std::vector<QVariant> noWorkCells()
+{
+    return {QVariant(0.0), QVariant(0.0), QVariant(), QVariant(), QVariant(), QVariant()};
+}
+
 std::vector<QVariant> rooflineCells(const analysis::RooflineRow *row, bool gpu)
 {
     if (!row)

@@ -34,5 +34,8 @@ std::vector<tables::TableColumn> rooflineColumns(bool gpu);
 // A row's cells for those columns; for no row (an op whose work no formula knows), "unknown"
 // FLOPs and the rest blank.
 std::vector<QVariant> rooflineCells(const analysis::RooflineRow *row, bool gpu);
+// The cells of an op that does no work of its own (a view, an empty tensor): 0 GFLOP and 0 MB
+// moved, the rest blank.
+std::vector<QVariant> noWorkCells();
 
 } // namespace pyrometer::ui::roofline

@@ -2,6 +2,7 @@
 
 #include "core/analysis/kernelnames.h"
 #include "core/analysis/kerneltypes.h"
+#include "core/analysis/opnames.h"
 #include "ui/roofline/rooflinecells.h"
 #include "ui/shell/displaytext.h"
 
@@ -129,11 +130,30 @@ OpColumns addOpColumns(TableTree &tree, const OpTreeOptions &options, const Work
         c.devTotal = add(column::kDeviceTotal, ColumnKind::Duration, QStringLiteral("device_total_us"));
     }
     if (options.memory) {
-        c.cpuMemSelf = add(column::kCpuMemSelf, ColumnKind::Bytes, QStringLiteral("self_cpu_memory_bytes"));
-        c.cpuMem = add(column::kCpuMem, ColumnKind::Bytes, QStringLiteral("cpu_memory_bytes"));
+        // What the profiler's memory events sum, as torch.profiler's tables do: not what was held
+        // at once (the Memory page's peak), so a row can pass the device's memory and a parent
+        // that frees more than it allocates goes negative.
+        const auto memory = [&](const QString &title, const QString &exportTitle, const char *tip) {
+            const int at = add(title, ColumnKind::Bytes, exportTitle);
+            tree.columns[std::size_t(at)].tooltip = QCoreApplication::translate("Tables", tip);
+            return at;
+        };
+        c.cpuMemSelf =
+            memory(column::kCpuMemSelf, QStringLiteral("self_cpu_memory_bytes"),
+                   "Bytes allocated minus bytes freed on the CPU by the op itself, summed over all its calls "
+                   "(not what was held at once); negative when it freed more than it allocated.");
+        c.cpuMem = memory(column::kCpuMem, QStringLiteral("cpu_memory_bytes"),
+                          "Bytes allocated minus bytes freed on the CPU by the op and the ops inside it, summed over "
+                          "all its calls: not what was held at once (the Memory page's peak says that).");
         if (options.device) {
-            c.devMemSelf = add(column::kDeviceMemSelf, ColumnKind::Bytes, QStringLiteral("self_device_memory_bytes"));
-            c.devMem = add(column::kDeviceMem, ColumnKind::Bytes, QStringLiteral("device_memory_bytes"));
+            c.devMemSelf = memory(column::kDeviceMemSelf, QStringLiteral("self_device_memory_bytes"),
+                                  "Bytes allocated minus bytes freed on the device by the op itself, summed over all "
+                                  "its calls (not what was held at once); negative when it freed more than it "
+                                  "allocated, as a step's range does with what its ops allocated.");
+            c.devMem = memory(column::kDeviceMem, QStringLiteral("device_memory_bytes"),
+                              "Bytes allocated minus bytes freed on the device by the op and the ops inside it, "
+                              "summed over all its calls: an op called 100 times that allocates 1 GiB each time shows "
+                              "100 GiB. Not what was held at once: the Memory page's peak says that.");
         }
     }
     if (work.active()) {
@@ -203,7 +223,10 @@ std::vector<QVariant> opValues(const analysis::OpRow &row, const OpColumns &c, s
     setCell(values, c.devMemSelf, qint64(row.deviceMemSelfBytes));
     setCell(values, c.devMem, qint64(row.deviceMemTotalBytes));
     if (c.work >= 0) {
-        const auto cells = roofline::rooflineCells(work.find(row.name, row.group), work.gpu());
+        const auto *known = work.find(row.name, row.group);
+        const auto cells = known || !analysis::opnames::doesNoWork(row.name)
+                               ? roofline::rooflineCells(known, work.gpu())
+                               : roofline::noWorkCells();
         std::copy(cells.begin(), cells.end(), values.begin() + c.work);
     }
     return values;
@@ -292,8 +315,8 @@ TableTree buildKernelTree(const analysis::KernelTable &table, const analysis::Ro
                     {column::kMax, ColumnKind::Duration, QStringLiteral("max_us")},
                     {column::kGpuPercent, ColumnKind::Percent, QStringLiteral("pct")},
                     {column::kLaunchOp, ColumnKind::Text, QStringLiteral("op")},
-                    {column::kDevice, ColumnKind::Number, QStringLiteral("device")},
-                    {column::kStream, ColumnKind::Number, QStringLiteral("stream")},
+                    {column::kDevice, ColumnKind::Id, QStringLiteral("device")},
+                    {column::kStream, ColumnKind::Id, QStringLiteral("stream")},
                     {column::kRegion, ColumnKind::Text, QStringLiteral("compiled_region")},
                     {column::kGraphs, ColumnKind::Text, QStringLiteral("graph_ids")},
                     {column::kSource, ColumnKind::Text, QStringLiteral("kernel_source")}};

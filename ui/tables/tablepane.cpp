@@ -1,5 +1,6 @@
 #include "ui/tables/tablepane.h"
 
+#include "ui/tables/sortheader.h"
 #include "ui/tables/tableexport.h"
 #include "ui/tables/tabletreemodel.h"
 
@@ -18,6 +19,7 @@ TablePane::TablePane(QWidget *parent)
     : QWidget(parent), m_model(new TableTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTreeView(this))
 {
+    useSortHeader(m_view);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(TableTreeModel::SortRole);
     m_proxy->setFilterRole(TableTreeModel::FilterRole);

@@ -9,12 +9,14 @@
 namespace pyrometer::ui::tables {
 
 // How a column's raw value is shown, sorted and exported.
-enum class ColumnKind { Text, Count, Duration, Percent, Bytes, Number };
+// Number: an amount (GFLOP, GB/s); Id: a number that names something (a device, a stream).
+enum class ColumnKind { Text, Count, Duration, Percent, Bytes, Number, Id };
 
 struct TableColumn {
     QString title;       // header
     ColumnKind kind = ColumnKind::Text;
     QString exportTitle; // CSV / clipboard header: says the unit ("total_us")
+    QString tooltip = {}; // what the column sums, where its title cannot say (the header's tooltip)
 };
 
 // One row of a table or tree. values[i] is the raw value of column i (QString, qint64 ns or

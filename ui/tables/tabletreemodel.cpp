@@ -113,6 +113,7 @@ QString TableTreeModel::displayText(ColumnKind kind, const QVariant &value)
     case ColumnKind::Text: return value.toString();
     case ColumnKind::Count: return QString::number(value.toULongLong());
     case ColumnKind::Number:
+    case ColumnKind::Id:
         return value.typeId() == QMetaType::Double ? QString::number(value.toDouble()) : QString::number(value.toLongLong());
     case ColumnKind::Duration: return displayDuration(value.toLongLong());
     case ColumnKind::Percent: return QString::number(value.toDouble(), 'f', 2) + QStringLiteral(" %");
@@ -177,12 +178,13 @@ QVariant TableTreeModel::headerData(int section, Qt::Orientation orientation, in
     switch (role) {
     case Qt::DisplayRole: return column.title;
     case ExportRole: return column.exportTitle.isEmpty() ? column.title : column.exportTitle;
+    case Qt::ToolTipRole: return column.tooltip.isEmpty() ? QVariant() : QVariant(column.tooltip);
     case ColumnKindRole: return int(column.kind);
     case Qt::InitialSortOrderRole:
         // Amounts sort largest first on the first click, as every profiler does; names and ids
         // sort ascending.
-        return int(column.kind == ColumnKind::Text || column.kind == ColumnKind::Number ? Qt::AscendingOrder
-                                                                                          : Qt::DescendingOrder);
+        return int(column.kind == ColumnKind::Text || column.kind == ColumnKind::Id ? Qt::AscendingOrder
+                                                                                    : Qt::DescendingOrder);
     case Qt::TextAlignmentRole:
         return column.kind == ColumnKind::Text ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
                                                : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));

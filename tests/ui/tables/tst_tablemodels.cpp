@@ -5,6 +5,9 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTest>
 #include <QTreeView>
 
@@ -13,6 +16,7 @@
 #include "core/analysis/kerneltypes.h"
 #include "core/analysis/optable.h"
 #include "core/trace/loader.h"
+#include "ui/tables/sortheader.h"
 #include "ui/tables/tablebuild.h"
 #include "ui/tables/tableexport.h"
 #include "ui/tables/tablepane.h"
@@ -21,6 +25,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 
 using namespace pyrometer;
 using namespace pyrometer::ui::tables;
@@ -500,6 +505,88 @@ private Q_SLOTS:
         QVERIFY(first >= second && first > 0);
         click(0);
         QCOMPARE(view.header()->sortIndicatorOrder(), Qt::AscendingOrder);
+    }
+
+    // Figures sort largest first (Number, Count, ...); names and ids (a device, a stream) A to Z.
+    void initialSortOrderByKind()
+    {
+        TableTree tree;
+        tree.columns = {
+            {QStringLiteral("Name"), ColumnKind::Text, {}},     {QStringLiteral("GFLOP"), ColumnKind::Number, {}},
+            {QStringLiteral("Stream"), ColumnKind::Id, {}},     {QStringLiteral("Calls"), ColumnKind::Count, {}},
+            {QStringLiteral("Bytes"), ColumnKind::Bytes, {}},   {QStringLiteral("%"), ColumnKind::Percent, {}},
+            {QStringLiteral("Total"), ColumnKind::Duration, {}}};
+        TableTreeModel model;
+        model.setTree(tree);
+        const auto order = [&](int column) {
+            return Qt::SortOrder(model.headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole).toInt());
+        };
+        QCOMPARE(order(0), Qt::AscendingOrder);
+        QCOMPARE(order(1), Qt::DescendingOrder);
+        QCOMPARE(order(2), Qt::AscendingOrder);
+        for (int column = 3; column < 7; ++column)
+            QCOMPARE(order(column), Qt::DescendingOrder);
+    }
+
+    // The header's arrow points down on a descending sort (largest first) and up on an ascending
+    // one, under Fusion (the Light and Dark themes' style).
+    void sortArrowPointsTheWayRowsRun()
+    {
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+        QStandardItemModel model(3, 1);
+        model.setHorizontalHeaderLabels({QString()}); // no label: the arrow is all that is drawn
+        for (int row = 0; row < 3; ++row)
+            model.setItem(row, 0, new QStandardItem(QString::number(row)));
+        QTreeView view;
+        view.setStyle(fusion.get());
+        useSortHeader(&view);
+        view.header()->setStyle(fusion.get());
+        view.setModel(&model);
+        view.setSortingEnabled(true);
+        view.resize(200, 120);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Dark pixels' counts in the first and last rows the arrow covers.
+        const auto arrowRows = [&](Qt::SortOrder order) {
+            view.sortByColumn(0, order);
+            const QImage image = view.header()->grab().toImage();
+            const QColor background = image.pixelColor(image.width() / 4, image.height() / 2);
+            int top = -1;
+            int bottom = -1;
+            std::vector<int> counts(std::size_t(image.height()), 0);
+            for (int y = 2; y < image.height() - 2; ++y)
+                for (int x = 2; x < image.width() - 2; ++x)
+                    if (background.lightness() - image.pixelColor(x, y).lightness() > 60)
+                        ++counts[std::size_t(y)];
+            for (int y = 0; y < image.height(); ++y)
+                if (counts[std::size_t(y)] > 0) {
+                    top = top < 0 ? y : top;
+                    bottom = y;
+                }
+            return std::pair<int, int>(top < 0 ? 0 : counts[std::size_t(top)],
+                                       bottom < 0 ? 0 : counts[std::size_t(bottom)]);
+        };
+        const auto down = arrowRows(Qt::DescendingOrder);
+        QVERIFY2(down.first > down.second,
+                 qPrintable(QStringLiteral("descending: %1 then %2").arg(down.first).arg(down.second)));
+        const auto up = arrowRows(Qt::AscendingOrder);
+        QVERIFY2(up.first < up.second,
+                 qPrintable(QStringLiteral("ascending: %1 then %2").arg(up.first).arg(up.second)));
+    }
+
+    // The memory columns say what they sum: not what was held at once.
+    void memoryColumnsSayWhatTheySum()
+    {
+        TableTreeModel model;
+        model.setTree(opTree(kBert, OpGrouping::Name));
+        for (const auto &title : {column::kDeviceMem, column::kDeviceMemSelf, column::kCpuMem, column::kCpuMemSelf}) {
+            const int at = model.tree().columnIndex(title);
+            QVERIFY2(at > 0, qPrintable(title));
+            const auto tip = model.headerData(at, Qt::Horizontal, Qt::ToolTipRole).toString();
+            QVERIFY2(tip.contains(QStringLiteral("summed over all its calls")) &&
+                         tip.contains(QStringLiteral("held at once")),
+                     qPrintable(tip));
+        }
     }
 
     void columnsFollowTheTrace()
