@@ -7,14 +7,18 @@
 #include <QPalette>
 #include <QProxyStyle>
 #include <QSettings>
-#include <QStyleOption>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextEdit>
 
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace pyrometer::ui {
 
@@ -117,6 +121,28 @@ QStyle *fusion()
     return new IndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion")));
 }
 
+// Qt's HTML import gives each link the palette's link colour when the text is set: a text shown
+// before the theme changed keeps the old theme's (dark blue on a dark window). Its links in
+// that colour take the new one; a link given a colour of its own keeps it.
+void recolorLinks(QTextDocument *document, const QColor &from, const QColor &to)
+{
+    std::vector<std::pair<int, int>> links; // position, length
+    for (auto block = document->begin(); block != document->end(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const auto format = it.fragment().charFormat();
+            if (format.isAnchor() && format.foreground().color() == from)
+                links.emplace_back(it.fragment().position(), it.fragment().length());
+        }
+    QTextCharFormat recolored;
+    recolored.setForeground(to);
+    for (const auto &[position, length] : links) {
+        QTextCursor cursor(document);
+        cursor.setPosition(position);
+        cursor.setPosition(position + length, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(recolored);
+    }
+}
+
 // The palette a theme applies (System: the platform's).
 QPalette themePalette(Theme theme)
 {
@@ -190,6 +216,7 @@ void applyTheme(Theme theme)
             return; // nothing was changed yet
         g_platform = PlatformLook{QApplication::style()->name(), QApplication::palette()};
     }
+    const QColor oldLink = QApplication::palette().color(QPalette::Link);
     switch (theme) {
     case Theme::System:
         QApplication::setStyle(QStyleFactory::create(g_platform->style));
@@ -201,6 +228,11 @@ void applyTheme(Theme theme)
         QApplication::setPalette(themePalette(theme));
         break;
     }
+    const QColor newLink = QApplication::palette().color(QPalette::Link);
+    if (newLink != oldLink)
+        for (auto *widget : QApplication::allWidgets())
+            if (auto *text = qobject_cast<QTextEdit *>(widget))
+                recolorLinks(text->document(), oldLink, newLink);
 }
 
 bool paletteIsDark()

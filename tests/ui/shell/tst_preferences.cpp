@@ -259,6 +259,55 @@ private Q_SLOTS:
         maybeGrab(host, theme == Theme::Dark ? QStringLiteral("checkbox-dark.png") : QStringLiteral("checkbox-light.png"));
     }
 
+    // A details pane's links, set in one theme, take the other's link colour when it changes at
+    // runtime (Qt gives a link its colour when the text is set); a link of its own colour keeps it.
+    void linksFollowTheTheme()
+    {
+        applyTheme(Theme::Light);
+        QTextBrowser pane;
+        pane.setHtml(QStringLiteral("<p><a href=\"step:1\">ProfilerStep#1 in the Timeline</a> and "
+                                    "<a href=\"x\" style=\"color:#c0392b\">its own colour</a></p>"));
+        pane.resize(420, 80);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        const auto linkColors = [&pane] {
+            std::vector<QColor> colors;
+            for (auto block = pane.document()->begin(); block != pane.document()->end(); block = block.next())
+                for (auto it = block.begin(); !it.atEnd(); ++it)
+                    if (it.fragment().charFormat().isAnchor())
+                        colors.push_back(it.fragment().charFormat().foreground().color());
+            return colors;
+        };
+        // Pixels near the link colour in the pane as drawn.
+        const auto drawnIn = [&pane](const QColor &color) {
+            const QImage image = pane.grab().toImage();
+            int near = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    near += std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
+                                std::abs(c.blue() - color.blue()) <
+                            30;
+                }
+            return near;
+        };
+        const QColor lightLink = QApplication::palette().color(QPalette::Link);
+        QCOMPARE(linkColors().front(), lightLink);
+        applyTheme(Theme::Dark);
+        const QColor darkLink = QApplication::palette().color(QPalette::Link);
+        QVERIFY(darkLink != lightLink);
+        const auto colors = linkColors();
+        QCOMPARE(colors.size(), std::size_t(2));
+        QCOMPARE(colors.front(), darkLink);
+        QCOMPARE(colors.back(), QColor(0xc0, 0x39, 0x2b));
+        QVERIFY(contrastRatio(darkLink, QApplication::palette().color(QPalette::Base)) >= kTextContrast);
+        QTRY_VERIFY(drawnIn(darkLink) > 20);
+        QCOMPARE(drawnIn(lightLink), 0);
+        maybeGrab(pane, QStringLiteral("links-dark.png"));
+        applyTheme(Theme::Light);
+        QCOMPARE(linkColors().front(), lightLink);
+    }
+
     void chartsFollowTheTheme()
     {
         // Charts made in one theme are redrawn in the other: paper, axes and text from the palette.
