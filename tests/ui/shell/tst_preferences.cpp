@@ -264,12 +264,14 @@ private Q_SLOTS:
     void linksFollowTheTheme()
     {
         applyTheme(Theme::Light);
-        QTextBrowser pane;
+        QWidget host;
+        QTextBrowser pane(&host);
         pane.setHtml(QStringLiteral("<p><a href=\"step:1\">ProfilerStep#1 in the Timeline</a> and "
                                     "<a href=\"x\" style=\"color:#c0392b\">its own colour</a></p>"));
         pane.resize(420, 80);
-        pane.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        host.resize(420, 80);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
         const auto linkColors = [&pane] {
             std::vector<QColor> colors;
             for (auto block = pane.document()->begin(); block != pane.document()->end(); block = block.next())
