@@ -7,7 +7,9 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QProgressBar>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -283,6 +285,37 @@ private Q_SLOTS:
         // Findings: as many as the analysis found (the rules have their own golden tests).
         const auto findings = page.data()->advice.size();
         QCOMPARE(tiles.value(findings == 1 ? QStringLiteral("finding") : QStringLiteral("findings")), QString::number(findings));
+    }
+
+    // The utilization bar is never lower than its percentage, whatever the font.
+    void utilizationTextFitsItsBar()
+    {
+        // Restored however the test ends.
+        const QFont before = QApplication::font();
+        const auto restore = qScopeGuard([&before] { QApplication::setFont(before); });
+        QFont large = before;
+        large.setPixelSize(28);
+        QApplication::setFont(large);
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        OverviewPage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        const bool opened = openAndWait(page, workspace, kResnet);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(opened);
+        QList<QProgressBar *> bars;
+        QTRY_VERIFY(!(bars = page.utilizationBox()->findChildren<QProgressBar *>()).isEmpty() &&
+                    bars.front()->isVisible() && bars.front()->height() > 0);
+        for (auto *bar : bars) {
+            QVERIFY2(
+                bar->height() >= bar->fontMetrics().height() + 2,
+                qPrintable(
+                    QStringLiteral("%1 px for text of %2 px").arg(bar->height()).arg(bar->fontMetrics().height())));
+            for (auto *label : page.utilizationBox()->findChildren<QLabel *>())
+                QVERIFY2(label->height() >= label->fontMetrics().height(), qPrintable(label->text()));
+        }
+        maybeGrab(page, QStringLiteral("overview-large-font.png"));
     }
 
     void cpuTraceSaysSoInOneLine()

@@ -504,12 +504,13 @@ void OverviewPage::fillUtilization(const OverviewData &d)
         bar->setRange(0, 1000);
         bar->setValue(int(std::lround(1000.0 * busy.utilization())));
         bar->setFormat(percent(100.0 * busy.utilization()));
-        bar->setMaximumHeight(18);
         bar->setToolTip(tr("%1 busy of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)));
         auto *time =
             new QLabel(tr("%1 of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)), m_utilization);
         for (auto *w : std::initializer_list<QWidget *>{name, bar, time})
             normalFont(w);
+        // Slim, but never lower than its text (a large font or a scale of 200%).
+        bar->setMaximumHeight(bar->fontMetrics().height() + 6);
         m_utilizationGrid->addWidget(name, row, 0);
         m_utilizationGrid->addWidget(bar, row, 1);
         m_utilizationGrid->addWidget(time, row, 2);
