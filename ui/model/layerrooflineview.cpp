@@ -75,6 +75,7 @@ LayerRooflineView::LayerRooflineView(JobTracker *jobs, QLineEdit *inputs, QWidge
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    m_summary->setText(emptyHint({}));
     m_run->setEnabled(false);
     connect(m_run, &QPushButton::clicked, this, &LayerRooflineView::run);
     connect(m_plot, &plots::RooflinePlot::pointClicked, this, [this](int point) {
@@ -91,9 +92,18 @@ void LayerRooflineView::setModel(const QString &path)
     m_result.reset();
     m_plot->setData({}, {});
     m_table->setTree({});
-    m_summary->clear();
+    m_summary->setText(emptyHint(path));
     m_status->clear();
     m_run->setEnabled(!path.isEmpty());
+}
+
+QString LayerRooflineView::emptyHint(const QString &path)
+{
+    return path.isEmpty() ? tr("Open a model (File → Open model, Ctrl+M) to place its layers under a roof.")
+                          : tr("Press <b>Run roofline</b> to profile each layer at these batch sizes and place it "
+                               "under the roof of the engine's device (this CPU's, measured once, or the GPU's): "
+                               "which layers are memory-bound, which compute-bound, and where that changes with "
+                               "the batch.");
 }
 
 void LayerRooflineView::run()
@@ -126,6 +136,7 @@ void LayerRooflineView::run()
     const quint64 serial = ++m_serial;
     m_run->setEnabled(false);
     m_status->setText(tr("Profiling each batch size… (the CPU's roof is measured once, a few seconds)"));
+    m_summary->clear();
     const std::filesystem::path path = m_path.toStdString();
     const auto engine = m_engineSource ? m_engineSource() : engine::Engine{};
     const auto id = m_jobs->run<std::shared_ptr<const engine::LayerRooflines>>(

@@ -56,6 +56,8 @@ Q_SIGNALS:
 
 private:
     void show(std::shared_ptr<const engine::LayerRooflines> result);
+    // What the tab says before a run: open a model, or press Run roofline.
+    static QString emptyHint(const QString &path);
 
     JobTracker *m_jobs;
     QLineEdit *m_inputs;

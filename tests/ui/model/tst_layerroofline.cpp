@@ -51,11 +51,16 @@ private Q_SLOTS:
         ModelPage page(&workspace, &jobs);
         page.resize(1400, 900);
         page.show();
+        // Before a model, and before a run, the tab says what to do rather than stay empty.
+        QVERIFY(page.rooflineView()->summaryLabel()->text().contains(QStringLiteral("Open a model")));
         workspace.openModel(kSmallCnn);
         QVERIFY(QTest::qWaitFor([&] { return jobs.isIdle() && page.hasContent(); }, 60'000));
         auto *view = page.rooflineView();
         QVERIFY(view->runButton()->isEnabled());
+        QVERIFY2(view->summaryLabel()->text().contains(QStringLiteral("Run roofline")),
+                 qPrintable(view->summaryLabel()->text()));
         page.findChild<QTabWidget *>()->setCurrentWidget(view);
+        maybeGrab(page, QStringLiteral("model-roofline-before-run.png"));
         QTemporaryDir cache;
         view->setCpuRoofCache(cache.filePath("cpu-roof.json").toStdString());
 
