@@ -4,7 +4,10 @@
 
 #include <qcustomplot.h>
 
+#include <QLabel>
+#include <QStringList>
 #include <QToolTip>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -55,8 +58,21 @@ double RooflinePlot::markerSize(double share)
     return std::clamp(6.0 + 40.0 * std::sqrt(std::max(share, 0.0)), 6.0, 40.0);
 }
 
-RooflinePlot::RooflinePlot(QWidget *parent) : QWidget(parent), m_plot(createPlot(this, 260))
+RooflinePlot::RooflinePlot(QWidget *parent) : QWidget(parent), m_plot(createPlot(this, 260)), m_key(new QLabel(this))
 {
+    // The points' colours and sizes in a key of their own, above the plot: QCustomPlot's legend
+    // lists plottables, and each point is one.
+    const auto swatch = [](analysis::Bound bound, const QString &text) {
+        return QStringLiteral("<span style=\"color:%1\">&#9679;</span>&nbsp;%2").arg(boundColor(bound).name(), text);
+    };
+    m_key->setTextFormat(Qt::RichText);
+    m_key->setText(QStringList{swatch(analysis::Bound::Memory, tr("memory-bound")),
+                               swatch(analysis::Bound::Compute, tr("compute-bound")),
+                               swatch(analysis::Bound::Unknown, tr("bound unknown")),
+                               tr("a marker's area: its share of the time; lines: the roofs")}
+                       .join(QStringLiteral(" &nbsp;&nbsp; ")));
+    m_key->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    static_cast<QVBoxLayout *>(layout())->insertWidget(0, m_key);
     // Points are named by hovering, roofs by their labels: no legend. Its row goes too, or its
     // empty grid would narrow the axes' column to nothing.
     m_plot->setAutoAddPlottableToLegend(false);

@@ -8,6 +8,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QLabel;
 class QMouseEvent;
 
 namespace pyrometer::ui::plots {
@@ -42,6 +43,8 @@ public:
     void setSelected(int point); // -1: none
 
     QCustomPlot *plot() const { return m_plot; }
+    // The key above the plot: what the points' colours and sizes mean.
+    QLabel *key() const { return m_key; }
     const std::vector<RooflinePoint> &points() const { return m_points; }
     const std::vector<RoofLine> &roofs() const { return m_roofs; }
     // The point under a widget position of the plot (within its marker, or 6 px), else -1.
@@ -59,6 +62,7 @@ private:
     void hover(QMouseEvent *event);
 
     QCustomPlot *m_plot;
+    QLabel *m_key;
     std::vector<RoofLine> m_roofs;
     std::vector<RooflinePoint> m_points;
     int m_selected = -1;

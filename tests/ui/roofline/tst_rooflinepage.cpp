@@ -131,6 +131,36 @@ private Q_SLOTS:
     }
 
     // The MI250 trace names its device "AMD Radeon Graphics": no roof, until Preferences give one.
+    // The plot's key says what the points' colours mean, drawn in those colours.
+    void keyNamesTheColours()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        RooflinePage page(&workspace, &jobs);
+        page.resize(1400, 900);
+        page.show();
+        QSignalSpy shownSpy(&page, &RooflinePage::rooflineShown);
+        workspace.openTrace(kBert);
+        QTRY_COMPARE_WITH_TIMEOUT(shownSpy.count(), 1, 20000);
+        auto *key = page.plot()->key();
+        QVERIFY(key->isVisibleTo(&page));
+        for (const auto *word : {"memory-bound", "compute-bound", "bound unknown", "share of the time"})
+            QVERIFY2(key->text().contains(QLatin1String(word)), word);
+        // Above the plot, one line high.
+        QVERIFY(key->geometry().bottom() <= page.plot()->plot()->geometry().top());
+        QVERIFY(key->height() < 3 * key->fontMetrics().height());
+        const QImage image = key->grab().toImage();
+        for (const auto bound : {analysis::Bound::Memory, analysis::Bound::Compute, analysis::Bound::Unknown}) {
+            const QColor colour = plots::RooflinePlot::boundColor(bound);
+            int pixels = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    pixels += image.pixelColor(x, y) == colour;
+            QVERIFY2(pixels >= 4, qPrintable(colour.name()));
+        }
+        maybeGrab(page, QStringLiteral("roofline-key.png"));
+    }
+
     void unknownDeviceTakesThePreferencesRoof()
     {
         JobTracker jobs;
