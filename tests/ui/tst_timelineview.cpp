@@ -279,8 +279,21 @@ private Q_SLOTS:
             return view.selectedEvent() ? std::string(m_trace->string(m_trace->track(cpu).eventName[view.selectedEvent()->event]))
                                         : std::string();
         };
-        QTest::keyClick(&view, Qt::Key_Right); // nothing selected: nothing to move
+        // Nothing selected: an arrow selects the topmost event under the view's centre.
         QVERIFY(!view.selectedEvent());
+        QTest::keyClick(&view, Qt::Key_Right);
+        QVERIFY(view.selectedEvent());
+        {
+            const auto &track = m_trace->track(view.selectedEvent()->track);
+            const double start = double(track.start[view.selectedEvent()->event]);
+            const double end = start + double(track.duration[view.selectedEvent()->event]);
+            // Under the centre, or (where nothing is) the nearest, within an eighth of the view.
+            const double centre = view.viewport().toNs(view.viewport().width / 2.0);
+            const double distance = centre < start ? start - centre : centre > end ? centre - end : 0;
+            const double eighth = view.viewport().toNs(view.viewport().width * 5.0 / 8.0) - centre;
+            QVERIFY2(distance <= eighth, qPrintable(QString::fromStdString(name())));
+        }
+        view.selectEvent(std::nullopt);
         view.selectEvent(EventRef{cpu, *eventNamed(*m_trace, cpu, "inner")});
         QTest::keyClick(&view, Qt::Key_Up);
         QCOMPARE(name(), std::string("outer"));

@@ -2,6 +2,7 @@
 
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/shell/preferences.h"
+#include "ui/shell/tabkeys.h"
 #include "ui/tables/sortheader.h"
 #include "ui/workspace/workspace.h"
 
@@ -92,6 +93,7 @@ ComparePage::ComparePage(Workspace *workspace, JobTracker *jobs, QWidget *parent
     m_tabs->addTab(createVariantsTab(), tr("Model variants"));
     m_tabs->addTab(createTracesTab(), tr("Traces"));
     m_tabs->addTab(createFlameTab(), tr("Diff flame graph"));
+    switchTabsWithCtrlTab(m_tabs, this);
 
     connect(workspace, &Workspace::modelOpened, this, &ComparePage::modelOpened);
     connect(workspace, &Workspace::modelClosed, this, &ComparePage::modelClosed);

@@ -7,6 +7,7 @@
 #include "ui/distributed/stepheatmap.h"
 #include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tabkeys.h"
 #include "ui/tables/sortheader.h"
 #include "ui/workspace/jobload.h"
 #include "ui/workspace/workspace.h"
@@ -144,6 +145,7 @@ DistributedPage::DistributedPage(Workspace *workspace, QWidget *parent)
     collectivesLayout->addWidget(m_collectivesView, 1);
     m_tables->addTab(m_ranksView, tr("Ranks"));
     m_tables->addTab(collectives, tr("Collectives"));
+    switchTabsWithCtrlTab(m_tables, this);
 
     auto *split = new QSplitter(Qt::Vertical, content);
     split->addWidget(charts);

@@ -6,6 +6,7 @@
 #include "ui/gpu/gputrees.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tabkeys.h"
 #include "ui/shell/tracechooser.h"
 #include "ui/tables/tablepane.h"
 #include "ui/workspace/analyses.h"
@@ -174,6 +175,7 @@ GpuPage::GpuPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     graphsLayout->addWidget(m_graphsSummary);
     graphsLayout->addWidget(m_graphs, 1);
     m_tabs->addTab(graphs, tr("CUDA graphs"));
+    switchTabsWithCtrlTab(m_tabs, this);
 
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_tabs);

@@ -8,6 +8,7 @@
 #include "ui/model/profilerun.h"
 #include "ui/model/sweepview.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tabkeys.h"
 #include "ui/workspace/workspace.h"
 
 #include <QComboBox>
@@ -117,6 +118,7 @@ ModelPage::ModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent)
     m_tabs->addTab(m_results, tr("Profile"));
     m_tabs->addTab(m_sweep, tr("Sweep"));
     m_tabs->addTab(m_roofline, tr("Roofline"));
+    switchTabsWithCtrlTab(m_tabs, this);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);

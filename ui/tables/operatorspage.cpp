@@ -6,11 +6,12 @@
 #include "core/util/format.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/shell/emptystate.h"
+#include "ui/shell/tabkeys.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/tables/moduletree.h"
 #include "ui/tables/tablebuild.h"
 #include "ui/tables/tablepane.h"
 #include "ui/tables/tabletreemodel.h"
-#include "ui/shell/tracechooser.h"
 #include "ui/workspace/analyses.h"
 #include "ui/workspace/workspace.h"
 
@@ -100,6 +101,7 @@ OperatorsPage::OperatorsPage(Workspace *workspace, JobTracker *jobs, QWidget *pa
     m_tabs->addTab(m_kernels, tr("Kernels"));
     m_tabs->addTab(m_modules, tr("Modules"));
     m_tabs->addTab(m_memory, tr("Memory"));
+    switchTabsWithCtrlTab(m_tabs, this);
     layout->addWidget(m_tabs, 1);
 
     m_stack->addWidget(m_empty);

@@ -92,12 +92,29 @@ void TimelineView::setRangeEdge(RangeEdge edge)
         Q_EMIT rangeCleared();
 }
 
+std::optional<EventRef> TimelineView::eventAtCentre() const
+{
+    const QRect rows = rowsRect();
+    const double centre = m_viewport.width / 2.0;
+    // The topmost event under the centre; else the topmost near it, nearer first.
+    for (const double tolerance : {3.0, m_viewport.width / 8.0, m_viewport.width / 2.0})
+        for (int y = 1; y < rows.height(); y += 2)
+            if (const auto hit = hitTest(*m_index, m_layout, m_viewport, centre, y, tolerance))
+                return EventRef{m_index->rows[hit->row].trackId, hit->event};
+    return std::nullopt;
+}
+
 void TimelineView::keyPressEvent(QKeyEvent *event)
 {
     const double anchor = m_cursorX >= 0 ? m_cursorX : m_viewport.width / 2.0;
     const auto moveSelection = [this](EventStep step) {
-        if (!m_selected || !m_index)
+        if (!m_index)
             return;
+        if (!m_selected) { // the arrows start from the event under the view's centre
+            if (const auto start = eventAtCentre())
+                selectEvent(start, /*reveal=*/true);
+            return;
+        }
         if (const auto to = adjacentEvent(*m_index, *m_selected, step))
             selectEvent(to, /*reveal=*/true);
     };

@@ -137,6 +137,10 @@ TimelinePage::TimelinePage(Workspace *workspace, JobTracker *jobs, QWidget *pare
     auto *back = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Return), m_search);
     back->setContext(Qt::WidgetShortcut);
     connect(back, &QShortcut::activated, this, &TimelinePage::previousMatch);
+    // Esc in the search box hands the keys back to the timeline (its matches stay highlighted).
+    auto *leave = new QShortcut(QKeySequence(Qt::Key_Escape), m_search);
+    leave->setContext(Qt::WidgetShortcut);
+    connect(leave, &QShortcut::activated, m_view, [this] { m_view->setFocus(Qt::ShortcutFocusReason); });
     auto *find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QShortcut::activated, m_search, [this] {

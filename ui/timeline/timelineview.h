@@ -141,6 +141,9 @@ private:
     // The view of the whole trace at the current size, fit-all's.
     Viewport wholeViewport() const;
     std::optional<Hit> hitAt(const QPoint &widgetPos) const;
+    // The topmost event under the view's centre (or, where none is, the nearest): where the
+    // arrow keys start when nothing is selected.
+    std::optional<EventRef> eventAtCentre() const;
     QRectF eventRect(const EventRef &ref) const;
     void paintGutter(QPainter &painter) const;
     void paintGutterNames(QPainter &painter) const;

@@ -4,23 +4,27 @@
 // Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
 #include <QAction>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeView>
 
 #include "../maybegrab.h"
 #include "core/analysis/traceindex.h"
 #include "core/trace/trace.h"
 #include "ui/compare/comparepage.h"
 #include "ui/flamegraph/flamegraphpage.h"
+#include "ui/gpu/gpupage.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/memory/memorypage.h"
 #include "ui/overview/overviewpage.h"
 #include "ui/report/reportexporter.h"
 #include "ui/session/sessioncontroller.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/tracechooser.h"
 #include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/analyses.h"
@@ -240,6 +244,50 @@ private Q_SLOTS:
         maybeGrab(window, "closed-all.png");
         QCOMPARE(afterClose.size(), nothingOpen.size());
         QVERIFY2(afterClose == nothingOpen, "the Timeline after Close all differs from the Timeline with nothing open");
+    }
+
+    // Keys: Esc in the Timeline's search gives the keys back to the timeline; Ctrl+Tab and
+    // Ctrl+Shift+Tab switch a page's sub-tabs wherever the focus is on the page.
+    void keysReachTheViews()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 900);
+        QVERIFY(open(window, {kBert}));
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.showPage(Page::Timeline);
+        QVERIFY(waitIdle(window));
+        auto *timeline = page<timeline::TimelinePage>(window, Page::Timeline);
+        timeline->searchBox()->setFocus();
+        QTRY_VERIFY(timeline->searchBox()->hasFocus());
+        QTest::keyClicks(timeline->searchBox(), QStringLiteral("gemm"));
+        QTest::keyClick(timeline->searchBox(), Qt::Key_Escape);
+        QTRY_VERIFY(timeline->view()->hasFocus());
+        QCOMPARE(timeline->searchBox()->text(), QStringLiteral("gemm"));
+
+        window.showPage(Page::Gpu);
+        QVERIFY(waitIdle(window));
+        auto *gpu = page<gpu::GpuPage>(window, Page::Gpu);
+        const int count = gpu->tabs()->count();
+        QVERIFY(count >= 3);
+        // From the trace chooser above the tabs, and from a table inside one.
+        auto *chooser = gpu->findChild<TraceChooser *>();
+        QVERIFY(chooser);
+        chooser->setFocus();
+        QTRY_VERIFY(chooser->hasFocus());
+        const int first = gpu->tabs()->currentIndex();
+        QTest::keyClick(chooser, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(gpu->tabs()->currentIndex(), (first + 1) % count);
+        QTest::keyClick(chooser, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(gpu->tabs()->currentIndex(), first);
+        auto *table = gpu->tabs()->currentWidget()->findChild<QTreeView *>();
+        QVERIFY(table);
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(gpu->tabs()->currentIndex(), (first + count - 1) % count);
     }
 
     void closingOneTraceMovesThePagesToAnother()
