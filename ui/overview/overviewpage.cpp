@@ -509,8 +509,9 @@ void OverviewPage::fillUtilization(const OverviewData &d)
             new QLabel(tr("%1 of %2").arg(displayDuration(busy.busyNs), displayDuration(busy.spanNs)), m_utilization);
         for (auto *w : std::initializer_list<QWidget *>{name, bar, time})
             normalFont(w);
-        // Slim, but never lower than its text (a large font or a scale of 200%).
-        bar->setMaximumHeight(bar->fontMetrics().height() + 6);
+        // Slim, but never lower than its text (a large font or a scale of 200%), however little
+        // room the page's layout has.
+        bar->setFixedHeight(bar->fontMetrics().height() + 6);
         m_utilizationGrid->addWidget(name, row, 0);
         m_utilizationGrid->addWidget(bar, row, 1);
         m_utilizationGrid->addWidget(time, row, 2);
