@@ -1,5 +1,6 @@
 #include "ui/tables/tablepane.h"
 
+#include "ui/tables/frozencolumn.h"
 #include "ui/tables/sortheader.h"
 #include "ui/tables/tableexport.h"
 #include "ui/tables/tabletreemodel.h"
@@ -40,6 +41,7 @@ TablePane::TablePane(QWidget *parent)
     m_view->header()->setSectionsMovable(true);
     connect(m_view->header(), &QWidget::customContextMenuRequested, this, &TablePane::showColumnMenu);
     connect(m_view->header(), &QHeaderView::sortIndicatorChanged, this, [this] { m_userSorted = true; });
+    freezeFirstColumn(m_view);
 
     auto *copy = new QAction(tr("Copy"), m_view);
     copy->setShortcut(QKeySequence::Copy);

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStyle>
@@ -16,6 +17,7 @@
 #include "core/analysis/kerneltypes.h"
 #include "core/analysis/optable.h"
 #include "core/trace/loader.h"
+#include "ui/tables/frozencolumn.h"
 #include "ui/tables/sortheader.h"
 #include "ui/tables/tablebuild.h"
 #include "ui/tables/tableexport.h"
@@ -587,6 +589,80 @@ private Q_SLOTS:
                          tip.contains(QStringLiteral("held at once")),
                      qPrintable(tip));
         }
+    }
+
+    // Scrolled right, the names stay at the left edge: the pixels there are the name column's
+    // as it is drawn unscrolled, row for row, at any vertical scroll; a click there selects the
+    // row, its header sorts by name, and a tree's expanded rows stay expanded.
+    void nameColumnStaysWhenScrolledRight()
+    {
+        TablePane pane;
+        pane.setTree(opTree(kBert, OpGrouping::Name));
+        pane.resize(520, 260);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        auto *view = pane.view();
+        view->setColumnWidth(0, 150);
+        auto *frozen = view->findChild<FrozenColumn *>();
+        QVERIFY(frozen);
+        auto *across = view->horizontalScrollBar();
+        auto *down = view->verticalScrollBar();
+        QTRY_VERIFY(across->maximum() > 300); // the figures go far past the window
+        QVERIFY(down->maximum() > 4);
+        QVERIFY(!frozen->isVisible());
+        view->clearFocus(); // the current row's focus frame is the view's own
+
+        const QRect port = view->viewport()->geometry();
+        const QRect names(port.left(), port.top(), 148, port.height()); // the edge line is beyond
+        for (const int top : {0, 3, down->maximum()}) {
+            down->setValue(top);
+            across->setValue(0);
+            QTRY_VERIFY(!frozen->isVisible());
+            const QImage unscrolled = view->grab(names).toImage();
+            across->setValue(across->maximum());
+            QTRY_VERIFY(frozen->isVisible());
+            QCOMPARE(frozen->verticalScrollBar()->value(), top);
+            const QImage scrolled = view->grab(names).toImage();
+            QVERIFY2(scrolled == unscrolled, qPrintable(QStringLiteral("rows from %1").arg(top)));
+        }
+        // Scrolling the overlay (the wheel over the names) scrolls the view.
+        frozen->verticalScrollBar()->setValue(3);
+        QCOMPARE(down->value(), 3);
+
+        // A click on a name selects its row in the view, the figures included.
+        const QModelIndex third =
+            frozen->indexAt(QPoint(20, frozen->visualRect(view->model()->index(3, 0)).center().y()));
+        QVERIFY(third.isValid());
+        QTest::mouseClick(frozen->viewport(), Qt::LeftButton, {}, frozen->visualRect(third).center());
+        QCOMPARE(view->currentIndex().row(), third.row());
+        QVERIFY(view->selectionModel()->isRowSelected(third.row(), third.parent()));
+
+        // Its header sorts the view by name, A to Z first.
+        QVERIFY(view->header()->sortIndicatorSection() != 0);
+        QTest::mouseClick(frozen->header()->viewport(), Qt::LeftButton, {}, QPoint(30, frozen->header()->height() / 2));
+        QCOMPARE(view->header()->sortIndicatorSection(), 0);
+        QCOMPARE(view->header()->sortIndicatorOrder(), Qt::AscendingOrder);
+        QTRY_COMPARE(frozen->header()->sortIndicatorSection(), 0);
+        QVERIFY(view->model()->index(0, 0).data().toString().compare(view->model()->index(1, 0).data().toString(),
+                                                                     Qt::CaseInsensitive) <= 0);
+
+        // A tree: the module rows expanded in the view are the ones expanded in the overlay.
+        pane.setTree(opTree(kBert, OpGrouping::Module));
+        view->setColumnWidth(0, 150);
+        across->setValue(across->maximum());
+        QTRY_VERIFY(frozen->isVisible());
+        const QModelIndex top = view->model()->index(0, 0);
+        QVERIFY(view->model()->hasChildren(top));
+        QVERIFY(view->isExpanded(top));
+        QTRY_VERIFY(frozen->isExpanded(top));
+        view->collapse(top);
+        QVERIFY(!frozen->isExpanded(top));
+        frozen->expand(top);
+        QVERIFY(view->isExpanded(top));
+
+        // Scrolled back, the view draws its names itself again.
+        across->setValue(0);
+        QTRY_VERIFY(!frozen->isVisible());
     }
 
     void columnsFollowTheTrace()
