@@ -3,6 +3,7 @@
 #include "core/util/format.h"
 #include "ui/model/latencyhistogram.h"
 #include "ui/model/layertreemodel.h"
+#include "ui/tables/frozencolumn.h"
 #include "ui/tables/sortheader.h"
 
 #include <QFrame>
@@ -24,6 +25,12 @@ namespace {
 QString ms(double value)
 {
     return QObject::tr("%1 ms").arg(QLocale().toString(value, 'f', 3));
+}
+
+// A figure with its unit, never broken across lines.
+QString unbroken(QString text)
+{
+    return text.replace(QLatin1Char(' '), QChar::Nbsp);
 }
 
 } // namespace
@@ -95,6 +102,7 @@ ProfileResultsView::ProfileResultsView(QWidget *parent)
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(true);
+    tables::freezeFirstColumn(m_view);
     lowerLayout->addWidget(m_view, 1);
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         m_proxy->setFilterFixedString(text);
@@ -148,19 +156,19 @@ void ProfileResultsView::setRun(std::shared_ptr<const ProfileRun> run, const QSt
         engineLine += QStringLiteral("; ") + QString::fromStdString(m_run->roofNote).toHtmlEscaped();
     m_headline->setText(
         tr("<b>%1</b> on <code>%2</code>, %3, threads: %4; %5 warm-up and %6 timed runs; %7 profiled runs, "
-           "forward %8, peak memory %9, %10 GMACs")
+           "forward %8, peak memory %9, %10")
             .arg(modelName.toHtmlEscaped(),
                  QString::fromStdString(model::formatInputSpecs(latency.inputs)).toHtmlEscaped(),
                  latency.mode == model::RunMode::Train ? tr("train step") : tr("inference"),
                  QString::number(latency.threads), QString::number(latency.warmup), QString::number(latency.iterations),
                  QString::number(profile.iterations),
-                 profile.deviceTimes
-                     ? tr("%1 synchronized (%2 of device work)").arg(ms(profile.forwardMs), ms(profile.deviceForwardMs))
-                     : ms(profile.forwardMs),
-                 memoryRecorded ? QString::fromStdString(
-                                      formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes))))
+                 profile.deviceTimes ? tr("%1 synchronized (%2 of device work)")
+                                           .arg(unbroken(ms(profile.forwardMs)), unbroken(ms(profile.deviceForwardMs)))
+                                     : unbroken(ms(profile.forwardMs)),
+                 memoryRecorded ? unbroken(QString::fromStdString(
+                                      formatBytes(std::uint64_t(std::max<std::int64_t>(0, profile.peakMemoryBytes)))))
                                 : tr("not recorded"))
-            .arg(locale.toString(profile.totalMacs / 1e9, 'f', 3)) +
+            .arg(unbroken(tr("%1 GMACs").arg(locale.toString(profile.totalMacs / 1e9, 'f', 3)))) +
         engineLine);
     const auto set = [this](Stat stat, const QString &text) { m_stats.at(std::size_t(stat))->setText(text); };
     set(Stat::Cold, ms(latency.coldMs));

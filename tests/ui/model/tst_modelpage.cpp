@@ -1,4 +1,5 @@
 #include <QAbstractItemModelTester>
+#include <QAbstractTextDocumentLayout>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
@@ -11,10 +12,14 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <functional>
 
 #include <qcustomplot.h>
@@ -89,6 +94,33 @@ struct Fixture {
         return nullptr;
     }
 };
+
+// The unit (ms, MiB, GMACs...) that begins a line of rich text laid out at width, if any: a
+// unit belongs on its figure's line.
+QString unitStartingALine(const QString &html, const QFont &font, int width)
+{
+    static const QStringList units = {QStringLiteral("ms"),  QStringLiteral("B"),   QStringLiteral("KiB"),
+                                      QStringLiteral("MiB"), QStringLiteral("GiB"), QStringLiteral("GMACs")};
+    QTextDocument document;
+    document.setDefaultFont(font);
+    document.setHtml(html);
+    document.setTextWidth(width);
+    (void)document.documentLayout()->documentSize(); // lays the text out
+    for (auto block = document.begin(); block.isValid(); block = block.next()) {
+        const QString text = block.text();
+        const auto *layout = block.layout();
+        for (int i = 1; i < layout->lineCount(); ++i) {
+            QString word = text.mid(layout->lineAt(i).textStart());
+            const auto end = std::find_if(word.begin(), word.end(), [](QChar c) {
+                return c.isSpace() || c == QLatin1Char(',') || c == QLatin1Char(';') || c == QLatin1Char(')');
+            });
+            word.truncate(int(end - word.begin()));
+            if (units.contains(word))
+                return word;
+        }
+    }
+    return {};
+}
 
 } // namespace
 
@@ -184,6 +216,11 @@ private Q_SLOTS:
         QVERIFY2(mean.endsWith(QLatin1String(" ms")), qPrintable(mean));
         QVERIFY(results->statLabel(ProfileResultsView::Stat::Throughput)->text().contains(QLatin1String("items/s")));
         QVERIFY(results->headline()->text().contains(QLatin1String("2x4")));
+        // However narrow the page, a unit stays on its figure's line.
+        for (int width = 120; width <= 1400; width += 3) {
+            const QString orphan = unitStartingALine(results->headline()->text(), results->headline()->font(), width);
+            QVERIFY2(orphan.isEmpty(), qPrintable(QStringLiteral("%1 starts a line at %2 px").arg(orphan).arg(width)));
+        }
 
         // The histogram holds every timed run.
         double total = 0;
