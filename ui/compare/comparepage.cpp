@@ -163,6 +163,7 @@ QWidget *ComparePage::createVariantsTab()
 
     m_variantsModel = makeVariantsModel(this);
     auto *variantsView = sortedTable(m_variantsModel, tab);
+    showNotesBesideNames(variantsView);
     m_variantsView = variantsView;
     connect(variantsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ComparePage::updateSaveButton);
     connect(m_saveVariant, &QPushButton::clicked, this, [this] {
@@ -617,6 +618,7 @@ void ComparePage::showVariants(const VariantsRun &run)
 {
     m_variantsModel->setRows(run.report.rows);
     showDataColumns(m_variantsView, run.report);
+    fitNoteColumn(m_variantsView);
     m_comparedInputs = run.report.inputs;
     updateSaveButton();
     m_layers = run.layers;

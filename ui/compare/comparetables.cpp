@@ -4,8 +4,10 @@
 #include "ui/shell/preferences.h"
 
 #include <QColor>
+#include <QHeaderView>
 #include <QObject>
 
+#include <algorithm>
 #include <limits>
 
 namespace pyrometer::ui {
@@ -170,6 +172,25 @@ std::vector<VariantsModel::Column> variantColumns()
          false,
          {}},
     };
+}
+
+void showNotesBesideNames(QTableView *view)
+{
+    auto *header = view->horizontalHeader();
+    header->moveSection(header->visualIndex(kNoteColumn), 1);
+    header->setSectionResizeMode(kNoteColumn, QHeaderView::Interactive);
+    header->setStretchLastSection(false);
+    view->setWordWrap(true);
+    view->setTextElideMode(Qt::ElideNone);
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+void fitNoteColumn(QTableView *view)
+{
+    const int widest = std::max(static_cast<QAbstractItemView *>(view)->sizeHintForColumn(kNoteColumn),
+                                view->horizontalHeader()->sectionSizeHint(kNoteColumn));
+    const int most = std::max(view->horizontalHeader()->sectionSizeHint(kNoteColumn), view->viewport()->width() / 3);
+    view->setColumnWidth(kNoteColumn, std::min(widest, std::max(most, 320)));
 }
 
 void showDataColumns(QTableView *view, const model::CompareReport &report)

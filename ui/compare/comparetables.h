@@ -28,6 +28,14 @@ inline constexpr int kSparsityColumn = 10;
 inline constexpr int kAccuracyColumn = 11;
 inline constexpr int kAccuracyChangeColumn = 12;
 inline constexpr int kAgreementColumn = 13;
+inline constexpr int kNoteColumn = 16;
+
+// Shows a variants table's notes and errors beside the variants' names, wrapped onto as many
+// lines as they take, in a column no wider than a third of the table (or 320 px): a failed variant's
+// reason reads where its blank figures are, however many columns follow.
+void showNotesBesideNames(QTableView *view);
+// Fits the notes' column to the rows just shown (call after setting them).
+void fitNoteColumn(QTableView *view);
 
 // An energy figure to a number of decimals, or "unavailable" (the reason is said once,
 // beside the table); its value for sorting and export, null when there is none.

@@ -3,6 +3,7 @@
 // Qt first: moc cannot parse <compare>, which the core headers bring in.
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -151,6 +152,43 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, kAgreementColumn).data().toString(), QString("80.0 %"));
         QCOMPARE(model.index(1, kAgreementColumn).data(VariantsModel::ExportRole).toDouble(), 0.8);
         QVERIFY(!model.index(0, kAccuracyColumn).data().isValid()); // the baseline scored nothing here
+    }
+
+    // A failed variant's reason, however long, is read beside its name: the notes' column comes
+    // second, inside the table's width, its rows as tall as their wrapped text.
+    void notesWrapBesideTheNames()
+    {
+        std::unique_ptr<VariantsModel> model(makeVariantsModel());
+        QTableView view;
+        view.setModel(model.get());
+        view.horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        showNotesBesideNames(&view);
+        model::VariantResult baseline;
+        baseline.name = "baseline";
+        baseline.latency.mean = 4;
+        baseline.speedup = 1;
+        model::VariantResult failed;
+        failed.name = "int8";
+        failed.error = "quantized::linear_prepack is not available for the QuantizedCPU backend on this build: the "
+                       "engine fbgemm needs AVX2 and qnnpack was not compiled in; choose another variant or run on a "
+                       "machine whose PyTorch has a quantization engine";
+        view.resize(900, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        model->setRows({baseline, failed});
+        fitNoteColumn(&view);
+        QCOMPARE(view.horizontalHeader()->visualIndex(kNoteColumn), 1);
+        const QModelIndex note = model->index(1, kNoteColumn);
+        const QString text = note.data().toString();
+        QVERIFY(text.startsWith(QLatin1String("failed: quantized::linear_prepack")));
+        QTRY_VERIFY(view.visualRect(note).height() > 2 * view.fontMetrics().height());
+        const QRect cell = view.visualRect(note);
+        QVERIFY2(cell.right() < view.viewport()->width() / 2, qPrintable(QString::number(cell.right())));
+        const QRect needed = view.fontMetrics().boundingRect(cell.adjusted(4, 0, -4, 0), Qt::TextWordWrap, text);
+        QVERIFY2(needed.height() <= cell.height(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(needed.height()).arg(cell.height())));
+        // The baseline, with no note, keeps a row of one line.
+        QVERIFY(view.visualRect(model->index(0, kNoteColumn)).height() < 2 * view.fontMetrics().height());
     }
 
     void layerDeltas()
