@@ -42,7 +42,8 @@ std::optional<analysis::DeviceRoof> fallbackRoof(const Preferences &preferences)
 inline const QString kWheelZoomsKey = QStringLiteral("timeline/wheelZooms");
 
 // Applies the theme to the application: System restores the platform's style and palette;
-// Light and Dark use Fusion with a light or dark palette.
+// Light and Dark use Fusion with a light or dark palette. Fusion, in either case, draws a tab
+// bar's keyboard focus as a clear outline of the highlight.
 void applyTheme(Theme theme);
 // True when the palette in use is dark (window text lighter than the window).
 bool paletteIsDark();

@@ -21,15 +21,17 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
-#include <QLabel>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStyleOptionButton>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QStyleOptionButton>
 #include <QTextBrowser>
 
 #include <qcustomplot.h>
@@ -50,6 +52,20 @@ Preferences nonDefault()
     p.iterations = 7;
     p.python = QStringLiteral("/opt/venv/bin/python");
     return p;
+}
+
+// The pixels of image within tolerance (the sum of the channels' differences) of color.
+int pixelsNear(const QImage &image, const QColor &color, int tolerance)
+{
+    int near = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            near += std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
+                        std::abs(c.blue() - color.blue()) <
+                    tolerance;
+        }
+    return near;
 }
 
 } // namespace
@@ -281,18 +297,7 @@ private Q_SLOTS:
             return colors;
         };
         // Pixels near the link colour in the pane as drawn.
-        const auto drawnIn = [&pane](const QColor &color) {
-            const QImage image = pane.grab().toImage();
-            int near = 0;
-            for (int y = 0; y < image.height(); ++y)
-                for (int x = 0; x < image.width(); ++x) {
-                    const QColor c = image.pixelColor(x, y);
-                    near += std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
-                                std::abs(c.blue() - color.blue()) <
-                            30;
-                }
-            return near;
-        };
+        const auto drawnIn = [&pane](const QColor &color) { return pixelsNear(pane.grab().toImage(), color, 30); };
         const QColor lightLink = QApplication::palette().color(QPalette::Link);
         QCOMPARE(linkColors().front(), lightLink);
         applyTheme(Theme::Dark);
@@ -308,6 +313,42 @@ private Q_SLOTS:
         maybeGrab(pane, QStringLiteral("links-dark.png"));
         applyTheme(Theme::Light);
         QCOMPARE(linkColors().front(), lightLink);
+    }
+
+    void tabFocusIsClear_data()
+    {
+        QTest::addColumn<int>("theme");
+        QTest::addRow("system") << int(Theme::System);
+        QTest::addRow("light") << int(Theme::Light);
+        QTest::addRow("dark") << int(Theme::Dark);
+    }
+
+    // A tab bar given the keyboard focus outlines its current tab in the highlight colour, at
+    // full strength, in every theme (Fusion's own outline is the highlight at a third of it).
+    void tabFocusIsClear()
+    {
+        QFETCH(int, theme);
+        applyTheme(Theme(theme));
+        QWidget host;
+        auto *tabs = new QTabWidget(&host);
+        tabs->addTab(new QWidget, QStringLiteral("Kernels"));
+        tabs->addTab(new QWidget, QStringLiteral("Launches"));
+        tabs->resize(360, 120);
+        host.resize(360, 120);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        auto *bar = tabs->tabBar();
+        const QColor highlight = QApplication::palette().color(QPalette::Highlight);
+        const auto strong = [&](const QImage &image) { return pixelsNear(image, highlight, 24); };
+        const int unfocused = strong(bar->grab().toImage());
+        // What Tab does: the focus arrives by keyboard, which is when styles draw it.
+        host.setAttribute(Qt::WA_KeyboardFocusChange);
+        bar->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(bar->hasFocus());
+        const QImage focused = bar->grab().toImage();
+        const int gained = strong(focused) - unfocused;
+        QVERIFY2(gained >= 2 * bar->tabRect(0).width(), qPrintable(QString::number(gained)));
+        maybeGrab(host, QStringLiteral("tab-focus-%1.png").arg(QString::fromLatin1(QTest::currentDataTag())));
     }
 
     void chartsFollowTheTheme()
