@@ -187,10 +187,10 @@ void showNotesBesideNames(QTableView *view)
 
 void fitNoteColumn(QTableView *view)
 {
-    const int widest = std::max(static_cast<QAbstractItemView *>(view)->sizeHintForColumn(kNoteColumn),
-                                view->horizontalHeader()->sectionSizeHint(kNoteColumn));
-    const int most = std::max(view->horizontalHeader()->sectionSizeHint(kNoteColumn), view->viewport()->width() / 3);
-    view->setColumnWidth(kNoteColumn, std::min(widest, std::max(most, 320)));
+    const int title = view->horizontalHeader()->sectionSizeHint(kNoteColumn);
+    const int text = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(kNoteColumn);
+    const int most = std::max({title, view->viewport()->width() / 3, 320});
+    view->setColumnWidth(kNoteColumn, std::min(std::max(text, title), most));
 }
 
 void showDataColumns(QTableView *view, const model::CompareReport &report)
