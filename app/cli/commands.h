@@ -37,6 +37,7 @@ void setupCriticalPath(CLI::App &command, int *exitCode);
 void setupSequences(CLI::App &command, int *exitCode);
 void setupSteps(CLI::App &command, int *exitCode);
 void setupMemory(CLI::App &command, int *exitCode);
+void setupSnapshot(CLI::App &command, int *exitCode);
 void setupFlame(CLI::App &command, int *exitCode);
 void setupAdvise(CLI::App &command, int *exitCode);
 void setupRanks(CLI::App &command, int *exitCode);
