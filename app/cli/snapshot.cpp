@@ -161,7 +161,7 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
               {"groups", groups}}}};
 }
 
-std::string instantText(const Reading &r, const std::string &at)
+std::string instantLabel(const Reading &r, const std::string &at)
 {
     const auto &s = *r.snapshot;
     std::string text = at + " (device " + std::to_string(r.device->device) + ", ";
@@ -210,7 +210,7 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
     }
     for (const auto &o : snapshot::oomReports(s, r.devices))
         writeText(std::cout, "OOM, device " + std::to_string(o.device) + ": " + o.verdict + ".", options.format);
-    writeText(std::cout, "Live at " + instantText(r, options.at) + ", by " + options.by + ":", options.format);
+    writeText(std::cout, "Live at " + instantLabel(r, options.at) + ", by " + options.by + ":", options.format);
     TextTable groups;
     groups.header = {options.by, "bytes", "blocks"};
     groups.rightAligned = {false, true, true};

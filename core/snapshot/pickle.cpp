@@ -14,19 +14,39 @@ constexpr Value kUnset = Value::make(Value::Tag(15), 0);
 // Bytes of the pickle with at least `n` of them ready at pos, refilled from the source.
 class Window {
 public:
-    explicit Window(PickleSource &source) : m_source(source), m_buffer(kChunk) {}
+    explicit Window(PickleSource &source) : m_source(source)
+    {
+        const std::string_view whole = source.mapped();
+        if (!whole.empty()) {
+            m_data = reinterpret_cast<const unsigned char *>(whole.data());
+            m_end = whole.size();
+            m_mapped = true;
+        } else {
+            m_buffer.resize(kChunk);
+            m_data = reinterpret_cast<const unsigned char *>(m_buffer.data());
+        }
+    }
+    // Pages of a mapped file before the current opcode are not read again.
+    void releaseRead()
+    {
+        if (m_mapped)
+            m_source.release(m_pos);
+    }
 
     const unsigned char *pos() const { return m_data + m_pos; }
     std::size_t available() const { return m_end - m_pos; }
     std::uint64_t consumed() const { return m_base + m_pos; }
     void advance(std::size_t n) { m_pos += n; }
+    void retreat() { --m_pos; }
 
     // Makes n bytes available; false when the pickle ends first. The buffer grows to at most
     // twice what was really read, so a length field's claim never allocates by itself.
-    bool ensure(std::uint64_t n)
+    bool ensure(std::uint64_t n) { return available() >= n || refill(n); }
+
+    [[gnu::noinline]] bool refill(std::uint64_t n)
     {
-        if (available() >= n)
-            return true;
+        if (m_mapped)
+            return available() >= n;
         std::memmove(m_buffer.data(), m_buffer.data() + m_pos, available());
         m_base += m_pos;
         m_end -= m_pos;
@@ -51,7 +71,8 @@ private:
     static constexpr std::size_t kChunk = std::size_t(4) << 20;
     PickleSource &m_source;
     std::vector<char> m_buffer;
-    const unsigned char *m_data = reinterpret_cast<const unsigned char *>(m_buffer.data());
+    const unsigned char *m_data = nullptr;
+    bool m_mapped = false;
     std::size_t m_pos = 0;
     std::size_t m_end = 0;
     std::uint64_t m_base = 0;
@@ -59,9 +80,10 @@ private:
 
 template <typename T> T littleEndian(const unsigned char *p)
 {
-    T v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-        v |= T(p[i]) << (8 * i);
+    static_assert(std::endian::native == std::endian::little,
+                  "pickles are little-endian, and so is every CPU we build for");
+    T v;
+    std::memcpy(&v, p, sizeof(T)); // one load
     return v;
 }
 
@@ -150,6 +172,16 @@ std::string hexByte(unsigned char op)
 void PickleMachine::fail(const std::string &what) const
 {
     throw PickleError("byte " + std::to_string(m_offset) + ": " + what);
+}
+
+void PickleMachine::memoMissing(std::uint64_t index) const
+{
+    fail("the pickle reads memo entry " + std::to_string(index) + ", which it never stored");
+}
+
+void PickleMachine::reserve(std::size_t memoEntries)
+{
+    m_memo.reserve(memoEntries);
 }
 
 Value PickleMachine::newContainer(ContainerKind kind)
@@ -315,8 +347,8 @@ Value PickleMachine::run(PickleSource &source, PickleHooks &hooks)
         stack.push_back(Value::make(unicode ? Value::Tag::Str : Value::Tag::Bytes, id.value));
     };
     auto memoGet = [&](std::uint64_t index) {
-        if (index >= m_memo.size() || m_memo[index] == kUnset)
-            fail("the pickle reads memo entry " + std::to_string(index) + ", which it never stored");
+        if (index >= m_memo.size() || m_memo[index] == kUnset) [[unlikely]]
+            memoMissing(index);
         const Value v = m_memo[index];
         if (v.is(Value::Tag::Container))
             (void)slot(v); // checks that it is still the same container
@@ -359,12 +391,14 @@ Value PickleMachine::run(PickleSource &source, PickleHooks &hooks)
 
     for (;;) {
         if (in.available() < 16)
-            (void)in.ensure(16);
+            (void)in.refill(16);
         if (in.available() == 0)
             truncated(1);
         m_offset = in.consumed();
-        if ((++m_opcodes & 0x3FFFF) == 0)
+        if ((++m_opcodes & 0x3FFFF) == 0) {
             hooks.progress(m_offset);
+            in.releaseRead();
+        }
         const unsigned char op = *in.pos();
         in.advance(1);
         switch (op) {
@@ -559,7 +593,13 @@ Value PickleMachine::run(PickleSource &source, PickleHooks &hooks)
             filled(m - 1);
             break;
         }
-        case 0x94: memoPut(m_memo.size()); break; // MEMOIZE
+        case 0x94: { // MEMOIZE
+            const Value v = top();
+            if (v.is(Value::Tag::Container))
+                slot(v).memo = std::uint32_t(std::min<std::size_t>(m_memo.size(), UINT32_MAX));
+            m_memo.push_back(v);
+            break;
+        }
         case 'q':
             need(1);
             {
@@ -577,21 +617,39 @@ Value PickleMachine::run(PickleSource &source, PickleHooks &hooks)
             }
             break;
         case 'h':
-            need(1);
-            {
-                const auto i = *in.pos();
-                in.advance(1);
-                memoGet(i);
+        case 'j': {
+            // BINGET and LONG_BINGET come in long runs (a stack's frames, a dict's keys), mixed
+            // unpredictably: read the run in one loop without a branch on which of the two it is.
+            in.retreat(); // back to the opcode
+            for (;;) {
+                if (in.available() < 8) {
+                    // the run's end, or the buffer's: one opcode the careful way
+                    m_offset = in.consumed();
+                    const unsigned char o = *in.pos();
+                    if (o != 'h' && o != 'j')
+                        break;
+                    in.advance(1);
+                    need(o == 'h' ? 1 : 4);
+                    const std::uint64_t index = o == 'h' ? *in.pos() : littleEndian<std::uint32_t>(in.pos());
+                    in.advance(o == 'h' ? 1 : 4);
+                    memoGet(index);
+                    if (in.available() == 0 && !in.refill(1))
+                        break;
+                    continue;
+                }
+                const unsigned char *p = in.pos();
+                const bool isLong = p[0] == 'j';
+                if (!isLong && p[0] != 'h')
+                    break;
+                const std::uint32_t wide = littleEndian<std::uint32_t>(p + 1);
+                const std::uint64_t index = isLong ? wide : (wide & 0xFF);
+                m_offset = in.consumed();
+                in.advance(isLong ? 5 : 2);
+                memoGet(index);
+                ++m_opcodes;
             }
             break;
-        case 'j':
-            need(4);
-            {
-                const auto i = littleEndian<std::uint32_t>(in.pos());
-                in.advance(4);
-                memoGet(i);
-            }
-            break;
+        }
         default:
             if (const char *name = refusedName(op)) {
                 std::string what = std::string("opcode ") + name;

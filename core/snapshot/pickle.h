@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pyrometer::snapshot {
@@ -64,6 +65,10 @@ public:
     virtual std::uint64_t remainingAtMost() const = 0;
     // Set when reading failed rather than ended (I/O, damaged gzip).
     virtual std::string error() const { return {}; }
+    // The whole pickle at once where the file can be mapped (then read() is never called), or
+    // empty; release(upTo) gives back the mapping's pages before upTo, read already.
+    virtual std::string_view mapped() { return {}; }
+    virtual void release(std::uint64_t upTo) { (void)upTo; }
 };
 
 // The machine's refusal: what is wrong and at which byte of the pickle.
@@ -96,6 +101,10 @@ public:
     // Runs the pickle to STOP and returns its top value. Throws PickleError.
     Value run(PickleSource &source, PickleHooks &hooks);
 
+    // Room for the memo a pickle of this many entries needs, reserved up front: address space
+    // only until the entries are written, and no copy as it grows.
+    void reserve(std::size_t memoEntries);
+
     int protocol() const { return m_protocol; }
     std::uint64_t opcodes() const { return m_opcodes; }
 
@@ -127,7 +136,8 @@ private:
     Slot &slot(Value v);
     const Slot &slot(Value v) const;
     Value intOf(std::int64_t v);
-    [[noreturn]] void fail(const std::string &what) const;
+    [[noreturn, gnu::cold, gnu::noinline]] void fail(const std::string &what) const;
+    [[noreturn, gnu::cold, gnu::noinline]] void memoMissing(std::uint64_t index) const;
 
     trace::StringPool &m_strings;
     std::vector<Slot> m_slots;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <fstream>
 #include <unordered_map>
@@ -119,6 +120,12 @@ public:
                                  : m_input.fileSize() - std::min(m_input.fileSize(), m_input.fileBytesRead());
     }
     std::string error() const override { return m_input.error(); }
+    std::string_view mapped() override
+    {
+        const char *data = m_input.map(0);
+        return data ? std::string_view(data, m_input.fileSize()) : std::string_view();
+    }
+    void release(std::uint64_t upTo) override { m_input.release(std::size_t(upTo)); }
 
 private:
     trace::ByteInput &m_input;
@@ -153,6 +160,14 @@ public:
     {
         for (std::uint32_t k = 1; k < kKeyCount; ++k)
             (void)m_s.strings.intern(kKeyNames[k]); // ids 1.. in Key order (0 is the empty string)
+    }
+
+    void reserve(std::size_t events)
+    {
+        auto &e = m_s.events;
+        e.action.reserve(events), e.addr.reserve(events), e.size.reserve(events), e.stream.reserve(events),
+            e.timeUs.reserve(events), e.stack.reserve(events), e.compileContext.reserve(events),
+            e.userMetadata.reserve(events);
     }
 
     void progress(std::uint64_t bytesRead) override
@@ -256,38 +271,77 @@ private:
     StackId stackOf(PickleMachine &m, const char *what)
     {
         if (!has(kFrames))
-            return internStack({});
+            return internStack(nullptr, 0, what);
         const Value v = field(kFrames);
         if (v.is(Tag::Row) && v.rowKind() == kStackRow)
             return StackId(std::uint32_t(v.rowIndex())); // the same list met before
         if (!m.isContainer(v, Kind::List) && !m.isContainer(v, Kind::Tuple))
             throw PickleError(std::string(what) + "'s \"frames\" is not a list");
-        m_frameScratch.clear();
-        for (const Value f : m.items(v)) {
-            if (!f.is(Tag::Row) || f.rowKind() != kFrameRow)
-                throw PickleError(std::string(what) + " has a frame that is not a dict of filename, name and line");
-            m_frameScratch.push_back(FrameId(std::uint32_t(f.rowIndex())));
-        }
-        const StackId id = internStack(m_frameScratch);
+        const auto &items = m.items(v);
+        const StackId id = internStack(items.data(), items.size(), what);
         m.release(v, Value::row(kStackRow, id.value));
         return id;
     }
 
-    StackId internStack(const std::vector<FrameId> &frames)
+    // Stacks by content in an open-addressed table of stack ids (a few hundred distinct stacks
+    // against millions of events: every lookup is a hit after the first few).
+    StackId internStack(const Value *frames, std::size_t count, const char *what)
     {
-        std::uint64_t h = 0x9E3779B97F4A7C15ull ^ frames.size();
-        for (const FrameId f : frames)
-            h = (h ^ f.value) * 0x100000001B3ull + (h >> 29);
-        auto [lo, hi] = m_stackIndex.equal_range(h);
-        for (auto it = lo; it != hi; ++it) {
-            const StackId s(it->second);
-            if (m_s.stackDepth(s) == frames.size() && std::equal(frames.begin(), frames.end(), m_s.stackData(s)))
-                return s;
+        // Check and hash in one pass, two lanes apart so that the multiplies overlap.
+        const Value frameRow = Value::row(kFrameRow, 0);
+        constexpr std::uint64_t kKindMask = ~((std::uint64_t(1) << 52) - 1);
+        std::uint64_t h0 = 0x9E3779B97F4A7C15ull ^ count, h1 = 0xC2B2AE3D27D4EB4Full;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint64_t bits = std::bit_cast<std::uint64_t>(frames[i]);
+            if ((bits & kKindMask) != std::bit_cast<std::uint64_t>(frameRow))
+                throw PickleError(std::string(what) + " has a frame that is not a dict of filename, name and line");
+            if (i & 1)
+                h1 = (h1 ^ bits) * 0x100000001B3ull;
+            else
+                h0 = (h0 ^ bits) * 0x100000001B3ull;
+        }
+        std::uint64_t h = h0 ^ (h1 * 0x9E3779B97F4A7C15ull);
+        h ^= h >> 29;
+        auto sameFrames = [&](StackId s) {
+            if (m_s.stackDepth(s) != count)
+                return false;
+            const FrameId *stored = m_s.stackData(s);
+            for (std::size_t i = 0; i < count; ++i)
+                if (stored[i].value != frames[i].rowIndex())
+                    return false;
+            return true;
+        };
+        if (m_stackTable.empty())
+            m_stackTable.assign(1024, UINT32_MAX);
+        const std::size_t mask = m_stackTable.size() - 1;
+        for (std::size_t slot = h & mask;; slot = (slot + 1) & mask) {
+            const std::uint32_t candidate = m_stackTable[slot];
+            if (candidate == UINT32_MAX)
+                break;
+            if (m_stackHash[candidate] == h && sameFrames(StackId(candidate)))
+                return StackId(candidate);
         }
         const StackId s(std::uint32_t(m_s.stackCount()));
-        m_s.stackFrames.insert(m_s.stackFrames.end(), frames.begin(), frames.end());
+        for (std::size_t i = 0; i < count; ++i)
+            m_s.stackFrames.push_back(FrameId(std::uint32_t(frames[i].rowIndex())));
         m_s.stackBegin.push_back(std::uint32_t(m_s.stackFrames.size()));
-        m_stackIndex.emplace(h, s.value);
+        m_stackHash.push_back(h);
+        if (m_stackHash.size() * 2 > m_stackTable.size()) { // keep it at most half full
+            m_stackTable.assign(m_stackTable.size() * 2, UINT32_MAX);
+            for (std::uint32_t k = 0; k < m_stackHash.size(); ++k)
+                for (std::size_t slot = m_stackHash[k] & (m_stackTable.size() - 1);;
+                     slot = (slot + 1) & (m_stackTable.size() - 1))
+                    if (m_stackTable[slot] == UINT32_MAX) {
+                        m_stackTable[slot] = k;
+                        break;
+                    }
+        } else {
+            for (std::size_t slot = h & mask;; slot = (slot + 1) & mask)
+                if (m_stackTable[slot] == UINT32_MAX) {
+                    m_stackTable[slot] = s.value;
+                    break;
+                }
+        }
         return s;
     }
 
@@ -329,7 +383,6 @@ private:
         auto &e = m_s.events;
         const Action action = actionOf();
         e.action.push_back(action);
-        e.device.push_back(0);
         const Key addrKey = action == Action::Oom && has(kDeviceFree) ? kDeviceFree : kAddr;
         e.addr.push_back(std::uint64_t(integer(m, addrKey, "an event")));
         e.size.push_back(integer(m, kSize, "an event"));
@@ -512,19 +565,25 @@ private:
     std::function<void(std::uint64_t)> m_onProgress;
     std::array<Value, kBlocks + 1> m_fields{};
     std::uint64_t m_present = 0;
-    std::vector<FrameId> m_frameScratch;
-    std::unordered_multimap<std::uint64_t, std::uint32_t, StackKeyHash> m_stackIndex;
+    std::vector<std::uint32_t> m_stackTable; // stack ids by hash, UINT32_MAX where empty
+    std::vector<std::uint64_t> m_stackHash;  // per stack
     std::unordered_multimap<std::uint64_t, std::uint32_t, StackKeyHash> m_frameIndex;
     bool m_eventsWithoutTime = false;
 };
 
 Result<std::shared_ptr<const Snapshot>> run(PickleSource &source, std::string_view name,
-                                            std::function<void(std::uint64_t)> onProgress)
+                                            std::function<void(std::uint64_t)> onProgress, std::uint64_t expectedBytes)
 {
     auto snapshot = std::make_shared<Snapshot>();
     try {
         Builder builder(*snapshot, std::move(onProgress));
         PickleMachine machine(snapshot->strings);
+        // torch's snapshots take 150 bytes or more an event, with two memo entries: columns and
+        // memo reserved from that need no copy as they grow, and pages never written cost nothing.
+        if (expectedBytes > (std::uint64_t(1) << 24)) {
+            builder.reserve(std::size_t(expectedBytes / 150));
+            machine.reserve(std::size_t(expectedBytes / 60));
+        }
         const Value top = machine.run(source, builder);
         builder.finish(machine, top);
         snapshot->protocol = machine.protocol();
@@ -566,11 +625,15 @@ Result<std::shared_ptr<const Snapshot>> loadSnapshot(const std::filesystem::path
     auto &in = *input.value();
     ByteSource source(in);
     const std::uint64_t total = in.fileSize();
-    auto result = run(source, file.string(), [&](std::uint64_t) {
-        if (stop.stopRequested())
-            throw Cancelled{};
-        progress.report(in.fileBytesRead(), total);
-    });
+    auto result = run(
+        source, file.string(),
+        [&](std::uint64_t pickleBytes) {
+            if (stop.stopRequested())
+                throw Cancelled{};
+            // A mapped file is read as the pickle goes; a gzip one as it is inflated.
+            progress.report(in.gzipped() ? in.fileBytesRead() : pickleBytes, total);
+        },
+        in.gzipped() ? total * 8 : total);
     if (result)
         progress.finish();
     return result;
@@ -585,7 +648,7 @@ Result<std::shared_ptr<const Snapshot>> loadSnapshot(const std::filesystem::path
 Result<std::shared_ptr<const Snapshot>> readSnapshot(std::string_view bytes, std::string_view name)
 {
     MemorySource source(bytes);
-    return run(source, name, {});
+    return run(source, name, {}, bytes.size());
 }
 
 bool looksLikeSnapshot(const std::filesystem::path &file)
