@@ -100,6 +100,7 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
                            {"reserved_bytes_at_start", d.reservedAtStart},
                            {"peak_active_bytes", d.peakActive},
                            {"active_bytes_at_trace_end", d.activeAtTraceEnd},
+                           {"recording_stopped_early", snapshot::recordingStoppedEarly(d)},
                            {"peak_event", d.peakPosition},
                            {"peak_time_us", timeJson(s, d, d.peakPosition)}});
     }
@@ -197,9 +198,7 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
                               b(o.requestedBytes) + " asked"});
     writeTable(std::cout, facts, options.format);
     for (const auto &d : r.devices) {
-        // A few bytes apart is rounding in torch's own sums; past a MiB, events are missing.
-        const std::int64_t gap = d.activeAtTraceEnd - d.activeAtSnapshot;
-        if (std::abs(gap) >= (std::int64_t(1) << 20))
+        if (snapshot::recordingStoppedEarly(d))
             writeText(std::cout,
                       "Device " + std::to_string(d.device) + ": the trace ends with " +
                           bytesText(d.activeAtTraceEnd, Format::Table) + " active but the segments hold " +

@@ -184,6 +184,13 @@ std::vector<DeviceReplay> replay(const Snapshot &snapshot)
     return out;
 }
 
+bool recordingStoppedEarly(const DeviceReplay &device)
+{
+    const std::int64_t gap = std::abs(device.activeAtTraceEnd - device.activeAtSnapshot);
+    const std::int64_t larger = std::max(std::abs(device.activeAtTraceEnd), std::abs(device.activeAtSnapshot));
+    return gap >= (std::int64_t(1) << 20) && gap * 100 >= larger;
+}
+
 std::vector<LiveBlock> liveAt(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position)
 {
     auto live = liveBeforeTrace(snapshot, device.device, device.events);

@@ -42,6 +42,9 @@ struct DeviceReplay {
     std::vector<std::size_t> ooms;     // positions of the device's OOM events
 };
 std::vector<DeviceReplay> replay(const Snapshot &snapshot);
+// True when the trace's end and the segments disagree by more than rounding (1 MiB and 1%):
+// recording stopped before the snapshot was taken, and frees or allocations after it are missing.
+bool recordingStoppedEarly(const DeviceReplay &device);
 
 // An allocation live at some instant.
 struct LiveBlock {

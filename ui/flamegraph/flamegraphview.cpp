@@ -158,8 +158,11 @@ void FlameGraphView::paintBoxes(QPainter &painter, const std::vector<analysis::F
     }
     const auto &graph = *m_graph;
     paintFrames(
-        painter, frames, [&](std::uint32_t node) { return QString::fromUtf8(graph.label(node).data(), qsizetype(graph.label(node).size())); },
-        [&](std::uint32_t node) { return duration(graph.tree.nodes[node].totalNs); });
+        painter, frames,
+        [&](std::uint32_t node) {
+            return QString::fromUtf8(graph.label(node).data(), qsizetype(graph.label(node).size()));
+        },
+        [&](std::uint32_t node) { return valueText(graph.tree.nodes[node].totalNs, m_unit); });
 }
 
 QImage FlameGraphView::contentImage(int width, int maxHeight) const
@@ -213,7 +216,7 @@ QString FlameGraphView::toolTipAt(QPoint pos)
     if (box < 0)
         return {};
     const auto &b = m_layout.boxes[std::size_t(box)];
-    return b.merged ? mergedToolTip(*m_graph, b.node, b.merged) : frameToolTip(*m_graph, b.node);
+    return b.merged ? mergedToolTip(*m_graph, b.node, b.merged, m_unit) : frameToolTip(*m_graph, b.node, m_unit);
 }
 
 bool FlameGraphView::event(QEvent *event)

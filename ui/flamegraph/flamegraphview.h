@@ -7,6 +7,7 @@
 
 #include "core/analysis/flamegraph.h"
 #include "ui/flamegraph/flamecolors.h"
+#include "ui/flamegraph/flametooltip.h"
 
 #include <memory>
 #include <optional>
@@ -34,6 +35,12 @@ public:
     void setColorMode(FlameColorMode mode);
     FlameColorMode colorMode() const { return m_colorMode; }
     void setInverted(bool inverted);
+    // Time (default) or bytes: how frame labels and tooltips print a node's total.
+    void setUnit(FlameUnit unit)
+    {
+        m_unit = unit;
+        update();
+    }
     // Highlights frames whose name contains text (case-insensitive); others are dimmed.
     void setSearchText(const QString &text);
     const analysis::FlameSearch &search() const { return m_search; }
@@ -86,6 +93,7 @@ private:
     QString m_searchText;
     std::uint32_t m_zoom = 0;
     bool m_inverted = false;
+    FlameUnit m_unit = FlameUnit::Time;
     int m_scrollY = 0;
     int m_hovered = -1; // box index
     int m_pressedBox = -1;

@@ -19,9 +19,9 @@ QString row(const QString &label, const QString &value)
     return QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(label, value);
 }
 
-QString signedDuration(std::int64_t ns)
+QString signedValue(std::int64_t v, FlameUnit unit)
 {
-    return (ns > 0 ? QStringLiteral("+") : ns < 0 ? QStringLiteral("−") : QString()) + duration(ns < 0 ? -ns : ns);
+    return (v > 0 ? QStringLiteral("+") : v < 0 ? QStringLiteral("−") : QString()) + valueText(v < 0 ? -v : v, unit);
 }
 
 QString heading(std::string_view name)
@@ -43,16 +43,24 @@ QString duration(std::int64_t ns)
     return QString::fromStdString(formatDuration(ns));
 }
 
-QString frameToolTip(const analysis::FlameGraph &graph, std::uint32_t node)
+QString valueText(std::int64_t value, FlameUnit unit)
+{
+    return unit == FlameUnit::Bytes
+               ? QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, value))))
+               : duration(value);
+}
+
+QString frameToolTip(const analysis::FlameGraph &graph, std::uint32_t node, FlameUnit unit)
 {
     const auto &nodes = graph.tree.nodes;
     const auto &n = nodes[node];
     const auto rootTotal = nodes[0].totalNs;
     QString text = heading(graph.label(node));
-    text += row(QObject::tr("Total"), duration(n.totalNs));
-    text += row(QObject::tr("Self"), duration(n.selfNs));
+    text += row(QObject::tr("Total"), valueText(n.totalNs, unit));
+    text += row(QObject::tr("Self"), valueText(n.selfNs, unit));
     if (n.calls > 0)
-        text += row(QObject::tr("Calls"), QLocale().toString(qulonglong(n.calls)));
+        text += row(unit == FlameUnit::Bytes ? QObject::tr("Blocks") : QObject::tr("Calls"),
+                    QLocale().toString(qulonglong(n.calls)));
     text += row(QObject::tr("Of total"), percent(shareOf(n.totalNs, rootTotal)));
     if (node != 0)
         text += row(QObject::tr("Of parent"), percent(shareOf(n.totalNs, nodes[n.parent].totalNs)));
@@ -61,8 +69,8 @@ QString frameToolTip(const analysis::FlameGraph &graph, std::uint32_t node)
         if (graph.presence[node] == analysis::Presence::OtherOnly) {
             text += row(QObject::tr("Base"), QObject::tr("not in the base run"));
         } else {
-            text += row(QObject::tr("Base total"), duration(base.totalNs));
-            QString change = signedDuration(n.totalNs - base.totalNs);
+            text += row(QObject::tr("Base total"), valueText(base.totalNs, unit));
+            QString change = signedValue(n.totalNs - base.totalNs, unit);
             if (base.totalNs > 0)
                 change += QStringLiteral(" (%1%2)")
                               .arg(n.totalNs >= base.totalNs ? QStringLiteral("+") : QString())
@@ -73,7 +81,7 @@ QString frameToolTip(const analysis::FlameGraph &graph, std::uint32_t node)
     return text + QStringLiteral("</table>");
 }
 
-QString mergedToolTip(const analysis::FlameGraph &graph, std::uint32_t first, std::uint32_t count)
+QString mergedToolTip(const analysis::FlameGraph &graph, std::uint32_t first, std::uint32_t count, FlameUnit unit)
 {
     const auto &nodes = graph.tree.nodes;
     const auto parent = nodes[first].parent;
@@ -88,7 +96,7 @@ QString mergedToolTip(const analysis::FlameGraph &graph, std::uint32_t first, st
     QString text = QObject::tr("<b>%1 frames</b>, each narrower than a pixel, under %2<table>")
                        .arg(count)
                        .arg(QString::fromUtf8(graph.label(parent).data(), qsizetype(graph.label(parent).size())).toHtmlEscaped());
-    text += row(QObject::tr("Total"), duration(total));
+    text += row(QObject::tr("Total"), valueText(total, unit));
     text += row(QObject::tr("Of total"), percent(shareOf(total, nodes[0].totalNs)));
     text += row(QObject::tr("Largest"), QString::fromStdString(nodes[first].name).toHtmlEscaped());
     return text + QObject::tr("</table>Zoom in to see them.");

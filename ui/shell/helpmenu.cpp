@@ -118,6 +118,11 @@ QString pageHelp(Page page)
             "Help", "Each kernel placed by its arithmetic intensity under the device's roofs: left of the ridge it is "
                     "memory-bound (move fewer bytes), right of it compute-bound (use the faster units). The table "
                     "gives each one's share of its roof.");
+    case Page::Snapshots:
+        return QCoreApplication::translate(
+            "Help", "Why memory ran out: a CUDA allocator snapshot's active memory over time by stack, what was live "
+                    "at the peak or an OOM (and why the OOM could not be served), grouped by stack, compile context or "
+                    "annotation and as a flame graph by bytes; compared with another snapshot, what grew.");
     }
     return {};
 }

@@ -1,6 +1,7 @@
 #include "ui/shell/mainwindow.h"
 
 #include "core/engine/engine.h"
+#include "core/snapshot/reader.h"
 #include "core/summary/summaryfile.h"
 #include "core/trace/tracesource.h"
 #include "core/util/version.h"
@@ -18,17 +19,18 @@
 #include "ui/overview/overviewpage.h"
 #include "ui/report/pagesections.h"
 #include "ui/report/reportexporter.h"
-#include "ui/shell/helpmenu.h"
 #include "ui/roofline/rooflinepage.h"
 #include "ui/session/bookmarklist.h"
 #include "ui/session/bookmarkmenu.h"
 #include "ui/session/controlstate.h"
 #include "ui/session/sessioncontroller.h"
+#include "ui/shell/helpmenu.h"
 #include "ui/shell/messagebanner.h"
 #include "ui/shell/preferences.h"
 #include "ui/shell/preferencesdialog.h"
 #include "ui/shell/recentfiles.h"
 #include "ui/shell/runchooserdialog.h"
+#include "ui/snapshot/snapshotpage.h"
 #include "ui/tables/operatorspage.h"
 #include "ui/timeline/timelinepage.h"
 #include "ui/workspace/workspace.h"
@@ -70,7 +72,8 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kPageKey = QStringLiteral("mainWindow/page");
 
-const QString kTraceFilter = QObject::tr("Chrome traces (*.json *.json.gz);;All files (*)");
+const QString kTraceFilter =
+    QObject::tr("Chrome traces and allocator snapshots (*.json *.json.gz *.pickle *.pickle.gz);;All files (*)");
 const QString kSessionFilter = QObject::tr("Pyrometer sessions (*.pyrometer);;All files (*)");
 const QString kReportFilter = QObject::tr("HTML report (*.html);;Markdown report (*.md)");
 const QString kModelFilter = QObject::tr("Models (*.pt *.pth *.ptl *.torchscript *.zip *.pt2 *.py);;TorchScript models (*.pt *.pth *.ptl "
@@ -314,6 +317,7 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
         target.model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))->currentModel();
         break;
     case Page::Compare:
+    case Page::Snapshots: // closed by closeCurrent itself
         break;
     case Page::Distributed:
         target.job = qobject_cast<distributed::DistributedPage *>(m_pages.at(Page::Distributed))->currentJob();
@@ -339,6 +343,8 @@ MainWindow::CloseTarget MainWindow::closeTarget() const
 
 void MainWindow::closeCurrent()
 {
+    if (currentPage() == Page::Snapshots)
+        return qobject_cast<SnapshotPage *>(m_pages.at(Page::Snapshots))->closeCurrent();
     const auto target = closeTarget();
     if (target.job != kNoDocument)
         m_workspace->closeJob(target.job);
@@ -436,78 +442,6 @@ void MainWindow::applyPreferences(const Preferences &preferences)
     qobject_cast<OverviewPage *>(m_pages.at(Page::Overview))->reformat();
     for (auto *widget : findChildren<QWidget *>())
         widget->update();
-}
-
-void MainWindow::createPages()
-{
-    m_pages[Page::Overview] = new OverviewPage(m_workspace, m_jobs, this);
-    m_pages[Page::Timeline] = new timeline::TimelinePage(m_workspace, m_jobs, this);
-    m_pages[Page::FlameGraph] = new flamegraph::FlameGraphPage(m_workspace, m_jobs, this);
-    m_pages[Page::Operators] = new tables::OperatorsPage(m_workspace, m_jobs, this);
-    m_pages[Page::Model] = new ModelPage(m_workspace, m_jobs, this);
-    connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::timelineRequested, this, [this] { showPage(Page::Timeline); });
-    connect(qobject_cast<ModelPage *>(m_pages.at(Page::Model)), &ModelPage::flameGraphRequested, this, [this] { showPage(Page::FlameGraph); });
-    auto *timelinePage = qobject_cast<timeline::TimelinePage *>(m_pages.at(Page::Timeline));
-    auto *operatorsPage = qobject_cast<tables::OperatorsPage *>(m_pages.at(Page::Operators));
-    connect(timelinePage, &timeline::TimelinePage::openRangeInOperators, this,
-            [this, operatorsPage, timelinePage](double start, double end) {
-        const auto [processes, scope] = timelinePage->rangeScope();
-        operatorsPage->showRange(start, end, processes, scope);
-        showPage(Page::Operators);
-    });
-    connect(operatorsPage, &tables::OperatorsPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
-    connect(operatorsPage, &tables::OperatorsPage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
-        timelinePage->highlightEvents(trace, name);
-        showPage(Page::Timeline);
-    });
-    auto *memoryPage = new MemoryPage(m_workspace, m_jobs, this);
-    m_pages[Page::Memory] = memoryPage;
-    connect(memoryPage, &MemoryPage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
-    auto *overviewPage = qobject_cast<OverviewPage *>(m_pages.at(Page::Overview));
-    const auto jumpToTimeline = [this, timelinePage](int trace, const overview::TimelineJump &jump) {
-        std::vector<timeline::EventRef> events;
-        for (const auto &e : jump.events)
-            events.push_back({e.track, e.event.value});
-        timelinePage->showEvents(trace, std::move(events), double(jump.startNs), double(jump.endNs));
-        showPage(Page::Timeline);
-    };
-    connect(overviewPage, &OverviewPage::timelineJumpRequested, this, jumpToTimeline);
-    auto *gpuPage = new gpu::GpuPage(m_workspace, m_jobs, this);
-    m_pages[Page::Gpu] = gpuPage;
-    connect(gpuPage, &gpu::GpuPage::timelineJumpRequested, this, jumpToTimeline);
-    connect(gpuPage, &gpu::GpuPage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
-        timelinePage->highlightEvents(trace, name);
-        showPage(Page::Timeline);
-    });
-    auto *rooflinePage = new roofline::RooflinePage(m_workspace, m_jobs, this);
-    m_pages[Page::Roofline] = rooflinePage;
-    connect(rooflinePage, &roofline::RooflinePage::rowEventsSelected, timelinePage, &timeline::TimelinePage::highlightEvents);
-    connect(rooflinePage, &roofline::RooflinePage::rowEventsActivated, this, [this, timelinePage](int trace, const QString &name) {
-        timelinePage->highlightEvents(trace, name);
-        showPage(Page::Timeline);
-    });
-    connect(overviewPage, &OverviewPage::operatorRequested, this,
-            [this, operatorsPage](int trace, const QString &name, bool kernel) {
-                operatorsPage->selectName(trace, name, kernel);
-                showPage(Page::Operators);
-            });
-    m_pages[Page::Compare] = new ComparePage(m_workspace, m_jobs, this);
-    // An empty Inputs field on the Compare page takes the Model page's, for the same model.
-    qobject_cast<ComparePage *>(m_pages.at(Page::Compare))
-        ->setFallbackInputs([model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))](const QString &path) {
-            return model->currentModelPath() == path ? model->inputsEdit()->text() : QString();
-        });
-    qobject_cast<ComparePage *>(m_pages.at(Page::Compare))
-        ->setEngineSource([model = qobject_cast<ModelPage *>(m_pages.at(Page::Model))](const QString &path) { return model->engineFor(path); });
-
-    m_pages[Page::Distributed] = new distributed::DistributedPage(m_workspace, this);
-    connectDistributedPage();
-
-    for (const auto page : kAllPages) {
-        m_sidebar->addItem(pageTitle(page));
-        m_stack->addWidget(m_pages.at(page));
-    }
-    m_sidebar->setCurrentRow(0);
 }
 
 void MainWindow::createMenus()
@@ -663,6 +597,8 @@ void MainWindow::openPaths(const QStringList &paths)
     for (const auto &path : paths) {
         if (path.endsWith(QStringLiteral(".pyrometer")))
             openSession(path);
+        else if (snapshot::looksLikeSnapshot(path.toStdString()))
+            qobject_cast<SnapshotPage *>(m_pages.at(Page::Snapshots))->open(path);
         else
             m_workspace->open(path);
     }

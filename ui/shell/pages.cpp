@@ -18,6 +18,7 @@ QString pageName(Page page)
     case Page::Distributed: return QStringLiteral("distributed");
     case Page::Gpu: return QStringLiteral("gpu");
     case Page::Roofline: return QStringLiteral("roofline");
+    case Page::Snapshots: return QStringLiteral("snapshots");
     }
     return {};
 }
@@ -53,6 +54,7 @@ QString pageTitle(Page page)
     case Page::Distributed: return QCoreApplication::translate("Pages", "Distributed");
     case Page::Gpu: return QCoreApplication::translate("Pages", "GPU");
     case Page::Roofline: return QCoreApplication::translate("Pages", "Roofline");
+    case Page::Snapshots: return QCoreApplication::translate("Pages", "Snapshots");
     }
     return {};
 }

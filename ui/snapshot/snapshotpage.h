@@ -1,0 +1,129 @@
+#pragma once
+
+// Qt first: moc cannot parse <compare> (included by our headers) before a Qt header.
+#include <QWidget>
+
+#include "core/analysis/flamegraph.h"
+#include "core/snapshot/bands.h"
+#include "core/snapshot/replay.h"
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QStackedLayout;
+class QTreeWidget;
+
+namespace pyrometer::ui {
+
+class EmptyState;
+class JobTracker;
+
+namespace flamegraph {
+class FlameGraphView;
+}
+namespace plots {
+class SnapshotPlot;
+}
+
+// The Snapshots page: CUDA allocator snapshots (torch.cuda.memory._dump_snapshot), opened from
+// File > Open, drag and drop or the command line. For the one chosen: its figures, active memory
+// over time as bands by stack with reserved memory, the peak and each OOM (and why it failed);
+// what was live at an instant (the peak, an OOM, the end, or where the plot is clicked) as a
+// table grouped by stack, compile context or annotation and as a flame graph by bytes. Compared
+// with another open snapshot, the table and the flame graph show what grew, at the same instant.
+// Reading and every instant's grouping run as background jobs; a file that fails to read says
+// why and leaves what was open as it was.
+class SnapshotPage final : public QWidget {
+    Q_OBJECT
+public:
+    explicit SnapshotPage(JobTracker *jobs, QWidget *parent = nullptr);
+
+    // Reads the snapshot at path in the background and shows it (snapshotOpened); one already
+    // open is shown again rather than read twice.
+    void open(const QString &path);
+    // Closes the snapshot shown (File > Close).
+    void closeCurrent();
+    void closeAll();
+
+    int count() const { return int(m_open.size()); }
+    bool hasContent() const { return !m_open.empty(); }
+    QString currentPath() const;
+    std::shared_ptr<const snapshot::Snapshot> currentSnapshot() const;
+    const snapshot::DeviceReplay *currentDevice() const;
+
+    // The instant whose live memory is shown: peak, oom, oom:N, start, end, #EVENT or a time
+    // ("250ms"), as pyrometer-cli snapshot --at takes it. False (and nothing changes) when it
+    // names nothing in this snapshot.
+    bool showInstant(const QString &at);
+    QString instant() const { return m_at; }
+    std::int64_t instantPosition() const { return m_position; }
+    void setGroupBy(snapshot::GroupBy by);
+    // Compares with the open snapshot at index (in open order), or -1 for none: the table and
+    // the flame graph then show what grew from it to the one shown.
+    void compareWith(int index);
+    bool comparing() const { return m_compareWith >= 0; }
+
+    const std::vector<snapshot::LiveGroup> &groups() const { return m_groups; }
+    const std::vector<snapshot::GroupDelta> &deltas() const { return m_deltas; }
+    QTreeWidget *groupsTable() const { return m_table; }
+    flamegraph::FlameGraphView *flame() const { return m_flame; }
+    plots::SnapshotPlot *plot() const { return m_plot; }
+    QLabel *headline() const { return m_headline; }
+    QLabel *oomLabel() const { return m_oom; }
+    QLabel *instantLabel() const { return m_instantText; }
+    QComboBox *chooser() const { return m_chooser; }
+    QComboBox *compareChooser() const { return m_compare; }
+    EmptyState *emptyState() const { return m_empty; }
+
+Q_SIGNALS:
+    void snapshotOpened(const QString &path);
+    // The live memory of the instant asked for is in the table and the flame graph.
+    void instantShown();
+
+private:
+    struct Open {
+        QString path;
+        std::shared_ptr<const snapshot::Snapshot> snapshot;
+        std::shared_ptr<const std::vector<snapshot::DeviceReplay>> devices;
+        std::vector<snapshot::StackBands> bands; // per device
+    };
+    struct InstantResult;
+
+    void showCurrent();
+    void refreshChoosers();
+    void computeInstant();
+    void showInstantResult(const InstantResult &result);
+    double xOfPosition(std::int64_t position) const;
+
+    JobTracker *m_jobs;
+    std::vector<Open> m_open;
+    int m_current = -1;
+    int m_device = 0;
+    int m_compareWith = -1;
+    QString m_at = QStringLiteral("peak");
+    std::int64_t m_position = -1;
+    snapshot::GroupBy m_by = snapshot::GroupBy::Stack;
+    std::vector<snapshot::LiveGroup> m_groups;
+    std::vector<snapshot::GroupDelta> m_deltas;
+
+    QStackedLayout *m_stack;
+    EmptyState *m_empty;
+    QComboBox *m_chooser;
+    QComboBox *m_deviceChooser;
+    QComboBox *m_groupBy;
+    QComboBox *m_compare;
+    QPushButton *m_peakButton;
+    QPushButton *m_oomButton;
+    QPushButton *m_endButton;
+    QLabel *m_headline;
+    QLabel *m_oom;
+    QLabel *m_instantText;
+    plots::SnapshotPlot *m_plot;
+    QTreeWidget *m_table;
+    flamegraph::FlameGraphView *m_flame;
+};
+
+} // namespace pyrometer::ui
