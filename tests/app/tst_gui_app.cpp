@@ -102,8 +102,9 @@ private Q_SLOTS:
         const auto at = out.indexOf(QStringLiteral("Page to show:"));
         QVERIFY2(at >= 0, qPrintable(out));
         const QString text = out.mid(at, out.indexOf(QLatin1Char('.'), at) - at);
-        QCOMPARE(text, QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, model, compare, "
-                                      "distributed, gpu or roofline"));
+        QCOMPARE(text,
+                 QStringLiteral("Page to show: overview, timeline, flamegraph, operators, memory, model, compare, "
+                                "distributed, gpu, roofline or snapshots"));
     }
 
     void pythonThatIsNoInterpreterIsRefused()

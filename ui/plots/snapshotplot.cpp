@@ -5,6 +5,10 @@
 
 #include <qcustomplot.h>
 
+#include <QToolTip>
+
+#include <algorithm>
+
 namespace pyrometer::ui::plots {
 
 QColor SnapshotPlot::bandColor(std::size_t i, std::size_t count)
@@ -23,6 +27,14 @@ SnapshotPlot::SnapshotPlot(QWidget *parent) : QWidget(parent), m_plot(createPlot
     m_plot->legend->setWrap(3); // stack labels are long: three a row
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const QString text =
+            toolTipAt(m_plot->xAxis->pixelToCoord(event->pos().x()), m_plot->yAxis->pixelToCoord(event->pos().y()));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         if (event->button() == Qt::LeftButton && m_plot->axisRect()->rect().contains(event->pos()))
             Q_EMIT instantClicked(m_plot->xAxis->pixelToCoord(event->pos().x()));
@@ -114,6 +126,32 @@ void SnapshotPlot::setBands(const snapshot::StackBands &bands, const std::vector
     m_plot->xAxis->setRange(first - span * 0.01, last + span * 0.01);
     m_plot->yAxis->setRange(0, double(highest) / m_bytesPerUnit * 1.2 + 1e-9);
     setInstant(m_instantX);
+}
+
+QString SnapshotPlot::toolTipAt(double x, double y) const
+{
+    const auto &xs = m_bands.x;
+    if (xs.empty() || x < xs.front() || y < 0)
+        return {};
+    // The sample in force at x (the curves are steps), and the band whose slice holds y.
+    const std::size_t s = std::size_t(std::upper_bound(xs.begin(), xs.end(), x) - xs.begin()) - 1;
+    const double bytes = y * m_bytesPerUnit;
+    double below = 0;
+    for (std::size_t b = 0; b < m_bands.bytes.size(); ++b) {
+        const double here = double(m_bands.bytes[b][s]);
+        if (bytes < below + here) {
+            QString stack = QString::fromStdString(m_bands.keys[b]).toHtmlEscaped();
+            stack.replace(QLatin1Char(';'), QStringLiteral("<br>"));
+            return tr("<b>%1</b><br>%2 live %3 %4%5")
+                .arg(QString::fromStdString(m_bands.labels[b]).toHtmlEscaped(),
+                     QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, m_bands.bytes[b][s])))),
+                     m_bands.xIsTime ? tr("at") : tr("after event"),
+                     m_bands.xIsTime ? tr("%1 ms").arg(xs[s], 0, 'f', 2) : QString::number(xs[s], 'f', 0),
+                     stack.isEmpty() ? QString() : QStringLiteral("<br><small>") + stack + QStringLiteral("</small>"));
+        }
+        below += here;
+    }
+    return {};
 }
 
 void SnapshotPlot::setInstant(double x)

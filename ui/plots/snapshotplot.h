@@ -28,6 +28,9 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     const snapshot::StackBands &bands() const { return m_bands; }
     double instantX() const { return m_instantX; }
+    // What the mouse at (x, y) in plot coordinates is over: a band's label, its bytes then and
+    // its stack (rich text), or empty.
+    QString toolTipAt(double x, double y) const;
     // The fill colour of band i, as the legend shows it.
     static QColor bandColor(std::size_t i, std::size_t count);
 

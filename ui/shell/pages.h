@@ -31,7 +31,7 @@ inline constexpr std::array<Page, 11> kAllPages{Page::Overview, Page::Timeline, 
 QString pageName(Page page);
 std::optional<Page> pageFromName(const QString &name);
 // Every page's command-line name, in sidebar order, for help texts: "overview, timeline, ...,
-// gpu or roofline".
+// roofline or snapshots".
 QString pageNames();
 // The title shown in the sidebar.
 QString pageTitle(Page page);

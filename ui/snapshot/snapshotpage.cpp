@@ -85,7 +85,7 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     auto *layout = new QVBoxLayout(content);
     auto *bar = new QHBoxLayout;
     m_chooser = new QComboBox(content);
-    m_chooser->setMinimumContentsLength(24);
+    m_chooser->setMinimumContentsLength(10);
     m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_deviceChooser = new QComboBox(content);
     m_peakButton = new QPushButton(tr("Peak"), content);
@@ -94,19 +94,19 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     m_groupBy = new QComboBox(content);
     m_groupBy->addItems({tr("Stack"), tr("Compile context"), tr("Annotation")});
     m_compare = new QComboBox(content);
-    m_compare->setMinimumContentsLength(16);
+    m_compare->setMinimumContentsLength(8);
     m_compare->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     bar->addWidget(m_chooser, 2);
     bar->addWidget(m_deviceChooser);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Live at:"), content));
     bar->addWidget(m_peakButton);
     bar->addWidget(m_oomButton);
     bar->addWidget(m_endButton);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Group by:"), content));
     bar->addWidget(m_groupBy);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Compare with:"), content));
     bar->addWidget(m_compare, 1);
     layout->addLayout(bar);
@@ -135,9 +135,10 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     m_table->setUniformRowHeights(true);
     m_flame = new flamegraph::FlameGraphView(sides);
     m_flame->setUnit(flamegraph::FlameUnit::Bytes);
-    m_table->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60);
+    m_table->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 36);
     sides->setStretchFactor(0, 2);
     sides->setStretchFactor(1, 3);
+    sides->setSizes({520, 680}); // in proportion: the table's stacks read, the flame graph has the rest
     lowerLayout->addWidget(sides, 1);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);

@@ -15,6 +15,7 @@
 #include "../maybegrab.h"
 #include "core/snapshot/reader.h"
 #include "core/snapshot/replay.h"
+#include "core/util/format.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
 #include "ui/plots/snapshotplot.h"
@@ -99,6 +100,17 @@ private Q_SLOTS:
         }
         QCOMPARE(highest, device->peakActive); // no peak lost to sampling
         QVERIFY(page.instantLabel()->text().contains(QStringLiteral("the peak")));
+        // Hovering the bottom band at the peak names its stack and its bytes then.
+        std::size_t peakSample = 0;
+        for (std::size_t s = 0; s < bands.x.size(); ++s)
+            if (bands.position[s] == device->peakPosition)
+                peakSample = s;
+        const double bytesPerUnit = device->peakActive >= (std::int64_t(4) << 30) ? double(1 << 30) : double(1 << 20);
+        const QString tip =
+            page.plot()->toolTipAt(bands.x[peakSample], double(bands.bytes[0][peakSample]) / 2 / bytesPerUnit);
+        QVERIFY2(tip.contains(QString::fromStdString(bands.labels[0]).toHtmlEscaped()), qPrintable(tip));
+        QVERIFY(tip.contains(QString::fromStdString(formatBytes(std::uint64_t(bands.bytes[0][peakSample])))));
+        QVERIFY(page.plot()->toolTipAt(bands.x[peakSample], double(device->peakActive) * 2 / bytesPerUnit).isEmpty());
         QVERIFY(!page.oomLabel()->isVisible());
         maybeGrab(page, QStringLiteral("snapshot-peak.png"));
 
