@@ -5,6 +5,7 @@
 #include "app/cli/output.h"
 #include "core/snapshot/reader.h"
 #include "core/snapshot/replay.h"
+#include "core/snapshot/segmentsat.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -131,6 +132,7 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
     std::int64_t liveBytes = 0;
     for (const auto &b : r.live)
         liveBytes += b.size;
+    const auto then = snapshot::segmentsAt(s, *r.device, r.position);
     return {{"file", file},
             {"protocol", s.protocol},
             {"segments", totals.segments},
@@ -156,6 +158,9 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
               {"time_us", timeJson(s, *r.device, r.position)},
               {"active_bytes", activeAt(*r.device, r.position)},
               {"reserved_bytes", reservedAt(*r.device, r.position)},
+              {"segments", then.segments.size()},
+              {"free_bytes", then.freeBytes},
+              {"largest_free_block", then.largestFree},
               {"live_blocks", r.live.size()},
               {"live_bytes", liveBytes},
               {"by", options.by},
@@ -209,7 +214,13 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
     }
     for (const auto &o : snapshot::oomReports(s, r.devices))
         writeText(std::cout, "OOM, device " + std::to_string(o.device) + ": " + o.verdict + ".", options.format);
-    writeText(std::cout, "Live at " + instantLabel(r, options.at) + ", by " + options.by + ":", options.format);
+    const auto then = snapshot::segmentsAt(s, *r.device, r.position);
+    writeText(std::cout,
+              "Live at " + instantLabel(r, options.at) + ": the allocator held " +
+                  std::to_string(then.segments.size()) + " segments, " + bytesText(then.reservedBytes, Format::Table) +
+                  " reserved, " + bytesText(then.freeBytes, Format::Table) + " of it free, the largest free piece " +
+                  bytesText(then.largestFree, Format::Table) + ". By " + options.by + ":",
+              options.format);
     TextTable groups;
     groups.header = {options.by, "bytes", "blocks"};
     groups.rightAligned = {false, true, true};

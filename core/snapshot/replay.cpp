@@ -1,5 +1,7 @@
 #include "core/snapshot/replay.h"
 
+#include "core/snapshot/segmentsat.h"
+
 #include "core/util/format.h"
 
 #include <algorithm>
@@ -379,7 +381,6 @@ std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<De
     const Events &e = snapshot.events;
     std::vector<OomReport> out;
     for (const DeviceReplay &r : devices) {
-        const SegmentTotals end = segmentTotals(snapshot, r.device);
         for (const std::size_t p : r.ooms) {
             const std::uint32_t i = r.events[p];
             OomReport o;
@@ -397,10 +398,13 @@ std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<De
                     return e.action[k] == Action::Alloc || e.action[k] == Action::SegmentAlloc ||
                            e.action[k] == Action::SegmentMap;
                 });
-            o.cachedFreeBytes = end.freeBytes;
-            o.largestFreeBlock = end.largestFreeBlock;
+            // What the allocator held then: the segments with later segment events undone, and
+            // the live blocks in them (at the snapshot's instant, its own blocks say the same).
+            const SegmentsAt then = segmentsAt(snapshot, r, std::int64_t(p));
+            o.cachedFreeBytes = then.freeBytes;
+            o.largestFreeBlock = then.largestFree;
             const std::string want = formatBytes(std::uint64_t(std::max<std::int64_t>(0, o.requestedBytes)));
-            if (o.segmentsAtOom && o.cachedFreeBytes >= o.requestedBytes)
+            if (o.cachedFreeBytes >= o.requestedBytes && o.largestFreeBlock < o.requestedBytes)
                 o.verdict = "fragmentation: " + formatBytes(std::uint64_t(o.cachedFreeBytes)) +
                             " lay free in the allocator's segments but the largest piece was " +
                             formatBytes(std::uint64_t(o.largestFreeBlock)) + ", less than the " + want +

@@ -86,10 +86,11 @@ struct OomReport {
     std::int64_t deviceFreeBytes = 0;
     std::int64_t activeBytes = 0;   // live when it failed
     std::int64_t reservedBytes = 0; // reserved when it failed
-    // From the segments, when the snapshot was taken at the OOM (no allocation after it).
+    // The snapshot was taken at the OOM (nothing allocated after it): its segments and blocks
+    // are the allocator's state then, as the replay's (segmentsAt) are at any instant.
     bool segmentsAtOom = false;
-    std::int64_t cachedFreeBytes = 0;
-    std::int64_t largestFreeBlock = 0;
+    std::int64_t cachedFreeBytes = 0;  // reserved but not live, when it failed
+    std::int64_t largestFreeBlock = 0; // the largest free piece of one segment then
     std::string verdict; // one sentence: fragmentation, or memory really ran out
 };
 std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<DeviceReplay> &devices);

@@ -2,9 +2,11 @@
 
 #include "core/analysis/flamediff.h"
 #include "core/snapshot/reader.h"
+#include "core/snapshot/segmentsat.h"
 #include "core/util/format.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/plots/segmentmap.h"
 #include "ui/plots/snapshotplot.h"
 #include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
@@ -22,6 +24,7 @@
 
 #include <array>
 #include <cmath>
+#include <map>
 
 namespace pyrometer::ui {
 
@@ -66,6 +69,9 @@ struct SnapshotPage::InstantResult {
     std::shared_ptr<const analysis::FlameGraph> graph;
     std::int64_t liveBytes = 0;
     std::size_t liveBlocks = 0;
+    snapshot::SegmentsAt allocator;
+    std::vector<snapshot::LiveBlock> blocks; // live, by address
+    std::vector<std::uint8_t> bandOfBlock;   // the plot's band of each block's stack
 };
 
 SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent), m_jobs(jobs)
@@ -128,6 +134,8 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     m_instantText = new QLabel(lower);
     m_instantText->setWordWrap(true);
     lowerLayout->addWidget(m_instantText);
+    m_map = new plots::SegmentMap(lower);
+    lowerLayout->addWidget(m_map);
     auto *sides = new QSplitter(Qt::Horizontal, lower);
     m_table = new QTreeWidget(sides);
     m_table->setRootIsDecorated(false);
@@ -409,16 +417,31 @@ void SnapshotPage::computeInstant()
         baseDevices = m_open[std::size_t(m_compareWith)].devices;
     }
     const std::string at = m_at.toStdString();
+    const auto bands = std::make_shared<const snapshot::StackBands>(open.bands[device]);
     m_jobs->run<InstantResult>(
         tr("Grouping live memory"), QStringLiteral("snapshot-instant"),
-        [s, devices, device, position, by, base, baseDevices, at](ProgressReporter &,
-                                                                  const StopToken &) -> Result<InstantResult> {
+        [s, devices, device, position, by, base, baseDevices, at, bands](ProgressReporter &,
+                                                                         const StopToken &) -> Result<InstantResult> {
             InstantResult r;
             const auto &d = (*devices)[device];
             const auto live = snapshot::liveAt(*s, d, position);
             for (const auto &b : live)
                 r.liveBytes += b.size;
             r.liveBlocks = live.size();
+            r.allocator = snapshot::segmentsAt(*s, d, position);
+            // Each block in the colour of its stack's band, as the plot draws it.
+            std::map<std::uint32_t, std::uint8_t> bandOfStack;
+            for (const auto &b : live) {
+                auto it = bandOfStack.find(b.stack.value);
+                if (it == bandOfStack.end()) {
+                    const auto folded = snapshot::foldedStack(*s, b.stack);
+                    const auto &keys = bands->keys;
+                    const auto band = std::find(keys.begin(), keys.end() - 1, folded);
+                    it = bandOfStack.emplace(b.stack.value, std::uint8_t(band - keys.begin())).first;
+                }
+                r.bandOfBlock.push_back(it->second);
+            }
+            r.blocks = live;
             r.groups = snapshot::groupLive(*s, d, live, by);
             const auto stacks =
                 by == snapshot::GroupBy::Stack ? r.groups : snapshot::groupLive(*s, d, live, snapshot::GroupBy::Stack);
@@ -505,15 +528,29 @@ void SnapshotPage::showInstantResult(const InstantResult &result)
     const QString at = m_at == QStringLiteral("peak")           ? tr("the peak")
                        : m_at.startsWith(QStringLiteral("oom")) ? tr("the OOM")
                                                                 : m_at;
-    QString text = tr("Live at <b>%1</b> (%2): <b>%3</b> in %4 blocks.")
+    QString text = tr("Live at <b>%1</b> (%2): <b>%3</b> in %4 blocks. The allocator held %5 segments, %6 reserved, "
+                      "%7 of it free, the largest free piece <b>%8</b>.")
                        .arg(at.toHtmlEscaped(), where, bytesText(result.liveBytes))
-                       .arg(QLocale().toString(qulonglong(result.liveBlocks)));
+                       .arg(QLocale().toString(qulonglong(result.liveBlocks)))
+                       .arg(result.allocator.segments.size())
+                       .arg(bytesText(result.allocator.reservedBytes), bytesText(result.allocator.freeBytes),
+                            bytesText(result.allocator.largestFree));
     if (comparing())
         text += tr(" Against <b>%1</b> at the same instant: what grew, largest first; the flame graph's widths are "
                    "this snapshot's, its colours the change.")
                     .arg(QFileInfo(m_open[std::size_t(m_compareWith)].path).fileName().toHtmlEscaped());
     m_instantText->setText(text);
     m_plot->setInstant(xOfPosition(m_position));
+    const std::size_t bandCount = m_plot->bands().keys.size();
+    std::map<std::uint64_t, std::uint8_t> bandOfAddress;
+    for (std::size_t i = 0; i < result.blocks.size(); ++i)
+        bandOfAddress[result.blocks[i].address] = result.bandOfBlock[i];
+    m_map->setState(result.allocator, result.blocks,
+                    [bandOfAddress = std::move(bandOfAddress), bandCount](const snapshot::LiveBlock &b) {
+                        const auto it = bandOfAddress.find(b.address);
+                        return plots::SnapshotPlot::bandColor(it == bandOfAddress.end() ? bandCount - 1 : it->second,
+                                                              bandCount);
+                    });
     Q_EMIT instantShown();
 }
 

@@ -25,8 +25,9 @@ namespace flamegraph {
 class FlameGraphView;
 }
 namespace plots {
+class SegmentMap;
 class SnapshotPlot;
-}
+} // namespace plots
 
 // The Snapshots page: CUDA allocator snapshots (torch.cuda.memory._dump_snapshot), opened from
 // File > Open, drag and drop or the command line. For the one chosen: its figures, active memory
@@ -71,6 +72,8 @@ public:
     QTreeWidget *groupsTable() const { return m_table; }
     flamegraph::FlameGraphView *flame() const { return m_flame; }
     plots::SnapshotPlot *plot() const { return m_plot; }
+    // The allocator's segments at the instant, with the live blocks in them.
+    plots::SegmentMap *segmentMap() const { return m_map; }
     QLabel *headline() const { return m_headline; }
     QLabel *oomLabel() const { return m_oom; }
     QLabel *instantLabel() const { return m_instantText; }
@@ -122,6 +125,7 @@ private:
     QLabel *m_oom;
     QLabel *m_instantText;
     plots::SnapshotPlot *m_plot;
+    plots::SegmentMap *m_map;
     QTreeWidget *m_table;
     flamegraph::FlameGraphView *m_flame;
 };

@@ -5,6 +5,7 @@
 
 #include "core/snapshot/reader.h"
 #include "core/snapshot/replay.h"
+#include "core/snapshot/segmentsat.h"
 
 #include <nlohmann/json.hpp>
 
@@ -157,6 +158,38 @@ private slots:
                  std::optional<std::int64_t>(std::int64_t(ooms[0].position)));
         QVERIFY(!resolveInstant(*s, devices[0], "oom:2", error));
         QVERIFY2(error.find("1 OOM") != std::string::npos, error.c_str());
+    }
+
+    void theAllocatorAtAnyInstant_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addRow("segments freed") << "basic_p4.pickle";
+        QTest::addRow("expandable") << "expandable.pickle";
+        QTest::addRow("oom") << "oom.pickle";
+        QTest::addRow("legacy") << "legacy.pickle";
+    }
+    void theAllocatorAtAnyInstant()
+    {
+        QFETCH(QString, name);
+        const auto s = load(name.toStdString());
+        const auto devices = replay(*s);
+        for (const auto &d : devices) {
+            // At every instant the segments then hold what the reserved curve says, and the live
+            // blocks all lie in them.
+            for (std::int64_t p = -1; p < std::int64_t(d.events.size()); p += 7) {
+                const auto then = segmentsAt(*s, d, p);
+                QCOMPARE(then.reservedBytes, p < 0 ? d.reservedAtStart : d.reserved[std::size_t(p)]);
+                QCOMPARE(then.allocatedBytes, p < 0 ? d.activeAtStart : d.active[std::size_t(p)]);
+                QCOMPARE(then.unplacedBytes, std::int64_t(0));
+                QVERIFY(then.largestFree <= then.freeBytes);
+            }
+            // At the end, the snapshot's own segments and blocks say the same.
+            const auto end = segmentsAt(*s, d, std::int64_t(d.events.size()) - 1);
+            const auto totals = segmentTotals(*s, d.device);
+            QCOMPARE(end.segments.size(), totals.segments);
+            QCOMPARE(end.freeBytes, totals.freeBytes);
+            QCOMPARE(end.largestFree, totals.largestFreeBlock);
+        }
     }
 
     void expandableSegmentsMapAndUnmap()

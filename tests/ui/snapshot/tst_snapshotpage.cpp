@@ -18,6 +18,7 @@
 #include "core/util/format.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/plots/segmentmap.h"
 #include "ui/plots/snapshotplot.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/mainwindow.h"
@@ -112,6 +113,7 @@ private Q_SLOTS:
         QVERIFY(tip.contains(QString::fromStdString(formatBytes(std::uint64_t(bands.bytes[0][peakSample])))));
         QVERIFY(page.plot()->toolTipAt(bands.x[peakSample], double(device->peakActive) * 2 / bytesPerUnit).isEmpty());
         QVERIFY(!page.oomLabel()->isVisible());
+        QTest::qWait(50); // the segment map's height settles in the next layout pass
         maybeGrab(page, QStringLiteral("snapshot-peak.png"));
 
         // Grouped by compile context: the compiled region's blocks are one row.
@@ -146,6 +148,18 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
         QCOMPARE(page.groups(), coreGroups(QStringLiteral("oom.pickle"), "oom", snapshot::GroupBy::Stack));
         QVERIFY(page.instantLabel()->text().contains(QStringLiteral("the OOM")));
+        // The segment map holds the allocator then: the snapshot, taken at the OOM, says how much
+        // was free and in what pieces.
+        const auto &then = page.segmentMap()->state();
+        const auto totals = snapshot::segmentTotals(*page.currentSnapshot());
+        QCOMPARE(then.freeBytes, totals.freeBytes);
+        QCOMPARE(then.largestFree, totals.largestFreeBlock);
+        QVERIFY(then.freeBytes > std::int64_t(24) << 20); // enough for the 24 MiB asked, in no one piece
+        QVERIFY(
+            page.instantLabel()->text().contains(QString::fromStdString(formatBytes(std::uint64_t(then.largestFree)))));
+        const int first = page.segmentMap()->segmentAt(QPoint(4, 4));
+        QCOMPARE(first, 0);
+        QTest::qWait(50);
         maybeGrab(page, QStringLiteral("snapshot-oom.png"));
         // An instant the snapshot does not have changes nothing and says why.
         QVERIFY(!page.showInstant(QStringLiteral("oom:3")));
@@ -174,6 +188,7 @@ private Q_SLOTS:
         QCOMPARE(table->headerItem()->text(3), QStringLiteral("Change"));
         QCOMPARE(table->topLevelItem(0)->data(3, Qt::UserRole).toLongLong(), expected.front().delta());
         QVERIFY(page.flame()->graph() && page.flame()->graph()->isDiff());
+        QTest::qWait(50);
         maybeGrab(page, QStringLiteral("snapshot-diff.png"));
     }
 
