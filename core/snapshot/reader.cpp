@@ -1,6 +1,7 @@
 #include "core/snapshot/reader.h"
 
 #include "core/snapshot/pickle.h"
+#include "core/snapshot/sources.h"
 #include "core/trace/byteinput.h"
 #include "core/util/heap.h"
 
@@ -110,44 +111,6 @@ constexpr std::array<const char *, kKeyCount> kKeyNames = {
 };
 
 struct Cancelled {};
-
-class ByteSource final : public PickleSource {
-public:
-    explicit ByteSource(trace::ByteInput &input) : m_input(input) {}
-    std::size_t read(char *dst, std::size_t size) override { return m_input.read(dst, size); }
-    std::uint64_t remainingAtMost() const override
-    {
-        return m_input.gzipped() ? UINT64_MAX
-                                 : m_input.fileSize() - std::min(m_input.fileSize(), m_input.fileBytesRead());
-    }
-    std::string error() const override { return m_input.error(); }
-    std::string_view mapped() override
-    {
-        const char *data = m_input.map(0);
-        return data ? std::string_view(data, m_input.fileSize()) : std::string_view();
-    }
-    void release(std::uint64_t upTo) override { m_input.release(std::size_t(upTo)); }
-
-private:
-    trace::ByteInput &m_input;
-};
-
-class MemorySource final : public PickleSource {
-public:
-    explicit MemorySource(std::string_view bytes) : m_bytes(bytes) {}
-    std::size_t read(char *dst, std::size_t size) override
-    {
-        const std::size_t n = std::min(size, m_bytes.size() - m_pos);
-        std::memcpy(dst, m_bytes.data() + m_pos, n);
-        m_pos += n;
-        return n;
-    }
-    std::uint64_t remainingAtMost() const override { return m_bytes.size() - m_pos; }
-
-private:
-    std::string_view m_bytes;
-    std::size_t m_pos = 0;
-};
 
 struct StackKeyHash {
     std::size_t operator()(std::uint64_t h) const noexcept { return h; }
@@ -624,17 +587,24 @@ Result<std::shared_ptr<const Snapshot>> loadSnapshot(const std::filesystem::path
     if (!input)
         return input.error();
     auto &in = *input.value();
-    ByteSource source(in);
     const std::uint64_t total = in.fileSize();
+    const bool gzipped = in.gzipped();
+    std::unique_ptr<PickleSource> source;
+    InflatingSource *inflating = nullptr;
+    if (gzipped)
+        source.reset(inflating = new InflatingSource(in));
+    else
+        source = std::make_unique<FileSource>(in);
     auto result = run(
-        source, file.string(),
+        *source, file.string(),
         [&](std::uint64_t pickleBytes) {
             if (stop.stopRequested())
                 throw Cancelled{};
             // A mapped file is read as the pickle goes; a gzip one as it is inflated.
-            progress.report(in.gzipped() ? in.fileBytesRead() : pickleBytes, total);
+            progress.report(inflating ? inflating->fileBytesRead() : pickleBytes, total);
         },
-        in.gzipped() ? total * 8 : total);
+        gzipped ? total * 8 : total);
+    source.reset(); // the inflating thread stops before the input goes
     // The machine's memo and slots are gone: their pages go back to the system. (This also
     // links heap.cpp's operator new, which puts the columns on huge pages: a fault per 2 MiB.)
     releaseFreedMemory();
