@@ -51,6 +51,20 @@ bool isTorchInternal(const Snapshot &s, FrameId id)
     return file.find("/torch/") != std::string_view::npos;
 }
 
+// The frames every C++ stack of an allocation starts with: the unwinder that took it and the
+// allocator's own calls.
+bool isAllocatorPlumbing(const Snapshot &s, FrameId id)
+{
+    const auto name = s.text(s.frames[id.value].name);
+    for (const std::string_view prefix :
+         {"torch::unwind", "torch::CapturedTraceback", "torch::cuda::", "c10::cuda::", "c10::Allocator",
+          "at::detail::empty", "at::empty", "at::native::empty", "at::TensorBase::", "at::TensorIteratorBase::",
+          "at::(anonymous namespace)::", "c10::impl::", "at::_ops::empty"})
+        if (name.substr(0, prefix.size()) == prefix)
+            return true;
+    return false;
+}
+
 } // namespace
 
 SegmentTotals segmentTotals(const Snapshot &snapshot, int device)
@@ -246,8 +260,18 @@ std::string stackLabel(const Snapshot &snapshot, StackId stack)
             break;
         }
     }
-    if (python == depth)
-        return frameText(snapshot, frames[0]);
+    if (python == depth) {
+        // C++ frames alone: the first that is neither the unwinder nor the allocator (the op
+        // that allocated, "at::_ops::div::call"), else the innermost.
+        std::size_t op = 0;
+        while (op < depth && isAllocatorPlumbing(snapshot, frames[op]))
+            ++op;
+        std::string text = frameText(snapshot, frames[op < depth ? op : 0]);
+        // A C++ name's parameter list says little in a label: "at::native::_to_copy" (the key keeps it).
+        if (const auto paren = text.find('('); paren != std::string::npos && paren > 0)
+            text.erase(paren);
+        return text;
+    }
     if (user == python || user == depth)
         return frameText(snapshot, frames[python]);
     return frameText(snapshot, frames[python]) + " from " + frameText(snapshot, frames[user]);
