@@ -337,8 +337,12 @@ void distinguishLabels(std::vector<LiveGroup> &groups)
                     ++d;
                 differ = std::max(differ, d);
             }
-            if (differ < parts[k].size())
-                groups[rows[k]].label = label + " via " + std::string(parts[k][differ]);
+            if (differ < parts[k].size()) {
+                std::string via(parts[k][differ]);
+                if (const auto paren = via.find('('); paren != std::string::npos && paren > 0)
+                    via.erase(paren); // a C++ frame's parameter list: in the key, not the label
+                groups[rows[k]].label = label + " via " + via;
+            }
         }
     }
 }
