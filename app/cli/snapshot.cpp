@@ -198,7 +198,8 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
                   {"largest free block", b(totals.largestFreeBlock)},
                   {"events", std::to_string(s.events.count())},
                   {"peak active (device " + std::to_string(r.device->device) + ")", b(r.device->peakActive)}};
-    for (const auto &o : snapshot::oomReports(s, r.devices))
+    const auto ooms = snapshot::oomReports(s, r.devices);
+    for (const auto &o : ooms)
         facts.rows.push_back({"OOM on device " + std::to_string(o.device) + " at event " + std::to_string(o.position),
                               b(o.requestedBytes) + " asked"});
     writeTable(std::cout, facts, options.format);
@@ -212,7 +213,7 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
                           "is not in the trace.",
                       options.format);
     }
-    for (const auto &o : snapshot::oomReports(s, r.devices))
+    for (const auto &o : ooms)
         writeText(std::cout, "OOM, device " + std::to_string(o.device) + ": " + o.verdict + ".", options.format);
     const auto then = snapshot::segmentsAt(s, *r.device, r.position);
     writeText(std::cout,

@@ -355,7 +355,6 @@ private:
             e.timeUs.push_back(integer(m, kTimeUs, "an event"));
         } else {
             e.timeUs.push_back(Events::kNoTime);
-            m_eventsWithoutTime = true;
         }
         e.stack.push_back(stackOf(m, "an event"));
         e.compileContext.push_back(text(kCompileContext, "an event"));
@@ -532,7 +531,6 @@ private:
     std::vector<std::uint32_t> m_stackTable; // stack ids by hash, UINT32_MAX where empty
     std::vector<std::uint64_t> m_stackHash;  // per stack
     std::unordered_multimap<std::uint64_t, std::uint32_t, StackKeyHash> m_frameIndex;
-    bool m_eventsWithoutTime = false;
 };
 
 Result<std::shared_ptr<const Snapshot>> run(PickleSource &source, std::string_view name,

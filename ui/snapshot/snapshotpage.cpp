@@ -228,6 +228,7 @@ void SnapshotPage::open(const QString &path)
                     return Error{path.toStdString() + ": reading the snapshot cancelled"};
                 open.bands.push_back(snapshot::stackBands(*open.snapshot, device, kBands, kSamples));
             }
+            open.ooms = snapshot::oomReports(*open.snapshot, devices); // each walks the trace: not on the GUI thread
             open.devices = std::make_shared<const std::vector<snapshot::DeviceReplay>>(std::move(devices));
             return open;
         },
@@ -324,7 +325,7 @@ void SnapshotPage::showCurrent()
     const auto &device = devices[std::size_t(m_device)];
 
     const auto totals = snapshot::segmentTotals(*s, device.device);
-    const auto ooms = snapshot::oomReports(*s, devices);
+    const auto &ooms = open.ooms;
     std::vector<double> oomXs;
     QStringList verdicts;
     for (const auto &o : ooms) {

@@ -92,6 +92,7 @@ private:
         std::shared_ptr<const snapshot::Snapshot> snapshot;
         std::shared_ptr<const std::vector<snapshot::DeviceReplay>> devices;
         std::vector<snapshot::StackBands> bands; // per device
+        std::vector<snapshot::OomReport> ooms;
     };
     struct InstantResult;
 
