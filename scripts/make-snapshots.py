@@ -2,7 +2,8 @@
 """Writes CUDA allocator snapshots with the structure torch.cuda.memory._dump_snapshot() writes
 (segments with blocks, device_traces of events with shared frame dicts, allocator_settings,
 external_annotations), from a small simulation of the caching allocator, plus damaged and
-malicious ones. Beside each good snapshot, NAME.expected.json: its figures as
+malicious ones; and the torch.profiler trace of one step of the same run (its [memory] instants
+at the allocator's addresses, inside the ops that allocated, on the profiler's own clock). Beside each good snapshot, NAME.expected.json: its figures as
 scripts/read-snapshot.py reads them (a restricted pickle.Unpickler), for the tests to compare.
 
 usage: make-snapshots.py OUT_DIR
@@ -11,6 +12,7 @@ import gzip
 import json
 import os
 import pickle
+import random
 import subprocess
 import sys
 
@@ -39,6 +41,15 @@ BACKWARD = frame("backward", "/usr/lib/python3/dist-packages/torch/_tensor.py", 
 ADAM = frame("step", "/usr/lib/python3/dist-packages/torch/optim/adam.py", 166)
 UNKNOWN_LINE = frame("run", "/work/train.py", 2**64 - 1)  # torch writes 2^64-1 for "no line"
 
+# The profiler's clock: its microseconds count from here on the allocator's, and it reports an
+# allocation this much after the allocator recorded it.
+PROFILER_CLOCK = 1_700_000_000_000_000 - 4_000_000
+PROFILER_LAG_US = 2
+# The op each stack's allocations are made in, as the profiler names it.
+OPS = {"weights": "aten::randn", "mlp": "aten::linear", "attn_q": "aten::einsum", "attn_k": "aten::einsum",
+       "grad": "autograd::engine::evaluate_function: AddmmBackward0", "adam": "Optimizer.step#Adam.step",
+       "none": "aten::zeros"}
+
 STACKS = {
     "weights": CPP + [frame("__init__", "/work/model.py", 12), BUILD, MAIN],
     "mlp": CPP + [LINEAR, FWD_MLP, STEP, MAIN],
@@ -63,11 +74,14 @@ class Allocator:
         self.recording = False
         self.clock = 1_700_000_000_000_000 + device * 1000
         self.next_address = 0x7F0000000000 + device * 0x10000000000
+        self.profile = None  # the trace's events while a step is profiled
+        self.profiled = []  # (time_us, address, op) of each allocation the profiler saw
+        self.jitter = None  # from the profiled step on, steps take a little more or less time, as real ones do
 
     def event(self, action, addr, size, stack, stream=0, context="N/A", metadata=""):
         if not self.recording:
             return
-        self.clock += 37
+        self.clock += 37 + (self.jitter.randrange(9) if self.jitter else 0)
         e = {"action": action, "addr": addr, "size": size, "stream": stream}
         if self.times:
             e["time_us"] = self.clock
@@ -76,7 +90,24 @@ class Allocator:
             e["user_metadata"] = metadata
         e["frames"] = list(STACKS[stack])  # a list of its own, of shared frame dicts
         self.trace.append(e)
+        if self.profile is not None and action in ("alloc", "free_requested"):
+            self.profiler_event(action, addr, size, stack)
         return e
+
+    def profiler_event(self, action, addr, size, stack):
+        """What torch.profiler records of it: a [memory] instant a few microseconds later, on its
+        own clock, inside the op that asked (an aten::empty inside it)."""
+        ts = self.clock - PROFILER_CLOCK + PROFILER_LAG_US
+        live = sum(b["size"] for s in self.segments for b in s["blocks"] if b["state"] == "active_allocated")
+        ev = self.profile
+        if action == "alloc":
+            ev.append({"ph": "X", "cat": "cpu_op", "name": OPS[stack], "pid": 1, "tid": 1, "ts": ts - 5, "dur": 15})
+            ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": ts - 1, "dur": 3})
+            self.profiled.append((self.clock, addr, OPS[stack]))
+        ev.append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": ts,
+                   "args": {"Total Reserved": sum(s["size"] for s in self.segments), "Total Allocated": live,
+                            "Bytes": size if action == "alloc" else -size, "Addr": addr, "Device Id": self.device,
+                            "Device Type": 1}})
 
     def new_segment(self, size, stream):
         size = (size + 2 * MiB - 1) // (2 * MiB) * (2 * MiB)
@@ -163,14 +194,19 @@ class Allocator:
         return out
 
 
-def training(alloc, steps=3, oom=False):
-    """Weights before recording, then steps of forward, backward and optimizer."""
+def training(alloc, steps=3, oom=False, profile_step=None):
+    """Weights before recording, then steps of forward, backward and optimizer; the profiler on
+    for step profile_step."""
     weights = [alloc.malloc(3 * MiB + 1000 * i, "weights") for i in range(4)]
     early = alloc.malloc(5 * MiB, "weights")  # allocated before recording, freed during it
     alloc.recording = True
     alloc.free(early)
     state = []
     for step in range(steps):
+        if step == profile_step:
+            alloc.profile = []
+            alloc.jitter = random.Random(alloc.device)
+            begin = alloc.clock - PROFILER_CLOCK
         acts = [alloc.malloc(6 * MiB, "mlp", metadata=f"step{step}") for _ in range(3)]
         acts += [alloc.malloc(2 * MiB + 4096, "attn_q", context="compiled_region_0"),
                  alloc.malloc(2 * MiB + 4096, "attn_k", context="compiled_region_0")]
@@ -182,6 +218,10 @@ def training(alloc, steps=3, oom=False):
             state = [alloc.malloc(6 * MiB + 2000 * i, "adam") for i in range(4)]
         for g in grads:
             alloc.free(g)
+        if step == profile_step:
+            alloc.profile.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}", "pid": 1,
+                                  "tid": 1, "ts": begin, "dur": alloc.clock - PROFILER_CLOCK + 20 - begin})
+            alloc.trace_events, alloc.profile = alloc.profile, None
     if oom:
         # Fragment: many small live blocks between free ones, then ask for more than any piece.
         pairs = [(alloc.malloc(MiB, "mlp"), alloc.malloc(MiB, "attn_q")) for _ in range(24)]
@@ -210,13 +250,33 @@ def snapshot(allocators, legacy=False, annotations=True):
     return snap
 
 
+def write_traces(out, alloc):
+    """basic_trace.json: the profiled step of basic's device 0, and what joining it must find;
+    unrelated_trace.json: the same step of another run (other addresses), which joins nothing."""
+    meta = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "python3"}},
+            {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "main"}}]
+    events = sorted(alloc.trace_events, key=lambda e: (e["ts"], -e.get("dur", 0)))
+    trace = {"schemaVersion": 1, "baseTimeNanoseconds": PROFILER_CLOCK * 1000, "traceEvents": meta + events}
+    with open(os.path.join(out, "basic_trace.json"), "w") as f:
+        json.dump(trace, f)
+    expected = {"device": alloc.device, "offset_us": PROFILER_LAG_US - PROFILER_CLOCK,
+                "allocations": [{"time_us": t, "address": a, "op": op} for t, a, op in alloc.profiled]}
+    with open(os.path.join(out, "basic_trace.expected.json"), "w") as f:
+        json.dump(expected, f, indent=1)
+    for e in events:
+        if e["name"] == "[memory]":
+            e["args"]["Addr"] += 0x1000000000
+    with open(os.path.join(out, "unrelated_trace.json"), "w") as f:
+        json.dump(trace, f)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     good = {}
 
     a0, a1 = Allocator(0), Allocator(1)
-    training(a0)
+    training(a0, profile_step=1)
     training(a1, steps=1)
     basic = snapshot([a0, a1])
     for protocol in (2, 4, 5):
@@ -240,6 +300,8 @@ def main():
     with gzip.open(os.path.join(out, "basic_p4.pickle.gz"), "wb") as f:
         f.write(good["basic_p4.pickle"])
     good["basic_p4.pickle.gz"] = None
+
+    write_traces(out, a0)
 
     bad = {
         "truncated.pickle": good["basic_p4.pickle"][: len(good["basic_p4.pickle"]) // 2],

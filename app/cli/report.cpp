@@ -11,7 +11,9 @@
 #include "core/report/jobreport.h"
 #include "core/report/modelreport.h"
 #include "core/report/reportrender.h"
+#include "core/report/snapshotreport.h"
 #include "core/report/tracereport.h"
+#include "core/snapshot/reader.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -59,6 +61,21 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
     return report::modelSections(measured->latency, measured->profile, prefix, reportOptions);
 }
 
+// An allocator snapshot's sections: its figures, each device's peak and each OOM.
+std::optional<std::vector<report::Section>>
+snapshotReportSections(const std::string &file, const report::ReportOptions &reportOptions, const std::string &prefix)
+{
+    auto loaded = snapshot::loadSnapshot(file);
+    if (!loaded) {
+        badInput(loaded.error().message);
+        return std::nullopt;
+    }
+    const auto &s = *loaded.value();
+    const auto devices = snapshot::replay(s);
+    return report::snapshotSections(s, devices, snapshot::oomReports(s, devices),
+                                    std::filesystem::path(file).filename().string(), prefix, reportOptions);
+}
+
 // The job's sections, and its name for the title: the paths given, or the count of ranks when
 // they are many files.
 std::optional<std::vector<report::Section>> jobReportSections(const ReportCliOptions &options, const report::ReportOptions &reportOptions,
@@ -101,7 +118,9 @@ int runReport(const ReportCliOptions &options)
         const auto &input = options.inputs[i];
         const std::string prefix = options.inputs.size() > 1 ? "input" + std::to_string(i + 1) + "-" : "";
         std::optional<std::vector<report::Section>> more;
-        if (trace::classifyInput(input) == trace::InputKind::Model) {
+        if (snapshot::looksLikeSnapshot(input)) {
+            more = snapshotReportSections(input, reportOptions, prefix);
+        } else if (trace::classifyInput(input) == trace::InputKind::Model) {
             more = modelSections(input, options, reportOptions, prefix);
         } else if (const auto loaded = loadAnalysisInput(input)) {
             more = report::traceSections(*loaded->index, prefix, reportOptions);
@@ -125,8 +144,11 @@ int runReport(const ReportCliOptions &options)
 void setupReport(CLI::App &command, int *exitCode)
 {
     auto options = std::make_shared<ReportCliOptions>();
-    command.add_option("INPUT", options->inputs, "Traces (.json, .json.gz, log directories) and TorchScript models; with --job, "
-                                                 "a distributed job's rank traces or their folder")
+    command
+        .add_option("INPUT", options->inputs,
+                    "Traces (.json, .json.gz, log directories), TorchScript models and allocator "
+                    "snapshots (.pickle, .pickle.gz); with --job, "
+                    "a distributed job's rank traces or their folder")
         ->required();
     command.add_flag("--job", options->job, "INPUT is one distributed job: its ranks side by side, the straggler, the collectives");
     addCountOption(command, "--threads", options->threads, 0, "--job: ranks loaded at once; 0: one per core");

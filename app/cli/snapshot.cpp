@@ -6,6 +6,8 @@
 #include "core/snapshot/reader.h"
 #include "core/snapshot/replay.h"
 #include "core/snapshot/segmentsat.h"
+#include "core/snapshot/tracejoin.h"
+#include "core/trace/loader.h"
 #include "core/util/format.h"
 
 #include <iostream>
@@ -18,6 +20,8 @@ struct SnapshotCliOptions {
     std::string at = "peak";
     std::string by = "stack";
     std::string diff;
+    std::string trace;  // a trace of the same run to join with
+    std::string offset; // its clock offset in seconds, else found
     int device = -1;
     std::size_t top = 10;
     Format format = Format::Table;
@@ -31,7 +35,54 @@ struct Reading {
     std::int64_t position = -1;
     std::vector<snapshot::LiveBlock> live;
     std::vector<snapshot::LiveGroup> groups;
+    // With --trace: the trace, the join, and per group listed the ops that made it.
+    std::shared_ptr<const trace::Trace> trace;
+    std::optional<snapshot::TraceJoin> join;
+    std::unordered_map<std::string, std::vector<snapshot::GroupOp>> ops; // per group key
 };
+
+// Joins the reading's device with --trace; false (after saying why) when the trace cannot be read
+// or does not join.
+bool joinTrace(Reading &r, const SnapshotCliOptions &options, snapshot::GroupBy by)
+{
+    std::optional<std::int64_t> offset;
+    if (!options.offset.empty()) {
+        offset = snapshot::parseOffsetSeconds(options.offset);
+        if (!offset) {
+            badInput(options.file + ": --offset " + options.offset +
+                     ": not seconds as a number (such as -1699999996.000002)");
+            return false;
+        }
+    }
+    auto loaded = trace::loadTrace(options.trace);
+    if (!loaded) {
+        badInput(options.file + ": --trace: " + loaded.error().message);
+        return false;
+    }
+    r.trace = loaded.value();
+    r.join = snapshot::joinTrace(*r.snapshot, *r.device, *r.trace, offset);
+    if (!r.join->joined) {
+        badInput(options.file + " and " + options.trace + ": " + r.join->message);
+        return false;
+    }
+    r.ops = snapshot::opsByGroup(*r.snapshot, *r.device, r.live, by, *r.trace, *r.join);
+    return true;
+}
+
+// The ops that made group i's memory, as far as the trace saw.
+const std::vector<snapshot::GroupOp> &opsOf(const Reading &r, std::size_t i)
+{
+    static const std::vector<snapshot::GroupOp> kNone;
+    const auto it = r.ops.find(r.groups[i].key);
+    return it == r.ops.end() ? kNone : it->second;
+}
+
+// The op that made most of group i's memory the trace saw, or "".
+std::string madeBy(const Reading &r, std::size_t i)
+{
+    const auto &ops = opsOf(r, i);
+    return ops.empty() ? std::string() : ops.front().name;
+}
 
 std::optional<Reading> readAt(const std::string &file, const SnapshotCliOptions &options, snapshot::GroupBy by)
 {
@@ -121,11 +172,18 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
              {"largest_free_block", o.largestFreeBlock},
              {"verdict", o.verdict}});
     nlohmann::json groups = nlohmann::json::array();
-    for (std::size_t i = 0; i < r.groups.size() && (options.top == 0 || i < options.top); ++i)
+    for (std::size_t i = 0; i < r.groups.size() && (options.top == 0 || i < options.top); ++i) {
         groups.push_back({{"key", r.groups[i].key},
                           {"label", r.groups[i].label},
                           {"bytes", r.groups[i].bytes},
                           {"blocks", r.groups[i].blocks}});
+        if (r.join) {
+            nlohmann::json ops = nlohmann::json::array();
+            for (const auto &op : opsOf(r, i))
+                ops.push_back({{"name", op.name}, {"path", op.path}, {"bytes", op.bytes}, {"blocks", op.blocks}});
+            groups.back()["ops"] = std::move(ops);
+        }
+    }
     nlohmann::json settings = nlohmann::json::object();
     for (const auto &[key, value] : s.settings)
         settings[key] = value;
@@ -133,7 +191,18 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
     for (const auto &b : r.live)
         liveBytes += b.size;
     const auto then = snapshot::segmentsAt(s, *r.device, r.position);
+    nlohmann::json join = nullptr;
+    if (r.join)
+        join = {{"trace", options.trace},
+                {"device", r.join->device},
+                {"offset_ns", r.join->offsetNs},
+                {"offset_from_user", r.join->offsetFromUser},
+                {"trace_allocations", r.join->traceAllocations},
+                {"matched", r.join->matched},
+                {"spread_ns", r.join->spreadNs},
+                {"message", r.join->message}};
     return {{"file", file},
+            {"trace_join", join},
             {"protocol", s.protocol},
             {"segments", totals.segments},
             {"blocks", totals.blocks},
@@ -203,6 +272,8 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
         facts.rows.push_back({"OOM on device " + std::to_string(o.device) + " at event " + std::to_string(o.position),
                               b(o.requestedBytes) + " asked"});
     writeTable(std::cout, facts, options.format);
+    if (r.join)
+        writeText(std::cout, options.trace + ": " + r.join->message, options.format);
     for (const auto &d : r.devices) {
         if (snapshot::recordingStoppedEarly(d))
             writeText(std::cout,
@@ -225,8 +296,15 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
     TextTable groups;
     groups.header = {options.by, "bytes", "blocks"};
     groups.rightAligned = {false, true, true};
-    for (std::size_t i = 0; i < r.groups.size() && (options.top == 0 || i < options.top); ++i)
+    if (r.join) {
+        groups.header.push_back("made by");
+        groups.rightAligned.push_back(false);
+    }
+    for (std::size_t i = 0; i < r.groups.size() && (options.top == 0 || i < options.top); ++i) {
         groups.rows.push_back({r.groups[i].label, b(r.groups[i].bytes), std::to_string(r.groups[i].blocks)});
+        if (r.join)
+            groups.rows.back().push_back(madeBy(r, i));
+    }
     writeTable(std::cout, groups, options.format);
     return kSuccess;
 }
@@ -236,8 +314,10 @@ int runSnapshot(const SnapshotCliOptions &options)
     const auto by = options.by == "context"      ? snapshot::GroupBy::Context
                     : options.by == "annotation" ? snapshot::GroupBy::Annotation
                                                  : snapshot::GroupBy::Stack;
-    const auto reading = readAt(options.file, options, by);
+    auto reading = readAt(options.file, options, by);
     if (!reading)
+        return kBadInput;
+    if (!options.trace.empty() && !joinTrace(*reading, options, by))
         return kBadInput;
     if (options.diff.empty()) {
         if (options.format == Format::Json) {
@@ -247,8 +327,14 @@ int runSnapshot(const SnapshotCliOptions &options)
         if (options.format == Format::Csv) { // the groups alone: one table per file
             TextTable groups;
             groups.header = {options.by, "label", "bytes", "blocks"};
-            for (const auto &g : reading->groups)
+            if (reading->join)
+                groups.header.push_back("made_by");
+            for (std::size_t i = 0; i < reading->groups.size(); ++i) {
+                const auto &g = reading->groups[i];
                 groups.rows.push_back({g.key, g.label, std::to_string(g.bytes), std::to_string(g.blocks)});
+                if (reading->join)
+                    groups.rows.back().push_back(madeBy(*reading, i));
+            }
             writeTable(std::cout, groups, options.format);
             return kSuccess;
         }
@@ -301,6 +387,12 @@ void setupSnapshot(CLI::App &command, int *exitCode)
     command.add_option("--by", options->by, "Group live memory by stack (default), context or annotation")
         ->check(CLI::IsMember({"stack", "context", "annotation"}));
     command.add_option("--diff", options->diff, "A second snapshot: what grew from FILE to it, at the same instant");
+    command.add_option("--trace", options->trace,
+                       "A torch.profiler trace of the same run (profile_memory=True): the ops that made each group's "
+                       "memory, the clock offset found from its [memory] events");
+    command.add_option("--offset", options->offset,
+                       "With --trace: seconds to add to the snapshot's times to reach the trace's clock (default: "
+                       "found)");
     command.add_option("--device", options->device, "The device (default: the one with most events)")
         ->check(CLI::Range(0, 65535));
     addCountOption(command, "--top", options->top, 0, "Groups listed (0: all)");

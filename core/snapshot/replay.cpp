@@ -349,16 +349,37 @@ void distinguishLabels(std::vector<LiveGroup> &groups)
 
 } // namespace
 
+std::string groupKey(const Snapshot &snapshot, const DeviceReplay &device, const LiveBlock &b, GroupBy by)
+{
+    const Events &e = snapshot.events;
+    const bool fromTrace = b.position >= 0;
+    const std::uint32_t i = fromTrace ? device.events[std::size_t(b.position)] : 0;
+    std::string key;
+    switch (by) {
+    case GroupBy::Stack: return foldedStack(snapshot, b.stack);
+    case GroupBy::Context:
+        key = fromTrace ? std::string(snapshot.text(e.compileContext[i])) : std::string();
+        if (key.empty() || key == "N/A")
+            key = fromTrace ? "(no compile context)" : "(allocated before the trace)";
+        return key;
+    case GroupBy::Annotation:
+        key = fromTrace ? std::string(snapshot.text(e.userMetadata[i])) : std::string();
+        if (key.empty() && fromTrace && e.timeUs[i] != Events::kNoTime)
+            key = annotationAt(snapshot, device.device, e.timeUs[i]);
+        if (key.empty())
+            key = fromTrace ? "(no annotation)" : "(allocated before the trace)";
+        return key;
+    }
+    return key;
+}
+
 std::vector<LiveGroup> groupLive(const Snapshot &snapshot, const DeviceReplay &device,
                                  const std::vector<LiveBlock> &live, GroupBy by)
 {
-    const Events &e = snapshot.events;
     std::unordered_map<std::string, LiveGroup> groups;
     std::unordered_map<std::uint32_t, std::pair<std::string, std::string>> stackKeys; // cache per stack
     for (const LiveBlock &b : live) {
         std::string key, label;
-        const bool fromTrace = b.position >= 0;
-        const std::uint32_t i = fromTrace ? device.events[std::size_t(b.position)] : 0;
         switch (by) {
         case GroupBy::Stack: {
             auto it = stackKeys.find(b.stack.value);
@@ -372,17 +393,8 @@ std::vector<LiveGroup> groupLive(const Snapshot &snapshot, const DeviceReplay &d
             break;
         }
         case GroupBy::Context:
-            key = fromTrace ? std::string(snapshot.text(e.compileContext[i])) : std::string();
-            if (key.empty() || key == "N/A")
-                key = fromTrace ? "(no compile context)" : "(allocated before the trace)";
-            label = key;
-            break;
         case GroupBy::Annotation:
-            key = fromTrace ? std::string(snapshot.text(e.userMetadata[i])) : std::string();
-            if (key.empty() && fromTrace && e.timeUs[i] != Events::kNoTime)
-                key = annotationAt(snapshot, device.device, e.timeUs[i]);
-            if (key.empty())
-                key = fromTrace ? "(no annotation)" : "(allocated before the trace)";
+            key = groupKey(snapshot, device, b, by);
             label = key;
             break;
         }

@@ -67,6 +67,8 @@ struct LiveGroup {
     std::size_t blocks = 0;
     bool operator==(const LiveGroup &) const = default;
 };
+// The key of the group a live block falls in.
+std::string groupKey(const Snapshot &snapshot, const DeviceReplay &device, const LiveBlock &block, GroupBy by);
 std::vector<LiveGroup> groupLive(const Snapshot &snapshot, const DeviceReplay &device,
                                  const std::vector<LiveBlock> &live, GroupBy by);
 

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "clitestutil.h"
@@ -103,6 +104,64 @@ private Q_SLOTS:
         QVERIFY(grew.first().toObject().value(QStringLiteral("delta_bytes")).toInteger() > 0);
     }
 
+    // Joined with the trace of the same run: the offset the script used, its ten allocations, and
+    // the op that made each group's memory (in the table, the JSON and the CSV).
+    void joinsWithTheTrace()
+    {
+        const auto want = expected(QStringLiteral("basic_trace"));
+        const QStringList base = {QStringLiteral("snapshot"), kDir + QStringLiteral("/basic_p4.pickle"),
+                                  QStringLiteral("--device"), QStringLiteral("0"),
+                                  QStringLiteral("--trace"),  kDir + QStringLiteral("/basic_trace.json"),
+                                  QStringLiteral("--at"),     QStringLiteral("end")};
+        const auto json = runCli(base + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const auto join = jsonOf(json).value(QStringLiteral("trace_join")).toObject();
+        QCOMPARE(join.value(QStringLiteral("offset_ns")).toInteger(),
+                 want.value(QStringLiteral("offset_us")).toInteger() * 1000);
+        QCOMPARE(join.value(QStringLiteral("matched")).toInteger(), 10);
+        QCOMPARE(join.value(QStringLiteral("offset_from_user")).toBool(), false);
+        // At the end the Adam state and the weights are live; the step's allocations are freed.
+        const auto groups =
+            jsonOf(json).value(QStringLiteral("at")).toObject().value(QStringLiteral("groups")).toArray();
+        QVERIFY(!groups.isEmpty());
+        for (const auto &g : groups)
+            QVERIFY(g.toObject().value(QStringLiteral("ops")).toArray().isEmpty());
+        // Mid-step, after its last allocation: the activations were made by aten::linear.
+        const auto mid =
+            runCli({QStringLiteral("snapshot"), kDir + QStringLiteral("/basic_p4.pickle"), QStringLiteral("--device"),
+                    QStringLiteral("0"), QStringLiteral("--trace"), kDir + QStringLiteral("/basic_trace.json"),
+                    QStringLiteral("--at"), QStringLiteral("peak"), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(mid.exitCode, 0);
+        QVERIFY2(mid.out.section(QLatin1Char('\n'), 0, 0).endsWith(QStringLiteral("made_by")), qPrintable(mid.out));
+        const auto table =
+            runCli(base.mid(0, base.size() - 2) + QStringList{QStringLiteral("--at"), QStringLiteral("peak")});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains(QStringLiteral("made by")), qPrintable(table.out));
+        QVERIFY(table.out.contains(QStringLiteral("10 of the trace's 10")));
+    }
+
+    // A report of a snapshot: its figures, its peak and its OOM with the verdict.
+    void reportHasThePeakAndTheOom()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("oom.md"));
+        const auto run =
+            runCli({QStringLiteral("report"), kDir + QStringLiteral("/oom.pickle"), QStringLiteral("-o"), out});
+        QCOMPARE(run.exitCode, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral("Memory snapshot: oom.pickle")), qPrintable(text.left(400)));
+        QVERIFY(text.contains(QStringLiteral("Live at the peak, device 0")));
+        QVERIFY(text.contains(QStringLiteral("Out of memory, device 0")));
+        QVERIFY(text.contains(QStringLiteral("fragment")));
+        // A damaged one is bad input, named.
+        const auto bad = runCli({QStringLiteral("report"), kDir + QStringLiteral("/truncated.pickle"),
+                                 QStringLiteral("-o"), dir.filePath(QStringLiteral("bad.md"))});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains(QStringLiteral("truncated.pickle")));
+    }
+
     void badInputExitsTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -118,6 +177,19 @@ private Q_SLOTS:
         QTest::addRow("no times") << QStringList{kDir + QStringLiteral("/legacy.pickle"), QStringLiteral("--at"),
                                                  QStringLiteral("1ms")}
                                   << "#N";
+        const QString basic = kDir + QStringLiteral("/basic_p4.pickle");
+        const QString trace = kDir + QStringLiteral("/basic_trace.json");
+        QTest::addRow("another run's trace")
+            << QStringList{basic, QStringLiteral("--trace"), kDir + QStringLiteral("/unrelated_trace.json")}
+            << "same run";
+        QTest::addRow("an offset that is not one")
+            << QStringList{basic, QStringLiteral("--trace"), trace, QStringLiteral("--offset"), QStringLiteral("soon")}
+            << "not seconds";
+        QTest::addRow("no such trace") << QStringList{basic, QStringLiteral("--trace"),
+                                                      kDir + QStringLiteral("/gone.json")}
+                                       << "gone.json";
+        QTest::addRow("no times to join")
+            << QStringList{kDir + QStringLiteral("/legacy.pickle"), QStringLiteral("--trace"), trace} << "time_us";
     }
     void badInputExitsTwo()
     {

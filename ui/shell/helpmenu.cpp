@@ -122,7 +122,9 @@ QString pageHelp(Page page)
         return QCoreApplication::translate(
             "Help", "Why memory ran out: a CUDA allocator snapshot's active memory over time by stack, what was live "
                     "at the peak or an OOM (and why the OOM could not be served), grouped by stack, compile context or "
-                    "annotation and as a flame graph by bytes; compared with another snapshot, what grew.");
+                    "annotation and as a flame graph by bytes; compared with another snapshot, what grew. Joined "
+                    "with a trace of the same run, the trace's timeline shows the snapshot's memory and a row names "
+                    "the ops that made it.");
     }
     return {};
 }

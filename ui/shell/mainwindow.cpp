@@ -235,6 +235,9 @@ void MainWindow::createSession()
     m_reports->addContributor(QStringLiteral("compare"), [page = qobject_cast<ComparePage *>(m_pages.at(Page::Compare))] {
         return compareSections(*page);
     });
+    m_reports->addContributor(
+        QStringLiteral("snapshots"),
+        [page = qobject_cast<SnapshotPage *>(m_pages.at(Page::Snapshots))] { return page->reportSections(); });
     connect(m_reports, &ReportExporter::failed, this, &MainWindow::showError);
     connect(m_reports, &ReportExporter::exported, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 8000); });

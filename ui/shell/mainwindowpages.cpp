@@ -92,9 +92,17 @@ void MainWindow::createPages()
 
     m_pages[Page::Distributed] = new distributed::DistributedPage(m_workspace, this);
     connectDistributedPage();
-    auto *snapshotPage = new SnapshotPage(m_jobs, this);
+    auto *snapshotPage = new SnapshotPage(m_jobs, m_workspace, this);
     m_pages[Page::Snapshots] = snapshotPage;
     connect(snapshotPage, &SnapshotPage::snapshotOpened, this, [this] { showPage(Page::Snapshots); });
+    // A snapshot joined with a trace: its memory as counter rows of the trace's timeline, and the
+    // op that made a group's memory shown there on request.
+    connect(snapshotPage, &SnapshotPage::countersJoined, timelinePage, &timeline::TimelinePage::setJoinedCounters);
+    connect(snapshotPage, &SnapshotPage::opRequested, this,
+            [this, timelinePage](DocumentId trace, trace::TrackId track, std::uint32_t event) {
+                timelinePage->showEvents(trace, {timeline::EventRef{track, event}}, 0, 0);
+                showPage(Page::Timeline);
+            });
 
     for (const auto page : kAllPages) {
         m_sidebar->addItem(pageTitle(page));

@@ -10,6 +10,8 @@
 #include "ui/plots/snapshotplot.h"
 #include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
+#include "ui/snapshot/tracejoinbar.h"
+#include "ui/workspace/workspace.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -74,7 +76,8 @@ struct SnapshotPage::InstantResult {
     std::vector<std::uint8_t> bandOfBlock;   // the plot's band of each block's stack
 };
 
-SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent), m_jobs(jobs)
+SnapshotPage::SnapshotPage(JobTracker *jobs, Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_jobs(jobs), m_workspace(workspace)
 {
     m_stack = new QStackedLayout(this);
     m_empty = new EmptyState(
@@ -125,6 +128,8 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     m_oom->setWordWrap(true);
     m_oom->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_oom);
+    m_joinBar = new TraceJoinBar(workspace, content);
+    layout->addWidget(m_joinBar);
 
     auto *split = new QSplitter(Qt::Vertical, content);
     m_plot = new plots::SnapshotPlot(split);
@@ -136,6 +141,17 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     lowerLayout->addWidget(m_instantText);
     m_map = new plots::SegmentMap(lower);
     lowerLayout->addWidget(m_map);
+    auto *madeByRow = new QHBoxLayout;
+    m_madeBy = new QLabel(lower);
+    m_madeBy->setWordWrap(true);
+    m_madeBy->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_showOp = new QPushButton(tr("Show in Timeline"), lower);
+    m_showOp->setToolTip(tr("The op that made the largest of these blocks, in the joined trace's timeline"));
+    madeByRow->addWidget(m_madeBy, 1);
+    madeByRow->addWidget(m_showOp);
+    lowerLayout->addLayout(madeByRow);
+    m_madeBy->hide();
+    m_showOp->hide();
     auto *sides = new QSplitter(Qt::Horizontal, lower);
     m_table = new QTreeWidget(sides);
     m_table->setRootIsDecorated(false);
@@ -172,6 +188,23 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, QWidget *parent) : QWidget(parent),
     connect(m_groupBy, &QComboBox::activated, this, [this](int index) { setGroupBy(snapshot::GroupBy(index)); });
     connect(m_compare, &QComboBox::activated, this,
             [this](int index) { compareWith(m_compare->itemData(index).toInt()); });
+    connect(m_joinBar, &TraceJoinBar::joinRequested, this,
+            [this](DocumentId trace, std::optional<std::int64_t> offset) { joinTrace(trace, offset); });
+    connect(m_table, &QTreeWidget::currentItemChanged, this, [this] { updateMadeBy(); });
+    connect(m_showOp, &QPushButton::clicked, this, [this] {
+        if (m_opTarget)
+            Q_EMIT opRequested(m_opTarget->trace, m_opTarget->track, m_opTarget->event);
+    });
+    if (m_workspace) {
+        connect(m_workspace, &Workspace::traceClosed, this, [this](DocumentId id) {
+            for (auto &open : m_open) {
+                if (open.join && open.join->traceId == id)
+                    dropJoin(open);
+            }
+            showJoinStatus();
+            updateMadeBy();
+        });
+    }
     connect(m_plot, &plots::SnapshotPlot::instantClicked, this, [this](double x) {
         const auto s = currentSnapshot();
         if (!s)
@@ -253,6 +286,7 @@ void SnapshotPage::closeCurrent()
 {
     if (m_current < 0)
         return;
+    dropJoin(m_open[std::size_t(m_current)]);
     m_open.erase(m_open.begin() + m_current);
     m_current = int(m_open.size()) - 1;
     m_compareWith = -1;
@@ -263,6 +297,8 @@ void SnapshotPage::closeCurrent()
 
 void SnapshotPage::closeAll()
 {
+    for (auto &open : m_open)
+        dropJoin(open);
     m_open.clear();
     m_current = -1;
     m_compareWith = -1;
@@ -352,6 +388,7 @@ void SnapshotPage::showCurrent()
     m_oom->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_oom->setVisible(!verdicts.isEmpty());
     m_oomButton->setEnabled(!oomXs.empty());
+    showJoinStatus();
 
     const auto &bands = open.bands[std::size_t(m_device)];
     std::vector<std::int64_t> reserved;
@@ -470,6 +507,7 @@ void SnapshotPage::showInstantResult(const InstantResult &result)
 {
     m_groups = result.groups;
     m_deltas = result.deltas;
+    m_live = result.blocks;
     const auto *device = currentDevice();
     const auto s = currentSnapshot();
     if (!device || !s)
@@ -485,6 +523,7 @@ void SnapshotPage::showInstantResult(const InstantResult &result)
         auto *row = new Row(m_table);
         row->setText(0, QString::fromStdString(label));
         row->setToolTip(0, stackToolTip(key));
+        row->setData(0, kGroupKeyRole, QString::fromStdString(key));
         for (int c = 1; c < 4; ++c) {
             row->setText(c, figures[std::size_t(c - 1)].first);
             row->setData(c, Qt::UserRole, figures[std::size_t(c - 1)].second);
@@ -552,6 +591,8 @@ void SnapshotPage::showInstantResult(const InstantResult &result)
                         return plots::SnapshotPlot::bandColor(it == bandOfAddress.end() ? bandCount - 1 : it->second,
                                                               bandCount);
                     });
+    refreshLiveOps();
+    updateMadeBy();
     Q_EMIT instantShown();
 }
 

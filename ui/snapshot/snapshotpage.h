@@ -4,10 +4,15 @@
 #include <QWidget>
 
 #include "core/analysis/flamegraph.h"
+#include "core/report/report.h"
 #include "core/snapshot/bands.h"
 #include "core/snapshot/replay.h"
+#include "core/snapshot/tracejoin.h"
+#include "ui/workspace/document.h"
 
 #include <memory>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 class QComboBox;
@@ -20,6 +25,8 @@ namespace pyrometer::ui {
 
 class EmptyState;
 class JobTracker;
+class TraceJoinBar;
+class Workspace;
 
 namespace flamegraph {
 class FlameGraphView;
@@ -35,12 +42,15 @@ class SnapshotPlot;
 // what was live at an instant (the peak, an OOM, the end, or where the plot is clicked) as a
 // table grouped by stack, compile context or annotation and as a flame graph by bytes. Compared
 // with another open snapshot, the table and the flame graph show what grew, at the same instant.
-// Reading and every instant's grouping run as background jobs; a file that fails to read says
-// why and leaves what was open as it was.
+// Joined with an open trace of the same run, the trace's timeline shows the snapshot's memory as
+// counter rows, and a group's row names the ops that made it (one of them shown in the Timeline on
+// request). Reading, joining and every instant's grouping run as background jobs; a file that
+// fails to read says why and leaves what was open as it was.
 class SnapshotPage final : public QWidget {
     Q_OBJECT
 public:
-    explicit SnapshotPage(JobTracker *jobs, QWidget *parent = nullptr);
+    // workspace: the open traces a snapshot can be joined with (none without it).
+    explicit SnapshotPage(JobTracker *jobs, Workspace *workspace = nullptr, QWidget *parent = nullptr);
 
     // Reads the snapshot at path in the background and shows it (snapshotOpened); one already
     // open is shown again rather than read twice.
@@ -81,10 +91,30 @@ public:
     QComboBox *compareChooser() const { return m_compare; }
     EmptyState *emptyState() const { return m_empty; }
 
+    // Joins the snapshot's device shown with the open trace id, at offsetNs or at the offset the
+    // trace's [memory] events give (joined when done, whether it joined or not).
+    void joinTrace(DocumentId trace, std::optional<std::int64_t> offsetNs = std::nullopt);
+    // The join of the snapshot and device shown, or null.
+    const snapshot::TraceJoin *currentJoin() const;
+    TraceJoinBar *joinBar() const { return m_joinBar; }
+    // The ops that made the selected group's live memory, from the joined trace.
+    QLabel *madeByLabel() const { return m_madeBy; }
+    QPushButton *showOpButton() const { return m_showOp; }
+    // Every open snapshot's report sections: its figures, each device's peak, each OOM.
+    std::vector<report::Section> reportSections() const;
+    // A table row's group key (its stack folded, its context or its annotation), in column 0.
+    static constexpr int kGroupKeyRole = Qt::UserRole + 1;
+
 Q_SIGNALS:
     void snapshotOpened(const QString &path);
     // The live memory of the instant asked for is in the table and the flame graph.
     void instantShown();
+    // A join finished (currentJoin() says how).
+    void joined();
+    // The counter rows the joined snapshot adds to trace's timeline (empty: the rows go).
+    void countersJoined(pyrometer::ui::DocumentId trace, std::vector<pyrometer::trace::CounterSeries> counters);
+    // Show this op of the trace in the Timeline.
+    void opRequested(pyrometer::ui::DocumentId trace, pyrometer::trace::TrackId track, std::uint32_t event);
 
 private:
     struct Open {
@@ -93,6 +123,12 @@ private:
         std::shared_ptr<const std::vector<snapshot::DeviceReplay>> devices;
         std::vector<snapshot::StackBands> bands; // per device
         std::vector<snapshot::OomReport> ooms;
+        struct Join {
+            DocumentId traceId = kNoDocument;
+            std::shared_ptr<const trace::Trace> trace;
+            std::shared_ptr<const snapshot::TraceJoin> join;
+        };
+        std::optional<Join> join; // of one device (join->device)
     };
     struct InstantResult;
 
@@ -101,6 +137,10 @@ private:
     void computeInstant();
     void showInstantResult(const InstantResult &result);
     double xOfPosition(std::int64_t position) const;
+    void showJoinStatus();
+    void updateMadeBy();
+    void refreshLiveOps();
+    void dropJoin(Open &open);
 
     JobTracker *m_jobs;
     std::vector<Open> m_open;
@@ -112,7 +152,17 @@ private:
     snapshot::GroupBy m_by = snapshot::GroupBy::Stack;
     std::vector<snapshot::LiveGroup> m_groups;
     std::vector<snapshot::GroupDelta> m_deltas;
+    std::vector<snapshot::LiveBlock> m_live; // at the instant shown
+    // Per group of the instant shown, the ops the joined trace shows making its blocks.
+    std::unordered_map<std::string, std::vector<snapshot::GroupOp>> m_liveOps;
+    struct OpTarget {
+        DocumentId trace = kNoDocument;
+        trace::TrackId track;
+        std::uint32_t event = 0;
+    };
+    std::optional<OpTarget> m_opTarget; // what Show in Timeline shows
 
+    Workspace *m_workspace;
     QStackedLayout *m_stack;
     EmptyState *m_empty;
     QComboBox *m_chooser;
@@ -129,6 +179,9 @@ private:
     plots::SegmentMap *m_map;
     QTreeWidget *m_table;
     flamegraph::FlameGraphView *m_flame;
+    TraceJoinBar *m_joinBar;
+    QLabel *m_madeBy;
+    QPushButton *m_showOp;
 };
 
 } // namespace pyrometer::ui

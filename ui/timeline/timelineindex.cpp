@@ -229,6 +229,32 @@ void addGraphCounters(TimelineIndex &index, const StopToken &stop)
     }
 }
 
+// A counter's largest value, its blocks and its summary, for the counter rows' columns.
+void summarizeCounter(TimelineIndex &index, std::uint32_t c)
+{
+    const auto &counter = index.counter(c);
+    index.counterMax.push_back(counter.value.empty() ? 0.0
+                                                     : *std::max_element(counter.value.begin(), counter.value.end()));
+    constexpr auto kSamplesPerBlock = TimelineIndex::kCounterBlock;
+    auto &blocks = index.counterBlocks.emplace_back();
+    blocks.reserve((counter.value.size() + kSamplesPerBlock - 1) / kSamplesPerBlock);
+    for (std::size_t i = 0; i < counter.value.size(); i += kSamplesPerBlock) {
+        const auto values = counter.value.begin() + std::ptrdiff_t(i);
+        blocks.push_back(
+            {counter.time[i],
+             *std::max_element(values, values + std::ptrdiff_t(std::min(kSamplesPerBlock, counter.value.size() - i)))});
+    }
+    auto &coarse = index.counterCoarseMax.emplace_back();
+    coarse.reserve((blocks.size() + kSamplesPerBlock - 1) / kSamplesPerBlock);
+    for (std::size_t b = 0; b < blocks.size(); b += kSamplesPerBlock) {
+        const auto last = std::min(blocks.size(), b + kSamplesPerBlock);
+        coarse.push_back(std::max_element(blocks.begin() + std::ptrdiff_t(b), blocks.begin() + std::ptrdiff_t(last),
+                                          [](const auto &x, const auto &y) { return x.max < y.max; })
+                             ->max);
+    }
+    index.counterSummaries.push_back(buildCounterSummary(counter, index.counterMax.back()));
+}
+
 } // namespace
 
 SliceRow::Longest SliceRow::longestIn(std::uint32_t from, std::uint32_t to) const
@@ -469,32 +495,22 @@ std::shared_ptr<const TimelineIndex> buildTimelineIndex(std::shared_ptr<const tr
         return nullptr;
     addQueueCounters(*index, std::move(launches), stop);
     addGraphCounters(*index, stop);
-    for (std::uint32_t c = 0; c < index->counterCount(); ++c) {
-        const auto &counter = index->counter(c);
-        index->counterMax.push_back(
-            counter.value.empty() ? 0.0 : *std::max_element(counter.value.begin(), counter.value.end()));
-        constexpr auto kBlock = TimelineIndex::kCounterBlock;
-        auto &blocks = index->counterBlocks.emplace_back();
-        blocks.reserve((counter.value.size() + kBlock - 1) / kBlock);
-        for (std::size_t i = 0; i < counter.value.size(); i += kBlock) {
-            const auto values = counter.value.begin() + std::ptrdiff_t(i);
-            blocks.push_back(
-                {counter.time[i],
-                 *std::max_element(values, values + std::ptrdiff_t(std::min(kBlock, counter.value.size() - i)))});
-        }
-        auto &coarse = index->counterCoarseMax.emplace_back();
-        coarse.reserve((blocks.size() + kBlock - 1) / kBlock);
-        for (std::size_t b = 0; b < blocks.size(); b += kBlock) {
-            const auto last = std::min(blocks.size(), b + kBlock);
-            coarse.push_back(std::max_element(blocks.begin() + std::ptrdiff_t(b), blocks.begin() + std::ptrdiff_t(last),
-                                              [](const auto &x, const auto &y) { return x.max < y.max; })
-                                 ->max);
-        }
-        index->counterSummaries.push_back(buildCounterSummary(counter, index->counterMax.back()));
-    }
+    for (std::uint32_t c = 0; c < index->counterCount(); ++c)
+        summarizeCounter(*index, c);
     index->spanStart = trace->info.spanStart;
     index->spanEnd = std::max(trace->info.spanEnd, trace->info.spanStart + 1);
     return index;
+}
+
+std::shared_ptr<const TimelineIndex> withCounters(const TimelineIndex &index,
+                                                  std::vector<trace::CounterSeries> counters)
+{
+    auto copy = std::make_shared<TimelineIndex>(index);
+    for (auto &series : counters) {
+        copy->derivedCounters.push_back(std::move(series));
+        summarizeCounter(*copy, std::uint32_t(copy->counterCount() - 1));
+    }
+    return copy;
 }
 
 } // namespace pyrometer::ui::timeline

@@ -235,4 +235,9 @@ buildTimelineIndex(std::shared_ptr<const trace::Trace> trace, const StopToken &s
                    std::shared_ptr<const analysis::TraceIndex> analysis = nullptr,
                    std::shared_ptr<const analysis::LaunchStats> launches = nullptr);
 
+// The index with more counters the trace does not hold (a snapshot's memory joined with it), after
+// its derived ones: the rows are shared, the counters' summaries made for the new ones only.
+std::shared_ptr<const TimelineIndex> withCounters(const TimelineIndex &index,
+                                                  std::vector<trace::CounterSeries> counters);
+
 } // namespace pyrometer::ui::timeline

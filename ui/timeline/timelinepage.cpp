@@ -228,6 +228,13 @@ void TimelinePage::showTrace(DocumentId id)
         this,
         [this, id](std::shared_ptr<const TimelineIndex> index) {
             m_shownTrace = id;
+            if (const auto joined = m_joined.find(id); joined != m_joined.end()) {
+                if (joined->second.base != index) {
+                    joined->second.base = index;
+                    joined->second.index = withCounters(*index, joined->second.counters);
+                }
+                index = joined->second.index;
+            }
             if (index == m_view->indexPointer()) {
                 Q_EMIT traceShown();
                 return;
@@ -241,6 +248,16 @@ void TimelinePage::showTrace(DocumentId id)
             Q_EMIT traceShown();
         });
     m_jobs->addOwner(jobId, document->jobOwner());
+}
+
+void TimelinePage::setJoinedCounters(DocumentId id, std::vector<trace::CounterSeries> counters)
+{
+    if (counters.empty())
+        m_joined.erase(id);
+    else
+        m_joined[id] = Joined{std::move(counters), nullptr, nullptr};
+    if (id == m_requestedTrace)
+        showTrace(id);
 }
 
 DocumentId TimelinePage::currentTrace() const

@@ -7,6 +7,7 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/document.h"
 
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -65,6 +66,9 @@ public:
     void showEvents(DocumentId id, std::vector<EventRef> events, double startNs, double endNs);
     void nextMatch();
     void previousMatch();
+    // Counter rows a joined allocator snapshot adds to a trace's timeline, beside the trace's own
+    // (none: they go); the trace, if shown, is shown again with them.
+    void setJoinedCounters(DocumentId id, std::vector<trace::CounterSeries> counters);
 
 Q_SIGNALS:
     // The timeline finished indexing a trace and shows it.
@@ -108,6 +112,13 @@ private:
         double endNs = 0;
     };
     std::optional<PendingEvents> m_pendingEvents; // until the trace's index is shown
+    // Per trace, the counters joined with it and its index with them (made from `base` once).
+    struct Joined {
+        std::vector<trace::CounterSeries> counters;
+        std::shared_ptr<const TimelineIndex> base;
+        std::shared_ptr<const TimelineIndex> index;
+    };
+    std::map<DocumentId, Joined> m_joined;
     void applyPendingEvents();
     std::vector<EventRef> m_matches;
     int m_currentMatch = -1;

@@ -78,6 +78,8 @@ public:
     bool isProcessCollapsed(std::uint32_t process) const { return m_collapsed.count(process) > 0; }
 
     std::optional<EventRef> selectedEvent() const { return m_selected; }
+    // The outlined event the view went to (a search's match, an event another page showed).
+    std::optional<EventRef> currentHighlight() const { return m_currentHighlight; }
     void selectEvent(std::optional<EventRef> event, bool reveal = false);
     // Scrolls the rows so that the part of a combined trace that process belongs to (a job's
     // rank: its GPU tracks first) starts at the top.
