@@ -94,8 +94,8 @@ namespace {
 
 // Blocks live before the trace began: an address whose first event frees it, and the segments'
 // live blocks at addresses the trace never touches.
-std::unordered_map<std::uint64_t, LiveBlock> liveBeforeTrace(const Snapshot &snapshot, int device,
-                                                             const std::vector<std::uint32_t> &events)
+std::unordered_map<std::uint64_t, LiveBlock> liveMapBeforeTrace(const Snapshot &snapshot, int device,
+                                                                const std::vector<std::uint32_t> &events)
 {
     const Events &e = snapshot.events;
     std::unordered_map<std::uint64_t, LiveBlock> live;
@@ -180,7 +180,7 @@ std::vector<DeviceReplay> replay(const Snapshot &snapshot)
         for (auto &v : r.reserved)
             v += r.reservedAtStart;
         // Active memory: from what was live before the trace, forward.
-        auto live = liveBeforeTrace(snapshot, r.device, r.events);
+        auto live = liveMapBeforeTrace(snapshot, r.device, r.events);
         for (const auto &[address, block] : live)
             r.activeAtStart += block.size;
         std::int64_t active = r.activeAtStart;
@@ -207,9 +207,20 @@ bool recordingStoppedEarly(const DeviceReplay &device)
     return gap >= (std::int64_t(1) << 20) && gap * 100 >= larger;
 }
 
+std::vector<LiveBlock> liveBeforeTrace(const Snapshot &snapshot, const DeviceReplay &device)
+{
+    const auto live = liveMapBeforeTrace(snapshot, device.device, device.events);
+    std::vector<LiveBlock> out;
+    out.reserve(live.size());
+    for (const auto &[address, block] : live)
+        out.push_back(block);
+    std::sort(out.begin(), out.end(), [](const LiveBlock &a, const LiveBlock &b) { return a.address < b.address; });
+    return out;
+}
+
 std::vector<LiveBlock> liveAt(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position)
 {
-    auto live = liveBeforeTrace(snapshot, device.device, device.events);
+    auto live = liveMapBeforeTrace(snapshot, device.device, device.events);
     std::int64_t active = 0;
     const std::int64_t last = std::min<std::int64_t>(position, std::int64_t(device.events.size()) - 1);
     walkLive(snapshot, device.events, last, live, active, [](std::int64_t, std::int64_t) {});
