@@ -2,6 +2,7 @@
 
 #include "core/snapshot/replay.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -57,6 +58,22 @@ public:
     // The bytes live below allocation a (in stacking order).
     std::int64_t below(std::uint32_t allocation) const;
     bool isLive(std::uint32_t allocation) const { return m_live[allocation] != 0; }
+    // The bands as `rows` pixel rows of bytesPerPixel each, from the bottom: paint(first row,
+    // past the last row, allocation) for each band that holds a row's middle. O(bands drawn ×
+    // log n), whatever the number of allocations live.
+    template <typename Paint> void forEachBand(int rows, double bytesPerPixel, Paint paint) const
+    {
+        int row = 0;
+        while (row < rows) {
+            const auto band = at(std::int64_t((row + 0.5) * bytesPerPixel));
+            if (!band)
+                return;
+            int top = int(std::ceil(double(band->top) / bytesPerPixel - 0.5));
+            top = top <= row ? row + 1 : top > rows ? rows : top;
+            paint(row, top, band->allocation);
+            row = top;
+        }
+    }
 
 private:
     void add(std::uint32_t allocation, std::int64_t bytes);

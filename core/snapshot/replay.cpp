@@ -207,6 +207,18 @@ bool recordingStoppedEarly(const DeviceReplay &device)
     return gap >= (std::int64_t(1) << 20) && gap * 100 >= larger;
 }
 
+double axisX(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position)
+{
+    if (device.events.empty())
+        return 0;
+    if (!snapshot.hasTimes)
+        return double(position + 1);
+    if (position < 0)
+        return 0;
+    const auto &t = snapshot.events.timeUs;
+    return double(t[device.events[std::size_t(position)]] - t[device.events.front()]) / 1e3;
+}
+
 std::vector<LiveBlock> liveBeforeTrace(const Snapshot &snapshot, const DeviceReplay &device)
 {
     const auto live = liveMapBeforeTrace(snapshot, device.device, device.events);

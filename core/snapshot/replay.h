@@ -53,6 +53,10 @@ struct LiveBlock {
     StackId stack;
     std::int64_t position = -1; // the event that allocated it; -1 when it was live before the trace
 };
+// Where a position falls on the plots' axis: ms after the device's first event, or the event's
+// number (position + 1) in a snapshot without times.
+double axisX(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position);
+
 // What was live on the device before its trace began (position -1), by address.
 std::vector<LiveBlock> liveBeforeTrace(const Snapshot &snapshot, const DeviceReplay &device);
 // What was live on the device after event `position` of its replay (-1: at the start; past the

@@ -6,6 +6,7 @@
 #include "core/util/format.h"
 #include "ui/flamegraph/flamegraphview.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/plots/allocationtimeline.h"
 #include "ui/plots/segmentmap.h"
 #include "ui/plots/snapshotplot.h"
 #include "ui/shell/displaytext.h"
@@ -21,6 +22,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedLayout>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -132,7 +134,17 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, Workspace *workspace, QWidget *pare
     layout->addWidget(m_joinBar);
 
     auto *split = new QSplitter(Qt::Vertical, content);
-    m_plot = new plots::SnapshotPlot(split);
+    m_plotTabs = new QTabWidget(split);
+    m_plotTabs->setDocumentMode(true);
+    m_allocationPlot = new plots::AllocationTimeline(m_plotTabs);
+    m_allocationPlot->setToolTip(QString()); // its own, per band
+    m_plot = new plots::SnapshotPlot(m_plotTabs);
+    m_plotTabs->addTab(m_allocationPlot, tr("Allocations"));
+    m_plotTabs->addTab(m_plot, tr("By stack"));
+    m_plotTabs->setTabToolTip(0,
+                              tr("Every allocation a band, stacked in the order they were made: a freed one leaves a "
+                                 "gap the ones above fall into. Wheel: zoom; drag: pan; double click: all."));
+    m_plotTabs->setTabToolTip(1, tr("Active memory by the stacks that held most at the peak"));
     auto *lower = new QWidget(split);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
@@ -205,6 +217,7 @@ SnapshotPage::SnapshotPage(JobTracker *jobs, Workspace *workspace, QWidget *pare
             updateMadeBy();
         });
     }
+    connect(m_allocationPlot, &plots::AllocationTimeline::instantClicked, m_plot, &plots::SnapshotPlot::instantClicked);
     connect(m_plot, &plots::SnapshotPlot::instantClicked, this, [this](double x) {
         const auto s = currentSnapshot();
         if (!s)
@@ -260,6 +273,16 @@ void SnapshotPage::open(const QString &path)
                 if (stop.stopRequested())
                     return Error{path.toStdString() + ": reading the snapshot cancelled"};
                 open.bands.push_back(snapshot::stackBands(*open.snapshot, device, kBands, kSamples));
+                open.allocations.push_back(
+                    std::make_shared<const snapshot::Allocations>(snapshot::allocations(*open.snapshot, device)));
+                // Each stack's band, for the allocations' colours: "other stacks" unless it is one of the top.
+                const auto &keys = open.bands.back().keys;
+                auto &bandOf = open.bandOfStack.emplace_back();
+                bandOf.reserve(open.snapshot->stackCount());
+                for (std::uint32_t st = 0; st < open.snapshot->stackCount(); ++st) {
+                    const auto folded = snapshot::foldedStack(*open.snapshot, snapshot::StackId(st));
+                    bandOf.push_back(std::uint8_t(std::find(keys.begin(), keys.end() - 1, folded) - keys.begin()));
+                }
             }
             open.ooms = snapshot::oomReports(*open.snapshot, devices); // each walks the trace: not on the GUI thread
             open.devices = std::make_shared<const std::vector<snapshot::DeviceReplay>>(std::move(devices));
@@ -327,14 +350,7 @@ double SnapshotPage::xOfPosition(std::int64_t position) const
 {
     const auto s = currentSnapshot();
     const auto *d = currentDevice();
-    if (!s || !d || d->events.empty())
-        return 0;
-    if (!s->hasTimes)
-        return double(position + 1);
-    if (position < 0)
-        return 0;
-    const auto &t = s->events.timeUs;
-    return double(t[d->events[std::size_t(position)]] - t[d->events.front()]) / 1e3;
+    return s && d ? snapshot::axisX(*s, *d, position) : 0.0;
 }
 
 void SnapshotPage::showCurrent()
@@ -343,6 +359,7 @@ void SnapshotPage::showCurrent()
     if (!s) {
         m_groups.clear();
         m_deltas.clear();
+        m_allocationPlot->clear();
         m_stack->setCurrentWidget(m_empty);
         return;
     }
@@ -396,6 +413,15 @@ void SnapshotPage::showCurrent()
     for (const auto p : bands.position)
         reserved.push_back(p < 0 ? device.reservedAtStart : device.reserved[std::size_t(p)]);
     m_plot->setBands(bands, reserved, xOfPosition(device.peakPosition), oomXs);
+    m_allocationPlot->setData(open.snapshot, open.devices, std::size_t(m_device),
+                              open.allocations[std::size_t(m_device)]);
+    m_allocationPlot->setMarkers(xOfPosition(device.peakPosition), oomXs);
+    std::vector<QRgb> colors;
+    const auto &bandOf = open.bandOfStack[std::size_t(m_device)];
+    colors.reserve(bandOf.size());
+    for (const auto band : bandOf)
+        colors.push_back(plots::SnapshotPlot::bandColor(band, bands.keys.size()).rgb());
+    m_allocationPlot->setStackColors(std::move(colors));
     m_stack->setCurrentIndex(1);
 
     std::string error;
@@ -581,6 +607,7 @@ void SnapshotPage::showInstantResult(const InstantResult &result)
                     .arg(QFileInfo(m_open[std::size_t(m_compareWith)].path).fileName().toHtmlEscaped());
     m_instantText->setText(text);
     m_plot->setInstant(xOfPosition(m_position));
+    m_allocationPlot->setInstant(xOfPosition(m_position));
     const std::size_t bandCount = m_plot->bands().keys.size();
     std::map<std::uint64_t, std::uint8_t> bandOfAddress;
     for (std::size_t i = 0; i < result.blocks.size(); ++i)

@@ -5,6 +5,7 @@
 
 #include "core/analysis/flamegraph.h"
 #include "core/report/report.h"
+#include "core/snapshot/allocations.h"
 #include "core/snapshot/bands.h"
 #include "core/snapshot/replay.h"
 #include "core/snapshot/tracejoin.h"
@@ -19,6 +20,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QStackedLayout;
+class QTabWidget;
 class QTreeWidget;
 
 namespace pyrometer::ui {
@@ -32,6 +34,7 @@ namespace flamegraph {
 class FlameGraphView;
 }
 namespace plots {
+class AllocationTimeline;
 class SegmentMap;
 class SnapshotPlot;
 } // namespace plots
@@ -82,6 +85,9 @@ public:
     QTreeWidget *groupsTable() const { return m_table; }
     flamegraph::FlameGraphView *flame() const { return m_flame; }
     plots::SnapshotPlot *plot() const { return m_plot; }
+    // Every allocation as a band (the first tab; the bands by stack are the second).
+    plots::AllocationTimeline *allocationPlot() const { return m_allocationPlot; }
+    QTabWidget *plotTabs() const { return m_plotTabs; }
     // The allocator's segments at the instant, with the live blocks in them.
     plots::SegmentMap *segmentMap() const { return m_map; }
     QLabel *headline() const { return m_headline; }
@@ -122,6 +128,8 @@ private:
         std::shared_ptr<const snapshot::Snapshot> snapshot;
         std::shared_ptr<const std::vector<snapshot::DeviceReplay>> devices;
         std::vector<snapshot::StackBands> bands; // per device
+        std::vector<std::shared_ptr<const snapshot::Allocations>> allocations; // per device
+        std::vector<std::vector<std::uint8_t>> bandOfStack; // per device, per stack: its band in `bands`
         std::vector<snapshot::OomReport> ooms;
         struct Join {
             DocumentId traceId = kNoDocument;
@@ -176,6 +184,8 @@ private:
     QLabel *m_oom;
     QLabel *m_instantText;
     plots::SnapshotPlot *m_plot;
+    plots::AllocationTimeline *m_allocationPlot;
+    QTabWidget *m_plotTabs;
     plots::SegmentMap *m_map;
     QTreeWidget *m_table;
     flamegraph::FlameGraphView *m_flame;
