@@ -222,6 +222,10 @@ void MainWindow::createSession()
                                       {"color", flame->colorChooser()},         {"search", flame->searchBox()}};
     m_session->addPageState(QStringLiteral("flamegraph"), [flameControls] { return saveControls(flameControls); },
                             [flameControls](const nlohmann::json &state) { restoreControls(flameControls, state); });
+    auto *snapshots = qobject_cast<SnapshotPage *>(m_pages.at(Page::Snapshots));
+    m_session->addPageState(
+        QStringLiteral("snapshots"), [snapshots] { return snapshots->saveState(); },
+        [snapshots](const nlohmann::json &state) { snapshots->restoreState(state); });
     connect(m_session, &SessionController::failed, this, &MainWindow::showError);
     connect(m_session, &SessionController::filesMissing, this, [this](const QStringList &files) {
         showError(tr("Not found, so not opened: %1. The rest of the session is open.").arg(files.join(QStringLiteral(", "))));

@@ -299,6 +299,10 @@ void SnapshotPage::open(const QString &path)
             m_device = -1;
             m_compareWith = -1;
             m_at = QStringLiteral("peak");
+            if (!m_restoreCurrent.isEmpty() && m_open.back().path == m_restoreCurrent) { // a restored session's
+                m_at = m_restoreAt.isEmpty() ? m_at : m_restoreAt;
+                m_restoreCurrent.clear();
+            }
             refreshChoosers();
             showCurrent();
             Q_EMIT snapshotOpened(m_open.back().path);

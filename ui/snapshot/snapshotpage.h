@@ -11,6 +11,8 @@
 #include "core/snapshot/tracejoin.h"
 #include "ui/workspace/document.h"
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -106,6 +108,10 @@ public:
     // The ops that made the selected group's live memory, from the joined trace.
     QLabel *madeByLabel() const { return m_madeBy; }
     QPushButton *showOpButton() const { return m_showOp; }
+    // The open snapshots in a session: their files, the one shown, its instant and grouping; a
+    // restored one reopens them (a file gone says so, as a failed open does).
+    nlohmann::json saveState() const;
+    void restoreState(const nlohmann::json &state);
     // Every open snapshot's report sections: its figures, each device's peak, each OOM.
     std::vector<report::Section> reportSections() const;
     // A table row's group key (its stack folded, its context or its annotation), in column 0.
@@ -169,6 +175,8 @@ private:
         std::uint32_t event = 0;
     };
     std::optional<OpTarget> m_opTarget; // what Show in Timeline shows
+    QString m_restoreCurrent;           // a restored session's snapshot to show, once open
+    QString m_restoreAt;                // and its instant
 
     Workspace *m_workspace;
     QStackedLayout *m_stack;

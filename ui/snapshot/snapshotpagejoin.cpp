@@ -154,6 +154,44 @@ void SnapshotPage::updateMadeBy()
     m_showOp->setEnabled(true);
 }
 
+nlohmann::json SnapshotPage::saveState() const
+{
+    if (m_open.empty())
+        return nullptr;
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto &open : m_open)
+        files.push_back(open.path.toStdString());
+    return {{"files", files}, {"current", currentPath().toStdString()}, {"at", m_at.toStdString()}, {"by", int(m_by)}};
+}
+
+void SnapshotPage::restoreState(const nlohmann::json &state)
+{
+    if (!state.is_object() || !state.contains("files") || !state["files"].is_array())
+        return;
+    const auto text = [&](const char *key) {
+        return state.contains(key) && state[key].is_string() ? QString::fromStdString(state[key].get<std::string>())
+                                                             : QString();
+    };
+    if (state.contains("by") && state["by"].is_number_integer()) {
+        const int by = state["by"].get<int>();
+        if (by >= 0 && by <= int(snapshot::GroupBy::Annotation)) {
+            m_by = snapshot::GroupBy(by);
+            m_groupBy->setCurrentIndex(by);
+        }
+    }
+    m_restoreCurrent = text("current");
+    m_restoreAt = text("at");
+    // The one shown last, so that it is the one shown when all are read.
+    QStringList files;
+    for (const auto &file : state["files"])
+        if (file.is_string() && QString::fromStdString(file.get<std::string>()) != m_restoreCurrent)
+            files << QString::fromStdString(file.get<std::string>());
+    if (!m_restoreCurrent.isEmpty())
+        files << m_restoreCurrent;
+    for (const auto &file : files)
+        open(file);
+}
+
 std::vector<report::Section> SnapshotPage::reportSections() const
 {
     std::vector<report::Section> sections;

@@ -12,9 +12,11 @@
 #include <QTreeWidget>
 
 #include "../maybegrab.h"
+#include "core/session/sessionfile.h"
 #include "core/snapshot/reader.h"
 #include "core/snapshot/replay.h"
 #include "ui/jobs/jobtracker.h"
+#include "ui/session/sessioncontroller.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/snapshot/snapshotpage.h"
 #include "ui/snapshot/tracejoinbar.h"
@@ -186,6 +188,27 @@ private Q_SLOTS:
                  qPrintable(w.page->joinBar()->status()->text()));
         QVERIFY(!w.page->madeByLabel()->isVisible());
         QVERIFY(!w.counterNames().contains(QStringLiteral("Snapshot memory active (device 0)")));
+    }
+
+    // A session keeps the open snapshots, the one shown and its instant.
+    void aSessionReopensThem()
+    {
+        Window first;
+        QVERIFY(first.open("basic_trace.json"));
+        QSignalSpy shown(first.page, &SnapshotPage::instantShown);
+        first.window.openPaths({fixture("oom.pickle")});
+        QTRY_COMPARE_WITH_TIMEOUT(first.page->count(), 2, 20000);
+        QVERIFY(first.page->showInstant(QStringLiteral("end")));
+        const auto state = first.window.session()->capture();
+        const auto &saved = state.pages["snapshots"];
+        QCOMPARE(saved["files"].size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(saved["current"].get<std::string>()), fixture("oom.pickle"));
+
+        Window second;
+        second.window.session()->restore(state);
+        QTRY_COMPARE_WITH_TIMEOUT(second.page->count(), 2, 20000);
+        QCOMPARE(second.page->currentPath(), fixture("oom.pickle"));
+        QCOMPARE(second.page->instant(), QStringLiteral("end"));
     }
 
     void anOffsetTyped()
