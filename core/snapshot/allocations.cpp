@@ -102,19 +102,6 @@ void AllocationStack::add(std::uint32_t allocation, std::int64_t bytes)
     m_total += bytes;
 }
 
-void AllocationStack::apply(std::int64_t position)
-{
-    const auto &a = *m_allocations;
-    if (const auto r = a.removed[std::size_t(position)]) {
-        add(r - 1, -a.size[r - 1]);
-        m_live[r - 1] = 0;
-    }
-    if (const auto added = a.added[std::size_t(position)]) {
-        add(added - 1, a.size[added - 1]);
-        m_live[added - 1] = 1;
-    }
-}
-
 void AllocationStack::moveTo(std::int64_t position)
 {
     const auto &a = *m_allocations;
@@ -152,8 +139,20 @@ void AllocationStack::moveTo(std::int64_t position)
         }
         m_position = std::int64_t(c) * a.checkpointStride - 1;
     }
-    for (; m_position < position;)
-        apply(++m_position);
+    // Forward: an allocation made and freed within the walk never shows, so it is neither added
+    // nor removed (most of a training loop's, in a wide view's columns).
+    const std::int64_t from = m_position;
+    for (; m_position < position;) {
+        const auto p = std::size_t(++m_position);
+        if (const auto r = a.removed[p]; r && !(a.allocated[r - 1] > from)) {
+            add(r - 1, -a.size[r - 1]);
+            m_live[r - 1] = 0;
+        }
+        if (const auto added = a.added[p]; added && a.freed[added - 1] > position) {
+            add(added - 1, a.size[added - 1]);
+            m_live[added - 1] = 1;
+        }
+    }
 }
 
 std::optional<AllocationStack::Band> AllocationStack::at(std::int64_t height) const

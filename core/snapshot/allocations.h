@@ -77,7 +77,6 @@ public:
 
 private:
     void add(std::uint32_t allocation, std::int64_t bytes);
-    void apply(std::int64_t position);
 
     const Allocations *m_allocations;
     std::vector<std::int64_t> m_tree; // 1-based
