@@ -249,6 +249,12 @@ const snapshot::DeviceReplay *SnapshotPage::currentDevice() const
 
 void SnapshotPage::open(const QString &path)
 {
+    m_restoreCurrent.clear(); // the user's choice now, not a restored session's
+    read(path);
+}
+
+void SnapshotPage::read(const QString &path)
+{
     const QString canonical = QFileInfo(path).canonicalFilePath();
     for (std::size_t i = 0; i < m_open.size(); ++i) {
         if (!canonical.isEmpty() && QFileInfo(m_open[i].path).canonicalFilePath() == canonical) {
@@ -295,11 +301,18 @@ void SnapshotPage::open(const QString &path)
                 return;
             }
             m_open.push_back(std::move(open));
+            // A restored session's snapshots are read at once and finish in any order: the one
+            // it showed is shown, at its instant, whenever it is read.
+            const bool restoring = !m_restoreCurrent.isEmpty();
+            if (restoring && m_open.back().path != m_restoreCurrent && m_current >= 0) {
+                refreshChoosers();
+                return;
+            }
             m_current = int(m_open.size()) - 1;
             m_device = -1;
             m_compareWith = -1;
             m_at = QStringLiteral("peak");
-            if (!m_restoreCurrent.isEmpty() && m_open.back().path == m_restoreCurrent) { // a restored session's
+            if (restoring && m_open.back().path == m_restoreCurrent) {
                 m_at = m_restoreAt.isEmpty() ? m_at : m_restoreAt;
                 m_restoreCurrent.clear();
             }

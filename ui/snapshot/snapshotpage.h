@@ -146,6 +146,8 @@ private:
     };
     struct InstantResult;
 
+    // Reads a snapshot in the background (open, without forgetting a restore in progress).
+    void read(const QString &path);
     void showCurrent();
     void refreshChoosers();
     void computeInstant();

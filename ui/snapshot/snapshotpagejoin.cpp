@@ -189,7 +189,7 @@ void SnapshotPage::restoreState(const nlohmann::json &state)
     if (!m_restoreCurrent.isEmpty())
         files << m_restoreCurrent;
     for (const auto &file : files)
-        open(file);
+        read(file);
 }
 
 std::vector<report::Section> SnapshotPage::reportSections() const
