@@ -18,6 +18,22 @@ constexpr std::int64_t kVoteWindowNs = 50'000;
 // At most this many of the trace's allocations vote for an offset.
 constexpr std::size_t kVoters = 512;
 
+// Times past ±2^61 ns (73 years) and offsets past ±2^62 are clamped there, so that no sum or
+// difference of them overflows, whatever a damaged file holds.
+constexpr std::int64_t kTimeLimit = std::int64_t(1) << 61;
+constexpr std::int64_t kOffsetLimit = std::int64_t(1) << 62;
+
+std::int64_t clampTime(std::int64_t ns)
+{
+    return std::clamp(ns, -kTimeLimit, kTimeLimit);
+}
+
+// Microseconds to nanoseconds, clamped.
+std::int64_t nanoseconds(std::int64_t us)
+{
+    return clampTime(std::clamp(us, -kTimeLimit / 1000, kTimeLimit / 1000) * 1000);
+}
+
 // Does the trace's [memory] size fit the snapshot's? The profiler reports the block, which the
 // allocator may have rounded up (to 512 bytes, to 2 MiB, or a whole cached block below the
 // split threshold) from what the snapshot recorded.
@@ -39,7 +55,7 @@ Allocations allocationsByAddress(const Snapshot &snapshot, const DeviceReplay &d
     out.timeNs.resize(device.events.size());
     for (std::size_t p = 0; p < device.events.size(); ++p) {
         const auto e = device.events[p];
-        out.timeNs[p] = ev.timeUs[e] * 1000;
+        out.timeNs[p] = nanoseconds(ev.timeUs[e]);
         if (ev.action[e] == Action::Alloc)
             out.positions[ev.addr[e]].push_back(std::uint32_t(p));
     }
@@ -75,7 +91,7 @@ std::optional<std::int64_t> voteOffset(const Snapshot &snapshot, const DeviceRep
         for (const auto p : found->second) {
             if (!sizesFit(trace.memory.bytes[m], snapshot.events.size[device.events[p]]))
                 continue;
-            diffs.push_back(trace.memory.time[m] - allocs.timeNs[p]);
+            diffs.push_back(clampTime(trace.memory.time[m]) - allocs.timeNs[p]);
             any = true;
         }
         voters += any ? 1 : 0;
@@ -125,6 +141,8 @@ std::optional<std::int64_t> parseOffsetSeconds(std::string_view text)
     };
     if (whole.empty() || whole.size() > 10 || fraction.size() > 9 || !digits(whole) || !digits(fraction))
         return std::nullopt;
+    if (whole.size() == 10 && whole >= std::string_view("4611686018")) // past ±2^62 ns
+        return std::nullopt;
     std::int64_t ns = 0;
     for (const char c : whole)
         ns = ns * 10 + (c - '0');
@@ -164,7 +182,7 @@ TraceJoin joinTrace(const Snapshot &snapshot, const DeviceReplay &device, const 
     }
     const auto allocs = allocationsByAddress(snapshot, device);
     if (offsetNs) {
-        join.offsetNs = *offsetNs;
+        join.offsetNs = std::clamp(*offsetNs, -kOffsetLimit, kOffsetLimit);
         join.offsetFromUser = true;
     } else {
         std::size_t votes = 0;
@@ -188,7 +206,8 @@ TraceJoin joinTrace(const Snapshot &snapshot, const DeviceReplay &device, const 
         if (found == allocs.positions.end())
             continue;
         const auto &positions = found->second;
-        const auto want = trace.memory.time[m] - join.offsetNs; // on the snapshot's clock
+        // On the snapshot's clock.
+        const auto want = std::clamp(clampTime(trace.memory.time[m]) - join.offsetNs, -kOffsetLimit, kOffsetLimit);
         auto it = std::lower_bound(positions.begin(), positions.end(), want,
                                    [&](std::uint32_t p, std::int64_t t) { return allocs.timeNs[p] < t; });
         // The nearest free candidate on either side, within the tolerance.
@@ -345,7 +364,7 @@ std::vector<trace::CounterSeries> snapshotCounters(const Snapshot &snapshot, con
     const auto end = trace.info.spanEnd;
     std::size_t p = 0;
     const auto timeOf = [&](std::size_t position) {
-        return snapshot.events.timeUs[device.events[position]] * 1000 + join.offsetNs;
+        return nanoseconds(snapshot.events.timeUs[device.events[position]]) + join.offsetNs;
     };
     while (p < device.events.size() && timeOf(p) < start)
         ++p;

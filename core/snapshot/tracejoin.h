@@ -42,7 +42,8 @@ struct TraceJoin {
 };
 
 // An offset in seconds as the join's message writes it ("-1699999995.999998") in nanoseconds,
-// exactly (seconds since 1970 in a double lose the microseconds); nullopt when not such a number.
+// exactly (seconds since 1970 in a double lose the microseconds); nullopt when not such a number
+// or past ±2^62 ns (146 years).
 std::optional<std::int64_t> parseOffsetSeconds(std::string_view text);
 
 // How far a profiler report may trail the allocator's record and still be the same allocation.

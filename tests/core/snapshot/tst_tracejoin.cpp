@@ -200,7 +200,9 @@ private Q_SLOTS:
         QCOMPARE(parseOffsetSeconds(" 12 "), std::optional<std::int64_t>(12'000'000'000));
         QCOMPARE(parseOffsetSeconds("+0.5"), std::optional<std::int64_t>(500'000'000));
         QCOMPARE(parseOffsetSeconds("3.000000001"), std::optional<std::int64_t>(3'000'000'001));
-        for (const char *bad : {"", "-", "abc", "1e9", "1.2.3", ".5", "1.0000000001", "12345678901", "1 2"})
+        QCOMPARE(parseOffsetSeconds("-4611686017.999"), std::optional<std::int64_t>(-4611686017999000000));
+        for (const char *bad : {"", "-", "abc", "1e9", "1.2.3", ".5", "1.0000000001", "12345678901", "1 2", "9999999999",
+                                "4611686018"})
             QVERIFY2(!parseOffsetSeconds(bad), bad);
     }
 
