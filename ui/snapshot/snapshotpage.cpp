@@ -250,6 +250,7 @@ const snapshot::DeviceReplay *SnapshotPage::currentDevice() const
 void SnapshotPage::open(const QString &path)
 {
     m_restoreCurrent.clear(); // the user's choice now, not a restored session's
+    m_restorePending.clear();
     read(path);
 }
 
@@ -303,8 +304,9 @@ void SnapshotPage::read(const QString &path)
             m_open.push_back(std::move(open));
             // A restored session's snapshots are read at once and finish in any order: the one
             // it showed is shown, at its instant, whenever it is read.
-            const bool restoring = !m_restoreCurrent.isEmpty();
-            if (restoring && m_open.back().path != m_restoreCurrent && m_current >= 0) {
+            const QString readPath = m_open.back().path;
+            const bool restored = m_restorePending.removeOne(readPath);
+            if (restored && readPath != m_restoreCurrent && m_current >= 0) {
                 refreshChoosers();
                 return;
             }
@@ -312,7 +314,7 @@ void SnapshotPage::read(const QString &path)
             m_device = -1;
             m_compareWith = -1;
             m_at = QStringLiteral("peak");
-            if (restoring && m_open.back().path == m_restoreCurrent) {
+            if (restored && readPath == m_restoreCurrent) {
                 m_at = m_restoreAt.isEmpty() ? m_at : m_restoreAt;
                 m_restoreCurrent.clear();
             }

@@ -179,6 +179,7 @@ private:
     std::optional<OpTarget> m_opTarget; // what Show in Timeline shows
     QString m_restoreCurrent;           // a restored session's snapshot to show, once open
     QString m_restoreAt;                // and its instant
+    QStringList m_restorePending;       // its files not read yet: shown only if nothing is
 
     Workspace *m_workspace;
     QStackedLayout *m_stack;

@@ -188,6 +188,7 @@ void SnapshotPage::restoreState(const nlohmann::json &state)
             files << QString::fromStdString(file.get<std::string>());
     if (!m_restoreCurrent.isEmpty())
         files << m_restoreCurrent;
+    m_restorePending = files;
     for (const auto &file : files)
         read(file);
 }
