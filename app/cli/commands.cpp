@@ -28,8 +28,9 @@ const std::vector<CommandSpec> &commandSpecs()
          "kernel sequences that repeat on a stream: candidates for fusion or CUDA graphs", setupSequences},
         {"steps", "TRACE [--range START_US:END_US]", "per-step time breakdown", setupSteps},
         {"memory", "TRACE [--curve] [--range START_US:END_US]", "peak and curve of allocated memory", setupMemory},
-        {"snapshot", "FILE [--at peak|oom|TIME] [--by stack|context|annotation] [--top N] [--diff OTHER]",
-         "a CUDA allocator snapshot: reserved, allocated and active bytes, the peak, each OOM and why, what was live",
+        {"snapshot", "FILE [--at peak|oom|TIME] [--by stack|context|annotation] [--top N] [--diff OTHER] [--trace TRACE]",
+         "a CUDA allocator snapshot: reserved, allocated and active bytes, the peak, each OOM and why, what was live "
+         "(and, joined with a trace, the ops that made it)",
          setupSnapshot},
         {"flame", "TRACE --format collapsed [--events ops|python|all] [--no-threads]",
          "folded stacks (flamegraph.pl / speedscope input)", setupFlame},
