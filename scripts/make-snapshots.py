@@ -310,6 +310,12 @@ def main():
         # a string that claims 2^60 bytes
         "huge_length.pickle": b"\x80\x04\x8d" + (1 << 60).to_bytes(8, "little") + b"abc",
         "not_a_snapshot.pickle": pickle.dumps({"hello": [1, 2, 3]}, protocol=4),
+        # sizes no allocation has: their sums would overflow
+        "negative_size.pickle": pickle.dumps({"segments": [], "device_traces": [[
+            {"action": "alloc", "addr": 4096, "size": -512, "stream": 0, "frames": []}]]}, protocol=4),
+        "huge_size.pickle": pickle.dumps({"segments": [], "device_traces": [[
+            {"action": "alloc", "addr": 4096 * i, "size": 1 << 62, "stream": 0, "frames": []} for i in range(4)]]},
+            protocol=4),
         "not_a_pickle.pickle": b'{"traceEvents": []}',
     }
     for name, data in bad.items():

@@ -207,6 +207,18 @@ private:
     bool has(Key k) const { return m_present & (std::uint64_t(1) << k); }
     Value field(Key k) const { return m_fields[k]; }
 
+    // A size in bytes: none past 4 TiB (no device's memory comes near), so that the sums of
+    // millions of them stay far from overflowing. An OOM's request may be anything a bad shape asked.
+    std::int64_t bytes(PickleMachine &m, Key k, const char *what, bool request = false) const
+    {
+        const std::int64_t v = integer(m, k, what);
+        constexpr std::int64_t kMaxBytes = std::int64_t(1) << 42;
+        if (v < 0 || (!request && v > kMaxBytes))
+            throw PickleError(std::string(what) + "'s \"" + kKeyNames[k] + "\" (" + std::to_string(v) +
+                              ") is not a size in bytes");
+        return v;
+    }
+
     std::int64_t integer(PickleMachine &m, Key k, const char *what) const
     {
         if (!has(k))
@@ -349,7 +361,7 @@ private:
         e.action.push_back(action);
         const Key addrKey = action == Action::Oom && has(kDeviceFree) ? kDeviceFree : kAddr;
         e.addr.push_back(std::uint64_t(integer(m, addrKey, "an event")));
-        e.size.push_back(integer(m, kSize, "an event"));
+        e.size.push_back(bytes(m, kSize, "an event", action == Action::Oom));
         e.stream.push_back(std::uint64_t(integer(m, kStream, "an event")));
         if (has(kTimeUs)) {
             e.timeUs.push_back(integer(m, kTimeUs, "an event"));
@@ -381,8 +393,8 @@ private:
     {
         Block b;
         b.address = std::uint64_t(integer(m, kAddress, "a block"));
-        b.size = integer(m, kSize, "a block");
-        b.requestedSize = has(kRequestedSize) ? integer(m, kRequestedSize, "a block") : b.size;
+        b.size = bytes(m, kSize, "a block");
+        b.requestedSize = has(kRequestedSize) ? bytes(m, kRequestedSize, "a block") : b.size;
         b.state = stateOf();
         b.stack = stackOf(m, "a block");
         m_s.blocks.push_back(b);
@@ -394,7 +406,7 @@ private:
         Segment s;
         s.device = int(integer(m, kDevice, "a segment"));
         s.address = std::uint64_t(integer(m, kAddress, "a segment"));
-        s.totalSize = integer(m, kTotalSize, "a segment");
+        s.totalSize = bytes(m, kTotalSize, "a segment");
         s.stream = std::uint64_t(integer(m, kStream, "a segment"));
         s.type = text(kSegmentType, "a segment");
         s.expandable = has(kIsExpandable) && m.intValue(field(kIsExpandable)) != 0;
@@ -420,9 +432,9 @@ private:
         }
         s.blockCount = std::uint32_t(m_s.segmentBlocks.size() - s.firstBlock);
         // Older snapshots lack the sums; they are the blocks' then.
-        s.allocatedSize = has(kAllocatedSize) ? integer(m, kAllocatedSize, "a segment") : allocated;
-        s.activeSize = has(kActiveSize) ? integer(m, kActiveSize, "a segment") : active;
-        s.requestedSize = has(kRequestedSize) ? integer(m, kRequestedSize, "a segment") : requested;
+        s.allocatedSize = has(kAllocatedSize) ? bytes(m, kAllocatedSize, "a segment") : allocated;
+        s.activeSize = has(kActiveSize) ? bytes(m, kActiveSize, "a segment") : active;
+        s.requestedSize = has(kRequestedSize) ? bytes(m, kRequestedSize, "a segment") : requested;
         m_s.segments.push_back(s);
         return Value::row(kSegmentRow, m_s.segments.size() - 1);
     }

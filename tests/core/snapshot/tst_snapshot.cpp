@@ -305,6 +305,10 @@ private slots:
                                  << "never runs";
         QTest::addRow("a huge length") << "huge_length.pickle"
                                        << "more than the file holds";
+        QTest::addRow("a negative size") << "negative_size.pickle"
+                                         << "is not a size in bytes";
+        QTest::addRow("an impossible size") << "huge_size.pickle"
+                                            << "is not a size in bytes";
         QTest::addRow("other data") << "not_a_snapshot.pickle"
                                     << "not a CUDA allocator snapshot";
         QTest::addRow("JSON") << "not_a_pickle.pickle"
