@@ -221,13 +221,7 @@ double axisX(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t 
 
 std::vector<LiveBlock> liveBeforeTrace(const Snapshot &snapshot, const DeviceReplay &device)
 {
-    const auto live = liveMapBeforeTrace(snapshot, device.device, device.events);
-    std::vector<LiveBlock> out;
-    out.reserve(live.size());
-    for (const auto &[address, block] : live)
-        out.push_back(block);
-    std::sort(out.begin(), out.end(), [](const LiveBlock &a, const LiveBlock &b) { return a.address < b.address; });
-    return out;
+    return liveAt(snapshot, device, -1);
 }
 
 std::vector<LiveBlock> liveAt(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position)
