@@ -137,7 +137,8 @@ private Q_SLOTS:
             runCli(base.mid(0, base.size() - 2) + QStringList{QStringLiteral("--at"), QStringLiteral("peak")});
         QCOMPARE(table.exitCode, 0);
         QVERIFY2(table.out.contains(QStringLiteral("made by")), qPrintable(table.out));
-        QVERIFY(table.out.contains(QStringLiteral("10 of the trace's 10")));
+        // The message is wrapped to the terminal's width, which depends on how long the paths are.
+        QVERIFY2(table.out.simplified().contains(QStringLiteral("10 of the trace's 10")), qPrintable(table.out));
     }
 
     // A report of a snapshot: its figures, its peak and its OOM with the verdict.
