@@ -45,7 +45,7 @@ int runAdvise(const AdviseOptions &options)
                             {"end_us", micros(f.endNs)},
                             {"fix", f.fix}});
         }
-        writeJson(std::cout, {{"rows", rows}});
+        writeJson(cliOut(), {{"rows", rows}});
     } else {
         TextTable text{{"rule", "finding", "evidence", "range us", "fix"}, {}, {}, {false, true, true, false, true}};
         for (const auto &f : findings) {
@@ -54,7 +54,7 @@ int runAdvise(const AdviseOptions &options)
                 evidence += (evidence.empty() ? "" : ", ") + e.name + "=" + fixed(e.value, e.unit == "count" ? 0 : 2);
             text.rows.push_back({f.rule, f.detail, evidence, instantText(f.startNs, *input, options.format) + ":" + instantText(f.endNs, *input, options.format), f.fix});
         }
-        writeTable(std::cout, text, options.format);
+        writeTable(cliOut(), text, options.format);
     }
     return options.failOnFinding && !findings.empty() ? kFinding : kSuccess;
 }

@@ -2,6 +2,7 @@
 
 // What the analysis subcommands (ops, kernels, steps, memory, flame, advise, diff) share:
 // loading TRACE into a trace and its analysis index, --range, and number formatting.
+#include "app/cli/callcontext.h"
 #include "app/cli/output.h"
 #include "app/cli/traceinput.h"
 #include "core/analysis/timerange.h"
@@ -20,15 +21,16 @@
 
 namespace pyrometer::cli {
 
-struct AnalysisInput {
-    std::shared_ptr<const trace::Trace> trace;
-    std::shared_ptr<const analysis::TraceIndex> index;
-};
-
 // Loads a trace file, or the trace pickTraceFile() chooses in a TensorBoard log directory
 // (saying on stderr which). On failure prints one line naming the file and returns nothing.
 inline std::optional<AnalysisInput> loadAnalysisInput(const std::string &path)
 {
+    if (const auto *context = callContext()) {
+        auto input = context->documents->trace(path);
+        if (!input)
+            badInput(notOpenedMessage(path));
+        return input;
+    }
     const auto file = pickTraceFile(path);
     if (!file)
         return std::nullopt;
@@ -106,7 +108,7 @@ inline std::string instantText(std::int64_t ns, const AnalysisInput &input, Form
 inline void explainNoDeviceWork(const AnalysisInput &input)
 {
     if (!input.index->hasDevice)
-        std::cerr << "note: " << analysis::noDeviceWorkText(*input.index) << '\n';
+        cliErr() << "note: " << analysis::noDeviceWorkText(*input.index) << '\n';
 }
 
 // For subcommands about operators: on a trace without any, says what it holds instead.
@@ -122,10 +124,10 @@ inline void explainNoOps(const AnalysisInput &input)
     if (ops)
         return;
     if (python > 0)
-        std::cerr << "note: this trace holds no operators (cpu_op or user_annotation), only " << python
-                  << " Python frames (python_function): flame --events python shows them\n";
+        cliErr() << "note: this trace holds no operators (cpu_op or user_annotation), only " << python
+                 << " Python frames (python_function): flame --events python shows them\n";
     else
-        std::cerr << "note: this trace holds no operators (cpu_op or user_annotation)\n";
+        cliErr() << "note: this trace holds no operators (cpu_op or user_annotation)\n";
 }
 
 } // namespace pyrometer::cli

@@ -1,4 +1,5 @@
 #include "app/cli/arguments.h"
+#include "app/cli/callcontext.h"
 
 #include "app/cli/commands.h"
 
@@ -147,7 +148,7 @@ int reportParseError(const CLI::App &app, const CLI::ParseError &error)
     } else if (dynamic_cast<const CLI::RequiredError *>(&error) || dynamic_cast<const CLI::ArgumentMismatch *>(&error)) {
         message += " (" + help + " says what it takes)";
     }
-    std::fprintf(stderr, "%s: %s\n", name.c_str(), message.c_str());
+    cliErr() << name << ": " << message << '\n';
     return kBadInput;
 }
 

@@ -1,6 +1,9 @@
 #include "app/cli/commands.h"
 
-#include <cstdio>
+#include "app/cli/arguments.h"
+#include "app/cli/callcontext.h"
+
+#include <algorithm>
 
 namespace pyrometer::cli {
 
@@ -28,7 +31,8 @@ const std::vector<CommandSpec> &commandSpecs()
          "kernel sequences that repeat on a stream: candidates for fusion or CUDA graphs", setupSequences},
         {"steps", "TRACE [--range START_US:END_US]", "per-step time breakdown", setupSteps},
         {"memory", "TRACE [--curve] [--range START_US:END_US]", "peak and curve of allocated memory", setupMemory},
-        {"snapshot", "FILE [--at peak|oom|TIME] [--by stack|context|annotation] [--top N] [--diff OTHER] [--trace TRACE]",
+        {"snapshot",
+         "FILE [--at peak|oom|TIME] [--by stack|context|annotation] [--top N] [--diff OTHER] [--trace TRACE]",
          "a CUDA allocator snapshot: reserved, allocated and active bytes, the peak, each OOM and why, what was live "
          "(and, joined with a trace, the ops that made it)",
          setupSnapshot},
@@ -67,6 +71,9 @@ const std::vector<CommandSpec> &commandSpecs()
          setupRecord},
         {"export", "MODEL --variant int8_static|int8|frozen|channels_last|bf16 [--input SHAPES] -o OUT.pt",
          "the optimized variant as a TorchScript file", setupExport},
+        {"mcp", "[--write-dir DIR] [--memory-budget SIZE] [--threads N]",
+         "a Model Context Protocol server on stdio for coding agents: the documents stay loaded between questions",
+         setupMcp},
     };
     return specs;
 }
@@ -81,10 +88,29 @@ void addCommands(CLI::App &app, int *exitCode)
         }
         command->allow_extras();
         command->callback([name = spec.name, exitCode] {
-            std::fprintf(stderr, "pyrometer-cli %s: not implemented yet in this version\n", name.c_str());
+            cliErr() << "pyrometer-cli " << name << ": not implemented yet in this version\n";
             *exitCode = kBadInput;
         });
     }
+}
+
+int runCommand(std::vector<std::string> arguments)
+{
+    CLI::App app{"pyrometer-cli", "pyrometer-cli"};
+    app.require_subcommand(1);
+    int exitCode = kSuccess;
+    addCommands(app, &exitCode);
+    const std::string name = arguments.empty() ? std::string() : arguments.front();
+    std::reverse(arguments.begin(), arguments.end()); // CLI11 takes a vector last argument first
+    try {
+        app.parse(arguments);
+    } catch (const CLI::ParseError &e) {
+        return reportParseError(app, e);
+    } catch (const std::exception &e) {
+        cliErr() << "pyrometer-cli: " << name << " failed: " << e.what() << '\n';
+        return kBadInput;
+    }
+    return exitCode;
 }
 
 } // namespace pyrometer::cli

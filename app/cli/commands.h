@@ -51,6 +51,7 @@ void setupSweep(CLI::App &command, int *exitCode);
 void setupCompare(CLI::App &command, int *exitCode);
 void setupExport(CLI::App &command, int *exitCode);
 void setupRecord(CLI::App &command, int *exitCode);
+void setupMcp(CLI::App &command, int *exitCode);
 
 // Every subcommand the CLI offers, in --help order.
 const std::vector<CommandSpec> &commandSpecs();
@@ -58,5 +59,10 @@ const std::vector<CommandSpec> &commandSpecs();
 // Adds every subcommand to app. A subcommand whose implementation does not exist yet
 // accepts any arguments and, when called, says so on stderr and sets *exitCode to kBadInput.
 void addCommands(CLI::App &app, int *exitCode);
+
+// Runs one command line (without the program's name: {"ops", "trace.json", "--top=5"}) as the
+// program would, writing to cliOut() and cliErr(); returns its exit status. A parse error or an
+// exception is said on cliErr() and is kBadInput.
+int runCommand(std::vector<std::string> arguments);
 
 } // namespace pyrometer::cli

@@ -105,7 +105,7 @@ int compareProfiles(const CompareCliOptions &options)
                             {"delta_ms", d.deltaMs},
                             {"delta_pct", deltaPercentJson(d.deltaPercent)},
                             {"presence", presence(d)}});
-        writeJson(std::cout, {{"base", options.files[0]}, {"other", options.files[1]}, {"rows", rows}});
+        writeJson(cliOut(), {{"base", options.files[0]}, {"other", options.files[1]}, {"rows", rows}});
     } else {
         TextTable table{{"module", "type", "base ms", "other ms", "delta ms", "delta %", "presence"},
                         {},
@@ -115,7 +115,7 @@ int compareProfiles(const CompareCliOptions &options)
         for (const auto &d : deltas)
             table.rows.push_back({std::string(std::size_t(std::max(0, d.depth)) * 2, ' ') + (d.module.empty() ? "(model)" : d.module), d.type,
                                   fixed(d.baseMs), fixed(d.otherMs), fixed(d.deltaMs), deltaPercentText(d.deltaPercent, 1), presence(d)});
-        writeTable(std::cout, table, options.run.format);
+        writeTable(cliOut(), table, options.run.format);
     }
     if (!options.failIfSlower)
         return kSuccess;
@@ -127,7 +127,7 @@ int compareProfiles(const CompareCliOptions &options)
         verdict = gateVerdict(options.files[1], {deltas.front().baseMs, 0, 1}, {deltas.front().otherMs, 0, 1},
                               *options.failIfSlower);
     if (!verdict.text.empty())
-        std::fprintf(stderr, "pyrometer-cli: %s\n", verdict.text.c_str());
+        cliErr() << "pyrometer-cli: " << verdict.text << '\n';
     return verdict.fails ? kFinding : kSuccess;
 }
 

@@ -136,25 +136,23 @@ void writeVariantsTable(const model::CompareReport &report, Format format)
         cells.insert(cells.end(), {optionalFixed(row.maxAbsDiff, 3), optionalFixed(row.relativeError, 3), row.note});
         table.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, table, format);
+    writeTable(cliOut(), table, format);
     if (format == Format::Csv)
         return;
     const std::string bullet = format == Format::Markdown ? "- " : "";
     if (!report.engine.empty())
-        writeText(std::cout, bullet + "engine: " + report.engine, format);
+        writeText(cliOut(), bullet + "engine: " + report.engine, format);
     if (!report.rows.empty() && report.rows.front().latency.n > 1)
         writeText(
-            std::cout,
+            cliOut(),
             bullet + "speedup: the 95% confidence interval from " + std::to_string(report.rows.front().latency.n) +
                 " timed runs of each variant, taken in turns with the baseline's; \"within noise\" when it holds 1x",
             format);
     if (data)
-        writeText(std::cout, bullet + "data: " + report.dataNote, format);
-    writeText(std::cout,
+        writeText(cliOut(), bullet + "data: " + report.dataNote, format);
+    writeText(cliOut(),
               bullet + "energy: " +
-                  (report.energyUnavailable.empty()
-                       ? energyMethod()
-                       : "unavailable: " + report.energyUnavailable),
+                  (report.energyUnavailable.empty() ? energyMethod() : "unavailable: " + report.energyUnavailable),
               format);
 }
 
@@ -234,7 +232,7 @@ int compareModelVariants(const CompareCliOptions &options)
         nlohmann::json json = nlohmann::json::array();
         for (const auto &row : rows)
             json.push_back(rowJson(row));
-        writeJson(std::cout,
+        writeJson(cliOut(),
                   {{"model", run.model},
                    {"engine", report->engine},
                    {"input", model::formatInputSpecs(report->inputs)},
@@ -252,22 +250,22 @@ int compareModelVariants(const CompareCliOptions &options)
             if (row.name != gate)
                 continue;
             if (!row.ok()) {
-                std::fprintf(stderr, "pyrometer-cli: %s: the gated variant %s failed: %s\n", run.model.c_str(),
-                             gate.c_str(), row.error.c_str());
+                cliErr() << "pyrometer-cli: " << run.model << ": the gated variant " << gate << " failed: " << row.error
+                         << '\n';
                 status = kFinding;
                 continue;
             }
             const auto verdict = gateVerdict(run.model + " " + gate, rows.front().latency.sample(),
                                              row.latency.sample(), *options.failIfSlower);
             if (!verdict.text.empty())
-                std::fprintf(stderr, "pyrometer-cli: %s\n", verdict.text.c_str());
+                cliErr() << "pyrometer-cli: " << verdict.text << '\n';
             if (verdict.fails)
                 status = kFinding;
         }
     }
     if (options.maxAccuracyDrop) {
         for (const auto &failure : accuracyFailures(report.value(), gate, *options.maxAccuracyDrop)) {
-            std::fprintf(stderr, "pyrometer-cli: %s: %s\n", run.model.c_str(), failure.c_str());
+            cliErr() << "pyrometer-cli: " << run.model << ": " << failure << '\n';
             status = kFinding;
         }
     }

@@ -108,16 +108,16 @@ int runCriticalPath(const CriticalPathOptions &options)
             whatIfs.push_back(
                 {{"node", w.node}, {"name", w.name}, {"saved_us", micros(w.savedNs)}, {"saved_pct", w.savedPct}});
         // Times as every subcommand's json gives them: the trace's own ts (tables: from its start).
-        writeJson(std::cout, {{"step", path.step},
-                              {"start_us", micros(path.startNs)},
-                              {"end_us", micros(path.endNs)},
-                              {"length_us", micros(path.lengthNs())},
-                              {"cpu_us", micros(path.cpuNs)},
-                              {"device_us", micros(path.deviceNs)},
-                              {"wait_us", micros(path.waitNs)},
-                              {"nodes", nodes},
-                              {"rows", rowsJson},
-                              {"what_if_twice_as_fast", whatIfs}});
+        writeJson(cliOut(), {{"step", path.step},
+                             {"start_us", micros(path.startNs)},
+                             {"end_us", micros(path.endNs)},
+                             {"length_us", micros(path.lengthNs())},
+                             {"cpu_us", micros(path.cpuNs)},
+                             {"device_us", micros(path.deviceNs)},
+                             {"wait_us", micros(path.waitNs)},
+                             {"nodes", nodes},
+                             {"rows", rowsJson},
+                             {"what_if_twice_as_fast", whatIfs}});
         return kSuccess;
     }
     TextTable text;
@@ -128,11 +128,11 @@ int runCriticalPath(const CriticalPathOptions &options)
         text.rows.push_back({std::string(rowKind(r)), r.name, std::to_string(r.nodeCount),
                              instantText(r.startNs, *input, options.format), microsText(r.waitBeforeNs, options.format),
                              microsText(r.durationNs, options.format), fixed(r.sharePct, 1)});
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     if (options.format == Format::Csv)
         return kSuccess;
-    std::cout << '\n';
-    writeText(std::cout,
+    cliOut() << '\n';
+    writeText(cliOut(),
               (path.step.empty() ? std::string("The trace") : path.step) + ": " +
                   microsText(path.lengthNs(), options.format) + " us on the critical path: CPU " +
                   microsText(path.cpuNs, options.format) + " us, " + analysis::acceleratorName(index) + " " +
@@ -140,13 +140,13 @@ int runCriticalPath(const CriticalPathOptions &options)
                   microsText(path.waitNs, options.format) + " us.",
               options.format);
     if (!path.whatIfs.empty()) {
-        std::cout << '\n';
+        cliOut() << '\n';
         TextTable whatIf;
         whatIf.header = {"if twice as fast", "step shorter by us", "%"};
         whatIf.rightAligned = {false, true, true};
         for (const auto &w : path.whatIfs)
             whatIf.rows.push_back({w.name, microsText(w.savedNs, options.format), fixed(w.savedPct, 1)});
-        writeTable(std::cout, whatIf, options.format);
+        writeTable(cliOut(), whatIf, options.format);
     }
     return kSuccess;
 }

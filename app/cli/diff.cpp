@@ -32,6 +32,13 @@ struct DiffOptions {
     std::optional<double> failIfSlower;
 };
 
+// "OTHER is 12.50% slower than BASE (limit 5.00%)"
+std::string slowerText(const DiffOptions &options, double deltaPercent)
+{
+    return options.other + " is " + fixed(deltaPercent, 2) + "% slower than " + options.base + " (limit " +
+           fixed(*options.failIfSlower, 2) + "%)";
+}
+
 int runDiff(const DiffOptions &options)
 {
     const auto base = loadAnalysisInput(options.base);
@@ -71,11 +78,11 @@ int runDiff(const DiffOptions &options)
                      {"ratio", diff.steps->ratioOfMeans()},
                      {"ratio_ci95", intervalJson(diff.steps->ratio)},
                      {"within_noise", withinNoise(diff.steps->ratio)}};
-        writeJson(std::cout, {{"rows", rows},
-                              {"total", total(diff.total)},
-                              {"ops", total(diff.ops)},
-                              {"kernels", total(diff.kernels)},
-                              {"steps", steps}});
+        writeJson(cliOut(), {{"rows", rows},
+                             {"total", total(diff.total)},
+                             {"ops", total(diff.ops)},
+                             {"kernels", total(diff.kernels)},
+                             {"steps", steps}});
     } else {
         TextTable text{{"kind", "name", "base us", "other us", "delta us", "delta %", "presence"},
                        {},
@@ -91,9 +98,9 @@ int runDiff(const DiffOptions &options)
         text.rows.push_back({"total", "ops self + kernels", microsText(diff.total.baseNs, options.format),
                              microsText(diff.total.otherNs, options.format), microsText(diff.total.deltaNs(), options.format),
                              fixed(diff.total.deltaPercent(), 2), ""});
-        writeTable(std::cout, text, options.format);
+        writeTable(cliOut(), text, options.format);
         if (diff.steps && options.format != Format::Csv)
-            writeText(std::cout,
+            writeText(cliOut(),
                       (options.format == Format::Markdown ? "- " : "") + std::string("steps: ") +
                           stepsSentence(*diff.steps),
                       options.format);
@@ -102,15 +109,11 @@ int runDiff(const DiffOptions &options)
         // Steps that repeat tell a slowdown from their noise: one whose interval reaches the limit
         // is not a failure.
         if (diff.steps && reachesLimit(diff.steps->ratio, *options.failIfSlower)) {
-            std::fprintf(
-                stderr,
-                "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%), but its step time is within noise: %s\n",
-                options.other.c_str(), diff.total.deltaPercent(), options.base.c_str(), *options.failIfSlower,
-                stepsSentence(*diff.steps).c_str());
+            cliErr() << "pyrometer-cli: " << slowerText(options, diff.total.deltaPercent())
+                     << ", but its step time is within noise: " << stepsSentence(*diff.steps) << '\n';
             return kSuccess;
         }
-        std::fprintf(stderr, "pyrometer-cli: %s is %.2f%% slower than %s (limit %.2f%%)\n", options.other.c_str(),
-                     diff.total.deltaPercent(), options.base.c_str(), *options.failIfSlower);
+        cliErr() << "pyrometer-cli: " << slowerText(options, diff.total.deltaPercent()) << '\n';
         return kFinding;
     }
     return kSuccess;

@@ -1,5 +1,6 @@
 // pyrometer-cli export MODEL --variant int8_static -o OUT.pt: the optimized variant as a
 // TorchScript file, to deploy or to open again.
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
@@ -34,8 +35,8 @@ int runExport(const ExportOptions &options)
         return badInput(note.error().message);
     std::error_code error;
     const auto bytes = std::filesystem::file_size(options.output, error);
-    std::fprintf(stderr, "pyrometer-cli: wrote %s (%s, %llu bytes)\n", options.output.c_str(), note->c_str(),
-                 static_cast<unsigned long long>(error ? 0 : bytes));
+    cliErr() << "pyrometer-cli: wrote " << options.output << " (" << note.value() << ", " << (error ? 0 : bytes)
+             << " bytes)\n";
     return kSuccess;
 }
 

@@ -56,18 +56,18 @@ int runFlame(const FlameCliOptions &options)
     flameOptions.range = *range;
     const auto tree = analysis::buildFlameTree(*input->index, flameOptions);
     if (options.format == "collapsed") {
-        analysis::writeFolded(std::cout, tree);
+        analysis::writeFolded(cliOut(), tree);
         return kSuccess;
     }
     if (options.format == "json") {
-        writeJson(std::cout, nodeJson(tree, 0));
+        writeJson(cliOut(), nodeJson(tree, 0));
         return kSuccess;
     }
     const auto format = options.format == "csv" ? Format::Csv : options.format == "md" ? Format::Markdown : Format::Table;
     TextTable text{{"stack", "calls", "self us", "total us"}, {}, {false, true, true, true}};
     text.dropFirst = {"calls", "self us"};
     addRows(tree, 0, "", format, text);
-    writeTable(std::cout, text, format);
+    writeTable(cliOut(), text, format);
     return kSuccess;
 }
 

@@ -1,5 +1,6 @@
 // pyrometer-cli flops MODEL --input SHAPE: parameters, MACs and FLOPs per module.
 #include "core/model/flops.h"
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
@@ -43,16 +44,16 @@ int runFlops(const FlopsOptions &options)
             rows.push_back({{"module", row.module}, {"type", row.type}, {"depth", row.depth}, {"leaf", row.leaf},
                             {"calls", row.calls}, {"params", row.params}, {"macs", row.macs}, {"flops", row.flops},
                             {"self_macs", row.selfMacs}, {"self_flops", row.selfFlops}, {"output_shapes", row.outputShapes}});
-        writeJson(std::cout, {{"model", options.model},
-                              {"engine", r.engine},
-                              {"input", model::formatInputSpecs(r.inputs)},
-                              {"params", r.params},
-                              {"total_macs", r.totalMacs},
-                              {"total_flops", r.totalFlops},
-                              {"convention", "flops = 2 x macs for multiply-accumulate ops, plus elementwise, "
-                                             "normalization, pooling and softmax flops"},
-                              {"uncounted_ops", r.uncountedOps},
-                              {"rows", rows}});
+        writeJson(cliOut(), {{"model", options.model},
+                             {"engine", r.engine},
+                             {"input", model::formatInputSpecs(r.inputs)},
+                             {"params", r.params},
+                             {"total_macs", r.totalMacs},
+                             {"total_flops", r.totalFlops},
+                             {"convention", "flops = 2 x macs for multiply-accumulate ops, plus elementwise, "
+                                            "normalization, pooling and softmax flops"},
+                             {"uncounted_ops", r.uncountedOps},
+                             {"rows", rows}});
         return kSuccess;
     }
     TextTable table{{"module", "type", "calls", "params", "GMACs", "GFLOPs", "output"}, {}, {false, false, true, true, true, true, false}};
@@ -62,10 +63,10 @@ int runFlops(const FlopsOptions &options)
         table.rows.push_back({std::string(std::size_t(row.depth) * 2, ' ') + (row.module.empty() ? "(model)" : row.module), row.type,
                               std::to_string(row.calls), std::to_string(row.params), giga(row.macs), giga(row.flops),
                               shapesText(row.outputShapes)});
-    writeTable(std::cout, table, options.format);
+    writeTable(cliOut(), table, options.format);
     if (options.format == Format::Table) {
-        std::cout << '\n';
-        writeText(std::cout,
+        cliOut() << '\n';
+        writeText(cliOut(),
                   options.model + " (" + model::formatInputSpecs(r.inputs) + "): " + std::to_string(r.params) +
                       " parameters, " + giga(r.totalMacs) + " GMACs, " + giga(r.totalFlops) +
                       " GFLOPs (1 MAC = 2 FLOPs); " + r.engine,

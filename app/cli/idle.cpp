@@ -57,7 +57,7 @@ int runIdle(const IdleOptions &options)
                             {"start_us", micros(g.startNs)},
                             {"duration_us", micros(g.durationNs)},
                             {"cause", analysis::idleCauseName(g.cause)}});
-        writeJson(std::cout, {{"streams", streams}, {"gaps", gaps}, {"total", causesJson(idle.totalNs)}});
+        writeJson(cliOut(), {{"streams", streams}, {"gaps", gaps}, {"total", causesJson(idle.totalNs)}});
         return kSuccess;
     }
     TextTable text;
@@ -68,7 +68,7 @@ int runIdle(const IdleOptions &options)
             text.rows.push_back({g.step, std::to_string(g.device), std::to_string(g.stream),
                                  instantText(g.startNs, *input, options.format), microsText(g.durationNs, options.format),
                                  std::string(analysis::idleCauseName(g.cause))});
-        writeTable(std::cout, text, options.format);
+        writeTable(cliOut(), text, options.format);
         return kSuccess;
     }
     text.header = {"step", "device", "stream", "span us", "busy us", "host wait us", "kernel wait us", "other us"};
@@ -81,10 +81,10 @@ int runIdle(const IdleOptions &options)
                              microsText(s.ns(IdleCause::HostWait), options.format),
                              microsText(s.ns(IdleCause::KernelWait), options.format),
                              microsText(s.ns(IdleCause::Other), options.format)});
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     if (options.format != Format::Csv && !idle.streams.empty()) {
-        std::cout << '\n';
-        writeText(std::cout,
+        cliOut() << '\n';
+        writeText(cliOut(),
                   "In all: host wait " + microsText(idle.totalNs[0], options.format) +
                       " us (the CPU launched late), kernel wait " + microsText(idle.totalNs[1], options.format) +
                       " us (launched, waiting on another stream or event), other " +

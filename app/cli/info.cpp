@@ -1,4 +1,6 @@
 // pyrometer-cli info TRACE: what a trace holds and how fast it loaded.
+#include "app/cli/analysisinput.h"
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/traceinput.h"
@@ -84,6 +86,16 @@ TextTable infoTable(const trace::Trace &trace)
 
 int runInfo(const InfoOptions &options)
 {
+    if (callContext()) { // a call of the MCP server: the trace it opened
+        const auto input = loadAnalysisInput(options.trace);
+        if (!input)
+            return kBadInput;
+        if (options.format == Format::Json)
+            writeJson(cliOut(), infoJson(*input->trace));
+        else
+            writeTable(cliOut(), infoTable(*input->trace), options.format);
+        return kSuccess;
+    }
     const auto resolved = resolveTraceInput(options.trace);
     if (!resolved)
         return kBadInput;
@@ -96,17 +108,17 @@ int runInfo(const InfoOptions &options)
             return badInput(loaded.error().message);
         const auto &trace = *loaded.value();
         if (trace.info.partial)
-            std::cerr << "pyrometer-cli: warning: " << files[i].string() << ": truncated; loaded its valid prefix\n";
+            cliErr() << "pyrometer-cli: warning: " << files[i].string() << ": truncated; loaded its valid prefix\n";
         if (options.format == Format::Json) {
             all.push_back(infoJson(trace));
             continue;
         }
         if (i > 0)
-            std::cout << '\n';
-        writeTable(std::cout, infoTable(trace), options.format);
+            cliOut() << '\n';
+        writeTable(cliOut(), infoTable(trace), options.format);
     }
     if (options.format == Format::Json)
-        writeJson(std::cout, files.size() == 1 ? all.front() : nlohmann::json{{"files", all}});
+        writeJson(cliOut(), files.size() == 1 ? all.front() : nlohmann::json{{"files", all}});
     return kSuccess;
 }
 

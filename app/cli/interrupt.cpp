@@ -1,4 +1,5 @@
 #include "app/cli/interrupt.h"
+#include "app/cli/callcontext.h"
 
 #include <atomic>
 #include <chrono>
@@ -32,13 +33,19 @@ std::string seconds(double value)
 
 RunStop::RunStop(double timeoutSeconds) : m_timeoutSeconds(timeoutSeconds)
 {
-    g_signals = 0;
-    g_stop = &m_stop;
-    struct sigaction action {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &g_previousInt);
-    sigaction(SIGTERM, &action, &g_previousTerm);
+    // A call of the MCP server: its cancel stops the run, and the signals stay the server's.
+    if (const auto *context = callContext()) {
+        m_stop = context->stop;
+        m_ownsSignals = false;
+    } else {
+        g_signals = 0;
+        g_stop = &m_stop;
+        struct sigaction action {};
+        action.sa_handler = onStopSignal;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &g_previousInt);
+        sigaction(SIGTERM, &action, &g_previousTerm);
+    }
     if (timeoutSeconds > 0) {
         m_timer = std::thread([this] {
             std::unique_lock lock(m_mutex);
@@ -60,6 +67,8 @@ RunStop::~RunStop()
     m_wake.notify_all();
     if (m_timer.joinable())
         m_timer.join();
+    if (!m_ownsSignals)
+        return;
     sigaction(SIGINT, &g_previousInt, nullptr);
     sigaction(SIGTERM, &g_previousTerm, nullptr);
     g_stop = nullptr;
@@ -67,12 +76,14 @@ RunStop::~RunStop()
 
 int RunStop::signals() const
 {
+    if (!m_ownsSignals) // a cancelled call counts as one signal: the run is stopped, what it finishes kept
+        return m_stop.stopRequested() ? 1 : 0;
     return g_signals.load();
 }
 
 bool RunStop::abandoned() const
 {
-    return g_signals.load() >= 2;
+    return m_ownsSignals && g_signals.load() >= 2;
 }
 
 bool RunStop::timedOut() const
@@ -87,7 +98,7 @@ std::string RunStop::message(const std::string &subject, const std::string &erro
         return subject + ": stopped after " + seconds(m_timeoutSeconds) + " s (--timeout " + seconds(m_timeoutSeconds) +
                ")";
     if (signals() > 0)
-        return subject + ": interrupted";
+        return subject + (m_ownsSignals ? ": interrupted" : ": cancelled");
     return error;
 }
 

@@ -33,6 +33,7 @@ public:
 
 private:
     StopToken m_stop;
+    bool m_ownsSignals = true;
     double m_timeoutSeconds = 0;
     bool m_timedOut = false;
     mutable std::mutex m_mutex;

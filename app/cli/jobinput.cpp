@@ -1,4 +1,5 @@
 #include "app/cli/jobinput.h"
+#include "app/cli/callcontext.h"
 
 #include "app/cli/output.h"
 #include "core/summary/jobsource.h"
@@ -58,6 +59,16 @@ private:
 
 std::optional<analysis::JobFigures> loadJob(const std::vector<std::string> &paths, int threads)
 {
+    if (const auto *context = callContext()) {
+        auto job = context->documents->job(paths);
+        if (!job) {
+            std::string named;
+            for (const auto &path : paths)
+                named += (named.empty() ? "" : " ") + path;
+            badInput(notOpenedMessage(named));
+        }
+        return job;
+    }
     const auto files = analysis::jobFiles(std::vector<std::filesystem::path>(paths.begin(), paths.end()));
     if (!files.ok()) {
         badInput(files.error().message);

@@ -36,7 +36,7 @@ int writeKernelTypes(const analysis::TraceIndex &index, const analysis::TimeRang
                             {"calls", row.calls},
                             {"total_us", micros(row.totalNs)},
                             {"pct", row.percent}});
-        writeJson(std::cout, {{"rows", rows}, {"total_us", micros(breakdown.totalNs)}});
+        writeJson(cliOut(), {{"rows", rows}, {"total_us", micros(breakdown.totalNs)}});
         return kSuccess;
     }
     TextTable text;
@@ -45,7 +45,7 @@ int writeKernelTypes(const analysis::TraceIndex &index, const analysis::TimeRang
     for (const auto &row : breakdown.rows)
         text.rows.push_back({std::string(analysis::kernelTypeName(row.type)), std::to_string(row.calls),
                              microsText(row.totalNs, options.format), fixed(row.percent, 2)});
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     return kSuccess;
 }
 
@@ -96,7 +96,7 @@ int runKernels(const KernelsOptions &options)
                                {"count", s.count},
                                {"total_us", micros(s.totalNs)},
                                {"pct", s.percent}});
-        writeJson(std::cout, {{"rows", rows}, {"streams", streams}, {"total_us", micros(table.totalNs)}});
+        writeJson(cliOut(), {{"rows", rows}, {"streams", streams}, {"total_us", micros(table.totalNs)}});
         return kSuccess;
     }
     TextTable text;
@@ -106,7 +106,7 @@ int runKernels(const KernelsOptions &options)
         for (const auto &s : table.streams)
             text.rows.push_back({std::to_string(s.device), std::to_string(s.stream), std::to_string(s.count),
                                  microsText(s.totalNs, options.format), fixed(s.percent, 2)});
-        writeTable(std::cout, text, options.format);
+        writeTable(cliOut(), text, options.format);
         return kSuccess;
     }
     text.header = {"kind", "name"};
@@ -130,7 +130,7 @@ int runKernels(const KernelsOptions &options)
                                    microsText(row.maxNs, options.format), fixed(row.percent, 2), row.launchOp});
         text.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     return kSuccess;
 }
 

@@ -130,19 +130,19 @@ void writeJsonStats(const analysis::LaunchStats &stats, const analysis::GraphRep
                           {"window_us", micros(q.windowNs)},
                           {"empty_us", micros(q.emptyNs)},
                           {"idle_share", q.emptyShare()}});
-    writeJson(std::cout, {{"rows", rows},
-                          {"by_kernel", byKernel},
-                          {"by_stream", byStream},
-                          {"queues", queues},
-                          {"max_queue_length", stats.maxQueueLength},
-                          {"queue",
-                           {{"bound", analysis::launchBoundName(stats.queue.bound)},
-                            {"mean_depth", stats.queue.meanDepth()},
-                            {"max_length", stats.queue.maxLength},
-                            {"window_us", micros(stats.queue.windowNs)},
-                            {"empty_us", micros(stats.queue.emptyNs)},
-                            {"idle_share", stats.queue.emptyShare()}}},
-                          {"cuda_graphs", graphsJson(graphs, trace)}});
+    writeJson(cliOut(), {{"rows", rows},
+                         {"by_kernel", byKernel},
+                         {"by_stream", byStream},
+                         {"queues", queues},
+                         {"max_queue_length", stats.maxQueueLength},
+                         {"queue",
+                          {{"bound", analysis::launchBoundName(stats.queue.bound)},
+                           {"mean_depth", stats.queue.meanDepth()},
+                           {"max_length", stats.queue.maxLength},
+                           {"window_us", micros(stats.queue.windowNs)},
+                           {"empty_us", micros(stats.queue.emptyNs)},
+                           {"idle_share", stats.queue.emptyShare()}}},
+                         {"cuda_graphs", graphsJson(graphs, trace)}});
 }
 
 TextTable launchTable(const analysis::LaunchStats &stats, const AnalysisInput &input, Format format, std::size_t top)
@@ -211,10 +211,10 @@ int runLaunches(const LaunchesOptions &options)
         return kSuccess;
     }
     if (options.by == LaunchRows::Graph) {
-        writeTable(std::cout, graphTable(graphs, options.format, options.top), options.format);
+        writeTable(cliOut(), graphTable(graphs, options.format, options.top), options.format);
         if (options.format != Format::Csv) {
-            std::cout << '\n';
-            writeText(std::cout,
+            cliOut() << '\n';
+            writeText(cliOut(),
                       std::to_string(graphs.replays.size()) + " replays ran " + std::to_string(graphs.graphEvents) +
                           " device events; " + std::to_string(graphs.eagerEvents) + " were launched one by one; " +
                           std::to_string(graphs.captures.size()) + " captures.",
@@ -223,20 +223,20 @@ int runLaunches(const LaunchesOptions &options)
         return kSuccess;
     }
     if (options.by == LaunchRows::Launch) {
-        writeTable(std::cout, launchTable(stats, *input, options.format, options.top), options.format);
+        writeTable(cliOut(), launchTable(stats, *input, options.format, options.top), options.format);
         return kSuccess;
     }
     const bool streams = options.by == LaunchRows::Stream;
-    writeTable(std::cout, groupTable(stats, options.format, options.top, streams), options.format);
+    writeTable(cliOut(), groupTable(stats, options.format, options.top, streams), options.format);
     if (options.format != Format::Csv) {
-        std::cout << '\n';
+        cliOut() << '\n';
         for (const auto &q : stats.queues)
-            writeText(std::cout,
+            writeText(cliOut(),
                       "Queue of device " + std::to_string(q.device) + " stream " + std::to_string(q.stream) +
                           ": at most " + std::to_string(q.maxLength) + " launches waiting, " +
                           instantText(q.maxAtNs, *input, options.format) + " us after the trace start",
                       options.format);
-        writeText(std::cout, analysis::describeQueues(stats.queue, analysis::acceleratorName(*input->index)),
+        writeText(cliOut(), analysis::describeQueues(stats.queue, analysis::acceleratorName(*input->index)),
                   options.format);
     }
     return kSuccess;

@@ -58,7 +58,7 @@ int runMemory(const MemoryCliOptions &options)
             }
             devices.push_back(std::move(j));
         }
-        writeJson(std::cout, {{"devices", devices}});
+        writeJson(cliOut(), {{"devices", devices}});
         return kSuccess;
     }
     TextTable text;
@@ -68,7 +68,7 @@ int runMemory(const MemoryCliOptions &options)
         for (const auto &d : report.devices)
             for (const auto &p : d.allocated)
                 text.rows.push_back({d.device, instantText(p.timeNs, *input, options.format), bytesText(p.bytes, options.format)});
-        writeTable(std::cout, text, options.format);
+        writeTable(cliOut(), text, options.format);
         return kSuccess;
     }
     text.header = {"device", "peak bytes", "peak", "at us", "allocations", "frees", "top allocating op", "op bytes"};
@@ -88,7 +88,7 @@ int runMemory(const MemoryCliOptions &options)
         for (auto &row : text.rows)
             row.erase(row.begin() + 2);
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     return kSuccess;
 }
 

@@ -1,5 +1,6 @@
 // pyrometer-cli merge SUMMARY... -o job.json: rank summaries (and merged jobs) reduced into one
 // file that opens like a job. Associative: merged files merge again like their parts.
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "core/analysis/job.h"
@@ -34,14 +35,14 @@ int runMerge(const MergeOptions &options)
     }
     const auto job = summary::merge(std::move(parts));
     if (options.output.empty() || options.output == "-") {
-        std::cout << summary::jobSummaryJson(job);
+        cliOut() << summary::jobSummaryJson(job);
         return kSuccess;
     }
     const auto written = summary::writeJobSummary(options.output, job);
     if (!written.ok())
         return badInput(written.error().message);
-    std::cerr << "pyrometer-cli: merged " << job.ranks.size() << (job.ranks.size() == 1 ? " rank" : " ranks")
-              << " into " << options.output << '\n';
+    cliErr() << "pyrometer-cli: merged " << job.ranks.size() << (job.ranks.size() == 1 ? " rank" : " ranks") << " into "
+             << options.output << '\n';
     return kSuccess;
 }
 

@@ -62,7 +62,7 @@ int runOps(const OpsOptions &options)
             rows.push_back(std::move(r));
         }
         writeJson(
-            std::cout,
+            cliOut(),
             {{"rows", rows}, {"self_sum_us", micros(table.selfSumNs)}, {"device_sum_us", micros(table.deviceSumNs)}});
         return kSuccess;
     }
@@ -103,7 +103,7 @@ int runOps(const OpsOptions &options)
                                        bytesText(row.deviceMemSelfBytes, options.format), bytesText(row.deviceMemTotalBytes, options.format)});
         text.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     return kSuccess;
 }
 

@@ -1,4 +1,5 @@
 #include "app/cli/output.h"
+#include "app/cli/callcontext.h"
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -321,7 +322,7 @@ void writeJson(std::ostream &out, const nlohmann::json &json)
 
 int badInput(const std::string &message)
 {
-    std::fprintf(stderr, "pyrometer-cli: %s\n", message.c_str());
+    cliErr() << "pyrometer-cli: " << message << '\n';
     return kBadInput;
 }
 

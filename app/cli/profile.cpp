@@ -1,5 +1,6 @@
 // pyrometer-cli profile MODEL --input SHAPE: cold and warm latency, then a per-layer profile.
 #include "app/cli/arguments.h"
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/variantoptions.h"
@@ -82,7 +83,7 @@ int runProfile(const ProfileOptions &options)
             layer["device_ms"] = p.deviceTimes ? nlohmann::json(row.deviceMs) : nlohmann::json();
             layers.push_back(std::move(layer));
         }
-        writeJson(std::cout,
+        writeJson(cliOut(),
                   {{"model", options.model},
                    {"engine", l.engine},
                    {"note", p.note.empty() ? nlohmann::json() : nlohmann::json(p.note)},
@@ -112,17 +113,18 @@ int runProfile(const ProfileOptions &options)
         return kSuccess;
     }
     if (options.format == Format::Table) {
-        writeText(std::cout,
+        writeText(cliOut(),
                   options.model + " (" + model::formatInputSpecs(l.inputs) + ", " + options.mode + ", " +
                       std::to_string(l.threads) + " threads; " + l.engine + ")",
                   options.format);
-        writeText(std::cout,
-                  "cold " + fixed(l.coldMs) + " ms; warm over " + std::to_string(l.iterations) + " runs: mean " + fixed(l.warm.mean) +
-                      " ms, std " + fixed(l.warm.std) + ", min " + fixed(l.warm.min) + ", p50 " + fixed(l.warm.p50) + ", p90 " +
-                      fixed(l.warm.p90) + ", p99 " + fixed(l.warm.p99) + "; " + fixed(l.throughputPerSecond, 1) + " items/s",
+        writeText(cliOut(),
+                  "cold " + fixed(l.coldMs) + " ms; warm over " + std::to_string(l.iterations) + " runs: mean " +
+                      fixed(l.warm.mean) + " ms, std " + fixed(l.warm.std) + ", min " + fixed(l.warm.min) + ", p50 " +
+                      fixed(l.warm.p50) + ", p90 " + fixed(l.warm.p90) + ", p99 " + fixed(l.warm.p99) + "; " +
+                      fixed(l.throughputPerSecond, 1) + " items/s",
                   options.format);
         writeText(
-            std::cout,
+            cliOut(),
             "profiled " + std::to_string(p.iterations) + " runs: forward " + fixed(p.forwardMs) + " ms" +
                 (p.deviceTimes ? " synchronized, " + fixed(p.deviceForwardMs) + " ms of device work" : std::string()) +
                 ", peak memory " +
@@ -130,8 +132,8 @@ int runProfile(const ProfileOptions &options)
                                                                    : std::string("not recorded")),
             options.format);
         if (!p.note.empty())
-            writeText(std::cout, "note: " + p.note, options.format);
-        std::cout << '\n';
+            writeText(cliOut(), "note: " + p.note, options.format);
+        cliOut() << '\n';
     }
     TextTable table{{"module", "type", "calls", "self ms", "total ms", "%", "params", "MACs", "GFLOP/s", "alloc bytes", "output"},
                     {},
@@ -159,7 +161,7 @@ int runProfile(const ProfileOptions &options)
             cells.insert(cells.begin() + 5, fixed(row.deviceMs));
         table.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, table, options.format);
+    writeTable(cliOut(), table, options.format);
     return kSuccess;
 }
 

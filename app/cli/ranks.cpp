@@ -154,20 +154,20 @@ TextTable collectivesTable(const analysis::JobFigures &job, Format format)
 
 void writeJobText(const analysis::JobFigures &job, Format format)
 {
-    writeTable(std::cout, ranksTable(job, format), format);
-    std::cout << '\n';
+    writeTable(cliOut(), ranksTable(job, format), format);
+    cliOut() << '\n';
     for (const auto &sentence : report::stragglerSentences(job))
-        writeText(std::cout, sentence, format);
+        writeText(cliOut(), sentence, format);
     if (!job.collectives.empty()) {
-        std::cout << '\n';
-        writeTable(std::cout, collectivesTable(job, format), format);
+        cliOut() << '\n';
+        writeTable(cliOut(), collectivesTable(job, format), format);
     }
-    std::cout << '\n';
+    cliOut() << '\n';
     for (const auto &problem : job.problems)
-        writeText(std::cout, "Problem: " + problem, format);
+        writeText(cliOut(), "Problem: " + problem, format);
     for (const auto &note : job.notes)
-        writeText(std::cout, "Note: " + note, format);
-    writeText(std::cout, report::anchorSentence(job), format);
+        writeText(cliOut(), "Note: " + note, format);
+    writeText(cliOut(), report::anchorSentence(job), format);
 }
 
 int runRanks(const RanksOptions &options)
@@ -176,18 +176,18 @@ int runRanks(const RanksOptions &options)
     if (!job)
         return kBadInput;
     if (options.format == Format::Json)
-        writeJson(std::cout, jobJson(*job));
+        writeJson(cliOut(), jobJson(*job));
     else if (options.format == Format::Csv)
-        writeTable(std::cout, ranksTable(*job, options.format), options.format); // one table: the ranks
+        writeTable(cliOut(), ranksTable(*job, options.format), options.format); // one table: the ranks
     else
         writeJobText(*job, options.format);
     if (!job->failedRanks.empty())
         return kBadInput; // the job is the other ranks; loadJob named the files that failed
     if (!options.failOnStraggler || job->stragglers.empty())
         return kSuccess;
-    std::cout.flush();
+    cliOut().flush();
     for (const auto &sentence : report::stragglerSentences(*job))
-        std::fprintf(stderr, "pyrometer-cli: %s\n", sentence.c_str());
+        cliErr() << "pyrometer-cli: " << sentence << '\n';
     return kFinding;
 }
 

@@ -1,5 +1,6 @@
 // pyrometer-cli record [--python PATH] [--steps N] [--out DIR] -- script.py ARGS: runs a PyTorch
 // program under the profiler with no change to it, and prints the trace's path.
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/interrupt.h"
 #include "app/cli/output.h"
@@ -155,14 +156,14 @@ int runRecord(RecordCommandOptions &options)
     bool progressShown = false;
     const auto clearProgress = [&] {
         if (progressShown)
-            std::cerr << "\r\033[K" << std::flush;
+            cliErr() << "\r\033[K" << std::flush;
         progressShown = false;
     };
     record::RecordCallbacks callbacks;
     record::RecordProgress lastProgress;
     callbacks.onOutput = [&](record::OutputStream stream, std::string_view chunk) {
         clearProgress();
-        auto &out = stream == record::OutputStream::Stdout && options.format != Format::Json ? std::cout : std::cerr;
+        auto &out = stream == record::OutputStream::Stdout && options.format != Format::Json ? cliOut() : cliErr();
         out.write(chunk.data(), std::streamsize(chunk.size()));
         out.flush();
     };
@@ -171,45 +172,45 @@ int runRecord(RecordCommandOptions &options)
     callbacks.onProgress = [&](const record::RecordProgress &progress) {
         if (const auto line = notice.next(progress); !line.empty()) {
             clearProgress();
-            std::cerr << line << '\n' << std::flush;
+            cliErr() << line << '\n' << std::flush;
         }
         if (!terminal)
             return;
         // Redrawn in place on a terminal, under the program's output.
         if (progress.steps != lastProgress.steps || progress.recorded != lastProgress.recorded ||
             int(progress.elapsedSeconds * 2) != int(lastProgress.elapsedSeconds * 2)) {
-            std::cerr << "\r\033[K" << progressLine(progress) << std::flush;
+            cliErr() << "\r\033[K" << progressLine(progress) << std::flush;
             progressShown = true;
         }
         lastProgress = progress;
     };
     callbacks.onTrace = [&](const fs::path &trace) {
         clearProgress();
-        std::cerr << "pyrometer: trace written: " << trace.string() << '\n';
+        cliErr() << "pyrometer: trace written: " << trace.string() << '\n';
     };
     const auto outcome = record::recordProgram(record, callbacks, stop.token());
     clearProgress();
     if (!outcome)
         return badInput(outcome.error().message);
     if (!outcome->recordedSomething()) {
-        std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
+        cliErr() << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
         return kBadInput;
     }
     // Traces kept, but the program failed after them: its traces are printed, and the status
     // says it failed, as a script that runs the program sees it.
     const int status = outcome->programFailed() ? kProgramFailed : kSuccess;
     if (outcome->programFailed())
-        std::cerr << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
+        cliErr() << "pyrometer-cli: " << record::failureReport(outcome.value()) << '\n';
     else if (outcome->exit.stopped)
-        std::cerr << "pyrometer-cli: " << record::cancelSummary(outcome.value(), record) << '\n';
+        cliErr() << "pyrometer-cli: " << record::cancelSummary(outcome.value(), record) << '\n';
     if (options.format == Format::Json) {
-        writeJson(std::cout, outcomeJson(outcome.value()));
+        writeJson(cliOut(), outcomeJson(outcome.value()));
         return status;
     }
-    std::cerr << "pyrometer: " << outcome->recorded << " steps recorded of " << outcome->steps << " taken, in "
-              << formatDuration(std::int64_t(outcome->elapsedSeconds * 1e9)) << '\n';
+    cliErr() << "pyrometer: " << outcome->recorded << " steps recorded of " << outcome->steps << " taken, in "
+             << formatDuration(std::int64_t(outcome->elapsedSeconds * 1e9)) << '\n';
     for (const auto &trace : outcome->traces)
-        std::cout << trace.string() << '\n';
+        cliOut() << trace.string() << '\n';
     return status;
 }
 

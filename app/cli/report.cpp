@@ -65,12 +65,10 @@ std::optional<std::vector<report::Section>> modelSections(const std::string &mod
 std::optional<std::vector<report::Section>>
 snapshotReportSections(const std::string &file, const report::ReportOptions &reportOptions, const std::string &prefix)
 {
-    auto loaded = snapshot::loadSnapshot(file);
-    if (!loaded) {
-        badInput(loaded.error().message);
+    const auto loaded = loadSnapshotInput(file);
+    if (!loaded)
         return std::nullopt;
-    }
-    const auto &s = *loaded.value();
+    const auto &s = *loaded;
     const auto devices = snapshot::replay(s);
     return report::snapshotSections(s, devices, snapshot::oomReports(s, devices),
                                     std::filesystem::path(file).filename().string(), prefix, reportOptions);
@@ -135,7 +133,7 @@ int runReport(const ReportCliOptions &options)
     const auto written = report::writeReport(report::makeReport(names, std::move(sections)), options.output, *format);
     if (!written.ok())
         return badInput(written.error().message);
-    std::cerr << "pyrometer-cli: wrote " << options.output << "\n";
+    cliErr() << "pyrometer-cli: wrote " << options.output << "\n";
     return ranksFailed ? kBadInput : kSuccess;
 }
 

@@ -75,9 +75,9 @@ int writeDevices(Format format)
                         {"matrix_flops", matrix}, {"source", d.source}});
     }
     if (format == Format::Json)
-        writeJson(std::cout, {{"devices", rows}});
+        writeJson(cliOut(), {{"devices", rows}});
     else
-        writeTable(std::cout, text, format);
+        writeTable(cliOut(), text, format);
     return kSuccess;
 }
 
@@ -195,7 +195,9 @@ int runModelRoofline(const RooflineCliOptions &options)
             }
             out.push_back({{"batch", batch}, {"total_us", micros(roofline.totalNs)}, {"layers", rows}});
         }
-        writeJson(std::cout, {{"model", options.trace}, {"engine", ran->engine}, {"device", deviceJson(device)}, {"batches", out}});
+        writeJson(
+            cliOut(),
+            {{"model", options.trace}, {"engine", ran->engine}, {"device", deviceJson(device)}, {"batches", out}});
         return kSuccess;
     }
     TextTable text;
@@ -214,10 +216,10 @@ int runModelRoofline(const RooflineCliOptions &options)
                                  figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
         }
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     if (options.format == Format::Table) {
-        std::cout << '\n';
-        writeText(std::cout,
+        cliOut() << '\n';
+        writeText(cliOut(),
                   device ? "Roof: " + device->name + ", " + fixed(device->vectorFlops / 1e9, 1) + " GFLOP/s, " +
                                fixed(device->bandwidth / 1e9, 1) + " GB/s (" + device->source + ")."
                          : std::string("The roof is unknown: give --device NAME or --peak TFLOPS --bandwidth GBS."),
@@ -280,9 +282,14 @@ int runRoofline(const RooflineCliOptions &options)
         for (const auto &chain : roofline.chains)
             chains.push_back({{"ops", chain.ops}, {"occurrences", chain.occurrences}, {"time_us", micros(chain.timeNs)},
                               {"pct", share(chain.timeNs)}, {"bytes", chain.bytes}});
-        writeJson(std::cout, {{"trace_device", roofline.traceDevice}, {"device", deviceJson(roofline.device)}, {"gpu", roofline.gpu},
-                              {"total_us", micros(roofline.totalNs)}, {"known_us", micros(roofline.knownNs)},
-                              {"rows", rows}, {"chains", chains}, {"advice", advice}});
+        writeJson(cliOut(), {{"trace_device", roofline.traceDevice},
+                             {"device", deviceJson(roofline.device)},
+                             {"gpu", roofline.gpu},
+                             {"total_us", micros(roofline.totalNs)},
+                             {"known_us", micros(roofline.knownNs)},
+                             {"rows", rows},
+                             {"chains", chains},
+                             {"advice", advice}});
         return kSuccess;
     }
     TextTable text;
@@ -317,13 +324,13 @@ int runRoofline(const RooflineCliOptions &options)
              figure(row.percentOfRoof, 1, 1), std::string(analysis::boundName(row.bound))});
         text.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     if (options.format != Format::Table)
         return kSuccess;
-    std::cout << '\n';
-    writeText(std::cout, deviceLine(roofline), options.format);
+    cliOut() << '\n';
+    writeText(cliOut(), deviceLine(roofline), options.format);
     writeText(
-        std::cout,
+        cliOut(),
         "Known work covers " + fixed(share(roofline.knownNs), 1) + "% of the " + (roofline.gpu ? "device" : "op") +
             " time (" + fixed(micros(roofline.knownNs), 1) + " of " + fixed(micros(roofline.totalNs), 1) + " us)." +
             (options.byKernel ? " A kernel's work is known when the call that launched it launched nothing else, or "
@@ -332,9 +339,9 @@ int runRoofline(const RooflineCliOptions &options)
                               : ""),
         options.format);
     if (options.byKernel && !roofline.gpu)
-        writeText(std::cout, "This trace has no GPU kernels: leave out --by-kernel for its ops.", options.format);
+        writeText(cliOut(), "This trace has no GPU kernels: leave out --by-kernel for its ops.", options.format);
     for (const auto &f : findings)
-        writeText(std::cout, "- " + f.text, options.format);
+        writeText(cliOut(), "- " + f.text, options.format);
     return kSuccess;
 }
 

@@ -50,7 +50,7 @@ int runSequences(SequencesOptions options)
                             {"total_us", micros(s.totalNs)},
                             {"gap_us", micros(s.gapNs)},
                             {"replayed_pct", s.replayedPct}});
-        writeJson(std::cout, {{"rows", rows}});
+        writeJson(cliOut(), {{"rows", rows}});
         return kSuccess;
     }
     TextTable text;
@@ -65,7 +65,7 @@ int runSequences(SequencesOptions options)
                              microsText(s.totalNs, options.format), microsText(s.gapNs, options.format),
                              fixed(s.replayedPct, 0), joined(names, " > "), joined(s.ops, " > ")});
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     return kSuccess;
 }
 

@@ -1,6 +1,7 @@
 // pyrometer-cli snapshot FILE: a CUDA allocator snapshot's state, its peak, its OOMs, and what was
 // live at an instant grouped by stack, compile context or annotation; --diff compares two.
 #include "app/cli/arguments.h"
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "core/snapshot/reader.h"
@@ -54,12 +55,9 @@ bool joinTrace(Reading &r, const SnapshotCliOptions &options, snapshot::GroupBy 
             return false;
         }
     }
-    auto loaded = trace::loadTrace(options.trace);
-    if (!loaded) {
-        badInput(options.file + ": --trace: " + loaded.error().message);
+    r.trace = loadTraceInput(options.trace, options.file + ": --trace: ");
+    if (!r.trace)
         return false;
-    }
-    r.trace = loaded.value();
     r.join = snapshot::joinTrace(*r.snapshot, *r.device, *r.trace, offset);
     if (!r.join->joined) {
         badInput(options.file + " and " + options.trace + ": " + r.join->message);
@@ -86,13 +84,10 @@ std::string madeBy(const Reading &r, std::size_t i)
 
 std::optional<Reading> readAt(const std::string &file, const SnapshotCliOptions &options, snapshot::GroupBy by)
 {
-    auto loaded = snapshot::loadSnapshot(file);
-    if (!loaded) {
-        badInput(loaded.error().message);
-        return std::nullopt;
-    }
     Reading r;
-    r.snapshot = loaded.value();
+    r.snapshot = loadSnapshotInput(file);
+    if (!r.snapshot)
+        return std::nullopt;
     r.devices = snapshot::replay(*r.snapshot);
     if (r.devices.empty()) {
         badInput(file + ": the snapshot has no device: neither segments nor traces");
@@ -271,12 +266,12 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
     for (const auto &o : ooms)
         facts.rows.push_back({"OOM on device " + std::to_string(o.device) + " at event " + std::to_string(o.position),
                               b(o.requestedBytes) + " asked"});
-    writeTable(std::cout, facts, options.format);
+    writeTable(cliOut(), facts, options.format);
     if (r.join)
-        writeText(std::cout, options.trace + ": " + r.join->message, options.format);
+        writeText(cliOut(), options.trace + ": " + r.join->message, options.format);
     for (const auto &d : r.devices) {
         if (snapshot::recordingStoppedEarly(d))
-            writeText(std::cout,
+            writeText(cliOut(),
                       "Device " + std::to_string(d.device) + ": the trace ends with " +
                           bytesText(d.activeAtTraceEnd, Format::Table) + " active but the segments hold " +
                           bytesText(d.activeAtSnapshot, Format::Table) +
@@ -285,9 +280,9 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
                       options.format);
     }
     for (const auto &o : ooms)
-        writeText(std::cout, "OOM, device " + std::to_string(o.device) + ": " + o.verdict + ".", options.format);
+        writeText(cliOut(), "OOM, device " + std::to_string(o.device) + ": " + o.verdict + ".", options.format);
     const auto then = snapshot::segmentsAt(s, *r.device, r.position);
-    writeText(std::cout,
+    writeText(cliOut(),
               "Live at " + instantLabel(r, options.at) + ": the allocator held " +
                   std::to_string(then.segments.size()) + " segments, " + bytesText(then.reservedBytes, Format::Table) +
                   " reserved, " + bytesText(then.freeBytes, Format::Table) + " of it free, the largest free piece " +
@@ -305,7 +300,7 @@ int writeSummary(const Reading &r, const SnapshotCliOptions &options)
         if (r.join)
             groups.rows.back().push_back(madeBy(r, i));
     }
-    writeTable(std::cout, groups, options.format);
+    writeTable(cliOut(), groups, options.format);
     return kSuccess;
 }
 
@@ -321,7 +316,7 @@ int runSnapshot(const SnapshotCliOptions &options)
         return kBadInput;
     if (options.diff.empty()) {
         if (options.format == Format::Json) {
-            writeJson(std::cout, snapshotJson(*reading, options.file, options));
+            writeJson(cliOut(), snapshotJson(*reading, options.file, options));
             return kSuccess;
         }
         if (options.format == Format::Csv) { // the groups alone: one table per file
@@ -335,7 +330,7 @@ int runSnapshot(const SnapshotCliOptions &options)
                 if (reading->join)
                     groups.rows.back().push_back(madeBy(*reading, i));
             }
-            writeTable(std::cout, groups, options.format);
+            writeTable(cliOut(), groups, options.format);
             return kSuccess;
         }
         return writeSummary(*reading, options);
@@ -353,13 +348,13 @@ int runSnapshot(const SnapshotCliOptions &options)
                             {"base_bytes", deltas[i].baseBytes},
                             {"other_bytes", deltas[i].otherBytes},
                             {"delta_bytes", deltas[i].delta()}});
-        writeJson(std::cout, {{"base", snapshotJson(*reading, options.file, options)},
-                              {"other", snapshotJson(*other, options.diff, options)},
-                              {"by", options.by},
-                              {"grew", rows}});
+        writeJson(cliOut(), {{"base", snapshotJson(*reading, options.file, options)},
+                             {"other", snapshotJson(*other, options.diff, options)},
+                             {"by", options.by},
+                             {"grew", rows}});
         return kSuccess;
     }
-    writeText(std::cout,
+    writeText(cliOut(),
               "Live at " + options.at + ": " + options.file + " against " + options.diff + ", by " + options.by +
                   ", largest growth first:",
               options.format);
@@ -371,7 +366,7 @@ int runSnapshot(const SnapshotCliOptions &options)
                               bytesText(deltas[i].baseBytes, options.format),
                               bytesText(deltas[i].otherBytes, options.format),
                               bytesText(deltas[i].delta(), options.format)});
-    writeTable(std::cout, table, options.format);
+    writeTable(cliOut(), table, options.format);
     return kSuccess;
 }
 

@@ -78,14 +78,14 @@ int runSteps(const StepsOptions &options)
                                {"busy_us", micros(busy.busyNs)},
                                {"time_us", micros(busy.spanNs)},
                                {"utilization", busy.utilization()}});
-        writeJson(std::cout, {{"rows", rows},
-                              {"step_rule", analysis::stepRuleText(breakdown.rule, breakdown.ruleExample)},
-                              {"mean_step",
-                               {{"mean_us", micros(mean.meanNs)},
-                                {"steady", mean.steady},
-                                {"warm_up", mean.warmUp},
-                                {"partial", mean.partial}}},
-                              {"gpu_utilization", {{"over", gpu.overSteps ? "steps" : "span"}, {"devices", devices}}}});
+        writeJson(cliOut(), {{"rows", rows},
+                             {"step_rule", analysis::stepRuleText(breakdown.rule, breakdown.ruleExample)},
+                             {"mean_step",
+                              {{"mean_us", micros(mean.meanNs)},
+                               {"steady", mean.steady},
+                               {"warm_up", mean.warmUp},
+                               {"partial", mean.partial}}},
+                             {"gpu_utilization", {{"over", gpu.overSteps ? "steps" : "span"}, {"devices", devices}}}});
         return kSuccess;
     }
     TextTable text;
@@ -114,14 +114,14 @@ int runSteps(const StepsOptions &options)
                                                        : microsText(step.largestIdleGaps.front().durationNs, options.format)});
         text.rows.push_back(std::move(cells));
     }
-    writeTable(std::cout, text, options.format);
+    writeTable(cliOut(), text, options.format);
     if (options.format == Format::Table)
-        writeText(std::cout, analysis::stepRuleText(breakdown.rule, breakdown.ruleExample), options.format);
+        writeText(cliOut(), analysis::stepRuleText(breakdown.rule, breakdown.ruleExample), options.format);
     if (options.format == Format::Table && !breakdown.steps.empty())
-        writeText(std::cout, "Steps: " + analysis::describeStepMean(mean), options.format);
+        writeText(cliOut(), "Steps: " + analysis::describeStepMean(mean), options.format);
     const auto device = analysis::acceleratorName(*input->index);
     for (const auto &busy : gpu.devices)
-        writeText(std::cout,
+        writeText(cliOut(),
                   device + " " + std::to_string(busy.device) + " busy " + fixed(100.0 * busy.utilization(), 1) +
                       "% of the " + (gpu.overSteps ? "step time" : "trace's span (no steps)") + ": " +
                       microsText(busy.busyNs, options.format) + " of " + microsText(busy.spanNs, options.format) +

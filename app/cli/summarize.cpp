@@ -2,6 +2,7 @@
 // its trace lies (one task of a cluster's job array). --list prints the traces a job's paths
 // name, which a job array takes one per task.
 #include "app/cli/arguments.h"
+#include "app/cli/callcontext.h"
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "core/analysis/job.h"
@@ -30,7 +31,7 @@ int listTraces(const SummarizeOptions &options)
     for (const auto &file : files.value()) {
         if (summary::isSummaryFile(file))
             continue; // summarised already
-        std::cout << fs::absolute(file).lexically_normal().string() << '\n';
+        cliOut() << fs::absolute(file).lexically_normal().string() << '\n';
     }
     return kSuccess;
 }
@@ -52,7 +53,7 @@ int runSummarize(const SummarizeOptions &options)
         return badInput(summarised.error().message);
     const auto &rank = summarised.value();
     if (options.output.empty() || options.output == "-") {
-        std::cout << summary::rankSummaryJson(rank);
+        cliOut() << summary::rankSummaryJson(rank);
         return kSuccess;
     }
     const auto written = summary::writeRankSummary(options.output, rank);

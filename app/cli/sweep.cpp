@@ -90,17 +90,17 @@ int runSweep(const SweepCliOptions &options)
                 entry["note"] = summary.note;
             variants.push_back(std::move(entry));
         }
-        writeJson(std::cout, {{"model", options.run.model},
-                              {"engine", r.engine},
-                              {"input", model::formatInputSpecs(r.inputs)},
-                              {"memory_source", r.memorySource},
-                              {"energy_unavailable",
-                               r.energyUnavailable.empty() ? nlohmann::json() : nlohmann::json(r.energyUnavailable)},
-                              {"memory_budget_bytes", r.memoryBudgetBytes},
-                              {"knee_threshold", sweep.kneeThreshold},
-                              {"rows", rows},
-                              {"knee", knees},
-                              {"variants", variants}});
+        writeJson(cliOut(), {{"model", options.run.model},
+                             {"engine", r.engine},
+                             {"input", model::formatInputSpecs(r.inputs)},
+                             {"memory_source", r.memorySource},
+                             {"energy_unavailable",
+                              r.energyUnavailable.empty() ? nlohmann::json() : nlohmann::json(r.energyUnavailable)},
+                             {"memory_budget_bytes", r.memoryBudgetBytes},
+                             {"knee_threshold", sweep.kneeThreshold},
+                             {"rows", rows},
+                             {"knee", knees},
+                             {"variants", variants}});
         return kSuccess;
     }
     TextTable table{
@@ -123,14 +123,14 @@ int runSweep(const SweepCliOptions &options)
                               : point.fitsBudget        ? std::string("yes")
                                                         : std::string("no")});
     }
-    writeTable(std::cout, table, options.run.format);
+    writeTable(cliOut(), table, options.run.format);
     if (options.run.format == Format::Csv)
         return kSuccess;
-    std::cout << "\n";
+    cliOut() << "\n";
     for (const auto &summary : r.summaries) {
         std::string line = (options.run.format == Format::Markdown ? "- " : "") + summary.variant + ": ";
         if (!summary.error.empty()) {
-            writeText(std::cout, line + "failed: " + summary.error, options.run.format);
+            writeText(cliOut(), line + "failed: " + summary.error, options.run.format);
             continue;
         }
         if (summary.knee)
@@ -143,19 +143,17 @@ int runSweep(const SweepCliOptions &options)
                     (summary.largestFittingBatch ? std::to_string(summary.largestFittingBatch) : std::string("none"));
         if (!summary.note.empty())
             line += "; " + summary.note;
-        writeText(std::cout, line, options.run.format);
+        writeText(cliOut(), line, options.run.format);
     }
-    writeText(std::cout, "engine: " + r.engine, options.run.format);
-    writeText(std::cout,
+    writeText(cliOut(), "engine: " + r.engine, options.run.format);
+    writeText(cliOut(),
               r.memorySource == "cpu-allocator"
                   ? "peak memory: weights (serialized size) + inputs + the CPU allocator's highest use during the runs"
-                  : r.memorySource == "cuda-allocator" ? "peak memory: torch.cuda.max_memory_allocated over the runs"
-                                                       : "peak memory: not measured by the Python engine on the CPU",
+              : r.memorySource == "cuda-allocator" ? "peak memory: torch.cuda.max_memory_allocated over the runs"
+                                                   : "peak memory: not measured by the Python engine on the CPU",
               options.run.format);
-    writeText(std::cout,
-              r.energyUnavailable.empty()
-                  ? "energy: " + energyMethod()
-                  : "energy: unavailable: " + r.energyUnavailable,
+    writeText(cliOut(),
+              r.energyUnavailable.empty() ? "energy: " + energyMethod() : "energy: unavailable: " + r.energyUnavailable,
               options.run.format);
     return kSuccess;
 }

@@ -1,4 +1,5 @@
 #include "app/cli/traceinput.h"
+#include "app/cli/callcontext.h"
 
 #include "app/cli/output.h"
 #include "core/trace/tracesource.h"
@@ -69,7 +70,8 @@ std::optional<std::filesystem::path> pickTraceFile(const std::string &path)
         why += "; worker " + worker + ", the first of " + std::to_string(workers.size());
     if (spans.size() > 1)
         why += "; the newest of " + countOf(std::int64_t(spans.size()), "span");
-    std::fprintf(stderr, "pyrometer-cli: reading %s (%s)\n", picked.path.lexically_relative(input).generic_string().c_str(), why.c_str());
+    cliErr() << "pyrometer-cli: reading " << picked.path.lexically_relative(input).generic_string() << " (" << why
+             << ")\n";
     return picked.path;
 }
 
