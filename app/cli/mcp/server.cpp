@@ -2,17 +2,10 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/mcp/calls.h"
-#include "app/cli/mcp/summaries.h"
-#include "app/cli/traceinput.h"
-#include "core/snapshot/reader.h"
-#include "core/summary/jobsource.h"
-#include "core/trace/loader.h"
 #include "core/util/version.h"
 
 #include <algorithm>
-#include <chrono>
-#include <fstream>
-#include <sstream>
+#include <iostream>
 
 #include <unistd.h>
 
@@ -205,9 +198,14 @@ void Server::run(const std::shared_ptr<Call> &call, const Message &message)
         const std::lock_guard lock(m_mutex);
         m_calls.erase(call->key);
     }
-    // A cancelled request is not answered (the client has forgotten it).
-    if (!call->stop.stopRequested())
+    // A cancelled request is not answered (the client has forgotten it); the log says how it ended.
+    if (!call->stop.stopRequested()) {
         m_send(response);
+        return;
+    }
+    const auto &result = response.contains("result") ? response["result"] : response["error"];
+    std::string said = result.contains("content") ? result["content"][0].value("text", "") : result.value("message", "");
+    std::cerr << "pyrometer-cli mcp: request " << call->key << " cancelled: " << said << '\n';
 }
 
 void Server::progress(const Call &call, int permille, const std::string &message)

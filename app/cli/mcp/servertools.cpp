@@ -141,6 +141,8 @@ nlohmann::json Server::open(Call &call, const Tool &tool, const nlohmann::json &
         document->python = arguments.value("python", std::string());
         document->device = arguments.value("device", std::string());
     }
+    if (call.stop.stopRequested()) // cancelled as it finished: kept nowhere
+        return toolError(document->path + ": cancelled");
     document->loadSeconds = secondsSince(started);
     const auto closed = m_store.add(document);
     documentsChanged();
