@@ -207,17 +207,39 @@ Result<Pipes> makePipes()
     return Pipes{std::move(out).value(), std::move(err).value(), std::move(status).value()};
 }
 
+// The dup2s that give the program its descriptors, ours first, theirs second. The dup2s run in
+// order, so a descriptor of ours numbered as one of theirs (a memfd that got fd 3 in a program
+// started with only 0-2 open, then passed as fd 4 after the status pipe took fd 3) would be
+// overwritten before it is copied: such descriptors are copied above every number of theirs
+// first (held in `copies` until the program has started).
+std::vector<std::pair<int, int>> descriptorMoves(const ProcessSpec &spec, const Pipes &pipes,
+                                                 std::vector<UniqueFd> &copies)
+{
+    std::vector<std::pair<int, int>> moves{{pipes.out.write.get(), 1}, {pipes.err.write.get(), 2}};
+    if (spec.statusChannel)
+        moves.emplace_back(pipes.status.write.get(), kStatusFd);
+    moves.insert(moves.end(), spec.passedFds.begin(), spec.passedFds.end());
+    int highest = 0;
+    for (const auto &move : moves)
+        highest = std::max(highest, move.second);
+    for (auto &move : moves) {
+        if (move.first > highest || move.first == move.second)
+            continue;
+        copies.emplace_back(::fcntl(move.first, F_DUPFD_CLOEXEC, highest + 1));
+        if (copies.back().valid())
+            move.first = copies.back().get();
+    }
+    return moves;
+}
+
 // Starts the program in a process group of its own, its output on the pipes' write ends.
 Result<pid_t> spawnProcess(const ProcessSpec &spec, const Pipes &pipes)
 {
     SpawnActions spawn;
     if (!spec.inheritStdin)
         posix_spawn_file_actions_addopen(&spawn.actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&spawn.actions, pipes.out.write.get(), 1);
-    posix_spawn_file_actions_adddup2(&spawn.actions, pipes.err.write.get(), 2);
-    if (spec.statusChannel)
-        posix_spawn_file_actions_adddup2(&spawn.actions, pipes.status.write.get(), kStatusFd);
-    for (const auto &[ours, theirs] : spec.passedFds)
+    std::vector<UniqueFd> copies;
+    for (const auto &[ours, theirs] : descriptorMoves(spec, pipes, copies))
         posix_spawn_file_actions_adddup2(&spawn.actions, ours, theirs); // dup2 clears FD_CLOEXEC
     const std::string directory = spec.workingDirectory.string();
     if (!directory.empty())

@@ -10,8 +10,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using namespace pyrometer;
 using namespace pyrometer::record;
@@ -113,6 +115,37 @@ private Q_SLOTS:
         QVERIFY2(result, result ? "" : result.error().message.c_str());
         QVERIFY(result->stopped);
         QCOMPARE(result->signal, SIGINT);
+    }
+
+    // A descriptor passed at a number of the program's but numbered as another of its (a memfd
+    // that is fd 1, 2 or 3 here) reaches the program whole, not overwritten by the dup2 before it:
+    // the Python engine's request once reached its worker as the status pipe, which then waited
+    // for itself forever.
+    void passedDescriptorNumberedAsAnotherOfTheProgramsArrives()
+    {
+        const int memfd = ::memfd_create("request", MFD_CLOEXEC);
+        QVERIFY(memfd >= 0);
+        QCOMPARE(::write(memfd, "the request\n", 12), ssize_t(12));
+        // Our fd 1 becomes the memfd for the spawn: the program's fd 1 is its output pipe, taken first.
+        std::fflush(stdout);
+        const int saved = ::dup(1);
+        ::dup2(memfd, 1);
+        ProcessSpec spec;
+        spec.argv = {"sh", "-c", "cat /dev/fd/4; echo status >&3"};
+        spec.statusChannel = true;
+        spec.passedFds = {{1, 4}};
+        std::string output;
+        std::string status;
+        ProcessCallbacks callbacks;
+        callbacks.onOutput = [&output](OutputStream, std::string_view chunk) { output.append(chunk); };
+        callbacks.onStatusLine = [&status](std::string_view line) { status.append(line); };
+        const auto result = runProcess(spec, callbacks, StopToken());
+        ::dup2(saved, 1);
+        ::close(saved);
+        ::close(memfd);
+        QVERIFY2(result, result ? "" : result.error().message.c_str());
+        QCOMPARE(output, std::string("the request\n"));
+        QCOMPARE(status, std::string("status"));
     }
 
     // An interrupted program that says it is finishing (writing what it has) is waited for past
