@@ -275,6 +275,43 @@ private Q_SLOTS:
         QVERIFY(server.finish());
     }
 
+    // A model runs in its worker as from the CLI, through either engine: the same figures.
+    void modelToolsRunAsFromTheCli()
+    {
+        const QString model = QStringLiteral(PYROMETER_TEST_MODELS_DIR "/mlp.pt");
+        RawSession server;
+        const auto embedded = server.call(1, QStringLiteral("open_model"), {{QStringLiteral("path"), model}});
+        QVERIFY2(!embedded.value(QStringLiteral("isError")).toBool(), qPrintable(text(embedded)));
+        const auto flops =
+            server.call(2, QStringLiteral("flops"), {{QStringLiteral("handle"), QStringLiteral("model-1")}});
+        QVERIFY2(!flops.value(QStringLiteral("isError")).toBool(), qPrintable(text(flops)));
+        QCOMPARE(flops.value(QStringLiteral("structuredContent")).toObject(),
+                 cliJson({QStringLiteral("flops"), model}));
+        const auto python = server.call(
+            3, QStringLiteral("open_model"),
+            {{QStringLiteral("path"), model}, {QStringLiteral("python"), QStringLiteral("/usr/bin/python3")}});
+        QVERIFY2(!python.value(QStringLiteral("isError")).toBool(), qPrintable(text(python)));
+        const auto inPython =
+            server.call(4, QStringLiteral("flops"), {{QStringLiteral("handle"), QStringLiteral("model-2")}});
+        QVERIFY2(!inPython.value(QStringLiteral("isError")).toBool(), qPrintable(text(inPython)));
+        QCOMPARE(
+            inPython.value(QStringLiteral("structuredContent")).toObject(),
+            cliJson({QStringLiteral("flops"), model, QStringLiteral("--python"), QStringLiteral("/usr/bin/python3")}));
+        // A model with a wrong input shape: the CLI's message, as a tool error.
+        const auto wrong = server.call(
+            5, QStringLiteral("flops"),
+            {{QStringLiteral("handle"), QStringLiteral("model-1")}, {QStringLiteral("input"), QStringLiteral("4x3")}});
+        QVERIFY(wrong.value(QStringLiteral("isError")).toBool());
+        const auto cli = runCli({QStringLiteral("flops"), model, QStringLiteral("--input"), QStringLiteral("4x3")});
+        QCOMPARE(cli.exitCode, 2);
+        QCOMPARE(text(wrong) + '\n', cli.err);
+        // A missing model is refused at once.
+        QVERIFY(server.call(6, QStringLiteral("open_model"), {{QStringLiteral("path"), QStringLiteral("/no/such.pt")}})
+                    .value(QStringLiteral("isError"))
+                    .toBool());
+        QVERIFY(server.finish());
+    }
+
     // Tools write only into the folder named at the start, and only plain file names there.
     void reportsAreWrittenOnlyToTheWriteFolder()
     {
