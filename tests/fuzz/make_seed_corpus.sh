@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fills DIR with fuzzing seeds for one target (default trace_loader):
-#   tests/fuzz/make_seed_corpus.sh DIR [trace_loader|summary|job|session|memory|snapshot|traced_inputs|logdir|worker_protocol]
+#   tests/fuzz/make_seed_corpus.sh DIR [trace_loader|summary|job|session|memory|snapshot|traced_inputs|logdir|worker_protocol|mcp_protocol]
 # trace_loader: every fixture trace, decompressed, plus a few gzipped ones. logdir: those, each
 # one file of a folder, and the folders of tests/fixtures/fuzz/logdir. The others: their seeds
 # in tests/fixtures/fuzz (remade by tests/fuzz/make_fixture_seeds.sh) and the inputs that once
@@ -27,6 +27,6 @@ trace_loader) traces ;;
 logdir) traces; cp "$fixtures"/fuzz/logdir/* "$dir/" ;;
 summary | job) cp "$fixtures"/fuzz/summary/* "$fixtures"/fuzz/regressions/summary/* "$dir/" ;;
 session | memory) cp "$fixtures/fuzz/$target"/* "$fixtures/fuzz/regressions/$target"/* "$dir/" ;;
-traced_inputs | worker_protocol | snapshot) cp "$fixtures/fuzz/$target"/* "$dir/" ;;
+traced_inputs | worker_protocol | snapshot | mcp_protocol) cp "$fixtures/fuzz/$target"/* "$dir/" ;;
 *) echo "make_seed_corpus.sh: no seeds for '$target'" >&2; exit 2 ;;
 esac
