@@ -339,7 +339,9 @@ std::optional<std::string> checkArguments(const Tool &tool, const nlohmann::json
 {
     if (!arguments.is_object())
         return std::string("the arguments must be an object");
-    for (const auto &[name, value] : arguments.items()) {
+    for (const auto &item : arguments.items()) {
+        const std::string &name = item.key();
+        const auto &value = item.value();
         const auto it = std::find_if(tool.arguments.begin(), tool.arguments.end(),
                                      [&](const Argument &a) { return a.name == name; });
         if (it == tool.arguments.end())
