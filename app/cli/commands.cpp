@@ -71,7 +71,7 @@ const std::vector<CommandSpec> &commandSpecs()
          setupRecord},
         {"export", "MODEL --variant int8_static|int8|frozen|channels_last|bf16 [--input SHAPES] -o OUT.pt",
          "the optimized variant as a TorchScript file", setupExport},
-        {"mcp", "[--write-dir DIR] [--memory-budget SIZE] [--threads N]",
+        {"mcp", "[--write-dir DIR] [--memory-budget SIZE] [--max-result SIZE] [--threads N]",
          "a Model Context Protocol server on stdio for coding agents: the documents stay loaded between questions",
          setupMcp},
     };

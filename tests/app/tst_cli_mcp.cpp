@@ -285,8 +285,12 @@ private Q_SLOTS:
         const auto flops =
             server.call(2, QStringLiteral("flops"), {{QStringLiteral("handle"), QStringLiteral("model-1")}});
         QVERIFY2(!flops.value(QStringLiteral("isError")).toBool(), qPrintable(text(flops)));
-        QCOMPARE(flops.value(QStringLiteral("structuredContent")).toObject(),
-                 cliJson({QStringLiteral("flops"), model}));
+        const auto cliFlops = cliJson({QStringLiteral("flops"), model});
+        QCOMPARE(flops.value(QStringLiteral("structuredContent")).toObject(), cliFlops);
+        // Its text quotes the JSON's figures.
+        QVERIFY2(text(flops).contains(QString::number(cliFlops.value(QStringLiteral("params")).toInteger()) +
+                                      QStringLiteral(" parameters")),
+                 qPrintable(text(flops)));
         const auto python = server.call(
             3, QStringLiteral("open_model"),
             {{QStringLiteral("path"), model}, {QStringLiteral("python"), QStringLiteral("/usr/bin/python3")}});
@@ -309,6 +313,41 @@ private Q_SLOTS:
         QVERIFY(server.call(6, QStringLiteral("open_model"), {{QStringLiteral("path"), QStringLiteral("/no/such.pt")}})
                     .value(QStringLiteral("isError"))
                     .toBool());
+        QVERIFY(server.finish());
+    }
+
+    // An answer past --max-result has its lists cut, and says so; what it keeps is the CLI's.
+    void largeAnswersAreCut()
+    {
+        RawSession server({QStringLiteral("--max-result"), QStringLiteral("4KiB")});
+        server.call(1, QStringLiteral("open_trace"), {{QStringLiteral("path"), kBert}});
+        const auto ops = server.call(2, QStringLiteral("ops"), {{QStringLiteral("handle"), QStringLiteral("trace-1")}});
+        QVERIFY2(!ops.value(QStringLiteral("isError")).toBool(), qPrintable(text(ops)));
+        const auto cut = ops.value(QStringLiteral("structuredContent")).toObject();
+        const auto cli = cliJson({QStringLiteral("ops"), kBert});
+        const auto truncated = cut.value(QStringLiteral("truncated")).toObject();
+        const auto kept = truncated.value(QStringLiteral("items_kept")).toInt();
+        QVERIFY(kept >= 1);
+        const auto rows = cut.value(QStringLiteral("rows")).toArray();
+        QCOMPARE(rows.size(), kept);
+        QVERIFY(rows.size() < cli.value(QStringLiteral("rows")).toArray().size());
+        for (qsizetype i = 0; i < rows.size(); ++i)
+            QCOMPARE(rows[i], cli.value(QStringLiteral("rows")).toArray()[i]);
+        QCOMPARE(cut.value(QStringLiteral("self_sum_us")), cli.value(QStringLiteral("self_sum_us")));
+        const auto json =
+            ops.value(QStringLiteral("content")).toArray().last().toObject().value(QStringLiteral("text")).toString();
+        QVERIFY2(json.toUtf8().size() <= 4096, qPrintable(QString::number(json.size())));
+        // The summary still counts every row, and says how to narrow the answer.
+        QVERIFY2(text(ops).startsWith(QString::number(cli.value(QStringLiteral("rows")).toArray().size()) +
+                                      QStringLiteral(" operator rows")),
+                 qPrintable(text(ops)));
+        QVERIFY(text(ops).contains(QStringLiteral("Narrow it with the tool's top")));
+        // An answer within the bound is whole.
+        const auto top =
+            server.call(3, QStringLiteral("ops"),
+                        {{QStringLiteral("handle"), QStringLiteral("trace-1")}, {QStringLiteral("top"), 3}});
+        QCOMPARE(top.value(QStringLiteral("structuredContent")).toObject(),
+                 cliJson({QStringLiteral("ops"), kBert, QStringLiteral("--top"), QStringLiteral("3")}));
         QVERIFY(server.finish());
     }
 

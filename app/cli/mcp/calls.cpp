@@ -2,6 +2,7 @@
 
 #include "app/cli/commands.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace pyrometer::cli::mcp {
@@ -14,6 +15,61 @@ nlohmann::json textResult(const std::string &text, bool isError)
 nlohmann::json toolError(const std::string &text)
 {
     return textResult(text, true);
+}
+
+namespace {
+
+std::size_t longestList(const nlohmann::json &value)
+{
+    std::size_t longest = value.is_array() ? value.size() : 0;
+    if (value.is_structured())
+        for (const auto &item : value)
+            longest = std::max(longest, longestList(item));
+    return longest;
+}
+
+void cutLists(nlohmann::json &value, std::size_t keep)
+{
+    if (value.is_array() && value.size() > keep)
+        value.erase(value.begin() + static_cast<std::ptrdiff_t>(keep), value.end());
+    if (value.is_structured())
+        for (auto &item : value)
+            cutLists(item, keep);
+}
+
+std::string compact(const nlohmann::json &value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+nlohmann::json jsonResult(std::string text, nlohmann::json structured, std::size_t maxBytes)
+{
+    auto json = compact(structured);
+    if (json.size() > maxBytes) {
+        const auto whole = json.size();
+        std::size_t keep = std::min<std::size_t>(512, std::max<std::size_t>(1, longestList(structured) / 2));
+        nlohmann::json cut;
+        for (;; keep = std::max<std::size_t>(1, keep / 2)) {
+            cut = structured;
+            cutLists(cut, keep);
+            json = compact(cut);
+            if (json.size() <= maxBytes || keep == 1)
+                break;
+        }
+        cut["truncated"] = {{"json_bytes", whole}, {"items_kept", keep}};
+        json = compact(cut);
+        structured = std::move(cut);
+        text += "\nThe whole answer is " + std::to_string(whole) + " bytes of JSON, past the " +
+                std::to_string(maxBytes) + " a result carries here: each list is cut to its first " +
+                std::to_string(keep) + (keep == 1 ? " item" : " items") +
+                ". Narrow it with the tool's top, range or step, or run pyrometer-cli for all of it.";
+    }
+    auto result = textResult(text, false);
+    result["content"].push_back({{"type", "text"}, {"text", std::move(json)}});
+    result["structuredContent"] = std::move(structured);
+    return result;
 }
 
 std::string trimmed(std::string text)

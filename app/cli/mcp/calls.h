@@ -61,6 +61,12 @@ CommandRun runIn(const std::vector<std::string> &arguments, const LoadedDocument
 // alternative, the tool error its messages make.
 std::variant<nlohmann::json, nlohmann::json> commandJson(const CommandRun &run, const std::string &what);
 
+// A tool's answer: the summary text, then the JSON as text, and the JSON as structured content.
+// JSON longer than maxBytes (compact) has every list at any depth cut to its first N items, N
+// the largest power of two, 512 at most, that fits (or 1), and the text and a "truncated" field
+// say so: an agent gets a bounded answer and learns how to narrow it.
+nlohmann::json jsonResult(std::string text, nlohmann::json structured, std::size_t maxBytes);
+
 // Messages as one text, without trailing blank lines.
 std::string trimmed(std::string text);
 

@@ -20,6 +20,7 @@ namespace {
 struct McpOptions {
     std::string writeDir;
     std::string memoryBudget;
+    std::string maxResult;
     int threads = 0;
 };
 
@@ -47,6 +48,13 @@ int runMcp(const McpOptions &options)
             return badInput("mcp: --memory-budget \"" + options.memoryBudget + "\": not a size such as 8GiB");
         server.memoryBudget = std::uint64_t(*budget);
     }
+    if (!options.maxResult.empty()) {
+        const auto bytes = model::parseByteSize(options.maxResult);
+        if (!bytes || *bytes < 1024)
+            return badInput("mcp: --max-result \"" + options.maxResult +
+                            "\": not a size of 1KiB or more, such as 256KiB");
+        server.maxResultBytes = std::size_t(*bytes);
+    }
     if (!options.writeDir.empty()) {
         std::error_code error;
         if (!std::filesystem::is_directory(options.writeDir, error))
@@ -66,6 +74,9 @@ void setupMcp(CLI::App &command, int *exitCode)
     command.add_option("--memory-budget", options->memoryBudget,
                        "Documents kept loaded, at most (8GiB); past it the least recently used close (default: half "
                        "the memory)");
+    command.add_option(
+        "--max-result", options->maxResult,
+        "A tool's JSON past this size has each list cut to its first items, and says so (default: 1MiB)");
     addCountOption(command, "--threads", options->threads, 0, "Calls run at once (0: one per core, at least 2)");
     command.callback([options, exitCode] { *exitCode = runMcp(*options); });
 }

@@ -26,6 +26,7 @@ struct ServerOptions {
     std::uint64_t memoryBudget = 0; // bytes of documents kept loaded; 0: half the physical memory
     int threads = 0;                // calls run at once; 0: one per core, at least 2
     std::filesystem::path writeDir; // the only folder a tool writes to; empty: none writes
+    std::size_t maxResultBytes = std::size_t(1) << 20; // a tool's JSON past it has its lists cut (calls.h)
 };
 
 // The protocol revisions answered, newest first.

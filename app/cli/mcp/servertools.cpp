@@ -1,4 +1,5 @@
 // The server's tools and resources: opening documents, running subcommands on them, reports.
+#include "app/cli/commands.h"
 #include "app/cli/mcp/calls.h"
 #include "app/cli/mcp/summaries.h"
 #include "app/cli/traceinput.h"
@@ -213,16 +214,11 @@ nlohmann::json Server::runCommandTool(Call &call, const Tool &tool, const nlohma
     std::string text = summaryText(tool.name, structured);
     if (const auto notes = trimmed(run.err); !notes.empty())
         text += "\n" + notes;
-    auto result = textResult(text, false);
-    result["content"].push_back(
-        {{"type", "text"}, {"text", structured.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}});
-    result["structuredContent"] = std::move(structured);
-    return result;
+    return jsonResult(std::move(text), std::move(structured), m_options.maxResultBytes);
 }
 
 nlohmann::json Server::summary(Call &call, const nlohmann::json &arguments)
 {
-    static const Tool kSummary{"summary", "", "", Tool::Action::Summary, "", {}};
     const auto handle = arguments["handle"].get<std::string>();
     const auto document = m_store.use(handle);
     if (!document)
@@ -249,11 +245,8 @@ nlohmann::json Server::summary(Call &call, const nlohmann::json &arguments)
             return std::get<1>(json);
         structured[key] = std::move(std::get<0>(json));
     }
-    auto result = textResult(summaryText(kSummary.name, structured), false);
-    result["content"].push_back(
-        {{"type", "text"}, {"text", structured.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}});
-    result["structuredContent"] = std::move(structured);
-    return result;
+    auto text = summaryText("summary", structured);
+    return jsonResult(std::move(text), std::move(structured), m_options.maxResultBytes);
 }
 
 nlohmann::json Server::writeReport(Call &call, const nlohmann::json &arguments)

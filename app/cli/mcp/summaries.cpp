@@ -114,6 +114,53 @@ std::string launches(const nlohmann::json &r)
            figure(field(queue, "empty_us")) + " us, longest " + figure(field(r, "max_queue_length")) + ".";
 }
 
+std::string flops(const nlohmann::json &r)
+{
+    return figure(field(r, "model")) + " at " + figure(field(r, "input")) + ": " + figure(field(r, "params")) +
+           " parameters, " + figure(field(r, "total_flops"), 0) + " FLOPs (" + figure(field(r, "total_macs"), 0) +
+           " MACs) per forward, " + count(field(r, "rows").size(), "layer row") + ".";
+}
+
+std::string profile(const nlohmann::json &r)
+{
+    const auto &latency = field(r, "latency_ms");
+    return figure(field(r, "model")) + " at " + figure(field(r, "input")) + " (" + figure(field(r, "engine")) +
+           "): warm mean " + figure(field(latency, "mean"), 3) + " ms (p50 " + figure(field(latency, "p50"), 3) +
+           ", p90 " + figure(field(latency, "p90"), 3) + "), cold " + figure(field(latency, "cold"), 3) + " ms, " +
+           figure(field(r, "throughput_per_s")) + " per s; peak memory " + figure(field(r, "peak_memory_bytes")) +
+           " bytes; " + count(field(r, "layers").size(), "layer row") + ".";
+}
+
+std::string snapshot(const nlohmann::json &r)
+{
+    std::string text = figure(field(r, "segments")) + " segments: reserved " + figure(field(r, "reserved_bytes")) +
+                       " bytes, active " + figure(field(r, "active_bytes")) + ", peak active " +
+                       figure(field(r, "peak_active_bytes")) + "; " + count(field(r, "ooms").size(), "OOM") + ".";
+    const auto &at = field(r, "at");
+    if (at.is_object())
+        text += " At event " + figure(field(at, "event")) + ": " + figure(field(at, "active_bytes")) +
+                " bytes active in " + count(field(at, "groups").size(), "group") + " by " + figure(field(at, "by")) +
+                "; the largest: " +
+                rowsText(field(at, "groups"), 2,
+                         [](const auto &g) {
+                             return figure(field(g, "key")) + " " + figure(field(g, "bytes")) + " bytes";
+                         }) +
+                ".";
+    return text;
+}
+
+std::string diff(const nlohmann::json &r)
+{
+    const auto &total = field(r, "total");
+    return "Total " + figure(field(total, "base_us")) + " -> " + figure(field(total, "other_us")) + " us (" +
+           figure(field(total, "delta_pct")) + "%). Largest deltas: " +
+           rowsText(field(r, "rows"), 3,
+                    [](const auto &row) {
+                        return figure(field(row, "name")) + " " + figure(field(row, "delta_us")) + " us";
+                    }) +
+           ".";
+}
+
 // Top-level fields: arrays by length, numbers and strings as they are.
 std::string generic(const nlohmann::json &r)
 {
@@ -152,6 +199,14 @@ std::string summaryText(const std::string &tool, const nlohmann::json &result)
         return idle(result);
     if (tool == "launches")
         return launches(result);
+    if (tool == "flops")
+        return flops(result);
+    if (tool == "profile")
+        return profile(result);
+    if (tool == "snapshot")
+        return snapshot(result);
+    if (tool == "diff")
+        return diff(result);
     if (tool == "summary")
         return "Span " + figure(field(field(result, "info"), "span_us")) + " us, " +
                figure(field(field(result, "info"), "events")) + " events. " + steps(field(result, "steps")) + " " +
