@@ -351,6 +351,29 @@ private Q_SLOTS:
         QVERIFY(server.finish());
     }
 
+    // Bad options are bad input: exit 2 with the option and the problem, before serving.
+    void badOptionsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("no folder") << QStringList{"--write-dir", "/no/such/folder"}
+                                   << "pyrometer-cli: mcp: --write-dir /no/such/folder: no such folder\n";
+        QTest::addRow("no size") << QStringList{"--memory-budget", "lots"}
+                                 << "pyrometer-cli: mcp: --memory-budget \"lots\": not a size such as 8GiB\n";
+        QTest::addRow("too small")
+            << QStringList{"--max-result", "12"}
+            << "pyrometer-cli: mcp: --max-result \"12\": not a size of 1KiB or more, such as 256KiB\n";
+    }
+    void badOptionsExitTwo()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QString, message);
+        const auto run = runCli(QStringList{QStringLiteral("mcp")} + options);
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err, message);
+        QVERIFY(run.out.isEmpty());
+    }
+
     // Tools write only into the folder named at the start, and only plain file names there.
     void reportsAreWrittenOnlyToTheWriteFolder()
     {
