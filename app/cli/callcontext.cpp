@@ -41,10 +41,6 @@ std::string notOpenedMessage(const std::string &path)
     return path + ": not an open document of this server (open it first; only what is opened is read)";
 }
 
-} // namespace pyrometer::cli
-
-namespace pyrometer::cli {
-
 std::shared_ptr<const snapshot::Snapshot> loadSnapshotInput(const std::string &file)
 {
     if (t_context) {

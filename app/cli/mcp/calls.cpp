@@ -79,6 +79,19 @@ std::string trimmed(std::string text)
     return text;
 }
 
+std::string notOpenText(const std::string &handle)
+{
+    return "no open document " + handle + " (never opened, or closed): open it again";
+}
+
+const Document *CallDocuments::byHandle(const std::string &handle) const
+{
+    for (const auto &d : m_documents)
+        if (d->handle == handle)
+            return d.get();
+    return nullptr;
+}
+
 std::optional<AnalysisInput> CallDocuments::trace(const std::string &path) const
 {
     for (const auto &d : m_documents)

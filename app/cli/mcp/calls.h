@@ -31,6 +31,9 @@ struct RpcError {
 inline constexpr int kResourceNotFound = -32002;
 inline const std::string kUriPrefix = "pyrometer://documents/";
 
+// The error for a handle that names no open document.
+std::string notOpenText(const std::string &handle);
+
 // A tool's result of one text, an error or not.
 nlohmann::json textResult(const std::string &text, bool isError);
 nlohmann::json toolError(const std::string &text);
@@ -39,6 +42,8 @@ nlohmann::json toolError(const std::string &text);
 class CallDocuments : public LoadedDocuments {
 public:
     void add(std::shared_ptr<const Document> document) { m_documents.push_back(std::move(document)); }
+    // The call's document of this handle, or null.
+    const Document *byHandle(const std::string &handle) const;
 
     std::optional<AnalysisInput> trace(const std::string &path) const override;
     std::shared_ptr<const snapshot::Snapshot> snapshot(const std::string &path) const override;

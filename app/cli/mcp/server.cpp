@@ -235,7 +235,7 @@ nlohmann::json Server::callTool(Call &call, const nlohmann::json &params)
     case Tool::Action::Close: {
         const auto closed = m_store.close(arguments["handle"].get<std::string>());
         if (!closed)
-            return toolError("no open document " + arguments["handle"].get<std::string>());
+            return toolError(notOpenText(arguments["handle"].get<std::string>()));
         documentsChanged();
         auto result = textResult(
             "Closed " + closed->handle + " (" + closed->path + "), " + bytesText(closed->bytes) + " freed.", false);
@@ -256,8 +256,8 @@ nlohmann::json Server::callTool(Call &call, const nlohmann::json &params)
             {"documents", list}, {"memory_bytes", m_store.bytes()}, {"budget_bytes", m_store.budget()}};
         return result;
     }
-    case Tool::Action::Summary: return summary(call, arguments);
-    case Tool::Action::Report: return writeReport(call, arguments);
+    case Tool::Action::Summary: return summary(call, *tool, arguments);
+    case Tool::Action::Report: return writeReport(call, *tool, arguments);
     case Tool::Action::Command: break;
     }
     return runCommandTool(call, *tool, arguments);

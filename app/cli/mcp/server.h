@@ -57,8 +57,8 @@ private:
     nlohmann::json readResource(Call &call, const nlohmann::json &params);
     nlohmann::json open(Call &call, const Tool &tool, const nlohmann::json &arguments);
     nlohmann::json runCommandTool(Call &call, const Tool &tool, const nlohmann::json &arguments);
-    nlohmann::json summary(Call &call, const nlohmann::json &arguments);
-    nlohmann::json writeReport(Call &call, const nlohmann::json &arguments);
+    nlohmann::json summary(Call &call, const Tool &tool, const nlohmann::json &arguments);
+    nlohmann::json writeReport(Call &call, const Tool &tool, const nlohmann::json &arguments);
     nlohmann::json resources() const;
     void documentsChanged();
     void progress(const Call &call, int permille, const std::string &message);

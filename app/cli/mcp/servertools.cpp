@@ -178,7 +178,7 @@ static std::variant<CallDocuments, std::string> documentsOf(DocumentStore &store
         const auto handle = arguments[argument.name].get<std::string>();
         const auto document = store.use(handle);
         if (!document)
-            return "no open document " + handle + " (never opened, or closed): open it again";
+            return notOpenText(handle);
         if (std::find(argument.kinds.begin(), argument.kinds.end(), document->kind) == argument.kinds.end())
             return handle + " is a " + docKindName(document->kind) + "; " + tool.name + "'s \"" + argument.name +
                    "\" takes a " + docKindName(argument.kinds.front());
@@ -194,12 +194,12 @@ nlohmann::json Server::runCommandTool(Call &call, const Tool &tool, const nlohma
         return toolError(*error);
     const auto &documents = std::get<CallDocuments>(resolved);
     std::vector<std::string> line{tool.command};
-    const auto options = commandLine(tool, arguments, [this](const std::string &handle) {
-        const auto document = m_store.use(handle);
-        return document ? document->path : handle;
+    const auto options = commandLine(tool, arguments, [&documents](const std::string &handle) {
+        return documents.byHandle(handle)->path; // documentsOf holds every handle of the call
     });
     line.insert(line.end(), options.begin(), options.end());
-    if (const auto main = m_store.use(arguments.value("handle", std::string())); main && main->kind == DocKind::Model) {
+    if (const auto *main = documents.byHandle(arguments.value("handle", std::string()));
+        main && main->kind == DocKind::Model) {
         if (!main->python.empty())
             line.push_back("--python=" + main->python);
         if (!main->device.empty() && tool.command != "roofline")
@@ -217,16 +217,13 @@ nlohmann::json Server::runCommandTool(Call &call, const Tool &tool, const nlohma
     return jsonResult(std::move(text), std::move(structured), m_options.maxResultBytes);
 }
 
-nlohmann::json Server::summary(Call &call, const nlohmann::json &arguments)
+nlohmann::json Server::summary(Call &call, const Tool &tool, const nlohmann::json &arguments)
 {
-    const auto handle = arguments["handle"].get<std::string>();
-    const auto document = m_store.use(handle);
-    if (!document)
-        return toolError("no open document " + handle + " (never opened, or closed): open it again");
-    if (document->kind != DocKind::Trace)
-        return toolError(handle + " is a " + docKindName(document->kind) + "; summary takes a trace");
-    CallDocuments documents;
-    documents.add(document);
+    auto resolved = documentsOf(m_store, tool, arguments);
+    if (auto *error = std::get_if<std::string>(&resolved))
+        return toolError(*error);
+    const auto &documents = std::get<CallDocuments>(resolved);
+    const auto *document = documents.byHandle(arguments["handle"].get<std::string>());
     std::vector<std::string> range;
     if (arguments.contains("range") && arguments["range"].is_string())
         range.push_back("--range=" + arguments["range"].get<std::string>());
@@ -249,7 +246,7 @@ nlohmann::json Server::summary(Call &call, const nlohmann::json &arguments)
     return jsonResult(std::move(text), std::move(structured), m_options.maxResultBytes);
 }
 
-nlohmann::json Server::writeReport(Call &call, const nlohmann::json &arguments)
+nlohmann::json Server::writeReport(Call &call, const Tool &tool, const nlohmann::json &arguments)
 {
     if (m_options.writeDir.empty())
         return toolError("this server writes nothing: start it with --write-dir DIR to have reports written there "
@@ -260,13 +257,11 @@ nlohmann::json Server::writeReport(Call &call, const nlohmann::json &arguments)
     if (name.find('/') != std::string::npos || name == "." || name == ".." || name.front() == '.' ||
         (extension != ".html" && extension != ".md"))
         return toolError("\"name\" must be a file name (no folder) ending in .html or .md: " + name);
-    const auto handle = arguments["handle"].get<std::string>();
-    const auto document = m_store.use(handle);
-    if (!document || document->kind == DocKind::Model)
-        return toolError(document ? handle + " is a model: reports here are of traces, jobs and snapshots"
-                                  : "no open document " + handle + " (never opened, or closed): open it again");
-    CallDocuments documents;
-    documents.add(document);
+    auto resolved = documentsOf(m_store, tool, arguments);
+    if (auto *error = std::get_if<std::string>(&resolved))
+        return toolError(*error);
+    const auto &documents = std::get<CallDocuments>(resolved);
+    const auto *document = documents.byHandle(arguments["handle"].get<std::string>());
     const auto file = m_options.writeDir / name;
     const auto run = runIn(reportLine(*document, file), documents, call.stop);
     if (run.exitCode == kBadInput)
