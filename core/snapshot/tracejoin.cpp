@@ -347,9 +347,10 @@ std::vector<trace::CounterSeries> snapshotCounters(const Snapshot &snapshot, con
             break;
         }
     }
+    // Short enough for the Timeline's row labels; the Timeline reads a "Snapshot " counter in bytes.
     const auto suffix = " (device " + std::to_string(device.device) + ")";
-    trace::CounterSeries active{process, "Snapshot memory active" + suffix, {}, {}};
-    trace::CounterSeries reserved{process, "Snapshot memory reserved" + suffix, {}, {}};
+    trace::CounterSeries active{process, "Snapshot active" + suffix, {}, {}};
+    trace::CounterSeries reserved{process, "Snapshot reserved" + suffix, {}, {}};
     const auto add = [&](std::int64_t time, std::int64_t activeBytes, std::int64_t reservedBytes) {
         for (auto [series, value] : {std::pair{&active, activeBytes}, std::pair{&reserved, reservedBytes}}) {
             if (!series->time.empty() && series->time.back() == time) {

@@ -598,6 +598,16 @@ private Q_SLOTS:
         QCOMPARE(fitProcessLabel(head, body, tail, metrics, 1000), whole);
     }
 
+    // A counter's scale is in bytes for the memory curves, the trace's and a joined snapshot's.
+    void counterScalesSayBytesForMemory()
+    {
+        const double bytes = 70.0 * 1024 * 1024;
+        QCOMPARE(counterPeakText("Memory allocated (device 0)", bytes), QStringLiteral("max 70.0 MiB"));
+        QCOMPARE(counterPeakText("Snapshot active (device 0)", bytes), QStringLiteral("max 70.0 MiB"));
+        QCOMPARE(counterPeakText("Snapshot reserved (device 1)", bytes), QStringLiteral("max 70.0 MiB"));
+        QCOMPARE(counterPeakText("Queue depth (stream 7)", 12), QStringLiteral("max 12"));
+    }
+
     void rulerAdaptsItsUnit_data()
     {
         QTest::addColumn<double>("nsPerPixel");

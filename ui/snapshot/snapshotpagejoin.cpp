@@ -9,6 +9,7 @@
 #include "ui/snapshot/tracejoinbar.h"
 #include "ui/workspace/workspace.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>

@@ -51,8 +51,13 @@ void TraceJoinBar::refresh()
         for (const auto &[id, document] : m_workspace->traces())
             m_traces->addItem(document->fileName(), id);
     }
-    if (m_traces->count() == 0)
-        m_traces->addItem(tr("— open a trace of the same run"), kNoDocument);
+    const bool none = m_traces->count() == 0;
+    if (none)
+        m_traces->addItem(tr("— none open"), kNoDocument);
+    if (none != m_noTraces) {
+        m_noTraces = none;
+        showStatus();
+    }
     chooseTrace(chosen);
     m_join->setEnabled(chosenTrace() != kNoDocument);
 }
@@ -71,8 +76,19 @@ void TraceJoinBar::chooseTrace(DocumentId id)
 
 void TraceJoinBar::setStatus(const QString &text, bool joined)
 {
-    m_status->setText(text);
-    m_status->setForegroundRole(joined ? QPalette::WindowText : QPalette::PlaceholderText);
+    m_statusText = text;
+    m_joined = joined;
+    showStatus();
+}
+
+void TraceJoinBar::showStatus()
+{
+    // With nothing said and no trace open, what a join gives and how to get one.
+    const bool hint = m_statusText.isEmpty() && m_noTraces;
+    m_status->setText(hint ? tr("Open a trace of the same run, recorded with profile_memory=True, to see this memory "
+                                "in its Timeline and the ops that made it.")
+                           : m_statusText);
+    m_status->setForegroundRole(m_joined && !hint ? QPalette::WindowText : QPalette::PlaceholderText);
 }
 
 void TraceJoinBar::requestJoin()

@@ -29,6 +29,8 @@ public:
     QLineEdit *offsetEdit() const { return m_offset; }
     QPushButton *joinButton() const { return m_join; }
     QLabel *status() const { return m_status; }
+    // What the last join said (empty: nothing); with nothing said and no trace open, the bar says
+    // how to join one.
     void setStatus(const QString &text, bool joined);
     // Lists the open traces again, keeping the one chosen where it is still open.
     void refresh();
@@ -41,12 +43,16 @@ Q_SIGNALS:
 
 private:
     void requestJoin();
+    void showStatus();
 
     Workspace *m_workspace;
     QComboBox *m_traces;
     QLineEdit *m_offset;
     QPushButton *m_join;
     QLabel *m_status;
+    QString m_statusText;
+    bool m_joined = false;
+    bool m_noTraces = false;
 };
 
 } // namespace pyrometer::ui

@@ -1,5 +1,10 @@
 #include "ui/timeline/gutterlabel.h"
 
+#include "core/util/format.h"
+
+#include <algorithm>
+#include <cstdint>
+
 namespace pyrometer::ui::timeline {
 
 QString fitProcessLabel(const QString &head, const QString &body, const QString &tail, const QFontMetrics &metrics,
@@ -17,6 +22,14 @@ QString fitProcessLabel(const QString &head, const QString &body, const QString 
             return head + elided + tail;
     }
     return metrics.elidedText(whole, Qt::ElideRight, width);
+}
+
+QString counterPeakText(const std::string &name, double maxValue)
+{
+    const bool bytes = name.find("emory") != std::string::npos || name.rfind("Snapshot ", 0) == 0;
+    return QStringLiteral("max %1").arg(
+        bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
+              : QString::number(maxValue, 'g', 4));
 }
 
 } // namespace pyrometer::ui::timeline

@@ -191,11 +191,8 @@ void TimelineView::paintGutterNames(QPainter &painter) const
             painter.setFont(font());
             const auto &counter = m_index->counter(row.ref);
             const double maxValue = m_index->counterMax[row.ref];
-            const bool bytes = counter.name.find("emory") != std::string::npos;
             const QString name = QStringLiteral("   ") + QString::fromStdString(counter.name);
-            const QString peak = QStringLiteral("max %1").arg(
-                bytes ? QString::fromStdString(formatBytes(std::uint64_t(std::max(0.0, maxValue))))
-                      : QString::number(maxValue, 'g', 4));
+            const QString peak = counterPeakText(counter.name, maxValue);
             if (band.height() >= 2 * metrics.height()) {
                 // Tall enough for two lines: the name, and under it the scale's top.
                 const int middle = band.top() + band.height() / 2;

@@ -230,8 +230,8 @@ private Q_SLOTS:
         const auto join = joinTrace(*s, devices[0], *t);
         const auto counters = snapshotCounters(*s, devices[0], *t, join);
         QCOMPARE(counters.size(), std::size_t(2));
-        QCOMPARE(counters[0].name, std::string("Snapshot memory active (device 0)"));
-        QCOMPARE(counters[1].name, std::string("Snapshot memory reserved (device 0)"));
+        QCOMPARE(counters[0].name, std::string("Snapshot active (device 0)"));
+        QCOMPARE(counters[1].name, std::string("Snapshot reserved (device 0)"));
         for (const auto &c : counters) {
             QCOMPARE(c.time.front(), t->info.spanStart);
             QVERIFY(c.time.back() <= t->info.spanEnd);

@@ -122,7 +122,7 @@ private Q_SLOTS:
         QCOMPARE(w.page->joinBar()->chosenTrace(), w.trace);
         QVERIFY(!w.page->madeByLabel()->isVisible()); // nothing joined yet
         QTRY_VERIFY_WITH_TIMEOUT(w.counterNames().contains(QStringLiteral("Memory allocated (device 0)")), 20000);
-        QVERIFY(!w.counterNames().contains(QStringLiteral("Snapshot memory active (device 0)")));
+        QVERIFY(!w.counterNames().contains(QStringLiteral("Snapshot active (device 0)")));
         w.window.showPage(Page::Snapshots);
         QVERIFY(w.join());
         const auto *join = w.page->currentJoin();
@@ -159,9 +159,9 @@ private Q_SLOTS:
         const auto selected = *w.timeline->view()->currentHighlight();
         const auto &trace = *w.window.workspace()->trace(w.trace)->trace;
         QCOMPARE(trace.string(trace.track(selected.track).eventName[selected.event]), std::string_view("aten::linear"));
-        QTRY_VERIFY_WITH_TIMEOUT(w.counterNames().contains(QStringLiteral("Snapshot memory active (device 0)")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.counterNames().contains(QStringLiteral("Snapshot active (device 0)")), 20000);
         const auto names = w.counterNames();
-        QVERIFY(names.contains(QStringLiteral("Snapshot memory reserved (device 0)")));
+        QVERIFY(names.contains(QStringLiteral("Snapshot reserved (device 0)")));
         QVERIFY(names.contains(QStringLiteral("Memory allocated (device 0)"))); // the trace's own, beside it
         maybeGrab(w.window, QStringLiteral("snapshot-joined-timeline.png"));
 
@@ -169,8 +169,7 @@ private Q_SLOTS:
         w.window.showPage(Page::Snapshots);
         w.window.closeCurrent();
         QVERIFY(!w.page->hasContent());
-        QTRY_VERIFY_WITH_TIMEOUT(!w.counterNames().contains(QStringLiteral("Snapshot memory active (device 0)")),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.counterNames().contains(QStringLiteral("Snapshot active (device 0)")), 20000);
     }
 
     void anotherRunSaysWhy()
@@ -183,7 +182,7 @@ private Q_SLOTS:
                  qPrintable(w.page->joinBar()->status()->text()));
         QVERIFY(!w.page->madeByLabel()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(w.counterNames().contains(QStringLiteral("Memory allocated (device 0)")), 20000);
-        QVERIFY(!w.counterNames().contains(QStringLiteral("Snapshot memory active (device 0)")));
+        QVERIFY(!w.counterNames().contains(QStringLiteral("Snapshot active (device 0)")));
     }
 
     // A session keeps the open snapshots, the one shown and its instant.
@@ -205,6 +204,27 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(second.page->count(), 2, 20000);
         QCOMPARE(second.page->currentPath(), fixture("oom.pickle"));
         QCOMPARE(second.page->instant(), QStringLiteral("end"));
+    }
+
+    // With no trace open the bar says how to join one; a trace opened, the hint goes, and what a
+    // join says is kept whatever opens or closes.
+    void withNoTraceTheBarSaysHow()
+    {
+        JobTracker jobs;
+        Workspace workspace(&jobs);
+        TraceJoinBar bar(&workspace);
+        QVERIFY(!bar.joinButton()->isEnabled());
+        QVERIFY2(bar.status()->text().contains(QStringLiteral("profile_memory=True")),
+                 qPrintable(bar.status()->text()));
+        bar.setStatus(QStringLiteral("Joining…"), false);
+        QCOMPARE(bar.status()->text(), QStringLiteral("Joining…"));
+        bar.setStatus(QString(), false);
+        QVERIFY(bar.status()->text().contains(QStringLiteral("profile_memory=True")));
+
+        Window w;
+        QVERIFY(w.open("basic_trace.json"));
+        QVERIFY(w.page->joinBar()->joinButton()->isEnabled());
+        QVERIFY2(w.page->joinBar()->status()->text().isEmpty(), qPrintable(w.page->joinBar()->status()->text()));
     }
 
     void anOffsetTyped()
