@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace pyrometer::ui::plots {
 
@@ -21,6 +22,9 @@ constexpr int kBottomMargin = 22;
 constexpr int kTopMargin = 8;
 constexpr int kRightMargin = 8;
 constexpr double kHeadroom = 1.08;
+// Below this many events in view one thread draws (a thread's start costs more than it saves).
+constexpr std::int64_t kEventsPerThread = 10'000;
+constexpr unsigned kMaxThreads = 8;
 
 QString xText(double x, bool times)
 {
@@ -49,10 +53,16 @@ void AllocationTimeline::setData(std::shared_ptr<const snapshot::Snapshot> snaps
     m_devices = std::move(devices);
     m_device = device;
     m_allocations = std::move(allocations);
-    m_stack = m_allocations ? std::make_unique<snapshot::AllocationStack>(*m_allocations) : nullptr;
+    m_stacks.clear();
+    // A stack per thread that draws (a bit per allocation and a word per 64: small beside the
+    // allocations themselves).
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1U, kMaxThreads);
+    for (unsigned i = 0; m_allocations && i < threads; ++i)
+        m_stacks.push_back(std::make_unique<snapshot::AllocationStack>(*m_allocations));
     m_hoverStack = m_allocations ? std::make_unique<snapshot::AllocationStack>(*m_allocations) : nullptr;
     const auto *d = this->device();
     m_xEnd = d && !d->events.empty() ? xOfPosition(std::int64_t(d->events.size()) - 1) : 1;
+    makePalette();
     showAll();
 }
 
@@ -64,6 +74,7 @@ void AllocationTimeline::clear()
 void AllocationTimeline::setStackColors(std::vector<QRgb> colors)
 {
     m_stackColors = std::move(colors);
+    makePalette();
     m_dirty = true;
     update();
 }
@@ -141,20 +152,36 @@ std::int64_t AllocationTimeline::positionAtOrBefore(double x) const
     return lo - 1;
 }
 
+void AllocationTimeline::makePalette()
+{
+    // Per stack, a darker and a lighter shade (neighbours of one stack told apart), then the two
+    // of what was live before the trace: a band's colour is one read, not a colour conversion.
+    const std::size_t stacks = m_snapshot ? m_snapshot->stackCount() : 0;
+    m_palette.assign(2 * stacks + 2, 0);
+    const double golden = 0.618033988749895;
+    for (std::size_t stack = 0; stack < stacks; ++stack) {
+        for (const bool light : {false, true}) {
+            QRgb rgb = 0;
+            if (stack < m_stackColors.size()) {
+                const QColor color = QColor::fromRgb(m_stackColors[stack]);
+                rgb = (light ? color.lighter(118) : color).rgb();
+            } else {
+                rgb = QColor::fromHsvF(std::fmod(double(stack) * golden, 1.0), 0.55, light ? 0.92 : 0.80).rgb();
+            }
+            m_palette[2 * stack + (light ? 1 : 0)] = rgb;
+        }
+    }
+    m_palette[2 * stacks] = QColor::fromHsvF(0.6, 0.08, 0.70).rgb();
+    m_palette[2 * stacks + 1] = QColor::fromHsvF(0.6, 0.08, 0.78).rgb();
+}
+
 QRgb AllocationTimeline::colorOf(std::uint32_t allocation) const
 {
     const auto &a = *m_allocations;
-    const bool light = (allocation & 1U) != 0; // neighbours of one stack told apart
-    if (a.allocated[allocation] < 0)           // live before the trace
-        return QColor::fromHsvF(0.6, 0.08, light ? 0.78 : 0.70).rgb();
-    const auto stack = a.stack[allocation].value;
-    if (stack < m_stackColors.size()) {
-        const QColor color = QColor::fromRgb(m_stackColors[stack]);
-        return (light ? color.lighter(118) : color).rgb();
-    }
-    const double golden = 0.618033988749895;
-    const double hue = std::fmod(double(stack) * golden, 1.0);
-    return QColor::fromHsvF(hue, 0.55, light ? 0.92 : 0.80).rgb();
+    const std::size_t light = allocation & 1U;
+    const std::size_t stack = a.allocated[allocation] < 0 ? (m_palette.size() - 2) / 2 : a.stack[allocation].value;
+    const std::size_t i = 2 * stack + light;
+    return i < m_palette.size() ? m_palette[i] : m_palette[m_palette.size() - 2 + light];
 }
 
 void AllocationTimeline::render()
@@ -166,7 +193,7 @@ void AllocationTimeline::render()
     m_columnPosition.assign(std::size_t(r.width()), -1);
     m_columnReserved.assign(std::size_t(r.width()), 0);
     const auto *d = device();
-    if (!d || !m_stack || d->events.empty())
+    if (!d || m_stacks.empty() || d->events.empty())
         return;
     const auto activeAt = [&](std::int64_t p) { return p < 0 ? d->activeAtStart : d->active[std::size_t(p)]; };
     const auto reservedAt = [&](std::int64_t p) { return p < 0 ? d->reservedAtStart : d->reserved[std::size_t(p)]; };
@@ -176,11 +203,7 @@ void AllocationTimeline::render()
     for (int c = 0; c < r.width(); ++c) {
         const double end = m_x0 + (m_x1 - m_x0) * double(c + 1) / r.width();
         const std::int64_t last = positionAtOrBefore(end);
-        std::int64_t chosen = next - 1;
-        for (std::int64_t p = next; p <= last; ++p) {
-            if (p == next || activeAt(p) > activeAt(chosen))
-                chosen = p;
-        }
+        const std::int64_t chosen = next <= last ? snapshot::highestIn(*d, *m_allocations, next, last) : next - 1;
         next = std::max(next, last + 1);
         m_columnPosition[std::size_t(c)] = chosen;
         m_columnReserved[std::size_t(c)] = reservedAt(chosen);
@@ -189,21 +212,55 @@ void AllocationTimeline::render()
     m_yMax = std::max<double>(1.0, double(highest) * kHeadroom);
     const double bytesPerPixel = m_yMax / r.height();
     const int rows = r.height();
-    for (int c = 0; c < r.width(); ++c) {
-        const auto p = m_columnPosition[std::size_t(c)];
-        if (c > 0 && p == m_columnPosition[std::size_t(c - 1)]) { // the same stack: copy the column
-            for (int y = 0; y < rows; ++y) {
-                auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(y));
-                line[c] = line[c - 1];
+    const int columns = r.width();
+    // Column by column into a buffer of columns (row 0 the bottom), each column from the one
+    // before: its rows below the lowest allocation added or removed in between are copied, and
+    // only the bands above are walked. A view of many events is drawn in runs of columns on as
+    // many threads, a stack each (the first column of a run drawn whole).
+    std::vector<QRgb> pixels(std::size_t(rows) * std::size_t(columns), 0);
+    const std::int64_t events = m_columnPosition.back() - m_columnPosition.front();
+    const int runs = events < kEventsPerThread
+                         ? 1
+                         : int(std::clamp<std::int64_t>(events / kEventsPerThread, 1,
+                                                        std::min<std::int64_t>(m_stacks.size(), columns / 64 + 1)));
+    const auto drawRun = [&](int run) {
+        auto &stack = *m_stacks[std::size_t(run)];
+        const int first = columns * run / runs, past = columns * (run + 1) / runs;
+        for (int c = first; c < past; ++c) {
+            QRgb *column = pixels.data() + std::size_t(c) * std::size_t(rows);
+            const auto p = m_columnPosition[std::size_t(c)];
+            if (c > first && p == m_columnPosition[std::size_t(c - 1)]) { // the same stack: copy the column
+                std::copy_n(column - rows, rows, column);
+                continue;
             }
-            continue;
+            stack.moveTo(p);
+            const int from = c == first ? 0 : stack.unchangedRows(rows, bytesPerPixel);
+            if (from > 0)
+                std::copy_n(column - rows, from, column);
+            stack.forEachBand(
+                rows, bytesPerPixel,
+                [&](int low, int high, std::uint32_t allocation) {
+                    std::fill(column + low, column + high, colorOf(allocation));
+                },
+                from);
+            stack.markDrawn();
         }
-        m_stack->moveTo(p);
-        m_stack->forEachBand(rows, bytesPerPixel, [&](int from, int to, std::uint32_t allocation) {
-            const QRgb color = colorOf(allocation);
-            for (int y = from; y < to; ++y) // rows from the bottom
-                reinterpret_cast<QRgb *>(m_image.scanLine(rows - 1 - y))[c] = color;
-        });
+    };
+    std::vector<std::thread> helpers;
+    for (int run = 1; run < runs; ++run)
+        helpers.emplace_back(drawRun, run);
+    drawRun(0);
+    for (auto &helper : helpers)
+        helper.join();
+    // Into the image's rows, top first, in tiles that stay in the cache.
+    constexpr int kTile = 64;
+    for (int c0 = 0; c0 < columns; c0 += kTile) {
+        const int c1 = std::min(columns, c0 + kTile);
+        for (int y = 0; y < rows; ++y) {
+            auto *line = reinterpret_cast<QRgb *>(m_image.scanLine(rows - 1 - y));
+            for (int c = c0; c < c1; ++c)
+                line[c] = pixels[std::size_t(c) * std::size_t(rows) + std::size_t(y)];
+        }
     }
 }
 

@@ -16,8 +16,9 @@ namespace pyrometer::ui::plots {
 // A device's active memory with every allocation a band of its own, stacked in the order they
 // were made (memory_viz's active memory timeline), with reserved memory dashed, the peak and each
 // OOM marked and the instant shown as a vertical line. Drawn as a raster, column by column: each
-// column shows the stack where its events reach their highest, so no peak is lost at any zoom; a
-// column finds each band in O(log n), whatever the number of events. The wheel zooms about the
+// column shows the stack where its events reach their highest, so no peak is lost at any zoom,
+// and is drawn from the column before it (only the bands above what changed between are walked),
+// in runs of columns on several threads when many events are in view. The wheel zooms about the
 // cursor, a drag pans, a double click shows everything, a click names the instant, and hovering a
 // band names its allocation: its size, when it was made and freed, and its stack.
 class AllocationTimeline final : public QWidget {
@@ -70,13 +71,14 @@ private:
     // The last position at or before x (-1 before the first event).
     std::int64_t positionAtOrBefore(double x) const;
     void render();
+    void makePalette();
     QRgb colorOf(std::uint32_t allocation) const;
 
     std::shared_ptr<const snapshot::Snapshot> m_snapshot;
     std::shared_ptr<const std::vector<snapshot::DeviceReplay>> m_devices;
     std::size_t m_device = 0;
     std::shared_ptr<const snapshot::Allocations> m_allocations;
-    std::unique_ptr<snapshot::AllocationStack> m_stack;      // for drawing
+    std::vector<std::unique_ptr<snapshot::AllocationStack>> m_stacks; // for drawing, one per thread
     std::unique_ptr<snapshot::AllocationStack> m_hoverStack; // for hovering
     double m_x0 = 0, m_x1 = 1;
     double m_xEnd = 1; // the last event's x
@@ -84,6 +86,7 @@ private:
     double m_peakX = -1;
     std::vector<double> m_oomXs;
     std::vector<QRgb> m_stackColors;
+    std::vector<QRgb> m_palette; // per stack a darker and a lighter shade, then those live before the trace
     double m_instantX = -1;
     QImage m_image;
     std::vector<std::int64_t> m_columnPosition; // per pixel column, the position drawn
