@@ -407,11 +407,17 @@ void SnapshotPage::showCurrent()
         verdicts
             << tr("<b>OOM</b> (event %1): %2.").arg(o.position).arg(QString::fromStdString(o.verdict).toHtmlEscaped());
     }
+    // What the tensors asked for, where the allocator's rounding made the blocks larger.
+    const QString allocated = totals.requestedBytes > 0 && totals.requestedBytes < totals.allocatedBytes
+                                  ? tr("%1 (%2 requested, %3 rounding)")
+                                        .arg(bytesText(totals.allocatedBytes), bytesText(totals.requestedBytes),
+                                             bytesText(totals.allocatedBytes - totals.requestedBytes))
+                                  : bytesText(totals.allocatedBytes);
     QString headline =
         tr("<b>%1</b> · %2 segments · reserved <b>%3</b> · allocated %4 · peak active <b>%5</b> · %6 events")
             .arg(QFileInfo(open.path).fileName().toHtmlEscaped())
             .arg(totals.segments)
-            .arg(bytesText(totals.reservedBytes), bytesText(totals.allocatedBytes), bytesText(device.peakActive))
+            .arg(bytesText(totals.reservedBytes), allocated, bytesText(device.peakActive))
             .arg(QLocale().toString(qulonglong(device.events.size())));
     if (!s->hasTimes)
         headline += tr(" · no times (an older torch): the axis counts events");

@@ -20,6 +20,7 @@
 #include "ui/jobs/jobtracker.h"
 #include "ui/plots/segmentmap.h"
 #include "ui/plots/snapshotplot.h"
+#include "ui/shell/displaytext.h"
 #include "ui/shell/emptystate.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/snapshot/snapshotpage.h"
@@ -72,6 +73,14 @@ private Q_SLOTS:
         openAndWait(page, QStringLiteral("basic_p4.pickle"));
         QVERIFY(page.hasContent());
         QCOMPARE(page.instant(), QStringLiteral("peak"));
+        // The headline: allocated against what the tensors asked for (the weights' sizes round up).
+        const auto totals = snapshot::segmentTotals(*page.currentSnapshot(), 0);
+        QVERIFY(totals.requestedBytes > 0 && totals.requestedBytes < totals.allocatedBytes);
+        QVERIFY2(page.headline()->text().contains(QStringLiteral("allocated %1 (%2 requested, %3 rounding)")
+                                                      .arg(bytesText(totals.allocatedBytes),
+                                                           bytesText(totals.requestedBytes),
+                                                           bytesText(totals.allocatedBytes - totals.requestedBytes))),
+                 qPrintable(page.headline()->text()));
 
         // The table lists core's groups, largest first, with their bytes.
         const auto expected = coreGroups(QStringLiteral("basic_p4.pickle"), "peak", snapshot::GroupBy::Stack);
