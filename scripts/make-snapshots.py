@@ -286,6 +286,16 @@ def main():
     training(oom, steps=2, oom=True)
     good["oom.pickle"] = pickle.dumps(snapshot([oom]), protocol=4)
 
+    # A side stream (a collective's, say) keeps a live block in a segment whose rest lies free: the
+    # main stream's request cannot use it, and the allocator cannot give it back to the device.
+    streams = Allocator(0)
+    training(streams, steps=1)
+    side = streams.malloc(40 * MiB, "attn_q", stream=7)
+    streams.free(side)
+    streams.malloc(4 * MiB, "attn_k", stream=7)
+    streams.oom(24 * MiB, device_free=10 * MiB)
+    good["stream_oom.pickle"] = pickle.dumps(snapshot([streams]), protocol=4)
+
     exp = Allocator(0, expandable=True)
     training(exp, steps=2)
     good["expandable.pickle"] = pickle.dumps(snapshot([exp]), protocol=4)

@@ -165,6 +165,8 @@ nlohmann::json snapshotJson(const Reading &r, const std::string &file, const Sna
              {"segments_at_oom", o.segmentsAtOom},
              {"cached_free_bytes", o.cachedFreeBytes},
              {"largest_free_block", o.largestFreeBlock},
+             {"usable_free_bytes", o.usableFreeBytes},
+             {"usable_largest_free_block", o.usableLargestFree},
              {"verdict", o.verdict}});
     nlohmann::json groups = nlohmann::json::array();
     for (std::size_t i = 0; i < r.groups.size() && (options.top == 0 || i < options.top); ++i) {

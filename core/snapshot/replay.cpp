@@ -433,6 +433,9 @@ std::vector<LiveGroup> groupLive(const Snapshot &snapshot, const DeviceReplay &d
     return out;
 }
 
+// Requests of this many bytes or fewer come from the small-block pool (kSmallSize).
+constexpr std::int64_t kSmallRequest = std::int64_t(1) << 20;
+
 std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<DeviceReplay> &devices)
 {
     const Events &e = snapshot.events;
@@ -460,12 +463,34 @@ std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<De
             const SegmentsAt then = segmentsAt(snapshot, r, std::int64_t(p));
             o.cachedFreeBytes = then.freeBytes;
             o.largestFreeBlock = then.largestFree;
-            const std::string want = formatBytes(std::uint64_t(std::max<std::int64_t>(0, o.requestedBytes)));
-            if (o.cachedFreeBytes >= o.requestedBytes && o.largestFreeBlock < o.requestedBytes)
-                o.verdict = "fragmentation: " + formatBytes(std::uint64_t(o.cachedFreeBytes)) +
-                            " lay free in the allocator's segments but the largest piece was " +
-                            formatBytes(std::uint64_t(o.largestFreeBlock)) + ", less than the " + want +
+            const bool smallRequest = o.requestedBytes <= kSmallRequest;
+            std::vector<std::uint64_t> streams;
+            for (const SegmentAt &seg : then.segments) {
+                if (std::find(streams.begin(), streams.end(), seg.stream) == streams.end())
+                    streams.push_back(seg.stream);
+                if (seg.stream != o.stream || seg.small != smallRequest)
+                    continue;
+                o.usableFreeBytes += seg.size - seg.allocated;
+                o.usableLargestFree = std::max(o.usableLargestFree, seg.largestFree);
+            }
+            o.streams = streams.size();
+            const auto bytes = [](std::int64_t b) { return formatBytes(std::uint64_t(std::max<std::int64_t>(0, b))); };
+            const std::string want = bytes(o.requestedBytes);
+            const std::string where = o.streams > 1 ? " of stream " + std::to_string(o.stream) : std::string();
+            if (o.usableFreeBytes >= o.requestedBytes && o.usableLargestFree < o.requestedBytes)
+                o.verdict = "fragmentation: " + bytes(o.usableFreeBytes) + " lay free in the allocator's segments" +
+                            where + " but the largest piece was " + bytes(o.usableLargestFree) + ", less than the " +
+                            want +
                             " asked; expandable_segments:True in PYTORCH_CUDA_ALLOC_CONF lets segments grow instead";
+            else if (o.cachedFreeBytes >= o.requestedBytes && o.usableFreeBytes < o.requestedBytes)
+                o.verdict = "cached for others: " + bytes(o.cachedFreeBytes) +
+                            " lay free in the allocator's segments, " + "but only " + bytes(o.usableFreeBytes) +
+                            " in those that could serve " + want +
+                            (o.streams > 1 ? " on stream " + std::to_string(o.stream) : std::string()) +
+                            (smallRequest ? " (the small-block pool's)" : " (the large-block pool's)") +
+                            "; a cached piece serves only its stream and pool, and a segment holding a live block "
+                            "cannot go back to the device: free what the other streams hold, or allocate their "
+                            "tensors on this one";
             else
                 o.verdict = "out of memory: " + want + " asked with " +
                             formatBytes(std::uint64_t(std::max<std::int64_t>(0, o.deviceFreeBytes))) +

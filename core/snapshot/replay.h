@@ -99,6 +99,12 @@ struct OomReport {
     bool segmentsAtOom = false;
     std::int64_t cachedFreeBytes = 0;  // reserved but not live, when it failed
     std::int64_t largestFreeBlock = 0; // the largest free piece of one segment then
+    // Of those, in the segments that could serve it: its stream's, of its pool (1 MiB or less:
+    // the small pool's 2 MiB segments; more: the large pool's). A cached piece serves only its
+    // stream and pool, and a segment with a live block in it cannot go back to the device.
+    std::int64_t usableFreeBytes = 0;
+    std::int64_t usableLargestFree = 0;
+    std::size_t streams = 0; // that held segments then
     std::string verdict; // one sentence: fragmentation, or memory really ran out
 };
 std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<DeviceReplay> &devices);

@@ -7,15 +7,25 @@
 namespace pyrometer::snapshot {
 namespace {
 
+// A segment's extent then, and what decides which requests it serves.
+struct Range {
+    std::int64_t size = 0;
+    std::uint64_t stream = 0;
+    bool small = false;
+};
+using Ranges = std::map<std::uint64_t, Range>; // by address
+
+// The small pool's segments are 2 MiB (kSmallBuffer), the large pool's at least 2 MiB more.
+constexpr std::int64_t kSmallSegment = std::int64_t(2) << 20;
+
 // The range of `ranges` that holds address, or end().
-std::map<std::uint64_t, std::int64_t>::iterator holding(std::map<std::uint64_t, std::int64_t> &ranges,
-                                                        std::uint64_t address)
+Ranges::iterator holding(Ranges &ranges, std::uint64_t address)
 {
     auto it = ranges.upper_bound(address);
     if (it == ranges.begin())
         return ranges.end();
     --it;
-    return address < it->first + std::uint64_t(it->second) ? it : ranges.end();
+    return address < it->first + std::uint64_t(it->second.size) ? it : ranges.end();
 }
 
 } // namespace
@@ -23,10 +33,14 @@ std::map<std::uint64_t, std::int64_t>::iterator holding(std::map<std::uint64_t, 
 SegmentsAt segmentsAt(const Snapshot &snapshot, const DeviceReplay &device, std::int64_t position)
 {
     const Events &e = snapshot.events;
-    std::map<std::uint64_t, std::int64_t> ranges; // address -> size
-    for (const Segment &seg : snapshot.segments)
-        if (seg.device == device.device)
-            ranges[seg.address] = seg.totalSize;
+    Ranges ranges;
+    for (const Segment &seg : snapshot.segments) {
+        if (seg.device != device.device)
+            continue;
+        const auto type = snapshot.strings.view(seg.type);
+        const bool small = type.empty() ? seg.totalSize == kSmallSegment && !seg.expandable : type == "small";
+        ranges[seg.address] = Range{seg.totalSize, seg.stream, small};
+    }
     // Undo, newest first, what the segment events after the instant did.
     for (std::int64_t p = std::int64_t(device.events.size()) - 1; p > position; --p) {
         const std::uint32_t i = device.events[std::size_t(p)];
@@ -38,7 +52,7 @@ SegmentsAt segmentsAt(const Snapshot &snapshot, const DeviceReplay &device, std:
                 // An expandable segment grew at its end: it ended at addr before.
                 const auto it = holding(ranges, addr);
                 if (it != ranges.end())
-                    it->second = std::int64_t(addr - it->first);
+                    it->second.size = std::int64_t(addr - it->first);
             }
             break;
         case Action::SegmentFree:
@@ -46,22 +60,23 @@ SegmentsAt segmentsAt(const Snapshot &snapshot, const DeviceReplay &device, std:
             // It existed then: a segment of its own, or the end of the expandable one it follows.
             auto before = ranges.lower_bound(addr);
             if (before != ranges.begin() &&
-                std::prev(before)->first + std::uint64_t(std::prev(before)->second) == addr &&
+                std::prev(before)->first + std::uint64_t(std::prev(before)->second.size) == addr &&
                 e.action[i] == Action::SegmentUnmap)
-                std::prev(before)->second += e.size[i];
+                std::prev(before)->second.size += e.size[i];
             else
-                ranges[addr] = e.size[i];
+                ranges[addr] =
+                    Range{e.size[i], e.stream[i], e.action[i] == Action::SegmentFree && e.size[i] == kSmallSegment};
             break;
         }
         default: break;
         }
     }
     SegmentsAt out;
-    for (const auto &[address, size] : ranges) {
-        if (size <= 0)
+    for (const auto &[address, range] : ranges) {
+        if (range.size <= 0)
             continue;
-        out.segments.push_back(SegmentAt{address, size, 0, 0, 0});
-        out.reservedBytes += size;
+        out.segments.push_back(SegmentAt{address, range.size, 0, 0, 0, range.stream, range.small});
+        out.reservedBytes += range.size;
     }
     // Live blocks, by address, into their segments; the gaps between them are the free pieces.
     const auto live = liveAt(snapshot, device, position); // sorted by address

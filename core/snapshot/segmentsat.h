@@ -15,6 +15,8 @@ struct SegmentAt {
     std::int64_t allocated = 0;
     std::int64_t largestFree = 0;
     std::uint32_t blocks = 0; // live ones
+    std::uint64_t stream = 0;
+    bool small = false; // of the pool for requests of 1 MiB or less (2 MiB segments)
     bool operator==(const SegmentAt &) const = default;
 };
 

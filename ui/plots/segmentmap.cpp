@@ -100,6 +100,21 @@ void SegmentMap::paintEvent(QPaintEvent *)
     }
 }
 
+QString SegmentMap::toolTipOf(int segment) const
+{
+    const auto &seg = m_state.segments[std::size_t(segment)];
+    const auto bytes = [](std::int64_t v) {
+        return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, v))));
+    };
+    return tr("<b>Segment at 0x%1</b> · stream %2 · %3 pool<br>%4, %5 live in %6 blocks<br>largest free piece %7")
+        .arg(QString::number(seg.address, 16))
+        .arg(seg.stream)
+        .arg(seg.small ? tr("small-block") : tr("large-block"))
+        .arg(bytes(seg.size), bytes(seg.allocated))
+        .arg(seg.blocks)
+        .arg(bytes(seg.largestFree));
+}
+
 bool SegmentMap::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
@@ -109,16 +124,7 @@ bool SegmentMap::event(QEvent *event)
             QToolTip::hideText();
             return true;
         }
-        const auto &seg = m_state.segments[std::size_t(i)];
-        const auto bytes = [](std::int64_t v) {
-            return QString::fromStdString(formatBytes(std::uint64_t(std::max<std::int64_t>(0, v))));
-        };
-        QToolTip::showText(help->globalPos(),
-                           tr("<b>Segment at 0x%1</b><br>%2, %3 live in %4 blocks<br>largest free piece %5")
-                               .arg(QString::number(seg.address, 16), bytes(seg.size), bytes(seg.allocated))
-                               .arg(seg.blocks)
-                               .arg(bytes(seg.largestFree)),
-                           this);
+        QToolTip::showText(help->globalPos(), toolTipOf(i), this);
         return true;
     }
     if (event->type() == QEvent::Resize)

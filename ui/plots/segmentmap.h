@@ -24,6 +24,8 @@ public:
                   std::function<QColor(const snapshot::LiveBlock &)> colorOf);
     // The segment drawn under a point, or -1.
     int segmentAt(QPoint point) const;
+    // What hovering a segment says: its address, stream and pool, bytes, live blocks, largest free piece.
+    QString toolTipOf(int segment) const;
     const snapshot::SegmentsAt &state() const { return m_state; }
 
     QSize sizeHint() const override { return {600, 120}; }

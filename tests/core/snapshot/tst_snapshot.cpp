@@ -85,6 +85,7 @@ private slots:
         QTest::addRow("protocol 5") << "basic_p5.pickle" << 5;
         QTest::addRow("gzip") << "basic_p4.pickle.gz" << 4;
         QTest::addRow("oom") << "oom.pickle" << 4;
+        QTest::addRow("oom on one stream, cached on another") << "stream_oom.pickle" << 4;
         QTest::addRow("expandable segments") << "expandable.pickle" << 4;
         QTest::addRow("legacy") << "legacy.pickle" << 2;
     }
@@ -158,6 +159,35 @@ private slots:
                  std::optional<std::int64_t>(std::int64_t(ooms[0].position)));
         QVERIFY(!resolveInstant(*s, devices[0], "oom:2", error));
         QVERIFY2(error.find("1 OOM") != std::string::npos, error.c_str());
+        // One stream: all the free bytes were its own.
+        QCOMPARE(ooms[0].streams, std::size_t(1));
+        QCOMPARE(ooms[0].usableFreeBytes, ooms[0].cachedFreeBytes);
+        QVERIFY(ooms[0].verdict.find("stream") == std::string::npos);
+    }
+
+    // 36 MiB lay free beside a live block in a side stream's segment: enough bytes, and one piece
+    // large enough, but not where the main stream's request could take them. Not fragmentation,
+    // and not the device out of memory with nothing cached.
+    void anOomWithMemoryCachedForAnotherStream()
+    {
+        const auto s = load("stream_oom.pickle");
+        const auto devices = replay(*s);
+        const auto ooms = oomReports(*s, devices);
+        QCOMPARE(ooms.size(), std::size_t(1));
+        const auto &o = ooms[0];
+        QCOMPARE(o.stream, std::uint64_t(0));
+        QCOMPARE(o.streams, std::size_t(2));
+        QVERIFY(o.largestFreeBlock >= std::int64_t(36) << 20);
+        QVERIFY(o.cachedFreeBytes >= o.requestedBytes);
+        QVERIFY2(o.usableFreeBytes < o.requestedBytes, std::to_string(o.usableFreeBytes).c_str());
+        QCOMPARE(o.cachedFreeBytes - o.usableFreeBytes, std::int64_t(36) << 20);
+        QVERIFY2(o.verdict.rfind("cached for others", 0) == 0, o.verdict.c_str());
+        QVERIFY2(o.verdict.find("on stream 0") != std::string::npos, o.verdict.c_str());
+        // The allocator at the OOM puts the side stream's segment on its stream.
+        const auto then = segmentsAt(*s, devices[0], std::int64_t(o.position));
+        QVERIFY(std::any_of(then.segments.begin(), then.segments.end(), [](const SegmentAt &seg) {
+            return seg.stream == 7 && seg.size == std::int64_t(40) << 20 && seg.allocated == std::int64_t(4) << 20;
+        }));
     }
 
     void theAllocatorAtAnyInstant_data()

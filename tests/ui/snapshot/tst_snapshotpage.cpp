@@ -175,6 +175,31 @@ private Q_SLOTS:
         QCOMPARE(page.instant(), QStringLiteral("oom"));
     }
 
+    // An OOM on one stream with memory cached on another: the verdict says so, and the map names
+    // each segment's stream.
+    void anOomWithMemoryCachedForAnotherStream()
+    {
+        JobTracker jobs;
+        SnapshotPage page(&jobs);
+        page.resize(1400, 900);
+        page.show();
+        openAndWait(page, QStringLiteral("stream_oom.pickle"));
+        QVERIFY2(page.oomLabel()->text().contains(QStringLiteral("cached for others")),
+                 qPrintable(page.oomLabel()->text()));
+        QSignalSpy shown(&page, &SnapshotPage::instantShown);
+        QVERIFY(page.showInstant(QStringLiteral("oom")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        const auto *map = page.segmentMap();
+        int side = -1;
+        for (std::size_t i = 0; i < map->state().segments.size(); ++i)
+            if (map->state().segments[i].stream == 7)
+                side = int(i);
+        QVERIFY(side >= 0);
+        QVERIFY2(map->toolTipOf(side).contains(QStringLiteral("stream 7 · large-block pool")),
+                 qPrintable(map->toolTipOf(side)));
+        QVERIFY(map->toolTipOf(side == 0 ? 1 : 0).contains(QStringLiteral("stream 0")));
+    }
+
     void comparedWithAnotherShowsWhatGrew()
     {
         JobTracker jobs;
