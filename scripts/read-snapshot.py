@@ -110,6 +110,14 @@ def main():
                 total += sum(as_int(b["size"]) for b in s.get("blocks", []) if b.get("state") in states)
         return total
 
+    def requested(s):
+        # What the tensors asked for: the segment's sum, else its allocated blocks' (their size when
+        # they do not say).
+        if "requested_size" in s:
+            return as_int(s["requested_size"])
+        return sum(as_int(b.get("requested_size", b["size"])) for b in s.get("blocks", [])
+                   if b.get("state") == "active_allocated")
+
     free = [as_int(b["size"]) for s in segments for b in s.get("blocks", []) if b.get("state") == "inactive"]
     out = {
         "segments": len(segments),
@@ -117,6 +125,7 @@ def main():
         "reserved_bytes": sum(as_int(s["total_size"]) for s in segments),
         "allocated_bytes": seg_sum("allocated_size", ("active_allocated",)),
         "active_bytes": seg_sum("active_size", ("active_allocated", "active_pending_free")),
+        "requested_bytes": sum(requested(s) for s in segments),
         "free_bytes": sum(free),
         "largest_free_block": max(free, default=0),
         "events": sum(len(t) for t in traces),

@@ -102,6 +102,7 @@ private slots:
         QCOMPARE(totals.blocks, want["blocks"].get<std::size_t>());
         QCOMPARE(totals.reservedBytes, want["reserved_bytes"].get<std::int64_t>());
         QCOMPARE(totals.allocatedBytes, want["allocated_bytes"].get<std::int64_t>());
+        QCOMPARE(totals.requestedBytes, want["requested_bytes"].get<std::int64_t>());
         QCOMPARE(totals.activeBytes, want["active_bytes"].get<std::int64_t>());
         QCOMPARE(totals.freeBytes, want["free_bytes"].get<std::int64_t>());
         QCOMPARE(totals.largestFreeBlock, want["largest_free_block"].get<std::int64_t>());
