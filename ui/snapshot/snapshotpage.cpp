@@ -247,6 +247,17 @@ const snapshot::DeviceReplay *SnapshotPage::currentDevice() const
     return m_device >= 0 && std::size_t(m_device) < devices.size() ? &devices[std::size_t(m_device)] : nullptr;
 }
 
+QString SnapshotPage::allocatedText(std::int64_t allocated, std::int64_t requested)
+{
+    if (requested <= 0 || requested >= allocated)
+        return bytesText(allocated);
+    // The allocator's rounding named where it takes 1% or more (many small tensors, say).
+    if ((allocated - requested) * 100 < allocated)
+        return tr("%1 (%2 requested)").arg(bytesText(allocated), bytesText(requested));
+    return tr("%1 (%2 requested: rounding took %3)")
+        .arg(bytesText(allocated), bytesText(requested), bytesText(allocated - requested));
+}
+
 void SnapshotPage::open(const QString &path)
 {
     m_restoreCurrent.clear(); // the user's choice now, not a restored session's
@@ -407,12 +418,7 @@ void SnapshotPage::showCurrent()
         verdicts
             << tr("<b>OOM</b> (event %1): %2.").arg(o.position).arg(QString::fromStdString(o.verdict).toHtmlEscaped());
     }
-    // What the tensors asked for, where the allocator's rounding made the blocks larger.
-    const QString allocated = totals.requestedBytes > 0 && totals.requestedBytes < totals.allocatedBytes
-                                  ? tr("%1 (%2 requested, %3 rounding)")
-                                        .arg(bytesText(totals.allocatedBytes), bytesText(totals.requestedBytes),
-                                             bytesText(totals.allocatedBytes - totals.requestedBytes))
-                                  : bytesText(totals.allocatedBytes);
+    const QString allocated = allocatedText(totals.allocatedBytes, totals.requestedBytes);
     QString headline =
         tr("<b>%1</b> · %2 segments · reserved <b>%3</b> · allocated %4 · peak active <b>%5</b> · %6 events")
             .arg(QFileInfo(open.path).fileName().toHtmlEscaped())

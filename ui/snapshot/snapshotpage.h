@@ -116,6 +116,9 @@ public:
     std::vector<report::Section> reportSections() const;
     // A table row's group key (its stack folded, its context or its annotation), in column 0.
     static constexpr int kGroupKeyRole = Qt::UserRole + 1;
+    // The headline's allocated bytes, with what the tensors requested (known from the segments)
+    // and, where it takes 1% or more, what the allocator's rounding took.
+    static QString allocatedText(std::int64_t allocated, std::int64_t requested);
 
 Q_SIGNALS:
     void snapshotOpened(const QString &path);
