@@ -476,17 +476,16 @@ std::vector<OomReport> oomReports(const Snapshot &snapshot, const std::vector<De
             o.streams = streams.size();
             const auto bytes = [](std::int64_t b) { return formatBytes(std::uint64_t(std::max<std::int64_t>(0, b))); };
             const std::string want = bytes(o.requestedBytes);
-            const std::string where = o.streams > 1 ? " of stream " + std::to_string(o.stream) : std::string();
+            const std::string stream = o.streams > 1 ? " stream " + std::to_string(o.stream) : std::string();
             if (o.usableFreeBytes >= o.requestedBytes && o.usableLargestFree < o.requestedBytes)
                 o.verdict = "fragmentation: " + bytes(o.usableFreeBytes) + " lay free in the allocator's segments" +
-                            where + " but the largest piece was " + bytes(o.usableLargestFree) + ", less than the " +
-                            want +
+                            (stream.empty() ? "" : " of" + stream) + " but the largest piece was " +
+                            bytes(o.usableLargestFree) + ", less than the " + want +
                             " asked; expandable_segments:True in PYTORCH_CUDA_ALLOC_CONF lets segments grow instead";
             else if (o.cachedFreeBytes >= o.requestedBytes && o.usableFreeBytes < o.requestedBytes)
                 o.verdict = "cached for others: " + bytes(o.cachedFreeBytes) +
-                            " lay free in the allocator's segments, " + "but only " + bytes(o.usableFreeBytes) +
-                            " in those that could serve " + want +
-                            (o.streams > 1 ? " on stream " + std::to_string(o.stream) : std::string()) +
+                            " lay free in the allocator's segments, but only " + bytes(o.usableFreeBytes) +
+                            " in those that could serve " + want + (stream.empty() ? "" : " on" + stream) +
                             (smallRequest ? " (the small-block pool's)" : " (the large-block pool's)") +
                             "; a cached piece serves only its stream and pool, and a segment holding a live block "
                             "cannot go back to the device: free what the other streams hold, or allocate their "

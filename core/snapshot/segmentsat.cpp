@@ -15,8 +15,12 @@ struct Range {
 };
 using Ranges = std::map<std::uint64_t, Range>; // by address
 
-// The small pool's segments are 2 MiB (kSmallBuffer), the large pool's at least 2 MiB more.
-constexpr std::int64_t kSmallSegment = std::int64_t(2) << 20;
+// Whether a segment that does not name its pool is the small pool's: those are 2 MiB
+// (kSmallBuffer) and never expandable; the large pool's are larger.
+bool smallPool(std::int64_t size, bool expandable)
+{
+    return size == (std::int64_t(2) << 20) && !expandable;
+}
 
 // The range of `ranges` that holds address, or end().
 Ranges::iterator holding(Ranges &ranges, std::uint64_t address)
@@ -38,7 +42,7 @@ SegmentsAt segmentsAt(const Snapshot &snapshot, const DeviceReplay &device, std:
         if (seg.device != device.device)
             continue;
         const auto type = snapshot.strings.view(seg.type);
-        const bool small = type.empty() ? seg.totalSize == kSmallSegment && !seg.expandable : type == "small";
+        const bool small = type.empty() ? smallPool(seg.totalSize, seg.expandable) : type == "small";
         ranges[seg.address] = Range{seg.totalSize, seg.stream, small};
     }
     // Undo, newest first, what the segment events after the instant did.
@@ -64,8 +68,7 @@ SegmentsAt segmentsAt(const Snapshot &snapshot, const DeviceReplay &device, std:
                 e.action[i] == Action::SegmentUnmap)
                 std::prev(before)->second.size += e.size[i];
             else
-                ranges[addr] =
-                    Range{e.size[i], e.stream[i], e.action[i] == Action::SegmentFree && e.size[i] == kSmallSegment};
+                ranges[addr] = Range{e.size[i], e.stream[i], smallPool(e.size[i], e.action[i] == Action::SegmentUnmap)};
             break;
         }
         default: break;

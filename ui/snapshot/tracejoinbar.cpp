@@ -51,15 +51,11 @@ void TraceJoinBar::refresh()
         for (const auto &[id, document] : m_workspace->traces())
             m_traces->addItem(document->fileName(), id);
     }
-    const bool none = m_traces->count() == 0;
-    if (none)
+    if (m_traces->count() == 0)
         m_traces->addItem(tr("— none open"), kNoDocument);
-    if (none != m_noTraces) {
-        m_noTraces = none;
-        showStatus();
-    }
     chooseTrace(chosen);
     m_join->setEnabled(chosenTrace() != kNoDocument);
+    showStatus();
 }
 
 DocumentId TraceJoinBar::chosenTrace() const
@@ -84,7 +80,7 @@ void TraceJoinBar::setStatus(const QString &text, bool joined)
 void TraceJoinBar::showStatus()
 {
     // With nothing said and no trace open, what a join gives and how to get one.
-    const bool hint = m_statusText.isEmpty() && m_noTraces;
+    const bool hint = m_statusText.isEmpty() && chosenTrace() == kNoDocument;
     m_status->setText(hint ? tr("Open a trace of the same run, recorded with profile_memory=True, to see this memory "
                                 "in its Timeline and the ops that made it.")
                            : m_statusText);

@@ -52,7 +52,6 @@ private:
     QLabel *m_status;
     QString m_statusText;
     bool m_joined = false;
-    bool m_noTraces = false;
 };
 
 } // namespace pyrometer::ui
